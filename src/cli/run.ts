@@ -1,0 +1,51 @@
+import { commands } from "./commands/index.ts";
+import { CliError, type CliContext, type Command } from "./types.ts";
+
+function renderHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `usage: lanes <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nrun \`lanes help <command>\` for a command's options\n`;
+}
+
+function find(name: string): Command | undefined {
+  return commands.find((c) => c.name === name);
+}
+
+/**
+ * Runs the CLI in-process and returns the exit code. Expected failures ({@link CliError}) become one
+ * line on stderr; anything else is an internal error, reported with its message and code 70.
+ */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    const topic = name === "help" ? rest[0] : undefined;
+    const command = topic === undefined ? undefined : find(topic);
+    ctx.out(command === undefined ? renderHelp() : `${command.usage.trimEnd()}\n`);
+    return topic !== undefined && command === undefined ? 64 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    ctx.out(`${LANES_VERSION}\n`);
+    return 0;
+  }
+  const command = find(name);
+  if (command === undefined) {
+    ctx.err(`lanes: unknown command \`${name}\`: run \`lanes help\` for the list\n`);
+    return 64;
+  }
+  try {
+    return (await command.run(rest, ctx)) ?? 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      ctx.err(`lanes ${command.name}: ${error.message}\n`);
+      if (error.help !== undefined) ctx.err(`${error.help}\n`);
+      return error.code;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.err(`lanes ${command.name}: internal error: ${message}: please report it with the command you ran\n`);
+    return 70;
+  }
+}
+
+/** The package version, injected by the bundler; `dev` when running from source. */
+export const LANES_VERSION: string = typeof __LANES_VERSION__ === "string" ? __LANES_VERSION__ : "dev";
+declare const __LANES_VERSION__: string | undefined;

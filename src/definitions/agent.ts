@@ -1,0 +1,93 @@
+/**
+ * The agent definition: the team-shared, committed source of truth for one agent's lane. The
+ * generator renders it into `agents/<name>.md`; the compiler turns its enforceable parts (owned
+ * paths, tools, MUST NOT rules, spawn and skill permissions) into the compiled policy that the
+ * guard reads on every subagent tool call.
+ */
+import { z } from "zod";
+import { CommandMatch, RuleId } from "../config/schema.ts";
+
+/** kebab-case, as Claude Code requires for agent and skill names. */
+export const KebabName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`");
+
+/** Claude Code tool names lanes knows; MCP tools (`mcp__server__tool`) are also accepted. */
+export const ToolName = z
+  .string()
+  .regex(/^(?:[A-Z][A-Za-z]*|mcp__[A-Za-z0-9_-]+(?:__[A-Za-z0-9_*-]+)?)$/, "a Claude Code tool name such as `Read`, `Bash` or `mcp__github__create_issue`");
+
+/** One MUST NOT rule. `text` is always rendered; `paths`, `command` or `tools` make it enforced. */
+export const MustNot = z
+  .strictObject({
+    id: RuleId.optional().describe("Stable id; the compiled rule id is `agent.<name>.<id>`. Required when the rule is enforced."),
+    text: z.string().min(1).describe("The rule as the agent reads it, imperative, e.g. `edit database migrations`."),
+    paths: z.array(z.string().min(1)).optional().describe("Globs this agent must not write or delete."),
+    command: CommandMatch.optional().describe("Commands this agent must not run."),
+    tools: z.array(ToolName).optional().describe("Tools this agent must not use."),
+    effect: z.enum(["deny", "ask"]).optional().describe("deny (default) or ask"),
+  })
+  .refine((r) => (r.paths === undefined && r.command === undefined && r.tools === undefined) || r.id !== undefined, {
+    message: "an enforced MUST NOT rule (with paths, command or tools) needs an `id`",
+    path: ["id"],
+  });
+export type MustNot = z.infer<typeof MustNot>;
+
+/** A path this agent does not own, with the agent that does. */
+export const NotOwned = z.strictObject({
+  path: z.string().min(1).describe("Glob, relative to the project root."),
+  owner: KebabName.describe("The agent that owns it; it must exist."),
+});
+
+/** When this agent hands work to another. */
+export const AgentHandoff = z.strictObject({
+  to: KebabName.describe("Target agent; it must exist."),
+  when: z.string().min(1).describe("The trigger, as a short clause, e.g. `the change needs a schema migration`."),
+});
+
+/** An `<example>` block for the description (how Claude Code picks the agent). */
+export const AgentExample = z.strictObject({
+  context: z.string().min(1),
+  user: z.string().min(1),
+  assistant: z.string().min(1),
+  commentary: z.string().min(1).optional(),
+});
+
+export const AgentDefinition = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: KebabName.describe("The agent type Claude Code reports as `agent_type` (plugin agents arrive as `<plugin>:<name>`)."),
+    description: z.string().min(20).max(500).describe("When to use this agent; trigger-only, at most 500 characters."),
+    role: z
+      .enum(["orchestrator", "specialist", "reviewer"])
+      .describe("orchestrator: plans, delegates and may spawn agents and invoke skills; specialist: works in its lane; reviewer: reads and reports, owns no paths"),
+    model: z.enum(["inherit", "haiku", "sonnet", "opus"]).default("inherit"),
+    color: z.enum(["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"]).optional(),
+    identity: z.string().min(20).describe("Second-person identity paragraph: `You are ...`."),
+    responsibilities: z.array(z.string().min(1)).min(1).describe("Core responsibilities, one per entry."),
+    process: z.array(z.string().min(1)).optional().describe("The steps this agent follows, in order."),
+    owns: z.array(z.string().min(1)).describe("Globs (relative to the project root) this agent may create, modify or delete. Empty for read-only roles."),
+    does_not_own: z.array(NotOwned).default([]),
+    tools: z
+      .strictObject({
+        allowed: z.array(ToolName).optional().describe("If set, the only tools this agent may use (rendered as the frontmatter `tools`)."),
+        forbidden: z.array(ToolName).optional().describe("Tools this agent must never use."),
+      })
+      .default({}),
+    must_not: z.array(MustNot).default([]),
+    handoffs: z.array(AgentHandoff).default([]),
+    may_spawn: z
+      .array(KebabName)
+      .optional()
+      .describe("Agent types this agent may start with the Agent tool. Default: all for orchestrators, none otherwise."),
+    may_invoke_skills: z
+      .union([z.boolean(), z.array(KebabName)])
+      .optional()
+      .describe("Whether this agent may use the Skill tool (true, false or a list). Default: true for orchestrators, false otherwise."),
+    examples: z.array(AgentExample).default([]),
+  })
+  .describe("A lanes agent definition.");
+export type AgentDefinition = z.infer<typeof AgentDefinition>;
+export type AgentDefinitionInput = z.input<typeof AgentDefinition>;

@@ -1,0 +1,76 @@
+/**
+ * Where lanes keeps things in a repository it is installed into. One module, so that the
+ * installer, the hooks, the runtime and the docs agree. Pure path arithmetic: no fs access.
+ *
+ * ```
+ * .claude/
+ *   settings.json              hook wiring (merged by `lanes init`)
+ *   lanes.yaml                 team policy (committed)
+ *   lanes.local.yaml           personal policy (git-ignored)
+ *   lanes/agents/*.yaml        agent definitions (committed)
+ *   lanes/skills/<id>/skill.yaml  skill definitions (committed)
+ *   lanes/dist/*.mjs           the prebuilt hooks and CLI (committed, so a clone works without npm)
+ *   agents/*.md                generated agents (committed)
+ *   skills/<id>/SKILL.md       generated skills (committed)
+ *   state/                     runtime state (git-ignored): compiled policy, audit log,
+ *                              progress.json, agent tree, checkpoints, phases, conflicts
+ *   memory/                    memory files (git-ignored)
+ * ~/.claude/lanes.yaml         user-level policy (highest lanes layer)
+ * ```
+ */
+import { join } from "node:path";
+
+/** The `.claude` directory of a project. */
+export const claudeDir = (projectDir: string): string => join(projectDir, ".claude");
+
+export const projectPaths = (projectDir: string) => {
+  const claude = claudeDir(projectDir);
+  const state = join(claude, "state");
+  return {
+    claude,
+    settings: join(claude, "settings.json"),
+    settingsLocal: join(claude, "settings.local.json"),
+    policy: join(claude, "lanes.yaml"),
+    policyLocal: join(claude, "lanes.local.yaml"),
+    lanesDir: join(claude, "lanes"),
+    agentDefinitions: join(claude, "lanes", "agents"),
+    skillDefinitions: join(claude, "lanes", "skills"),
+    dist: join(claude, "lanes", "dist"),
+    agents: join(claude, "agents"),
+    skills: join(claude, "skills"),
+    gitignore: join(claude, ".gitignore"),
+    state,
+    compiledPolicy: join(state, "policy.json"),
+    audit: join(state, "audit.jsonl"),
+    progress: join(state, "progress.json"),
+    agentTree: join(state, "agents.json"),
+    violations: join(state, "violations.json"),
+    touches: join(state, "touches.json"),
+    conflicts: join(state, "conflicts"),
+    checkpoints: join(state, "checkpoints"),
+    phases: join(state, "phases"),
+    handoffs: join(state, "handoffs"),
+    memory: join(claude, "memory"),
+  };
+};
+export type ProjectPaths = ReturnType<typeof projectPaths>;
+
+export const userPaths = (home: string) => ({
+  claude: join(home, ".claude"),
+  settings: join(home, ".claude", "settings.json"),
+  policy: join(home, ".claude", "lanes.yaml"),
+});
+
+/** Claude Code's managed settings files, by platform, in the order Claude Code reads them. */
+export const managedSettingsPaths = (platform: NodeJS.Platform): readonly string[] => {
+  if (platform === "darwin") return ["/Library/Application Support/ClaudeCode/managed-settings.json"];
+  if (platform === "win32") return ["C:\\Program Files\\ClaudeCode\\managed-settings.json"];
+  return ["/etc/claude-code/managed-settings.json"];
+};
+
+/** Directory of managed-settings drop-ins (`managed-settings.d/*.json`). */
+export const managedSettingsDropInDir = (platform: NodeJS.Platform): string | undefined => {
+  if (platform === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.d";
+  if (platform === "win32") return undefined;
+  return "/etc/claude-code/managed-settings.d";
+};

@@ -1,0 +1,206 @@
+/**
+ * The shell module's output: a typed, flattened view of everything a Bash command string would
+ * execute. This is the only representation of shell text that the rest of lanes consumes; nothing
+ * outside `src/shell/` tokenizes or pattern-matches `tool_input.command`.
+ *
+ * Pipeline: parse (unbash) → walk every executable node → resolve words → unwrap wrappers and
+ * nested shell strings → collect commands, pipes, code executions and what could not be
+ * represented.
+ */
+
+/** A word after static resolution. */
+export interface ShellWord {
+  /** The word exactly as written in the source. */
+  readonly text: string;
+  /**
+   * The word's value after quote removal and the expansions lanes can resolve statically
+   * (`~`, `$HOME`, `${HOME}`, `$PWD`); `undefined` when it depends on run-time values
+   * (other variables, command substitution, arithmetic).
+   */
+  readonly value: string | undefined;
+  /** True when an unquoted glob (`*`, `?`, `[...]`, extglob) or brace expansion would expand it. */
+  readonly glob: boolean;
+}
+
+/** Redirection kinds, classified by what they do to the target. */
+export type RedirectKind = "write" | "append" | "read" | "readwrite" | "dup" | "heredoc" | "herestring";
+
+/** One redirection attached to a command. */
+export interface ShellRedirect {
+  readonly op: string;
+  readonly kind: RedirectKind;
+  /** The explicit file descriptor (`2>` → 2), if any. */
+  readonly fd: number | undefined;
+  /** The target word for file redirections and dups; the body text for heredocs and herestrings. */
+  readonly target: ShellWord | undefined;
+}
+
+/**
+ * How a command was reached. The chain is outermost first, e.g. `["pipeline", "shell-string"]`
+ * for the `rm` in `echo x | bash -c 'rm -rf /'`.
+ */
+export type Via =
+  | "pipeline"
+  | "list"
+  | "subshell"
+  | "group"
+  | "function-body"
+  | "control-flow"
+  | "command-substitution"
+  | "process-substitution"
+  | "shell-string"
+  | "wrapper"
+  | "xargs"
+  | "find-exec"
+  | "interpreter";
+
+/** One simple command that would execute. */
+export interface ShellCommand {
+  /** Index in {@link ShellAnalysis.commands}. */
+  readonly index: number;
+  /** The full argument vector, program first, after wrappers were removed. */
+  readonly argv: readonly ShellWord[];
+  /**
+   * The program's basename (`/usr/bin/rm` → `rm`, `\rm` → `rm`), or `undefined` when the name is
+   * not statically known (`$CMD args`), which the policy treats as "ask".
+   */
+  readonly program: string | undefined;
+  /** `argv` without the program. */
+  readonly args: readonly ShellWord[];
+  /** Environment assignments written before the command (`FOO=1 cmd`). */
+  readonly assignments: readonly { readonly name: string; readonly value: ShellWord }[];
+  readonly redirects: readonly ShellRedirect[];
+  /** Wrappers this command was found inside, outermost first, e.g. `["sudo", "xargs"]`. */
+  readonly wrappers: readonly string[];
+  /** The contexts that lead to this command, outermost first. */
+  readonly via: readonly Via[];
+  /** Nesting depth of shell strings (`bash -c`, `eval`, `find -exec sh -c`, interpreter `system()`). */
+  readonly depth: number;
+  /**
+   * True when more arguments are supplied at run time: `xargs rm` (arguments from stdin),
+   * `find . -exec rm {} \;` (the `{}` placeholder).
+   */
+  readonly runtimeArgs: boolean;
+  /**
+   * For commands run by `find -exec` or `-delete`, the start paths given to `find`, which bound
+   * the paths the command receives. Empty otherwise.
+   */
+  readonly searchRoots: readonly ShellWord[];
+  /** The source text of this command (for messages), as written at its own nesting level. */
+  readonly text: string;
+}
+
+/** A language whose code lanes can recognise being executed. */
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php";
+
+/**
+ * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
+ * `node -e STR`, a heredoc fed to `bash`, `curl ... | sh`, `bash <(curl ...)`, `eval "$(...)"`.
+ */
+export interface CodeExecution {
+  readonly language: CodeLanguage;
+  /** The interpreter program (`bash`, `python3`, `eval`, `source`, ...). */
+  readonly interpreter: string;
+  /** Index of the command that runs the code. */
+  readonly command: number;
+  /**
+   * Where the code comes from:
+   * - `literal`: a static string in the command (`-c`, `-e`, heredoc, herestring, echo piped in);
+   * - `stdin`: the output of other commands, piped in;
+   * - `process-substitution` / `command-substitution`: the output of the commands inside;
+   * - `file`: a script file named on the command line (not analysed);
+   * - `dynamic`: a run-time value (a variable).
+   */
+  readonly source: "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "dynamic";
+  /** The code itself when `source` is `literal`. */
+  readonly code: string | undefined;
+  /** Indices of the commands whose output becomes the code (for `stdin` and substitutions). */
+  readonly producers: readonly number[];
+}
+
+/** A call found in interpreter code (`shutil.rmtree("/")`, `fs.rmSync(p, {recursive: true})`). */
+export interface InterpreterCall {
+  readonly language: CodeLanguage;
+  /** Index of the command that runs the code. */
+  readonly command: number;
+  /** Canonical API name from the language table, e.g. `shutil.rmtree`, `fs.rmSync`, `unlink`. */
+  readonly api: string;
+  /** What the API does to its path arguments. */
+  readonly access: "delete" | "write" | "read" | "exec" | "chmod";
+  /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
+  readonly recursive: boolean;
+  /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
+  readonly args: readonly (string | undefined)[];
+}
+
+/** A shell function defined in the command string. */
+export interface ShellFunction {
+  readonly name: string;
+  /** True when the body calls the function itself. */
+  readonly recursive: boolean;
+  /** True when a self-call inside the body runs in the background or in a pipeline (fork bomb shape). */
+  readonly forks: boolean;
+  /** True when the function is called somewhere in the command string. */
+  readonly called: boolean;
+}
+
+/** Something the analysis could not represent; the policy answers "ask" for these. */
+export interface Unrepresentable {
+  /** Stable kebab-case code, e.g. `dynamic-command-name`, `parse-error`, `depth-limit`. */
+  readonly code: string;
+  /** One lowercase line for the reason shown to the model. */
+  readonly message: string;
+  /** The source text concerned. */
+  readonly text: string;
+}
+
+/** The result of analysing one command string. */
+export interface ShellAnalysis {
+  readonly source: string;
+  readonly commands: readonly ShellCommand[];
+  /** Stdout-to-stdin edges between commands of the same pipeline (`from` feeds `to`). */
+  readonly pipes: readonly { readonly from: number; readonly to: number }[];
+  readonly code: readonly CodeExecution[];
+  readonly calls: readonly InterpreterCall[];
+  readonly functions: readonly ShellFunction[];
+  readonly unrepresentable: readonly Unrepresentable[];
+  /** True when the analysis stopped at its node, depth or time budget; the policy answers "ask". */
+  readonly budgetExceeded: boolean;
+}
+
+/** Options of {@link analyzeShell}. */
+export interface AnalyzeOptions {
+  /** Home directory used to resolve `~` and `$HOME`. */
+  readonly home: string;
+  /** Working directory used to resolve `$PWD`. */
+  readonly cwd: string;
+  /** Maximum nesting of shell strings and interpreters (default 5). */
+  readonly maxDepth?: number;
+  /** Maximum wall time in milliseconds before the analysis stops with `budgetExceeded` (default 50). */
+  readonly budgetMs?: number;
+  /** Maximum number of AST nodes visited (default 20 000). */
+  readonly maxNodes?: number;
+}
+
+/** How a command touches a path, derived from program knowledge (see `effects.ts`). */
+export interface FileEffect {
+  /** Index of the command. */
+  readonly command: number;
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec";
+  /** The path operand (may be dynamic or a glob). */
+  readonly path: ShellWord;
+  /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */
+  readonly recursive: boolean;
+  /** True when forced (`rm -f`, `cp -f`, `mv -f`). */
+  readonly force: boolean;
+  /**
+   * True when the operation only hits entries selected by a name or path filter
+   * (`find . -name '*.tmp' -delete`), so the path is a search root rather than the target itself.
+   */
+  readonly filtered: boolean;
+  /**
+   * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
+   * `operand` for a path-looking operand of a program lanes does not know (access is then "read").
+   */
+  readonly basis: "known" | "redirect" | "operand";
+}
