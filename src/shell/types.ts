@@ -86,6 +86,12 @@ export interface ShellCommand {
    * the paths the command receives. Empty otherwise.
    */
   readonly searchRoots: readonly ShellWord[];
+  /**
+   * The directory the command runs in, tracking static `cd`/`pushd` earlier in the same list
+   * (`cd / && rm -rf *` runs `rm` in `/`); `undefined` once it depends on a run-time value
+   * (`cd "$X"`, `popd`). Starts at {@link AnalyzeOptions.cwd}. Subshells do not leak their `cd`.
+   */
+  readonly cwd: string | undefined;
   /** The source text of this command (for messages), as written at its own nesting level. */
   readonly text: string;
 }
