@@ -1,5 +1,8 @@
 import { commands } from "./commands/index.ts";
 import { CliError, type CliContext, type Command } from "./types.ts";
+import { LANES_VERSION } from "../version.ts";
+
+export { LANES_VERSION };
 
 function renderHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -45,7 +48,3 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     return 70;
   }
 }
-
-/** The package version, injected by the bundler; `dev` when running from source. */
-export const LANES_VERSION: string = typeof __LANES_VERSION__ === "string" ? __LANES_VERSION__ : "dev";
-declare const __LANES_VERSION__: string | undefined;

@@ -7,6 +7,7 @@
  * never on the per-tool-call hot path, which only reads the compiled JSON.
  */
 import { z } from "zod";
+import { PATH_CLASSES } from "../policy/compiled.ts";
 
 /** A stable rule id: lowercase words separated by `.` or `-`, e.g. `team.no-publish`. */
 export const RuleId = z
@@ -21,17 +22,7 @@ export const Effect = z.enum(["deny", "ask", "allow"]).describe("deny blocks, as
  * root and the home directory after normalisation.
  */
 export const PathClass = z
-  .enum([
-    "root",
-    "home",
-    "project-root",
-    "parent",
-    "system",
-    "device",
-    "broad-glob",
-    "outside-project",
-    "claude-config",
-  ])
+  .enum(PATH_CLASSES)
   .describe(
     "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob directly under root, home, the project or a parent; outside-project: anywhere outside the project and temp dirs; claude-config: Claude Code and lanes configuration files",
   );
@@ -46,14 +37,19 @@ export const CommandMatch = z
     args: z
       .array(z.string().min(1))
       .optional()
-      .describe("Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word."),
+      .describe("Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word; compared case-insensitively."),
     flags_any: z.array(z.string().min(1)).optional().describe("At least one of these flags is present (clusters like -rf are split, --x=y counts as --x)."),
     flags_all: z
       .array(stringList)
       .optional()
       .describe("Each entry must be present; an entry that is a list is satisfied by any of its spellings, e.g. [[-r, -R, --recursive], [-f, --force]]."),
     flags_none: z.array(z.string().min(1)).optional().describe("None of these flags is present, e.g. [--force-with-lease, --dry-run]."),
-    operands: z.array(z.string().min(1)).optional().describe("At least one operand matches one of these globs (after path normalisation for path-like operands)."),
+    option_values: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe("Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd."),
+    double_dash: z.boolean().optional().describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+    operands: z.array(z.string().min(1)).optional().describe("At least one operand (after `args`) matches one of these path globs, resolved against the command's directory."),
     targets: z.array(PathClass).optional().describe("At least one operand falls in one of these path classes."),
   })
   .describe("Matches a simple command that would execute, wherever it appears in the command string.");

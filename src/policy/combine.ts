@@ -2,6 +2,8 @@ import { LAYERS, POLICY_LAYERS, type Decision, type Layer, type Match, type Trac
 
 const rank = (layer: Layer): number => LAYERS.indexOf(layer);
 const isPolicyLayer = (layer: Layer): boolean => POLICY_LAYERS.includes(layer);
+/** True when `inner` is the scope `outer` or lies inside it (`cmd:1:path:/x` is inside `cmd:1`). */
+const covers = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(`${outer}:`);
 
 /**
  * The one precedence function of lanes. Total over any list of matches for a single request.
@@ -10,7 +12,7 @@ const isPolicyLayer = (layer: Layer): boolean => POLICY_LAYERS.includes(layer);
  * |---------------------------------------------------------------|---------------------------------|
  * | no match                                                      | no opinion (`undefined`)        |
  * | only `allow` matches                                          | no opinion: allow never grants  |
- * | an `allow` in policy layer L, a deny/ask in a lower policy layer | that deny/ask is cancelled   |
+ * | an `allow` in policy layer L, a deny/ask in a lower policy layer, same or inner scope | that deny/ask is cancelled |
  * | an `allow` and a deny/ask in the same layer                   | the deny/ask stands             |
  * | an `allow` vs settings, MUST NOT, role or task rules          | they stand: exceptions exist only inside the lanes policy |
  * | any remaining deny                                            | deny, decided by every remaining deny |
@@ -28,6 +30,7 @@ export function combine(matches: readonly Match[]): Decision | undefined {
     for (const target of ordered) {
       if (target.effect === "allow" || cancelledBy.has(target)) continue;
       if (!isPolicyLayer(target.layer) || rank(target.layer) <= rank(exception.layer)) continue;
+      if (!covers(exception.scope, target.scope)) continue;
       cancelledBy.set(target, exception.ruleId);
       usedExceptions.add(exception);
     }

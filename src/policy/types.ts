@@ -34,6 +34,12 @@ export interface Match {
   readonly subject: string;
   /** Where the rule came from (a file path, or `lanes built-in`). */
   readonly source: string;
+  /**
+   * What the match is about, as a path of keys: `call` (the whole tool call), `cmd:2` (the third
+   * simple command of a Bash call), `cmd:2:path:/abs` or `call:path:/abs` (one path). An allow
+   * exception cancels only matches whose scope equals its own or lies inside it.
+   */
+  readonly scope: string;
 }
 
 /** How each match fared in the precedence function. */

@@ -2,5 +2,16 @@
  * The command table. Each command lives in its own module; add one line here per command.
  */
 import type { Command } from "../types.ts";
+import { buildCommand } from "./build.ts";
+import { checkCommand } from "./check.ts";
+import { handoffCommand } from "./handoff.ts";
+import { initCommand } from "./init.ts";
+import { lintCommand } from "./lint.ts";
+import { logCommand } from "./log.ts";
+import { rulesCommand } from "./rules.ts";
+import { progressCommand } from "./progress.ts";
+import { memoryCommand } from "./memory.ts";
+import { checkpointCommand } from "./checkpoint.ts";
+import { phaseCommand } from "./phase.ts";
 
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];

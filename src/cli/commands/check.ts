@@ -1,0 +1,131 @@
+/**
+ * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
+ * why: decision, rule ids, reason, risk class and the precedence trace.
+ */
+import { compilePathGlob } from "../../config/globs.ts";
+import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../guard/environment.ts";
+import { readTaskConstraints } from "../../guard/task.ts";
+import { projectPaths } from "../../layout.ts";
+import { evaluate } from "../../policy/evaluate.ts";
+import { renderReason } from "../../policy/render.ts";
+import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
+import { parseCommandArgs } from "../args.ts";
+import { policyForCli } from "../policy-source.ts";
+import { CliError, type Command } from "../types.ts";
+
+const usage = `usage: lanes check [options] <command>
+       lanes check [options] --tool <Tool> --input '<json>'
+
+judge a Bash command or a tool call as the guard would, and show the rules and the precedence trace
+
+options:
+  --tool <name>       tool name (default: Bash)
+  --input <json>      tool input as JSON (for --tool other than Bash)
+  --agent <name>      judge the call as if a subagent of this type made it
+  --path <a,b,...>    agent types above the caller, for Agent calls (nesting and cycle checks)
+  --cwd <dir>         working directory of the call (default: the current one)
+  --project <dir>     project root (default: nearest ancestor with .claude/)
+  --json              print one JSON object for scripts
+exit status: 0 no objection, 1 error, 2 denied, 3 ask`;
+
+const risk = (effect: "deny" | "ask" | undefined) => (effect === "deny" ? "DANGEROUS" : effect === "ask" ? "REVIEW_REQUIRED" : "SAFE");
+
+function traceLines(trace: readonly TraceEntry[]): string[] {
+  if (trace.length === 0) return ["  (no rule matched)"];
+  const w = Math.max(...trace.map((t) => t.ruleId.length));
+  return trace.map((t) => `  ${t.layer.padEnd(9)} ${t.ruleId.padEnd(w)}  ${t.effect.padEnd(5)} ${(t.outcome + (t.by === undefined ? "" : ` by ${t.by}`)).padEnd(12)} ${t.subject}`);
+}
+
+export const checkCommand: Command = {
+  name: "check",
+  summary: "judge a command or tool call and explain the decision",
+  usage,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      {
+        tool: { type: "string" },
+        input: { type: "string" },
+        agent: { type: "string" },
+        path: { type: "string" },
+        cwd: { type: "string" },
+        project: { type: "string" },
+        json: { type: "boolean" },
+      },
+      usage,
+    );
+    const tool = values.tool ?? "Bash";
+    let input: Record<string, unknown>;
+    if (tool === "Bash" && values.input === undefined) {
+      if (positionals.length === 0) throw new CliError("give a command to check, e.g. `lanes check 'git reset --hard'`", 64, usage);
+      input = { command: positionals.join(" ") };
+    } else {
+      if (values.input === undefined) throw new CliError(`give the ${tool} input as JSON with --input, e.g. --input '{"file_path":"src/a.ts"}'`, 64, usage);
+      try {
+        const parsed: unknown = JSON.parse(values.input);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+        input = parsed as Record<string, unknown>;
+      } catch {
+        throw new CliError("`--input` is not a JSON object", 64, usage);
+      }
+    }
+
+    const cwd = values.cwd ?? ctx.cwd;
+    const projectDir = values.project ?? findProjectDir(cwd, ctx.env);
+    const home = homeOf(ctx.env);
+    const { policy, origin, note } = policyForCli(projectDir, home);
+    const settings = loadSettingsRules(projectDir, home, ctx.env);
+    const agentPath = values.path === undefined ? [] : values.path.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const request: GuardRequest = {
+      tool,
+      input,
+      cwd,
+      projectDir,
+      home,
+      agent: values.agent === undefined ? undefined : { id: "lanes-check", type: values.agent },
+    };
+    const evaluation = evaluate(request, {
+      policy,
+      settingsRules: settings.rules,
+      compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
+      tempDirs: tempDirsOf(ctx.env, home),
+      position: { path: values.agent === undefined ? agentPath : [...agentPath, values.agent] },
+      knownAgentTypes: new Set(policy.knownAgentTypes),
+      task: readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
+    });
+    const decision = evaluation.decision;
+    const reason = decision === undefined ? undefined : renderReason(decision, { agent: values.agent });
+    const trace = decision?.trace ?? evaluation.matches.map((m) => ({ ruleId: m.ruleId, layer: m.layer, effect: m.effect, subject: m.subject, outcome: "inert" as const }));
+    const subject = tool === "Bash" ? String(input["command"]) : `${tool} ${JSON.stringify(input)}`;
+
+    if (values.json === true) {
+      ctx.out(
+        `${JSON.stringify({
+          decision: decision?.effect ?? "none",
+          risk: risk(decision?.effect),
+          rules: decision?.ruleIds ?? [],
+          reason: reason ?? null,
+          layer: decision?.layer ?? null,
+          trace,
+          tool,
+          agent: values.agent ?? null,
+          policy: origin,
+          warnings: [...(note === undefined ? [] : [note]), ...settings.problems],
+        })}\n`,
+      );
+    } else {
+      const head = decision === undefined ? "no objection" : decision.effect;
+      ctx.out(`${head}  ${subject}${values.agent === undefined ? "" : `  (as ${values.agent})`}\n`);
+      ctx.out(`  risk:   ${risk(decision?.effect)}\n`);
+      if (decision !== undefined) {
+        ctx.out(`  rules:  ${decision.ruleIds.join(", ")} (${decision.layer} layer)\n`);
+        ctx.out(`  reason: ${reason}\n`);
+      }
+      ctx.out(`trace, highest layer first:\n${traceLines(trace).join("\n")}\n`);
+      ctx.out(`policy: ${origin}\n`);
+      if (note !== undefined) ctx.err(`${note}\n`);
+      for (const p of settings.problems) ctx.err(`${p}\n`);
+    }
+    return decision === undefined ? 0 : decision.effect === "deny" ? 2 : 3;
+  },
+};

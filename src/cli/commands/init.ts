@@ -1,0 +1,65 @@
+/**
+ * `lanes init [dir]`: install lanes into a repository's `.claude/` (see src/install/install.ts),
+ * then compile its policy.
+ */
+import { resolve } from "node:path";
+import { buildPolicy } from "../../config/load.ts";
+import { homeOf } from "../../guard/environment.ts";
+import { applyInstall, planInstall } from "../../install/install.ts";
+import { parseCommandArgs } from "../args.ts";
+import { packRoot } from "../pack.ts";
+import { LANES_VERSION } from "../../version.ts";
+import { CliError, type Command } from "../types.ts";
+
+const usage = `usage: lanes init [dir] [options]
+
+install lanes into dir/.claude (default: the current directory): the guard hooks, the agent team,
+the skills, a starter lanes.yaml, and the compiled policy; safe to run again (it updates, never
+duplicates, and keeps your edits to definitions and lanes.yaml)
+
+options:
+  --dry-run      show what would change, write nothing
+  --force        replace the team's agent and skill definitions with the pack's
+  --guard-only   install the guard hooks and policy only, no agents or skills`;
+
+export const initCommand: Command = {
+  name: "init",
+  summary: "install lanes into a repository's .claude/",
+  usage,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "guard-only": { type: "boolean" } }, usage);
+    if (positionals.length > 1) throw new CliError("give at most one directory", 64, usage);
+    const target = resolve(ctx.cwd, positionals[0] ?? ".");
+    const root = packRoot();
+    if (root === undefined) throw new CliError("cannot find the lanes package this command runs from: run `npx lanes init` from a lanes checkout or npm install");
+
+    const plan = planInstall({ target, packRoot: root, force: values.force === true, guardOnly: values["guard-only"] === true });
+    if (!plan.ok) {
+      for (const p of plan.problems.slice(1)) ctx.err(`lanes init: ${p}\n`);
+      throw new CliError(plan.problems[0]!);
+    }
+    const changed = plan.changes.filter((c) => c.status !== "unchanged");
+    const dry = values["dry-run"] === true;
+    for (const change of plan.changes) {
+      if (change.status === "unchanged" && !dry) continue;
+      ctx.out(`  ${change.status.padEnd(9)} .claude/${change.path}\n`);
+    }
+    if (dry) {
+      ctx.out(`dry run: ${changed.length} file(s) would change in ${target}/.claude; nothing written\n`);
+      return 0;
+    }
+    applyInstall(plan);
+    const compiled = buildPolicy({ projectDir: target, home: homeOf(ctx.env), lanesVersion: LANES_VERSION });
+    if (!compiled.ok) {
+      for (const issue of compiled.issues) ctx.err(`lanes init: ${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
+      throw new CliError("installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools");
+    }
+    const rules = compiled.policy.rules.length;
+    const agents = compiled.policy.agents.length;
+    ctx.out(
+      `${changed.length === 0 ? "lanes is up to date" : `lanes installed: ${changed.length} file(s) written`} in ${target}/.claude (${rules} rules, ${agents} agent lanes, policy compiled)\n` +
+        "next: commit .claude/ so your team gets the same guard; try `npx lanes check 'rm -rf /'`; start `claude` in the repository\n",
+    );
+    return 0;
+  },
+};

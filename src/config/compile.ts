@@ -1,0 +1,222 @@
+/**
+ * The compiler: validated policy layers + built-in rules + agent definitions → the compiled
+ * policy JSON that the hooks read. Pure (the loader in load.ts does the I/O).
+ *
+ * Steps, in order:
+ * 1. options: for each key the highest layer that sets it wins (user > project > local), then defaults;
+ * 2. rules: built-in rules and each layer's rules, with duplicate ids refused;
+ * 3. `disable:` lists remove rules of strictly lower layers (a layer cannot switch off a higher one);
+ * 4. globs are compiled to regular expressions once, here;
+ * 5. agent definitions become lanes (owned paths, tools, MUST NOT rules, spawn and skill permissions).
+ */
+import type { AgentDefinition } from "../definitions/agent.ts";
+import {
+  COMPILED_FORMAT,
+  DEFAULT_OPTIONS,
+  type CompiledAgent,
+  type CompiledMatch,
+  type CompiledOptions,
+  type CompiledPolicy,
+  type CompiledRule,
+  type PolicySource,
+} from "../policy/compiled.ts";
+import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
+import { LAYERS, type Layer } from "../policy/types.ts";
+import { compileNameGlob, compilePathGlob, type GlobOptions } from "./globs.ts";
+import type { CommandMatch, PolicyFile, PolicyRule } from "./schema.ts";
+
+/** One lanes policy layer as loaded. */
+export interface PolicyLayerInput {
+  readonly layer: "user" | "project" | "local";
+  readonly path: string;
+  /** `undefined` when the file does not exist. */
+  readonly file: PolicyFile | undefined;
+}
+
+export interface AgentInput {
+  readonly path: string;
+  readonly definition: AgentDefinition;
+}
+
+export interface CompileInput {
+  readonly lanesVersion: string;
+  readonly layers: readonly PolicyLayerInput[];
+  readonly agents: readonly AgentInput[];
+  /** Files (with hashes) and directory listings the result depends on; passed through. */
+  readonly sources: readonly PolicySource[];
+  readonly listings: CompiledPolicy["listings"];
+  /** Built-in rules; tests may pass their own. */
+  readonly builtin?: readonly RuleSpec[];
+}
+
+/** A problem that stops compilation, with the file it is about. */
+export interface CompileIssue {
+  readonly file: string;
+  readonly message: string;
+}
+
+export type CompileResult = { ok: true; value: CompiledPolicy } | { ok: false; issues: CompileIssue[] };
+
+export const BUILTIN_SOURCE = "lanes built-in";
+
+const list = (v: string | readonly string[]): string[] => (typeof v === "string" ? [v] : [...v]);
+
+function compileCommand(m: CommandMatch, glob: GlobOptions): CompiledMatch {
+  return {
+    kind: "command",
+    program: list(m.program),
+    ...(m.args !== undefined && { args: m.args }),
+    ...(m.flags_any !== undefined && { flagsAny: m.flags_any }),
+    ...(m.flags_all !== undefined && { flagsAll: m.flags_all.map(list) }),
+    ...(m.flags_none !== undefined && { flagsNone: m.flags_none }),
+    ...(m.option_values !== undefined && { optionValues: m.option_values }),
+    ...(m.double_dash !== undefined && { doubleDash: m.double_dash }),
+    ...(m.operands !== undefined && { operands: m.operands.map((g) => compilePathGlob(g, glob)) }),
+    ...(m.targets !== undefined && { targets: m.targets }),
+  };
+}
+
+/** Compiles the match of a built-in or `lanes.yaml` rule. */
+export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): CompiledMatch {
+  if ("command" in rule) return compileCommand(rule.command, glob);
+  if ("paths" in rule) {
+    return {
+      kind: "path",
+      access: rule.paths.access,
+      patterns: rule.paths.patterns.map((g) => compilePathGlob(g, glob)),
+      except: (rule.paths.except ?? []).map((g) => compilePathGlob(g, glob)),
+    };
+  }
+  if ("tools" in rule) return { kind: "tools", tools: rule.tools.map(compileNameGlob) };
+  if ("delete" in rule) return { kind: "delete", targets: rule.delete.targets, ...(rule.delete.dynamic === true && { dynamic: true }), ...(rule.delete.filtered === true && { filtered: true }) };
+  if ("fileEffect" in rule) return { kind: "file-effect", ...rule.fileEffect };
+  if ("remoteCode" in rule) return { kind: "remote-code", fetchers: rule.remoteCode.fetchers };
+  if ("forkBomb" in rule) return { kind: "fork-bomb" };
+  if ("sql" in rule) return { kind: "sql", ...rule.sql };
+  return { kind: "unrepresentable" };
+}
+
+function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
+  // layers arrive highest first; the first layer that sets a key wins
+  const pick = <K extends keyof NonNullable<PolicyFile["options"]>>(key: K) => layers.map((l) => l.file?.options?.[key]).find((v) => v !== undefined);
+  return {
+    caseInsensitivePaths: pick("case_insensitive_paths") ?? DEFAULT_OPTIONS.caseInsensitivePaths,
+    outsideProjectWrites: pick("outside_project_writes") ?? DEFAULT_OPTIONS.outsideProjectWrites,
+    defaultLane: pick("default_lane") ?? DEFAULT_OPTIONS.defaultLane,
+    maxAgentDepth: pick("max_agent_depth") ?? DEFAULT_OPTIONS.maxAgentDepth,
+    analysisBudgetMs: pick("analysis_budget_ms") ?? DEFAULT_OPTIONS.analysisBudgetMs,
+    auditMaxBytes: pick("audit_max_bytes") ?? DEFAULT_OPTIONS.auditMaxBytes,
+    escalateAfter: pick("escalate_after") ?? DEFAULT_OPTIONS.escalateAfter,
+  };
+}
+
+const rank = (layer: Layer): number => LAYERS.indexOf(layer);
+
+function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
+  const d = input.definition;
+  const orchestrator = d.role === "orchestrator";
+  const mustNot: CompiledRule[] = d.must_not.flatMap((rule): CompiledRule[] => {
+    if (rule.id === undefined) return [];
+    const base = {
+      id: `agent.${d.name}.${rule.id}`,
+      layer: "must-not" as const,
+      effect: rule.effect ?? "deny",
+      why: `${d.name} must not ${rule.text.replace(/\.$/, "")}`,
+      instead: "hand this part of the task back to the orchestrator so the agent that owns it can do it",
+      source: input.path,
+    };
+    const rules: CompiledRule[] = [];
+    if (rule.paths !== undefined) {
+      rules.push({ ...base, match: { kind: "path", access: "read-only", patterns: rule.paths.map((g) => compilePathGlob(g, glob)), except: [] } });
+    }
+    if (rule.command !== undefined) rules.push({ ...base, match: compileCommand(rule.command, glob) });
+    if (rule.tools !== undefined) rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
+    return rules;
+  });
+  const skills = d.may_invoke_skills ?? orchestrator;
+  return {
+    name: d.name,
+    role: d.role,
+    source: input.path,
+    owns: d.owns.map((g) => compilePathGlob(g, glob)),
+    notOwned: d.does_not_own.map((n) => ({ glob: compilePathGlob(n.path, glob), owner: n.owner })),
+    toolsAllowed: d.tools.allowed,
+    toolsForbidden: d.tools.forbidden ?? [],
+    mustNot,
+    maySpawn: d.may_spawn ?? (orchestrator ? ["*"] : []),
+    mayInvokeSkills: skills === true ? ["*"] : skills === false ? [] : skills,
+  };
+}
+
+/** Compiles the policy, or returns every problem found. */
+export function compilePolicy(input: CompileInput): CompileResult {
+  const issues: CompileIssue[] = [];
+  const layers = [...input.layers].sort((a, b) => rank(a.layer) - rank(b.layer));
+  const options = mergeOptions(layers);
+  const glob: GlobOptions = { caseInsensitive: options.caseInsensitivePaths };
+
+  type Entry = { rule: CompiledRule; rank: number };
+  const entries: Entry[] = [];
+  const seen = new Map<string, string>();
+  const add = (spec: RuleSpec | PolicyRule, layer: Layer, source: string) => {
+    const previous = seen.get(spec.id);
+    if (previous !== undefined) {
+      issues.push({ file: source, message: `rule id \`${spec.id}\` is already used in ${previous}: give this rule its own id, or switch the other off with \`disable: [${spec.id}]\`` });
+      return;
+    }
+    seen.set(spec.id, source);
+    entries.push({ rule: { id: spec.id, layer, effect: spec.effect, why: spec.why, instead: spec.instead, source, match: compileMatch(spec, glob) }, rank: rank(layer) });
+  };
+
+  for (const layer of layers) for (const rule of layer.file?.rules ?? []) add(rule, layer.layer, layer.path);
+  for (const rule of input.builtin ?? BUILTIN_RULES) add(rule, "builtin", BUILTIN_SOURCE);
+  if (options.outsideProjectWrites !== "off") add({ ...OUTSIDE_PROJECT_RULE, effect: options.outsideProjectWrites }, "builtin", BUILTIN_SOURCE);
+
+  const disabled: { id: string; by: string }[] = [];
+  for (const layer of layers) {
+    for (const id of layer.file?.disable ?? []) {
+      const target = entries.find((e) => e.rule.id === id);
+      if (target === undefined) {
+        issues.push({ file: layer.path, message: `\`disable\` names unknown rule \`${id}\`: run \`lanes rules\` for the ids` });
+      } else if (target.rank <= rank(layer.layer)) {
+        issues.push({ file: layer.path, message: `\`disable\` cannot switch off \`${id}\` from ${target.rule.source}: a layer only switches off rules of lower layers` });
+      } else {
+        disabled.push({ id, by: layer.path });
+      }
+    }
+  }
+
+  const names = new Set(input.agents.map((a) => a.definition.name));
+  const agents: CompiledAgent[] = [];
+  for (const agent of input.agents) {
+    for (const n of agent.definition.does_not_own) {
+      if (!names.has(n.owner)) issues.push({ file: agent.path, message: `\`does_not_own\` names owner \`${n.owner}\`, which has no definition: add it or fix the name` });
+    }
+    for (const target of agent.definition.may_spawn ?? []) {
+      if (!names.has(target)) issues.push({ file: agent.path, message: `\`may_spawn\` names \`${target}\`, which has no definition` });
+    }
+    agents.push(compileAgent(agent, glob));
+  }
+  const duplicates = input.agents.filter((a, i) => input.agents.findIndex((b) => b.definition.name === a.definition.name) !== i);
+  for (const d of duplicates) issues.push({ file: d.path, message: `agent \`${d.definition.name}\` is defined twice` });
+
+  if (issues.length > 0) return { ok: false, issues };
+  const disabledIds = new Set(disabled.map((d) => d.id));
+  return {
+    ok: true,
+    value: {
+      format: COMPILED_FORMAT,
+      lanes: input.lanesVersion,
+      sources: input.sources,
+      listings: input.listings,
+      options,
+      rules: entries
+        .filter((e) => !disabledIds.has(e.rule.id))
+        .sort((a, b) => a.rank - b.rank)
+        .map((e) => e.rule),
+      disabled,
+      agents,
+      knownAgentTypes: [],
+    },
+  };
+}

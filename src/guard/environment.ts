@@ -1,0 +1,64 @@
+/**
+ * Where the guard runs: project root, home, temp directories and the Claude Code settings files.
+ * I/O at the edge: reads the environment and a few directories.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { managedSettingsDropInDir, managedSettingsPaths, projectPaths } from "../layout.ts";
+import { normalizePath } from "../policy/paths.ts";
+import { readSettingsRules, type SettingsFile, type SettingsRule } from "../policy/settings.ts";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The project root: `CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` holding `.claude/`, else `cwd`. */
+export function findProjectDir(cwd: string, env: Env): string {
+  const fromEnv = env["CLAUDE_PROJECT_DIR"];
+  if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ".claude"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
+  }
+}
+
+export function homeOf(env: Env): string {
+  return resolve(env["HOME"] ?? homedir());
+}
+
+/** Directories where writing is never "outside the project". */
+export function tempDirsOf(env: Env, home: string): string[] {
+  const dirs = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", tmpdir(), env["TMPDIR"], env["TMP"], env["TEMP"]];
+  const cwd = "/";
+  return [...new Set(dirs.filter((d): d is string => d !== undefined && d !== "").map((d) => normalizePath(d, { cwd, home })))];
+}
+
+/** Claude Code's settings files, managed first. */
+export function settingsFiles(projectDir: string, home: string, env: Env, platform: NodeJS.Platform = process.platform): SettingsFile[] {
+  const files: SettingsFile[] = managedSettingsPaths(platform).map((path) => ({ path, scope: "managed", baseDir: "/" }));
+  const dropIns = managedSettingsDropInDir(platform);
+  if (dropIns !== undefined && existsSync(dropIns)) {
+    for (const entry of readdirSync(dropIns).filter((e) => e.endsWith(".json")).sort()) files.push({ path: join(dropIns, entry), scope: "managed", baseDir: "/" });
+  }
+  const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
+  files.push({ path: join(configDir, "settings.json"), scope: "user", baseDir: home });
+  const project = projectPaths(projectDir);
+  files.push({ path: project.settings, scope: "project", baseDir: projectDir });
+  files.push({ path: project.settingsLocal, scope: "local", baseDir: projectDir });
+  return files;
+}
+
+const readText = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+/** The deny and ask rules of every settings file. */
+export function loadSettingsRules(projectDir: string, home: string, env: Env): { rules: SettingsRule[]; problems: string[] } {
+  return readSettingsRules(settingsFiles(projectDir, home, env), readText);
+}

@@ -1,0 +1,23 @@
+/**
+ * PreToolUse hook entry (bundled to `dist/pre-tool-use.mjs`): read stdin once, judge, print one
+ * JSON object or nothing. A crash before printing exits non-zero, which the wiring's
+ * `onFailure: "block"` turns into a block.
+ */
+import "./stdout-guard.ts";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { runPreToolUse } from "../guard/pre-tool-use.ts";
+
+let raw = "";
+try {
+  raw = readFileSync(0, "utf8");
+} catch {
+  raw = "";
+}
+const outcome = runPreToolUse(raw, {
+  env: process.env,
+  now: () => new Date(),
+  defaultPolicyPath: fileURLToPath(new URL("./policy.default.json", import.meta.url)),
+});
+for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
+if (outcome.stdout !== "") process.stdout.write(outcome.stdout);

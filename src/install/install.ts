@@ -1,0 +1,151 @@
+/**
+ * `lanes init`: install the pack into a repository's `.claude/`. Planned apart from applied: the
+ * plan lists every file with `created`, `updated` or `unchanged`, so `--dry-run` shows exactly what
+ * would happen and a second run changes nothing.
+ *
+ * What is installed (all under `.claude/`):
+ * - `lanes/dist/`: the prebuilt hooks and CLI (committed, so a fresh clone works without npm);
+ * - `lanes/agents`, `lanes/skills`, `lanes/schemas`: the team's definitions (never overwritten
+ *   once they exist, unless `--force`) and their JSON Schemas;
+ * - `agents/`, `skills/`: rendered from those definitions;
+ * - `lanes.yaml`: a starter policy, if there is none;
+ * - `settings.json`: the hook wiring, merged (every existing key kept);
+ * - `.gitignore`: state, memory and personal files stay out of commits.
+ * Then the policy is compiled to `state/policy.json`.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { loadDefinitionSet } from "../definitions/load.ts";
+import { renderAll } from "../generate/generate.ts";
+import { lint } from "../generate/lint.ts";
+import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
+import { projectPaths } from "../layout.ts";
+import { mergeHookSettings } from "./settings-merge.ts";
+import { HOOK_ENTRIES, hookWiring, projectCommand } from "./wiring.ts";
+
+export interface InstallOptions {
+  /** The repository to install into. */
+  readonly target: string;
+  /** The lanes package (holds `dist/`, `definitions/`, `schemas/`). */
+  readonly packRoot: string;
+  /** Overwrite the team definitions with the pack's. */
+  readonly force?: boolean;
+  /** Install only the guard (no agents or skills). */
+  readonly guardOnly?: boolean;
+}
+
+export type InstallPlan = { ok: true; changes: FileChange[]; claudeDir: string } | { ok: false; problems: string[] };
+
+const STARTER_POLICY = `# yaml-language-server: $schema=./lanes/schemas/lanes.schema.json
+# lanes policy of this repository: team-shared, committed.
+# Layers, highest first: ~/.claude/lanes.yaml (yours) > this file > .claude/lanes.local.yaml
+# (personal, git-ignored) > lanes' built-in rules. Deny beats ask; a layer's \`allow\` rules are
+# exceptions that cancel matching deny/ask rules of lower lanes layers only.
+# After an edit, run \`npx lanes build\` (or start a new Claude Code session) to recompile.
+# \`npx lanes rules\` lists every rule id; \`npx lanes check '<command>'\` explains a decision.
+version: 1
+options:
+  outside_project_writes: ask # deny | ask | off
+  default_lane: global-only # deny-writes: subagents without a lanes definition may not write
+  max_agent_depth: 3
+# disable: [git.stash-drop] # switch off built-in rules by id
+rules: []
+# - id: team.no-publish
+#   effect: deny
+#   why: publishing is done by the release pipeline
+#   instead: open a release pull request
+#   command: { program: npm, args: [publish] }
+`;
+
+const GITIGNORE_LINES = ["state/", "memory/", "lanes.local.yaml", "settings.local.json"];
+
+const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d).sort()) {
+      const path = join(d, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(relative(dir, path).split("\\").join("/"));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Points a definition's `yaml-language-server` comment at the installed schemas. */
+function rewriteSchemaComment(text: string, relPath: string): string {
+  const depth = relPath.split("/").length - 1;
+  return text.replace(/^(# yaml-language-server: \$schema=)(?:\.\.\/)*schemas\/([a-z-]+\.schema\.json)$/m, (_m, head: string, file: string) => `${head}${"../".repeat(depth)}schemas/${file}`);
+}
+
+/** Plans the install; reads the pack and the target, writes nothing. */
+export function planInstall(options: InstallOptions): InstallPlan {
+  const problems: string[] = [];
+  const target = options.target;
+  if (!existsSync(target) || !statSync(target).isDirectory()) return { ok: false, problems: [`\`${target}\` is not a directory: create it or pass an existing repository`] };
+  const paths = projectPaths(target);
+  const pack = options.packRoot;
+  const files: OutputFile[] = [];
+
+  const dist = join(pack, "dist");
+  for (const entry of [...HOOK_ENTRIES, "cli.mjs", "policy.default.json"]) {
+    const content = read(join(dist, entry));
+    if (content === undefined) problems.push(`the lanes package at \`${pack}\` has no \`dist/${entry}\`: run \`npm run build\` there first`);
+    else files.push({ path: `lanes/dist/${entry}`, content });
+  }
+  for (const schema of listFiles(join(pack, "schemas"))) files.push({ path: `lanes/schemas/${schema}`, content: read(join(pack, "schemas", schema))! });
+
+  // definitions: the team's own are kept; missing ones come from the pack
+  const staging = mkdtempSync(join(tmpdir(), "lanes-init-"));
+  try {
+    if (options.guardOnly !== true) {
+      for (const kind of ["agents", "skills"] as const) {
+        for (const rel of listFiles(join(pack, "definitions", kind))) {
+          const installed = join(paths.lanesDir, kind, rel);
+          const relPath = `${kind}/${rel}`;
+          const content = existsSync(installed) && options.force !== true ? read(installed)! : rewriteSchemaComment(read(join(pack, "definitions", kind, rel))!, relPath);
+          files.push({ path: `lanes/${relPath}`, content });
+        }
+        for (const rel of listFiles(join(paths.lanesDir, kind))) {
+          if (!files.some((f) => f.path === `lanes/${kind}/${rel}`)) files.push({ path: `lanes/${kind}/${rel}`, content: read(join(paths.lanesDir, kind, rel))! });
+        }
+      }
+      for (const file of files.filter((f) => f.path.startsWith("lanes/agents/") || f.path.startsWith("lanes/skills/"))) {
+        const dest = join(staging, file.path.slice("lanes/".length));
+        mkdirSync(dirname(dest), { recursive: true });
+        writeFileSync(dest, file.content);
+      }
+      const set = loadDefinitionSet(staging, staging);
+      const errors = lint(set).filter((f) => f.severity === "error");
+      for (const e of errors) problems.push(`.claude/lanes/${e.file}${e.line === undefined ? "" : `:${e.line}`}: ${e.message}: ${e.fix}`);
+      if (errors.length === 0) files.push(...renderAll(set, { target: "project" }, { schemas: false }));
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+
+  if (!existsSync(paths.policy)) files.push({ path: "lanes.yaml", content: STARTER_POLICY });
+
+  const merged = mergeHookSettings(read(paths.settings), hookWiring(projectCommand), relative(target, paths.settings) || paths.settings);
+  if (merged.ok) files.push({ path: "settings.json", content: merged.text });
+  else problems.push(merged.message);
+
+  const ignore = read(paths.gitignore) ?? "";
+  const present = new Set(ignore.split("\n").map((l) => l.trim()));
+  const missing = GITIGNORE_LINES.filter((l) => !present.has(l));
+  const header = ignore === "" ? "# lanes: runtime state and personal files stay out of commits\n" : "";
+  files.push({ path: ".gitignore", content: missing.length === 0 ? ignore : `${ignore}${ignore === "" || ignore.endsWith("\n") ? "" : "\n"}${header}${missing.join("\n")}\n` });
+
+  if (problems.length > 0) return { ok: false, problems };
+  const changes = planWrites(paths.claude, files);
+  return { ok: true, changes: options.guardOnly === true ? changes.filter((c) => c.status !== "removed") : changes, claudeDir: paths.claude };
+}
+
+/** Writes a plan. */
+export function applyInstall(plan: Extract<InstallPlan, { ok: true }>): void {
+  applyWrites(plan.claudeDir, plan.changes);
+}

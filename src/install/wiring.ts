@@ -1,0 +1,62 @@
+/**
+ * The hook wiring, from one table: rendered into the plugin's `hooks/hooks.json` (commands under
+ * `${CLAUDE_PLUGIN_ROOT}/dist`) and merged by `lanes init` into a project's
+ * `.claude/settings.json` (commands under `$CLAUDE_PROJECT_DIR/.claude/lanes/dist`, so they work
+ * from any working directory).
+ */
+
+/** One hook handler as Claude Code reads it. */
+export interface HookHandler {
+  readonly type: "command";
+  readonly command: string;
+  /** Seconds. */
+  readonly timeout: number;
+  readonly onFailure?: "block" | "continue";
+  readonly statusMessage?: string;
+}
+
+export interface HookGroup {
+  readonly matcher?: string;
+  readonly hooks: readonly HookHandler[];
+}
+
+export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
+
+/** What each event runs. `block` marks the enforcing hooks: a crash or timeout blocks the call. */
+const TABLE: readonly { event: string; matcher?: string; entry: string; timeout: number; block: boolean }[] = [
+  { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.mjs", timeout: 10, block: true },
+  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", entry: "post-tool-use.mjs", timeout: 10, block: false },
+  { event: "SessionStart", entry: "session-start.mjs", timeout: 30, block: false },
+  { event: "SubagentStart", entry: "events.mjs", timeout: 10, block: false },
+  { event: "SubagentStop", entry: "events.mjs", timeout: 10, block: false },
+  { event: "PreCompact", entry: "events.mjs", timeout: 10, block: false },
+  { event: "TaskCreated", entry: "events.mjs", timeout: 10, block: false },
+  { event: "TaskCompleted", entry: "events.mjs", timeout: 10, block: false },
+];
+
+/** Entry files that must exist in the directory the wiring points at. */
+export const HOOK_ENTRIES: readonly string[] = [...new Set(TABLE.map((t) => t.entry))];
+
+/** A marker that identifies lanes' own handlers when merging into existing settings. */
+export const LANES_MARKER = "/lanes/dist/";
+
+/** The wiring with each command built by `command(entry)`. */
+export function hookWiring(command: (entry: string) => string): HookWiring {
+  const wiring: Record<string, HookGroup[]> = {};
+  for (const row of TABLE) {
+    const handler: HookHandler = {
+      type: "command",
+      command: command(row.entry),
+      timeout: row.timeout,
+      ...(row.block && { onFailure: "block" as const }),
+    };
+    (wiring[row.event] ??= []).push({ ...(row.matcher !== undefined && { matcher: row.matcher }), hooks: [handler] });
+  }
+  return wiring;
+}
+
+/** Commands for the plugin (`hooks/hooks.json`). */
+export const pluginCommand = (entry: string): string => `node "\${CLAUDE_PLUGIN_ROOT}/dist/${entry}"`;
+
+/** Commands for a project install (`.claude/settings.json`). */
+export const projectCommand = (entry: string): string => `node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/${entry}"`;

@@ -1,0 +1,159 @@
+/**
+ * The compiled policy: what `lanes build` / `lanes init` / the SessionStart hook write to
+ * `.claude/state/policy.json`, and all the PreToolUse hook reads. Plain JSON, plain TypeScript
+ * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
+ */
+import type { Effect, Layer } from "./types.ts";
+
+/** Version of this format; a hook that meets another version treats the policy as stale. */
+export const COMPILED_FORMAT = 3;
+
+export const PATH_CLASSES = [
+  "root",
+  "home",
+  "project-root",
+  "parent",
+  "system",
+  "device",
+  "broad-glob",
+  "outside-project",
+  "claude-config",
+] as const;
+/** See `PathClass` in src/config/schema.ts for the meaning of each class. */
+export type PathClass = (typeof PATH_CLASSES)[number];
+
+/** A glob compiled to a regular expression, with what it is matched against. */
+export interface CompiledGlob {
+  /** The glob as written, for messages. */
+  readonly glob: string;
+  readonly source: string;
+  readonly flags: string;
+  /**
+   * `project`: matched against the project-relative path; `absolute`: against the absolute path;
+   * `home`: against the path relative to the home directory;
+   * `basename-anywhere`: a bare name (`.env`) matched against every path's last segments
+   * anywhere on disk (gitignore semantics).
+   */
+  readonly anchor: "project" | "absolute" | "home" | "basename-anywhere";
+}
+
+/** SQL statement kinds the database rules can name. */
+export type SqlKind = "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";
+
+/** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
+export type CompiledMatch =
+  | {
+      readonly kind: "command";
+      readonly program: readonly string[];
+      readonly args?: readonly string[];
+      readonly flagsAny?: readonly string[];
+      readonly flagsAll?: readonly (readonly string[])[];
+      readonly flagsNone?: readonly string[];
+      readonly optionValues?: Readonly<Record<string, readonly string[]>>;
+      readonly doubleDash?: boolean;
+      readonly operands?: readonly CompiledGlob[];
+      readonly targets?: readonly PathClass[];
+    }
+  | {
+      readonly kind: "path";
+      readonly access: "zero-access" | "read-only" | "no-delete";
+      readonly patterns: readonly CompiledGlob[];
+      readonly except: readonly CompiledGlob[];
+    }
+  | { readonly kind: "tools"; readonly tools: readonly CompiledGlob[] }
+  /** A destructive delete (rm -r, find -delete, rmtree, ...) of a path in one of the classes. */
+  | { readonly kind: "delete"; readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean }
+  /** A file effect (write, chmod, chown) on a path in one of the classes. */
+  | {
+      readonly kind: "file-effect";
+      readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+      readonly targets: readonly PathClass[];
+      readonly recursive?: boolean;
+    }
+  /** Code from a network fetcher run by a shell or an interpreter. */
+  | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }
+  | { readonly kind: "fork-bomb" }
+  | { readonly kind: "sql"; readonly clients: readonly string[]; readonly statements: readonly SqlKind[] }
+  /** A command the shell analysis could not represent, or the analysis budget ran out. */
+  | { readonly kind: "unrepresentable" };
+
+/** One rule, ready to evaluate. */
+export interface CompiledRule {
+  readonly id: string;
+  readonly layer: Layer;
+  readonly effect: Effect;
+  readonly why: string;
+  readonly instead: string;
+  /** `lanes built-in` or the file the rule came from. */
+  readonly source: string;
+  readonly match: CompiledMatch;
+}
+
+/** An agent's lane, compiled from its definition. */
+export interface CompiledAgent {
+  readonly name: string;
+  readonly role: "orchestrator" | "specialist" | "reviewer";
+  readonly source: string;
+  readonly owns: readonly CompiledGlob[];
+  readonly notOwned: readonly { readonly glob: CompiledGlob; readonly owner: string }[];
+  /** When set, the only tools the agent may use. */
+  readonly toolsAllowed: readonly string[] | undefined;
+  readonly toolsForbidden: readonly string[];
+  /** MUST NOT rules that are enforced (layer `must-not`). */
+  readonly mustNot: readonly CompiledRule[];
+  /** Agent types it may spawn; `*` = any. */
+  readonly maySpawn: readonly string[];
+  /** Skills it may invoke; `*` = any. */
+  readonly mayInvokeSkills: readonly string[];
+}
+
+/** A file the policy was compiled from, with its content hash, for the staleness check. */
+export interface PolicySource {
+  readonly path: string;
+  /** sha256 of the content; `null` when the file did not exist at compile time. */
+  readonly sha256: string | null;
+}
+
+/** Options after layering, every one set. */
+export interface CompiledOptions {
+  readonly caseInsensitivePaths: boolean;
+  readonly outsideProjectWrites: "deny" | "ask" | "off";
+  readonly defaultLane: "deny-writes" | "global-only";
+  readonly maxAgentDepth: number;
+  readonly analysisBudgetMs: number;
+  readonly auditMaxBytes: number;
+  readonly escalateAfter: number;
+}
+
+export interface CompiledPolicy {
+  readonly format: typeof COMPILED_FORMAT;
+  /** lanes version that compiled it. */
+  readonly lanes: string;
+  /** Every file whose change makes this policy stale (existing or not), and directories listed. */
+  readonly sources: readonly PolicySource[];
+  /** Directories whose listing was compiled (agent definitions); a new file makes the policy stale. */
+  readonly listings: readonly { readonly dir: string; readonly entries: readonly string[] }[];
+  readonly options: CompiledOptions;
+  /** Every enabled rule of the settings-independent layers, highest layer first. */
+  readonly rules: readonly CompiledRule[];
+  /** Rules switched off by `disable:`, with the file that did it, for `lanes check` traces. */
+  readonly disabled: readonly { readonly id: string; readonly by: string }[];
+  readonly agents: readonly CompiledAgent[];
+  /**
+   * Agent types Claude Code can start: lanes agents, `.claude/agents/*.md` and
+   * `~/.claude/agents/*.md` names, and Claude Code's built-in types. Plugin-namespaced types
+   * (`other:x`) are not listed and not checked.
+   */
+  readonly knownAgentTypes: readonly string[];
+}
+
+/** Defaults of every option. */
+export const DEFAULT_OPTIONS: CompiledOptions = {
+  caseInsensitivePaths: false,
+  outsideProjectWrites: "ask",
+  defaultLane: "global-only",
+  maxAgentDepth: 3,
+  analysisBudgetMs: 50,
+  auditMaxBytes: 5_000_000,
+  escalateAfter: 3,
+};

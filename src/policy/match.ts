@@ -1,0 +1,226 @@
+/**
+ * Step 2 of the evaluator: match compiled rules against facts. One generic function per match
+ * kind; no rule is special-cased here (rule tables live in src/policy/rules/).
+ */
+import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
+import type { CommandFact, Facts, FileFact } from "./facts.ts";
+import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
+import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
+import { classifySql } from "./sql.ts";
+import { wildcard } from "./wildcard.ts";
+import type { Layer, Match } from "./types.ts";
+
+/** A rule-independent hit: what matched and where. */
+interface Hit {
+  readonly subject: string;
+  readonly scope: string;
+}
+
+const hasAny = <T>(set: ReadonlySet<T>, items: readonly T[]): boolean => items.some((i) => set.has(i));
+
+function programMatches(program: string | undefined, names: readonly string[]): boolean {
+  if (program === undefined) return false;
+  return names.some((name) => (name.endsWith("*") ? program.startsWith(name.slice(0, -1)) : program === name));
+}
+
+/** True when one of the option's values matches one of the wanted words (`*` matches any text). */
+function valueMatches(values: readonly { readonly value: string | undefined }[] | undefined, wanted: readonly string[]): boolean {
+  if (values === undefined) return false;
+  return values.some(({ value }) => value !== undefined && wanted.some((w) => wildcard(w, value)));
+}
+
+const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``;
+
+/** The classes of a command operand, resolved against the command's cwd. */
+function operandClasses(value: string | undefined, glob: boolean, fact: CommandFact, ctx: PathContext): ReadonlySet<PathClass> {
+  if (value === undefined) return new Set();
+  const cwd = fact.command.cwd ?? ctx.cwd;
+  return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
+}
+
+function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.commands) {
+    if (!programMatches(fact.program, m.program)) continue;
+    const positionals = fact.view.positionals;
+    const args = m.args ?? [];
+    const argsMatch = args.every((arg, i) => {
+      const word = positionals[i];
+      if (word === undefined) return false;
+      if (arg === "*") return true;
+      const value = word.value?.toLowerCase();
+      return value !== undefined && arg.toLowerCase().split("|").includes(value);
+    });
+    if (!argsMatch) continue;
+    const flags = fact.view.flags;
+    if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
+    if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
+    if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
+    if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
+    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))) continue;
+    const operands = positionals.slice(args.length);
+    if (m.targets !== undefined && !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))) continue;
+    if (m.operands !== undefined) {
+      const cwd = fact.command.cwd ?? ctx.cwd;
+      const matched = operands.some((w) => w.value !== undefined && m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)));
+      if (!matched) continue;
+    }
+    hits.push({ subject: quote(fact.command.text), scope: fact.scope });
+  }
+  return hits;
+}
+
+/** Whether a file access counts for a path rule's access mode. */
+function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: FileFact): boolean {
+  if (mode === "zero-access") return true;
+  if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
+  return fact.access === "delete";
+}
+
+const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean => globs.some((g) => matchPath(g, path, roots));
+
+function describeFile(fact: FileFact): string {
+  const verb = { read: "reads", write: "writes", delete: "deletes", chmod: "changes the mode of", chown: "changes the owner of", exec: "runs" }[fact.access];
+  return `${verb} ${quote(fact.raw)}`;
+}
+
+function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.files) {
+    if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
+    if (!globsMatch(m.patterns, fact.path, roots) || globsMatch(m.except, fact.path, roots)) continue;
+    hits.push({ subject: describeFile(fact), scope: fact.scope });
+  }
+  return hits;
+}
+
+/**
+ * Deletes of paths in the rule's classes. A delete of a broad directory (root, home, project,
+ * parent, broad glob) counts when recursive, forced or globbed; a system path counts always. A
+ * filtered delete (`find <root> -name x -delete`) only removes what the filter selects: it counts
+ * for system paths and for rules that ask for filtered deletes (`filtered: true`).
+ */
+function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.files) {
+    if (fact.access !== "delete") continue;
+    const bulk = fact.recursive || fact.force || fact.glob;
+    if (m.dynamic === true) {
+      if (fact.path === undefined && bulk && !fact.filtered) hits.push({ subject: describeFile(fact), scope: fact.scope });
+      continue;
+    }
+    if (fact.path === undefined) continue;
+    const classes = m.targets.filter((c) => fact.classes.has(c));
+    if (classes.length === 0) continue;
+    const narrow = classes.some((c) => c === "system" || c === "device");
+    if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
+    if (!fact.filtered && !narrow && !bulk) continue;
+    hits.push({ subject: describeFile(fact), scope: fact.scope });
+  }
+  return hits;
+}
+
+function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, facts: Facts): Hit[] {
+  return facts.files
+    .filter((f) => f.path !== undefined && (m.access as readonly string[]).includes(f.access) && (m.recursive !== true || f.recursive) && m.targets.some((c) => f.classes.has(c)))
+    .map((f) => ({ subject: describeFile(f), scope: f.scope }));
+}
+
+function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const exec of facts.code) {
+    if (exec.source === "literal" || exec.source === "file") continue;
+    const fetcher = exec.producers.map((i) => facts.commands[i]?.program).find((p) => programMatches(p, m.fetchers));
+    if (fetcher === undefined) continue;
+    const runner = facts.commands[exec.command];
+    hits.push({ subject: `${quote(fetcher)} output run by ${quote(exec.interpreter)}`, scope: runner?.scope ?? "call" });
+  }
+  return hits;
+}
+
+function matchForkBomb(facts: Facts): Hit[] {
+  return facts.functions.filter((f) => f.recursive && f.forks && f.called).map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
+}
+
+/** SQL text a client command receives: `-c`/`-e` values, stdin bodies, static text piped in, positionals for sqlite3. */
+function sqlTexts(fact: CommandFact, facts: Facts): string[] {
+  const texts: string[] = [];
+  for (const key of ["-c", "--command", "-e", "--execute", "--eval"]) {
+    for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
+  }
+  texts.push(...(facts.stdinText.get(fact.index) ?? []));
+  for (const pipe of facts.shell?.pipes ?? []) {
+    if (pipe.to !== fact.index) continue;
+    const producer = facts.commands[pipe.from];
+    if (producer !== undefined && (producer.program === "echo" || producer.program === "printf")) texts.push(producer.argv.slice(1).join(" "));
+  }
+  if (fact.program === "sqlite3" || fact.program === "duckdb" || fact.program === "redis-cli") {
+    texts.push(fact.view.positionals.slice(fact.program === "redis-cli" ? 0 : 1).map((w) => w.value ?? "").join(" "));
+  }
+  return texts;
+}
+
+function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.commands) {
+    if (!programMatches(fact.program, m.clients)) continue;
+    const kinds = new Set(sqlTexts(fact, facts).flatMap(classifySql));
+    const found = m.statements.filter((k) => kinds.has(k));
+    if (found.length > 0) hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
+  }
+  return hits;
+}
+
+function matchUnrepresentable(facts: Facts): Hit[] {
+  const hits: Hit[] = facts.unrepresentable.map((u) => ({ subject: `${u.message}: ${quote(u.text)}`, scope: "call" }));
+  if (facts.budgetExceeded) hits.push({ subject: "the command is too large or too nested to analyse in time", scope: "call" });
+  return hits;
+}
+
+function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts): Hit[] {
+  return m.tools.some((g) => matchName(g, facts.tool)) ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }] : [];
+}
+
+/** Every hit of one match against the facts. */
+export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+  switch (m.kind) {
+    case "command":
+      return matchCommand(m, facts, ctx, roots);
+    case "path":
+      return matchPathRule(m, facts, roots);
+    case "tools":
+      return matchTools(m, facts);
+    case "delete":
+      return matchDelete(m, facts);
+    case "file-effect":
+      return matchFileEffect(m, facts);
+    case "remote-code":
+      return matchRemoteCode(m, facts);
+    case "fork-bomb":
+      return matchForkBomb(facts);
+    case "sql":
+      return matchSql(m, facts);
+    case "unrepresentable":
+      return matchUnrepresentable(facts);
+    default:
+      return assertNever(m);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown rule kind: ${JSON.stringify(value)}`);
+}
+
+/** Matches of one rule, as precedence entries. */
+export function matchRule(rule: CompiledRule, facts: Facts, ctx: PathContext, roots: GlobRoots, layer: Layer = rule.layer): Match[] {
+  return hitsOf(rule.match, facts, ctx, roots).map((hit) => ({
+    ruleId: rule.id,
+    layer,
+    effect: rule.effect,
+    why: rule.why,
+    instead: rule.instead,
+    subject: hit.subject,
+    source: rule.source,
+    scope: hit.scope,
+  }));
+}

@@ -1,0 +1,31 @@
+/** The built-in rules, in the order they are evaluated (order does not change decisions). */
+import { cloudRules } from "./cloud.ts";
+import { databaseRules } from "./database.ts";
+import { fsRules } from "./fs.ts";
+import { gitRules } from "./git.ts";
+import { networkRules } from "./network.ts";
+import { pathRules } from "./paths.ts";
+import { shellRules } from "./shell.ts";
+import { systemRules } from "./system.ts";
+import type { RuleSpec } from "./types.ts";
+
+export type { RuleSpec } from "./types.ts";
+
+export const BUILTIN_RULES: readonly RuleSpec[] = [
+  ...fsRules,
+  ...gitRules,
+  ...systemRules,
+  ...networkRules,
+  ...databaseRules,
+  ...cloudRules,
+  ...pathRules,
+  ...shellRules,
+];
+
+/** The rule that "writes outside the project" compiles to; its effect comes from the options. */
+export const OUTSIDE_PROJECT_RULE: Omit<RuleSpec, "effect"> & { readonly fileEffect: { access: ["write", "delete", "chmod", "chown"]; targets: ["outside-project"] } } = {
+  id: "fs.write-outside-project",
+  fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["outside-project"] },
+  why: "it writes outside the project directory",
+  instead: "write inside the project or under a temp directory such as `/tmp`",
+};

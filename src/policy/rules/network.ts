@@ -1,0 +1,12 @@
+/** Remote code: downloads run straight by a shell or an interpreter. */
+import type { RuleSpec } from "./types.ts";
+
+export const networkRules: readonly RuleSpec[] = [
+  {
+    id: "net.remote-code",
+    effect: "deny",
+    remoteCode: { fetchers: ["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET", "nc", "ncat", "socat", "invoke-webrequest", "iwr"] },
+    why: "it runs code downloaded from the network without anyone reading it",
+    instead: "download the script to a file, show it to the user, and run it only after review",
+  },
+];

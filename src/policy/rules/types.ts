@@ -1,0 +1,36 @@
+/**
+ * How built-in rules are written: plain data, compiled by the same compiler as `lanes.yaml`
+ * (src/config/compile.ts). Ids are stable: tests, audit logs and users' `disable:` lists refer
+ * to them, so an id never changes once shipped.
+ */
+import type { CommandMatch, PathMatch } from "../../config/schema.ts";
+import type { PathClass, SqlKind } from "../compiled.ts";
+import type { Effect } from "../types.ts";
+
+interface RuleBase {
+  readonly id: string;
+  readonly effect: Effect;
+  /** What the matched action would do, one lowercase clause. */
+  readonly why: string;
+  /** The safer alternative, one lowercase clause. */
+  readonly instead: string;
+}
+
+export type RuleSpec = RuleBase &
+  (
+    | { readonly command: CommandMatch }
+    | { readonly paths: PathMatch }
+    | { readonly tools: readonly string[] }
+    | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
+    | {
+        readonly fileEffect: {
+          readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+          readonly targets: readonly PathClass[];
+          readonly recursive?: boolean;
+        };
+      }
+    | { readonly remoteCode: { readonly fetchers: readonly string[] } }
+    | { readonly forkBomb: true }
+    | { readonly sql: { readonly clients: readonly string[]; readonly statements: readonly SqlKind[] } }
+    | { readonly unrepresentable: true }
+  );

@@ -1,0 +1,61 @@
+/**
+ * Test helpers for decisions: a policy compiled from the built-in rules (plus optional layers and
+ * agents), an evaluator bound to the corpus context, and `expectDenied`/`expectAsk`/`expectNoOpinion`.
+ */
+import { expect } from "vitest";
+import { compilePolicy, type AgentInput, type PolicyLayerInput } from "../../src/config/compile.ts";
+import { compilePathGlob } from "../../src/config/globs.ts";
+import type { CompiledPolicy } from "../../src/policy/compiled.ts";
+import { evaluate, type Evaluation } from "../../src/policy/evaluate.ts";
+import { BUILTIN_AGENT_TYPES, type TaskConstraints } from "../../src/policy/lanes.ts";
+import type { SettingsRule } from "../../src/policy/settings.ts";
+
+/** The context of the corpus (see test/cases/README.md). */
+export const PROJECT = "/work/app";
+export const HOME = "/home/dev";
+
+export function testPolicy(layers: PolicyLayerInput[] = [], agents: AgentInput[] = []): CompiledPolicy {
+  const result = compilePolicy({ lanesVersion: "test", layers, agents, sources: [], listings: [] });
+  if (!result.ok) throw new Error(result.issues.map((i) => `${i.file}: ${i.message}`).join("\n"));
+  return { ...result.value, knownAgentTypes: [...BUILTIN_AGENT_TYPES, ...agents.map((a) => a.definition.name)] };
+}
+
+export interface JudgeOptions {
+  readonly tool?: string;
+  readonly input?: Record<string, unknown>;
+  readonly cwd?: string;
+  readonly agent?: string;
+  /** Agent types above the caller (for Agent calls). */
+  readonly path?: readonly string[];
+  readonly settings?: readonly SettingsRule[];
+  readonly task?: TaskConstraints;
+}
+
+export function judge(policy: CompiledPolicy, command: string | undefined, options: JudgeOptions = {}): Evaluation {
+  const tool = options.tool ?? "Bash";
+  const input = options.input ?? { command };
+  return evaluate(
+    { tool, input, cwd: options.cwd ?? PROJECT, projectDir: PROJECT, home: HOME, agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent } },
+    {
+      policy,
+      settingsRules: options.settings ?? [],
+      compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
+      tempDirs: ["/tmp", "/var/tmp"],
+      position: { path: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent] },
+      knownAgentTypes: new Set(policy.knownAgentTypes),
+      task: options.task,
+    },
+  );
+}
+
+const describeDecision = (e: Evaluation): string =>
+  e.decision === undefined ? "no opinion" : `${e.decision.effect} [${e.decision.ruleIds.join(", ")}] — ${e.decision.matches[0]?.subject}; trace: ${JSON.stringify(e.decision.trace)}`;
+
+export function expectDecision(e: Evaluation, effect: "deny" | "ask" | "none", rules: readonly string[] = []): void {
+  const got = e.decision === undefined ? { effect: "none", rules: [] as string[] } : { effect: e.decision.effect, rules: [...e.decision.ruleIds].sort() };
+  expect(got, describeDecision(e)).toEqual({ effect, rules: [...rules].sort() });
+}
+
+export const expectDenied = (e: Evaluation, ...rules: string[]) => expectDecision(e, "deny", rules);
+export const expectAsk = (e: Evaluation, ...rules: string[]) => expectDecision(e, "ask", rules);
+export const expectNoOpinion = (e: Evaluation) => expectDecision(e, "none");

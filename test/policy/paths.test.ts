@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { compilePathGlob } from "../../src/config/globs.ts";
+import { matchPath } from "../../src/policy/glob-match.ts";
+import { classifyPath, globBase, normalizePath, type PathContext } from "../../src/policy/paths.ts";
+
+const ctx: PathContext = { cwd: "/work/app/src", projectDir: "/work/app", home: "/home/dev", tempDirs: ["/tmp"], caseInsensitive: false };
+
+describe("normalizePath", () => {
+  it.each([
+    ["file.ts", "/work/app/src/file.ts"],
+    ["../README.md", "/work/app/README.md"],
+    ["../../..", "/"],
+    ["./a//b/./c/", "/work/app/src/a/b/c"],
+    ["~", "/home/dev"],
+    ["~/.ssh/id_rsa", "/home/dev/.ssh/id_rsa"],
+    ["$HOME/.aws/credentials", "/home/dev/.aws/credentials"],
+    ["${HOME}/x", "/home/dev/x"],
+    ["/proc/self/cwd/.env", "/work/app/src/.env"],
+    ["/proc/123/cwd/../.env", "/work/app/.env"],
+    ["/proc/self/root/etc/passwd", "/etc/passwd"],
+    ["//etc//passwd", "/etc/passwd"],
+  ])("%s → %s", (raw, expected) => {
+    expect(normalizePath(raw, ctx)).toBe(expected);
+  });
+});
+
+describe("classifyPath", () => {
+  it.each<[string, boolean, string[]]>([
+    ["/", false, ["root", "outside-project"]],
+    ["/home", false, ["parent", "outside-project"]],
+    ["/home/dev", false, ["home", "outside-project"]],
+    ["/work/app", false, ["project-root"]],
+    ["/work", false, ["parent", "outside-project"]],
+    ["/work/app/dist", false, []],
+    ["/etc/hosts", false, ["system", "outside-project"]],
+    ["/usr", false, ["system", "outside-project"]],
+    ["/tmp/build", false, []],
+    ["/var/tmp/x", false, []],
+    ["/dev/sda", false, ["device", "outside-project"]],
+    ["/dev/nvme0n1p1", false, ["device", "outside-project"]],
+    ["/dev/mem", false, ["system", "outside-project"]],
+    ["/dev/null", false, []],
+    ["/*", true, ["broad-glob", "outside-project"]],
+    ["/home/dev/*", true, ["broad-glob", "outside-project"]],
+    ["/work/app/*", true, ["broad-glob"]],
+    ["/work/*", true, ["broad-glob", "outside-project"]],
+    ["/work/app/build/*", true, []],
+    ["/work/app/**/*.log", true, ["broad-glob"]],
+    ["/work/app/.claude/settings.json", false, ["claude-config"]],
+    ["/work/app/.claude/lanes.yaml", false, ["claude-config"]],
+    ["/work/app/.claude", false, ["claude-config"]],
+    ["/home/dev/.claude/settings.json", false, ["outside-project", "claude-config"]],
+  ])("%s (glob %s) → %j", (abs, glob, classes) => {
+    expect([...classifyPath(abs, glob, ctx)].sort()).toEqual([...classes].sort());
+  });
+
+  it("finds the directory a glob expands in", () => {
+    expect(globBase("/a/b/*.ts")).toBe("/a/b");
+    expect(globBase("/*")).toBe("/");
+    expect(globBase("/a/b")).toBe("/a/b");
+  });
+});
+
+describe("compiled path globs (Claude Code's convention)", () => {
+  const roots = { projectDir: "/work/app", home: "/home/dev", caseInsensitive: false };
+  it.each<[string, string, boolean]>([
+    [".env", "/work/app/.env", true],
+    [".env", "/work/app/services/api/.env", true],
+    [".env", "/elsewhere/.env", true],
+    [".env.*", "/work/app/.env.local", true],
+    [".env.*", "/work/app/.environment", false],
+    ["*.pem", "/work/app/certs/server.pem", true],
+    ["src/**", "/work/app/src/a/b.ts", true],
+    ["src/**", "/work/app/lib/src/b.ts", false],
+    ["/src/**", "/work/app/src/x.ts", true],
+    ["./src/**", "/work/app/src/x.ts", true],
+    ["src/", "/work/app/src/deep/file.ts", true],
+    ["migrations/**", "/work/app/db/migrations/1.sql", false],
+    ["**/migrations/**", "/work/app/db/migrations/1.sql", true],
+    ["~/.ssh/", "/home/dev/.ssh/id_ed25519", true],
+    ["~/.ssh/", "/work/app/.ssh/id", false],
+    ["//etc/**", "/etc/passwd", true],
+    ["*.test.*", "/work/app/src/a.test.ts", true],
+    ["src/**", "/elsewhere/src/a.ts", false],
+  ])("%s matches %s: %s", (glob, path, expected) => {
+    expect(matchPath(compilePathGlob(glob, { caseInsensitive: false }), path, roots)).toBe(expected);
+  });
+
+  it("matches case-insensitively when asked", () => {
+    const ci = { ...roots, caseInsensitive: true };
+    expect(matchPath(compilePathGlob(".ENV", { caseInsensitive: true }), "/work/app/.env", ci)).toBe(true);
+    expect(matchPath(compilePathGlob(".ssh/", { caseInsensitive: true }), "/work/app/.SSH/id_rsa", ci)).toBe(true);
+    expect(matchPath(compilePathGlob(".env", { caseInsensitive: false }), "/work/app/.ENV", roots)).toBe(false);
+  });
+});
