@@ -31,7 +31,11 @@ export interface ShellRedirect {
   readonly kind: RedirectKind;
   /** The explicit file descriptor (`2>` → 2), if any. */
   readonly fd: number | undefined;
-  /** The target word for file redirections and dups; the body text for heredocs and herestrings. */
+  /**
+   * The target word for file redirections and dups; the body text for heredocs and herestrings.
+   * A heredoc body's `value` is the text the command reads, with `<<-` tabs stripped and any
+   * `$VAR`/`$(...)` left as written (its `$(...)` also appear as commands).
+   */
   readonly target: ShellWord | undefined;
 }
 
@@ -62,7 +66,8 @@ export interface ShellCommand {
   readonly argv: readonly ShellWord[];
   /**
    * The program's basename (`/usr/bin/rm` → `rm`, `\rm` → `rm`), or `undefined` when the name is
-   * not statically known (`$CMD args`), which the policy treats as "ask".
+   * not statically known (`$CMD args`), which the policy treats as "ask". A redirection-only
+   * command (`> file`) has an empty argv and no program, without being unrepresentable.
    */
   readonly program: string | undefined;
   /** `argv` without the program. */
@@ -94,6 +99,13 @@ export interface ShellCommand {
   readonly cwd: string | undefined;
   /** The source text of this command (for messages), as written at its own nesting level. */
   readonly text: string;
+  /**
+   * Index of the command that starts this one when that command is itself in
+   * {@link ShellAnalysis.commands}: `find` for its `-exec` commands, `bash` for the commands of
+   * `bash -c STR`, `python3` for an `os.system()` string, `ssh` for its remote command.
+   * `undefined` at the top level and for plain wrappers (`sudo`, `env`, `xargs` are removed).
+   */
+  readonly launchedBy: number | undefined;
 }
 
 /** A language whose code lanes can recognise being executed. */
@@ -209,4 +221,26 @@ export interface FileEffect {
    * `operand` for a path-looking operand of a program lanes does not know (access is then "read").
    */
   readonly basis: "known" | "redirect" | "operand";
+}
+
+/**
+ * A command's arguments split by that program's option grammar (see `argv.ts`): `rm -rf -- x` →
+ * flags `-r`, `-f`; positionals `x`; `afterDoubleDash` true.
+ */
+export interface ArgView {
+  /**
+   * Every option given, by its canonical spelling: short options one letter each (`-rf` → `-r`,
+   * `-f`), long options without their value (`--force`, `--output=x` → `--output`), unambiguous
+   * long prefixes expanded (`--recur` → `--recursive`) for programs in the tables.
+   */
+  readonly flags: ReadonlySet<string>;
+  /** The values of options that take one (`-m msg`, `--output=x`, dd's `of=x` under `of`), in order. */
+  readonly values: ReadonlyMap<string, readonly ShellWord[]>;
+  /**
+   * Operands in order. For programs with subcommands (git) this starts at the subcommand:
+   * `git -C x push -f origin main` → `push`, `origin`, `main`.
+   */
+  readonly positionals: readonly ShellWord[];
+  /** True when a `--` ended the options. */
+  readonly afterDoubleDash: boolean;
 }

@@ -1,0 +1,326 @@
+/**
+ * Static word resolution over unbash word parts: quote removal, `~`/`$HOME`/`$PWD`, positional
+ * parameters of a `sh -c` string, glob detection and brace expansion. Nothing here looks at raw
+ * shell text: the parts the parser produced are the only input (brace contents are split into
+ * their literal characters and the parts unbash found inside them).
+ */
+import type { DoubleQuotedChild, Word, WordPart } from "unbash";
+import type { ShellWord } from "./types.ts";
+
+/** What static resolution may substitute. */
+export interface WordEnv {
+  /** `~` and `$HOME`; `undefined` once HOME was reassigned to a run-time value. */
+  readonly home: string | undefined;
+  /** `$PWD` and `~+`. */
+  readonly pwd: string | undefined;
+  /** `$0`, `$1`, ... inside a `sh -c STR $0 $1` string; `undefined` at the top level. */
+  readonly positional: readonly (string | undefined)[] | undefined;
+}
+
+/** The most words one brace expansion may produce before the analysis gives up on it. */
+export const MAX_BRACE_WORDS = 64;
+
+/** The words one source word becomes; `limited` when brace expansion hit {@link MAX_BRACE_WORDS}. */
+export interface ResolvedWords {
+  readonly words: readonly ShellWord[];
+  readonly limited: boolean;
+}
+
+interface Segment {
+  readonly value: string | undefined;
+  readonly glob: boolean;
+}
+
+/** A brace-expansion unit: one character (special unless quoted or escaped) or one opaque part. */
+type Atom = { readonly ch: string; readonly special: boolean } | { readonly part: WordPart };
+
+const isCharAtom = (a: Atom): a is { readonly ch: string; readonly special: boolean } => "ch" in a;
+
+/** Resolves `$NAME` / `${NAME}` to what lanes knows statically. */
+function parameter(name: string, env: WordEnv): string | undefined {
+  if (name === "HOME") return env.home;
+  if (name === "PWD") return env.pwd;
+  if (env.positional === undefined) return undefined;
+  if (name.length > 0 && [...name].every((c) => c >= "0" && c <= "9")) return env.positional[Number(name)];
+  // `"$@"` with exactly one argument is that argument (`find -exec sh -c 'rm "$@"' sh {} +`)
+  if ((name === "@" || name === "*") && env.positional.length === 2) return env.positional[1];
+  return undefined;
+}
+
+function childValue(part: DoubleQuotedChild, env: WordEnv): string | undefined {
+  switch (part.type) {
+    case "Literal":
+      return part.value;
+    case "SimpleExpansion":
+      return parameter(part.text.slice(1), env);
+    case "ParameterExpansion":
+      return part.prefix === undefined && part.index === undefined && part.operation === undefined ? parameter(part.parameter, env) : undefined;
+    case "CommandExpansion":
+    case "ArithmeticExpansion":
+      return undefined;
+    default: {
+      const unknown: never = part;
+      return unknown;
+    }
+  }
+}
+
+function joined(values: readonly (string | undefined)[]): string | undefined {
+  let out = "";
+  for (const v of values) {
+    if (v === undefined) return undefined;
+    out += v;
+  }
+  return out;
+}
+
+/** The value and glob flag of one part (brace expansion is handled before this). */
+function partSegment(part: WordPart, env: WordEnv): Segment {
+  switch (part.type) {
+    case "Literal":
+    case "SingleQuoted":
+    case "AnsiCQuoted":
+      return { value: part.value, glob: false };
+    case "Glob":
+    case "ExtendedGlob":
+      return { value: part.text, glob: true };
+    case "DoubleQuoted":
+    case "LocaleString":
+      return { value: joined(part.parts.map((c) => childValue(c, env))), glob: false };
+    case "SimpleExpansion":
+    case "ParameterExpansion":
+      return { value: childValue(part, env), glob: false };
+    case "CommandExpansion":
+    case "ArithmeticExpansion":
+    case "ProcessSubstitution":
+      return { value: undefined, glob: false };
+    case "BraceExpansion":
+      // only reached when the brace could not be expanded (too many words): unknown at analysis time
+      return { value: undefined, glob: true };
+    default: {
+      const unknown: never = part;
+      return unknown;
+    }
+  }
+}
+
+/**
+ * Tilde expansion of a leading unquoted literal: `~` and `~/x` → home, `~+` → PWD; `~user` and
+ * `~-` are run-time values. Returns the literal's value with the prefix replaced, or `null` when
+ * the literal has no tilde prefix. Like bash, `~"/x"` (prefix followed by quoted text) is not expanded.
+ */
+function tilde(literalText: string, literalValue: string, isLast: boolean, env: WordEnv): string | undefined | null {
+  if (!literalText.startsWith("~")) return null;
+  const slash = literalText.indexOf("/");
+  if (slash < 0 && !isLast) return null;
+  const prefix = slash < 0 ? literalText : literalText.slice(0, slash);
+  const rest = slash < 0 ? "" : literalValue.slice(literalValue.indexOf("/"));
+  if (prefix === "~") return env.home === undefined ? undefined : env.home + rest;
+  if (prefix === "~+") return env.pwd === undefined ? undefined : env.pwd + rest;
+  return undefined;
+}
+
+/** Segments of a word without brace expansion. */
+function segments(word: Word, env: WordEnv): Segment[] {
+  const parts = word.parts;
+  if (parts === undefined) {
+    const expanded = tilde(word.text, word.value, true, env);
+    return [{ value: expanded === null ? word.value : expanded, glob: false }];
+  }
+  return parts.map((part, i) => {
+    if (i === 0 && part.type === "Literal") {
+      const expanded = tilde(part.text, part.value, parts.length === 1, env);
+      if (expanded !== null) return { value: expanded, glob: false };
+    }
+    return partSegment(part, env);
+  });
+}
+
+function toWord(text: string, segs: readonly Segment[]): ShellWord {
+  return { text, value: joined(segs.map((s) => s.value)), glob: segs.some((s) => s.glob) };
+}
+
+/** Characters of literal text as atoms; a backslash quotes the next character. */
+function charAtoms(text: string, special: boolean, out: Atom[]): void {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === "\\" && i + 1 < text.length) {
+      out.push({ ch: text[i + 1] as string, special: false });
+      i++;
+    } else {
+      out.push({ ch, special });
+    }
+  }
+}
+
+/** A brace part as atoms: its own text, with the parts unbash found inside kept opaque. */
+function braceAtoms(part: Extract<WordPart, { type: "BraceExpansion" }>, out: Atom[]): void {
+  const inner = part.parts ?? [];
+  let at = 0;
+  for (const child of inner) {
+    const start = child.pos - part.pos;
+    if (start < at || start > part.text.length) continue;
+    charAtoms(part.text.slice(at, start), true, out);
+    if (child.type === "Literal") charAtoms(child.text, true, out);
+    else out.push({ part: child });
+    at = child.end - part.pos;
+  }
+  charAtoms(part.text.slice(at), true, out);
+}
+
+function wordAtoms(word: Word): Atom[] {
+  const out: Atom[] = [];
+  for (const part of word.parts ?? []) {
+    if (part.type === "BraceExpansion") braceAtoms(part, out);
+    else out.push({ part });
+  }
+  return out;
+}
+
+const isSpecial = (a: Atom | undefined, ch: string): boolean => a !== undefined && isCharAtom(a) && a.special && a.ch === ch;
+
+/** `{a..e}`, `{1..10}`, `{01..10..2}`: the items, or `undefined` when not a valid sequence. */
+function sequence(content: readonly Atom[], limit: number): string[] | undefined | "limit" {
+  if (!content.every(isCharAtom)) return undefined;
+  const text = content.map((a) => (a as { ch: string }).ch).join("");
+  const pieces = text.split("..");
+  if (pieces.length !== 2 && pieces.length !== 3) return undefined;
+  const [from, to, stepText] = pieces as [string, string, string | undefined];
+  const isInt = (s: string): boolean => {
+    const digits = s.startsWith("-") ? s.slice(1) : s;
+    return digits.length > 0 && [...digits].every((c) => c >= "0" && c <= "9");
+  };
+  const padded = (s: string): boolean => (s.startsWith("-") ? s.slice(1) : s).startsWith("0") && s.replace("-", "").length > 1;
+  const step = stepText === undefined ? 1 : isInt(stepText) ? Math.abs(Number(stepText)) || 1 : Number.NaN;
+  if (Number.isNaN(step)) return undefined;
+  if (isInt(from) && isInt(to)) {
+    const a = Number(from);
+    const b = Number(to);
+    const count = Math.floor(Math.abs(b - a) / step) + 1;
+    if (count > limit) return "limit";
+    const width = padded(from) || padded(to) ? Math.max(from.length, to.length) : 0;
+    const out: string[] = [];
+    for (let i = 0, n = a; i < count; i++, n += a <= b ? step : -step) {
+      const digits = String(Math.abs(n)).padStart(width - (n < 0 ? 1 : 0), "0");
+      out.push(n < 0 ? `-${digits}` : digits);
+    }
+    return out;
+  }
+  if (from.length === 1 && to.length === 1) {
+    const a = from.charCodeAt(0);
+    const b = to.charCodeAt(0);
+    const count = Math.floor(Math.abs(b - a) / step) + 1;
+    if (count > limit) return "limit";
+    const out: string[] = [];
+    for (let i = 0, n = a; i < count; i++, n += a <= b ? step : -step) out.push(String.fromCharCode(n));
+    return out;
+  }
+  return undefined;
+}
+
+/** Index of the `}` closing the `{` at `open`, or -1. */
+function closing(atoms: readonly Atom[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < atoms.length; i++) {
+    if (isSpecial(atoms[i], "{")) depth++;
+    else if (isSpecial(atoms[i], "}")) {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** Top-level comma positions between `open` and `close`. */
+function commas(atoms: readonly Atom[], open: number, close: number): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = open + 1; i < close; i++) {
+    if (isSpecial(atoms[i], "{")) depth++;
+    else if (isSpecial(atoms[i], "}")) depth--;
+    else if (depth === 0 && isSpecial(atoms[i], ",")) out.push(i);
+  }
+  return out;
+}
+
+/** Bash brace expansion over atoms; `"limit"` once more than `limit` words would result. */
+function expandBraces(atoms: readonly Atom[], limit: number): Atom[][] | "limit" {
+  for (let open = 0; open < atoms.length; open++) {
+    if (!isSpecial(atoms[open], "{")) continue;
+    const close = closing(atoms, open);
+    if (close < 0) continue;
+    const prefix = atoms.slice(0, open);
+    const suffix = atoms.slice(close + 1);
+    const splits = commas(atoms, open, close);
+    let alternatives: Atom[][];
+    if (splits.length > 0) {
+      alternatives = [];
+      let from = open + 1;
+      for (const at of [...splits, close]) {
+        alternatives.push(atoms.slice(from, at));
+        from = at + 1;
+      }
+    } else {
+      const items = sequence(atoms.slice(open + 1, close), limit);
+      if (items === "limit") return "limit";
+      if (items === undefined) continue;
+      alternatives = items.map((item) => [...item].map((ch) => ({ ch, special: false })));
+    }
+    const out: Atom[][] = [];
+    for (const alternative of alternatives) {
+      const expanded = expandBraces([...prefix, ...alternative, ...suffix], limit);
+      if (expanded === "limit") return "limit";
+      out.push(...expanded);
+      if (out.length > limit) return "limit";
+    }
+    return out;
+  }
+  return [atoms.slice()];
+}
+
+/** Segments of an expanded atom list: runs of characters become literal segments. */
+function atomSegments(atoms: readonly Atom[], env: WordEnv): Segment[] {
+  const out: Segment[] = [];
+  let run = "";
+  let runGlob = false;
+  const flush = (): void => {
+    if (run.length > 0) out.push({ value: run, glob: runGlob });
+    run = "";
+    runGlob = false;
+  };
+  atoms.forEach((atom, i) => {
+    if (isCharAtom(atom)) {
+      run += atom.ch;
+      // an unquoted glob character written inside a brace (`{*.ts,x}`) still globs
+      if (atom.special && (atom.ch === "*" || atom.ch === "?" || atom.ch === "[")) runGlob = true;
+      return;
+    }
+    flush();
+    const part = atom.part;
+    const expanded = i === 0 && part.type === "Literal" ? tilde(part.text, part.value, atoms.length === 1, env) : null;
+    out.push(expanded === null ? partSegment(part, env) : { value: expanded, glob: false });
+  });
+  flush();
+  // a leading `~` that came out of a brace (`{~,x}/a`) is left as written: bash would expand it
+  return out;
+}
+
+/**
+ * Resolves one source word into the words it becomes: one word, or several after a static brace
+ * expansion (`{a,b}c` → `ac`, `bc`). Over {@link MAX_BRACE_WORDS} the word stays one word with an
+ * unknown value and `limited` set.
+ */
+export function resolveWord(word: Word, env: WordEnv): ResolvedWords {
+  const parts = word.parts;
+  if (parts === undefined || !parts.some((p) => p.type === "BraceExpansion")) {
+    return { words: [toWord(word.text, segments(word, env))], limited: false };
+  }
+  const expanded = expandBraces(wordAtoms(word), MAX_BRACE_WORDS);
+  if (expanded === "limit") return { words: [{ text: word.text, value: undefined, glob: true }], limited: true };
+  return { words: expanded.map((atoms) => toWord(word.text, atomSegments(atoms, env))), limited: false };
+}
+
+/** A word made up by the analysis (a default operand, a split string), not written in the source. */
+export function syntheticWord(value: string): ShellWord {
+  return { text: value, value, glob: false };
+}

@@ -1,0 +1,380 @@
+/**
+ * `fileEffects`: how each command of an analysis touches paths, from program knowledge in
+ * `tables/effects.ts` (generic matcher here), redirections, and the shapes that need their own
+ * code (tar modes, find actions, interpreters running scripts). Relative paths stay relative:
+ * the policy resolves them against `ShellCommand.cwd`.
+ */
+import { detailedView, type DetailedView, type Operand } from "./_argview.ts";
+import { readInterpreter } from "./_interpreters.ts";
+import { syntheticWord } from "./_words.ts";
+import { NON_FILES, NON_FILE_PREFIXES, PROGRAM_EFFECTS, type Access, type EffectSpec } from "./tables/effects.ts";
+import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
+import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
+
+/** Stands for the paths a command receives at run time (`xargs rm`): unknown, so `value` is undefined. */
+const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined, glob: false };
+
+type Push = (access: Access, path: ShellWord, extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; basis?: FileEffect["basis"] }) => void;
+
+const isNonFile = (path: ShellWord): boolean => path.value !== undefined && (NON_FILES.includes(path.value) || NON_FILE_PREFIXES.some((p) => (path.value as string).startsWith(p)));
+
+/**
+ * Every file effect of every command in `analysis`, in command order, without duplicates.
+ * Interpreter API calls are not repeated here: they are in {@link ShellAnalysis.calls}.
+ */
+export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
+  const out: FileEffect[] = [];
+  const seen = new Set<string>();
+  for (const cmd of analysis.commands) {
+    const own: FileEffect[] = [];
+    const push: Push = (access, path, extra = {}) => {
+      if (isNonFile(path)) return;
+      own.push({ command: cmd.index, access, path, recursive: extra.recursive ?? false, force: extra.force ?? false, filtered: extra.filtered ?? false, basis: extra.basis ?? "known" });
+    };
+    redirectEffects(cmd, push);
+    if (cmd.program !== undefined) commandEffects(cmd, analysis, push);
+    for (const effect of runtimeEffects(cmd, analysis, own)) {
+      const key = [effect.command, effect.access, effect.path.text, effect.path.value ?? "\0", effect.recursive, effect.force, effect.filtered, effect.basis].join("\u0001");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(effect);
+    }
+  }
+  return out;
+}
+
+function redirectEffects(cmd: ShellCommand, push: Push): void {
+  for (const r of cmd.redirects) {
+    if (r.target === undefined) continue;
+    if (r.kind === "write" || r.kind === "append" || r.kind === "readwrite") push("write", r.target, { basis: "redirect" });
+    else if (r.kind === "read") push("read", r.target, { basis: "redirect" });
+  }
+}
+
+function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push): void {
+  const program = cmd.program as string;
+  const interpreter = readInterpreter(program, cmd.args);
+  if (interpreter !== undefined) {
+    interpreterEffects(cmd, interpreter, push);
+    return;
+  }
+  const spec = Object.hasOwn(PROGRAM_EFFECTS, program) ? PROGRAM_EFFECTS[program] : undefined;
+  const view = detailedView(program, cmd.args);
+  if (spec === undefined) {
+    // an unknown program: every operand may be a path it reads (`python tool.py .env` style)
+    for (const operand of view.operands) if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
+    return;
+  }
+  specEffects(cmd, spec, view, analysis, push);
+}
+
+function has(view: DetailedView, names: readonly string[] | undefined): boolean {
+  return names !== undefined && names.some((n) => view.flags.has(n) || view.values.has(n));
+}
+
+function specEffects(cmd: ShellCommand, spec: EffectSpec, view: DetailedView, analysis: ShellAnalysis, outer: Push): void {
+  const dirs = (spec.chdirOptions ?? []).flatMap((o) => view.values.get(o) ?? []);
+  // `git -C dir rm x` removes `dir/x`: relative paths are resolved in the option's directory
+  const push: Push = dirs.length === 0 ? outer : (access, path, extra) => outer(access, dirs.reduceRight((p, dir) => inDir(dir, p), path), extra);
+  if (spec.subcommands !== undefined) {
+    const sub = view.operands[0]?.word.value;
+    const subSpec = sub !== undefined && Object.hasOwn(spec.subcommands, sub) ? spec.subcommands[sub] : undefined;
+    if (subSpec !== undefined) specEffects(cmd, subSpec, { ...view, operands: view.operands.slice(1) }, analysis, push);
+    return;
+  }
+  switch (spec.custom) {
+    case "tar":
+      tarEffects(view, push);
+      return;
+    case "find":
+      findEffects(cmd, view, push);
+      return;
+    case "source": {
+      const [script, ...rest] = view.operands;
+      if (script !== undefined && script.word.value !== undefined) push("exec", script.word);
+      for (const o of rest) push("read", o.word, { basis: "operand" });
+      return;
+    }
+    case "interpreter":
+    case undefined:
+      break;
+    default: {
+      const unknown: never = spec.custom;
+      return unknown;
+    }
+  }
+  const recursive = spec.recursive === true || has(view, spec.recursiveFlags);
+  const force = has(view, spec.forceFlags);
+  const filtered = spec.filtered === true;
+  const extra = { recursive, force, filtered };
+
+  for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
+    for (const word of view.values.get(option) ?? []) if (word.value !== "-") push(access, word, extra);
+  }
+  for (const [option, access] of Object.entries(spec.atFileOptions ?? {})) {
+    for (const word of view.values.get(option) ?? []) {
+      const file = atFile(word);
+      if (file !== undefined) push(access, file, extra);
+    }
+  }
+
+  const operands = pathOperands(spec, view);
+  const switched = spec.switches?.find((s) => has(view, s.flags));
+  if (switched !== undefined) {
+    if (switched.access !== "none") for (const o of operands) push(switched.access, o.word, extra);
+    return;
+  }
+  const destination = spec.destination;
+  if (destination !== undefined) {
+    // remote operands (`host:path`) still decide which operand is the destination, then are skipped
+    const local: Push = (access, path, more) => {
+      if (spec.remoteOperands !== true || path.value === undefined || !isRemote(path.value)) push(access, path, more);
+    };
+    destinationEffects(destination, operands, view, extra, local);
+    return;
+  }
+  const byPosition = spec.byPosition ?? [];
+  operands.forEach((o, i) => {
+    const access = i < byPosition.length ? byPosition[i] : (spec.operands ?? "none");
+    if (access !== undefined && access !== "none") push(access, o.word, extra);
+  });
+  const fallback = spec.defaultOperand;
+  if (fallback !== undefined && (fallback.ifFlags === undefined || has(view, fallback.ifFlags)) && !has(view, fallback.unlessOptions)) {
+    if (fallback.always === true || operands.length === 0) push(fallback.access, syntheticWord(fallback.value), extra);
+  }
+}
+
+/** The operands that are paths under `spec`. */
+function pathOperands(spec: EffectSpec, view: DetailedView): Operand[] {
+  let operands = view.operands.filter((o) => o.word.value !== "-");
+  if (spec.afterDoubleDashOnly === true) operands = operands.filter((o) => o.afterDoubleDash);
+  while (spec.skipWords !== undefined && operands[0] !== undefined && spec.skipWords.includes(operands[0].word.value ?? "")) operands = operands.slice(1);
+  if (spec.skip !== undefined && !has(view, spec.skipUnless)) operands = operands.slice(spec.skip);
+  return operands.filter((o) => {
+    const v = o.word.value;
+    if (v === undefined) return true;
+    if (spec.skipPrefixes?.some((p) => v.startsWith(p)) === true) return false;
+    if (spec.skipAssignments === true && isAssignment(v)) return false;
+    if (spec.remoteOperands === true && spec.destination === undefined && isRemote(v)) return false;
+    return true;
+  });
+}
+
+function destinationEffects(destination: NonNullable<EffectSpec["destination"]>, operands: readonly Operand[], view: DetailedView, extra: { recursive: boolean; force: boolean; filtered: boolean }, push: Push): void {
+  const targetDir = destination.targetDirOptions.flatMap((o) => view.values.get(o) ?? []).at(-1);
+  let dest: ShellWord | undefined;
+  let sources: ShellWord[];
+  if (targetDir !== undefined) {
+    dest = targetDir;
+    sources = operands.map((o) => o.word);
+  } else if (operands.length >= 2) {
+    dest = (operands.at(-1) as Operand).word;
+    sources = operands.slice(0, -1).map((o) => o.word);
+  } else if (operands.length === 1 && destination.single === "basename") {
+    const only = (operands[0] as Operand).word;
+    dest = only.value === undefined ? only : syntheticWord(basename(only.value));
+    sources = [only];
+  } else {
+    dest = undefined;
+    sources = operands.map((o) => o.word);
+  }
+  if (dest !== undefined) push(destination.access, dest, extra);
+  if (destination.sources !== "none") {
+    for (const s of sources) push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
+  }
+  for (const more of destination.extra ?? []) {
+    if (!has(view, more.flags)) continue;
+    for (const path of more.on === "destination" ? (dest === undefined ? [] : [dest]) : sources) push(more.access, path, { ...extra, recursive: true });
+  }
+}
+
+/** `curl -d @file`, `curl -F name=@file;type=x`, `curl -F name=<file`: the file, else `undefined`. */
+function atFile(word: ShellWord): ShellWord | undefined {
+  const v = word.value;
+  if (v === undefined) return undefined;
+  let rest: string | undefined;
+  if (v.startsWith("@")) rest = v.slice(1);
+  else {
+    const eq = v.indexOf("=");
+    const marker = v[eq + 1];
+    if (eq > 0 && (marker === "@" || marker === "<")) rest = v.slice(eq + 2).split(";")[0];
+  }
+  if (rest === undefined || rest.length === 0 || rest === "-") return undefined;
+  return { text: word.text, value: rest, glob: false };
+}
+
+function trimSlashes(v: string): string {
+  let end = v.length;
+  while (end > 1 && v[end - 1] === "/") end--;
+  return v.slice(0, end);
+}
+
+/** The last path component (`/x/y/` → `y`). */
+function basename(v: string): string {
+  const trimmed = trimSlashes(v);
+  const base = trimmed.slice(trimmed.lastIndexOf("/") + 1);
+  return base.length === 0 ? "." : base;
+}
+
+function isAssignment(v: string): boolean {
+  const eq = v.indexOf("=");
+  return eq > 0 && [...v.slice(0, eq)].every((c, i) => c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (i > 0 && c >= "0" && c <= "9"));
+}
+
+/** `host:path` or `user@host:path` (rsync `::` too); a leading `/` or `./` keeps it local. */
+function isRemote(v: string): boolean {
+  const colon = v.indexOf(":");
+  if (colon <= 0) return false;
+  const slash = v.indexOf("/");
+  return slash < 0 || colon < slash;
+}
+
+function tarEffects(view: DetailedView, push: Push): void {
+  const flag = (...names: string[]): boolean => names.some((n) => view.flags.has(n));
+  const archive = [...(view.values.get("-f") ?? []), ...(view.values.get("--file") ?? [])].at(-1);
+  const dir = [...(view.values.get("-C") ?? []), ...(view.values.get("--directory") ?? [])].at(-1);
+  for (const list of [view.values.get("-T"), view.values.get("--files-from"), view.values.get("-X"), view.values.get("--exclude-from")]) for (const w of list ?? []) push("read", w);
+  const members = view.operands.map((o) => inDir(dir, o.word));
+  if (flag("-x", "--extract", "--get")) {
+    if (archive !== undefined) push("read", archive);
+    push("write", dir ?? syntheticWord("."), { recursive: true });
+    return;
+  }
+  if (flag("-t", "--list", "-d", "--diff", "--compare")) {
+    if (archive !== undefined) push("read", archive);
+    return;
+  }
+  if (flag("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--delete")) {
+    if (archive !== undefined) push("write", archive);
+    if (!flag("--delete")) for (const m of members) push("read", m, { recursive: true });
+    if (flag("--remove-files")) for (const m of members) push("delete", m, { recursive: true });
+  }
+}
+
+/** A path named relative to a directory option (`tar -C dir`, `git -C dir`). */
+function inDir(dir: ShellWord | undefined, word: ShellWord): ShellWord {
+  if (dir === undefined || word.value === undefined || word.value.startsWith("/")) return word;
+  if (dir.value === undefined) return { text: word.text, value: undefined, glob: word.glob };
+  if (word.value === ".") return { text: word.text, value: dir.value, glob: dir.glob };
+  return { text: word.text, value: `${trimSlashes(dir.value)}/${word.value}`, glob: word.glob };
+}
+
+/** Whether a find expression's actions only hit entries selected by a name, path or time filter. */
+function findFiltered(args: readonly ShellWord[]): boolean {
+  const values = args.map((a) => a.value);
+  return values.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) && !values.some((v) => v !== undefined && FIND_WIDENERS.includes(v));
+}
+
+function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
+  const roots = view.operands.length > 0 ? view.operands.map((o) => o.word) : [syntheticWord(".")];
+  if (view.flags.has("-delete")) {
+    const filtered = findFiltered(cmd.args);
+    for (const root of roots) push("delete", root, { recursive: true, filtered });
+  }
+  for (const option of ["-fprint", "-fprint0", "-fls", "-fprintf"]) {
+    const file = view.values.get(option)?.[0];
+    if (file !== undefined) push("write", file);
+  }
+}
+
+function interpreterEffects(cmd: ShellCommand, read: NonNullable<ReturnType<typeof readInterpreter>>, push: Push): void {
+  const args = cmd.args;
+  const input = read.input;
+  const operandReads = (from: number): void => {
+    for (const word of args.slice(from)) if (word.value !== "-") push("read", word, { basis: "operand" });
+  };
+  switch (input.kind) {
+    case "script": {
+      const script = args[input.index] as ShellWord;
+      if (script.value !== undefined) push("exec", script);
+      operandReads(input.argsFrom);
+      return;
+    }
+    case "code": {
+      const language = read.spec.language;
+      if (language === "perl" || language === "ruby") {
+        // `perl -pi -e CODE files`: the files are edited in place; with -n/-p they are read
+        const flags = new Set(scanFlags(args));
+        if (flags.has("-i")) {
+          for (const word of args.slice(input.argsFrom)) push("write", word);
+          return;
+        }
+        if (flags.has("-n") || flags.has("-p")) {
+          for (const word of args.slice(input.argsFrom)) if (word.value !== "-") push("read", word);
+          return;
+        }
+      }
+      operandReads(input.argsFrom);
+      return;
+    }
+    case "stdin":
+      operandReads(input.argsFrom);
+      return;
+    case "none":
+      return;
+    default: {
+      const unknown: never = input;
+      return unknown;
+    }
+  }
+}
+
+/** The single-letter flags in the leading option words of perl/ruby (`-pi.bak` → `-p`, `-i`). */
+function scanFlags(args: readonly ShellWord[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    const v = a.value;
+    if (v === undefined || !v.startsWith("-") || v === "-" || v === "--") break;
+    for (const c of v.slice(1)) {
+      out.push(`-${c}`);
+      if (c === "i" || c === "e" || c === "E" || c === "I" || c === "M" || c === "m" || c === "r" || c === "C" || c === "F" || c === "x") break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Commands that get their paths at run time: `find -exec` commands have `{}` replaced by the
+ * search roots (recursive, filtered like the find expression); `xargs`-style commands get one
+ * effect on an unknown path for each kind of access their operands have.
+ */
+function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonly FileEffect[]): FileEffect[] {
+  if (!cmd.runtimeArgs) return [...own];
+  const out: FileEffect[] = [];
+  if (cmd.searchRoots.length > 0) {
+    const filtered = findFiltered(findOf(cmd, analysis)?.args ?? []);
+    for (const effect of own) {
+      if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
+        out.push(effect);
+        continue;
+      }
+      for (const root of cmd.searchRoots) out.push({ ...effect, path: root, recursive: true, filtered });
+    }
+    return out;
+  }
+  out.push(...own);
+  const operandAccess = new Set(own.filter((e) => e.basis !== "redirect").map((e) => e.access));
+  const spec = cmd.program !== undefined && Object.hasOwn(PROGRAM_EFFECTS, cmd.program) ? PROGRAM_EFFECTS[cmd.program] : undefined;
+  if (spec?.operands !== undefined && spec.operands !== "none") operandAccess.add(spec.operands);
+  if (spec?.destination !== undefined) operandAccess.add(spec.destination.sources === "none" ? spec.destination.access : spec.destination.sources);
+  if (spec === undefined && cmd.program !== undefined && readInterpreter(cmd.program, cmd.args) === undefined) operandAccess.add("read");
+  const view = detailedView(cmd.program, cmd.args);
+  const recursive = spec !== undefined && (spec.recursive === true || has(view, spec.recursiveFlags));
+  const force = spec !== undefined && has(view, spec.forceFlags);
+  for (const access of operandAccess) {
+    out.push({ command: cmd.index, access, path: RUNTIME_PATH, recursive, force, filtered: false, basis: spec === undefined ? "operand" : "known" });
+  }
+  return out;
+}
+
+/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`). */
+function findOf(cmd: ShellCommand, analysis: ShellAnalysis): ShellCommand | undefined {
+  let at = cmd.launchedBy;
+  for (let guard = 0; at !== undefined && guard < 64; guard++) {
+    const parent = analysis.commands[at];
+    if (parent === undefined) return undefined;
+    if (parent.program === "find") return parent;
+    at = parent.launchedBy;
+  }
+  return undefined;
+}

@@ -1,0 +1,6 @@
+/** The shell module: the only code in lanes that looks at shell text. */
+export { analyzeShell } from "./analyze.ts";
+export { argView } from "./argv.ts";
+export { fileEffects } from "./effects.ts";
+export { UNREPRESENTABLE_CODES, UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "./unrepresentable.ts";
+export type * from "./types.ts";

@@ -1,0 +1,275 @@
+/**
+ * Destructive and code-running standard-library APIs of the interpreters lanes reads, as data.
+ * Keys are canonical dotted names after import aliases are resolved (`from shutil import rmtree`
+ * makes `rmtree(...)` the call `shutil.rmtree`). The matcher is `_code-calls.ts`.
+ */
+import type { CodeTokenLanguage } from "../_code-tokens.ts";
+import type { InterpreterCall } from "../types.ts";
+
+/** How an exec API takes its command. */
+export type ExecForm =
+  /** The first argument is a shell command string (`os.system`, `child_process.exec`). */
+  | "shell"
+  /** A list (`['rm', '-rf', '/']`) is an argv; a string is a shell command (`subprocess.run`). */
+  | "auto"
+  /** The arguments are an argv: several strings, or a program plus a list (`spawn('rm', ['-rf', '/'])`, perl `system LIST`). */
+  | "argv";
+
+/** One API. */
+export interface ApiSpec {
+  readonly access: InterpreterCall["access"];
+  /** Always recursive (`shutil.rmtree`, `FileUtils.rm_rf`). */
+  readonly recursive?: boolean;
+  /** Recursive when an options object sets this key to true (`fs.rmSync(p, { recursive: true })`). */
+  readonly recursiveOption?: string;
+  /** For `exec` APIs: how the command is given. */
+  readonly exec?: ExecForm;
+  /** Which arguments are paths: indices, or `"all"` (perl `unlink LIST`), or `"from-1"` (perl `chmod MODE, LIST`). Default `[0]`. */
+  readonly paths?: readonly number[] | "all" | "from-1";
+  /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
+  readonly mode?: { readonly index: number; readonly write: string };
+}
+
+/** Per-language API tables, alias knowledge and bare names that need no import. */
+export interface LanguageApis {
+  readonly apis: Readonly<Record<string, ApiSpec>>;
+  /** Module names as imported → canonical module (`node:fs` → `fs`, `fs/promises` → `fs.promises`). */
+  readonly modules?: Readonly<Record<string, string>>;
+  /** Names usable without qualification (builtins, or distinctive enough): name → canonical API. */
+  readonly bare?: Readonly<Record<string, string>>;
+  /** Method names matched on any receiver (`p.unlink()` where `p` may be a `Path`): method → canonical API. */
+  readonly methods?: Readonly<Record<string, string>>;
+  /** Receivers whose call arguments are the path of a method call (`Path('/x').unlink()`). */
+  readonly pathReceivers?: readonly string[];
+  /** Calls with a string argument that load a module (`require('fs')`, `__import__('os')`). */
+  readonly loaders?: readonly string[];
+  /** The API name a backtick / `qx//` / `%x()` string is reported under. */
+  readonly backticks?: string;
+}
+
+const del = (extra: Partial<ApiSpec> = {}): ApiSpec => ({ access: "delete", ...extra });
+const write: ApiSpec = { access: "write" };
+const read: ApiSpec = { access: "read" };
+const chmod: ApiSpec = { access: "chmod" };
+const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
+
+const PYTHON: LanguageApis = {
+  apis: {
+    "shutil.rmtree": del({ recursive: true }),
+    "os.remove": del(),
+    "os.unlink": del(),
+    "os.rmdir": del(),
+    "os.removedirs": del(),
+    "pathlib.Path.unlink": del(),
+    "pathlib.Path.rmdir": del(),
+    "pathlib.Path.write_text": write,
+    "pathlib.Path.write_bytes": write,
+    "pathlib.Path.touch": write,
+    "pathlib.Path.read_text": read,
+    "pathlib.Path.read_bytes": read,
+    "pathlib.Path.chmod": chmod,
+    "os.chmod": chmod,
+    "os.lchmod": chmod,
+    open: { access: "read", mode: { index: 1, write: "wax+" } },
+    "io.open": { access: "read", mode: { index: 1, write: "wax+" } },
+    "os.system": exec("shell"),
+    "os.popen": exec("shell"),
+    "subprocess.run": exec("auto"),
+    "subprocess.call": exec("auto"),
+    "subprocess.check_call": exec("auto"),
+    "subprocess.check_output": exec("auto"),
+    "subprocess.Popen": exec("auto"),
+    "subprocess.getoutput": exec("shell"),
+    "subprocess.getstatusoutput": exec("shell"),
+    "commands.getoutput": exec("shell"),
+    "pty.spawn": exec("auto"),
+    "os.execv": { access: "exec", exec: "argv" },
+    "os.execvp": { access: "exec", exec: "argv" },
+    "os.execl": { access: "exec", exec: "argv" },
+    "os.execlp": { access: "exec", exec: "argv" },
+  },
+  bare: { open: "open", rmtree: "shutil.rmtree" },
+  methods: {
+    unlink: "pathlib.Path.unlink",
+    rmdir: "pathlib.Path.rmdir",
+    write_text: "pathlib.Path.write_text",
+    write_bytes: "pathlib.Path.write_bytes",
+    read_text: "pathlib.Path.read_text",
+    read_bytes: "pathlib.Path.read_bytes",
+  },
+  pathReceivers: ["pathlib.Path", "pathlib.PosixPath"],
+  loaders: ["__import__", "importlib.import_module"],
+};
+
+const NODE: LanguageApis = {
+  apis: {
+    "fs.rmSync": del({ recursiveOption: "recursive" }),
+    "fs.rm": del({ recursiveOption: "recursive" }),
+    "fs.promises.rm": del({ recursiveOption: "recursive" }),
+    "fs.rmdirSync": del({ recursiveOption: "recursive" }),
+    "fs.rmdir": del({ recursiveOption: "recursive" }),
+    "fs.promises.rmdir": del({ recursiveOption: "recursive" }),
+    "fs.unlinkSync": del(),
+    "fs.unlink": del(),
+    "fs.promises.unlink": del(),
+    "fs-extra.remove": del({ recursive: true }),
+    "fs-extra.removeSync": del({ recursive: true }),
+    "fs-extra.emptyDir": del({ recursive: true }),
+    "fs-extra.emptyDirSync": del({ recursive: true }),
+    "Deno.remove": del({ recursiveOption: "recursive" }),
+    "Deno.removeSync": del({ recursiveOption: "recursive" }),
+    "fs.writeFileSync": write,
+    "fs.writeFile": write,
+    "fs.promises.writeFile": write,
+    "fs.appendFileSync": write,
+    "fs.appendFile": write,
+    "fs.promises.appendFile": write,
+    "Deno.writeTextFile": write,
+    "Deno.writeTextFileSync": write,
+    "Bun.write": write,
+    "fs.readFileSync": read,
+    "fs.readFile": read,
+    "fs.promises.readFile": read,
+    "Deno.readTextFile": read,
+    "Deno.readTextFileSync": read,
+    "fs.chmodSync": chmod,
+    "fs.chmod": chmod,
+    "fs.promises.chmod": chmod,
+    "child_process.exec": exec("shell"),
+    "child_process.execSync": exec("shell"),
+    "child_process.spawn": exec("argv"),
+    "child_process.spawnSync": exec("argv"),
+    "child_process.execFile": exec("argv"),
+    "child_process.execFileSync": exec("argv"),
+    "child_process.fork": { access: "exec", exec: "argv" },
+    "Bun.spawn": exec("argv"),
+    "Bun.spawnSync": exec("argv"),
+  },
+  modules: {
+    fs: "fs",
+    "node:fs": "fs",
+    "fs/promises": "fs.promises",
+    "node:fs/promises": "fs.promises",
+    child_process: "child_process",
+    "node:child_process": "child_process",
+    "fs-extra": "fs-extra",
+  },
+  bare: {
+    rmSync: "fs.rmSync",
+    rmdirSync: "fs.rmdirSync",
+    unlinkSync: "fs.unlinkSync",
+    writeFileSync: "fs.writeFileSync",
+    appendFileSync: "fs.appendFileSync",
+    readFileSync: "fs.readFileSync",
+    chmodSync: "fs.chmodSync",
+    execSync: "child_process.execSync",
+    spawnSync: "child_process.spawnSync",
+    execFileSync: "child_process.execFileSync",
+  },
+  loaders: ["require", "import"],
+};
+
+const PERL: LanguageApis = {
+  apis: {
+    unlink: del({ paths: "all" }),
+    rmdir: del(),
+    "File::Path::rmtree": del({ recursive: true, paths: "all" }),
+    "File::Path::remove_tree": del({ recursive: true, paths: "all" }),
+    chmod: { access: "chmod", paths: "from-1" },
+    open: { access: "read", paths: [2], mode: { index: 1, write: ">+" } },
+    system: exec("argv"),
+    exec: exec("argv"),
+  },
+  bare: { unlink: "unlink", rmdir: "rmdir", rmtree: "File::Path::rmtree", remove_tree: "File::Path::remove_tree", chmod: "chmod", open: "open", system: "system", exec: "exec" },
+  backticks: "qx",
+};
+
+const RUBY: LanguageApis = {
+  apis: {
+    "FileUtils.rm_rf": del({ recursive: true, paths: "all" }),
+    "FileUtils.rm_r": del({ recursive: true, paths: "all" }),
+    "FileUtils.rmtree": del({ recursive: true, paths: "all" }),
+    "FileUtils.remove_dir": del({ recursive: true }),
+    "FileUtils.remove_entry": del({ recursive: true }),
+    "FileUtils.remove_entry_secure": del({ recursive: true }),
+    "FileUtils.rm": del({ paths: "all" }),
+    "FileUtils.rm_f": del({ paths: "all" }),
+    "FileUtils.remove": del({ paths: "all" }),
+    "FileUtils.remove_file": del(),
+    "FileUtils.rmdir": del({ paths: "all" }),
+    "FileUtils.chmod": { access: "chmod", paths: "from-1" },
+    "FileUtils.chmod_R": { access: "chmod", paths: "from-1", recursive: true },
+    "FileUtils.touch": { access: "write", paths: "all" },
+    "File.delete": del({ paths: "all" }),
+    "File.unlink": del({ paths: "all" }),
+    "Dir.rmdir": del(),
+    "Dir.delete": del(),
+    "Dir.unlink": del(),
+    "File.write": write,
+    "File.binwrite": write,
+    "File.read": read,
+    "File.binread": read,
+    "File.readlines": read,
+    "File.open": { access: "read", mode: { index: 1, write: "wa+" } },
+    "File.chmod": { access: "chmod", paths: "from-1" },
+    system: exec("argv"),
+    exec: exec("argv"),
+    spawn: exec("argv"),
+    "Kernel.system": exec("argv"),
+    "Kernel.exec": exec("argv"),
+    "Kernel.spawn": exec("argv"),
+    "Process.spawn": exec("argv"),
+    "IO.popen": exec("auto"),
+    "Open3.capture2": exec("argv"),
+    "Open3.capture2e": exec("argv"),
+    "Open3.capture3": exec("argv"),
+    "Open3.popen3": exec("argv"),
+  },
+  bare: { system: "system", exec: "exec", spawn: "spawn", rm_rf: "FileUtils.rm_rf", rm_r: "FileUtils.rm_r" },
+  backticks: "backticks",
+};
+
+const PHP: LanguageApis = {
+  apis: {
+    unlink: del(),
+    rmdir: del(),
+    file_put_contents: write,
+    file_get_contents: read,
+    readfile: read,
+    file: read,
+    fopen: { access: "read", mode: { index: 1, write: "waxc+" } },
+    chmod: chmod,
+    system: exec("shell"),
+    exec: exec("shell"),
+    shell_exec: exec("shell"),
+    passthru: exec("shell"),
+    popen: exec("shell"),
+    proc_open: exec("auto"),
+  },
+  bare: {
+    unlink: "unlink",
+    rmdir: "rmdir",
+    file_put_contents: "file_put_contents",
+    file_get_contents: "file_get_contents",
+    readfile: "readfile",
+    file: "file",
+    fopen: "fopen",
+    chmod: "chmod",
+    system: "system",
+    exec: "exec",
+    shell_exec: "shell_exec",
+    passthru: "passthru",
+    popen: "popen",
+    proc_open: "proc_open",
+  },
+  backticks: "backticks",
+};
+
+/** API tables by language. */
+export const LANGUAGE_APIS: Readonly<Record<CodeTokenLanguage, LanguageApis>> = {
+  python: PYTHON,
+  node: NODE,
+  perl: PERL,
+  ruby: RUBY,
+  php: PHP,
+};

@@ -1,0 +1,329 @@
+/**
+ * Per-program option grammars for `argView`: which options take a value, and program shapes
+ * (subcommands, `key=value` operands, old-style clusters). Data only; programs not listed here
+ * get the default grammar (every `-x`/`--x` is a flag without a value, short options cluster).
+ */
+import type { Arity, OptionGrammar } from "../_options.ts";
+
+/** A program's argument grammar. */
+export interface ProgramGrammar extends OptionGrammar {
+  /**
+   * Options before a subcommand (`git -C dir push`): they are skipped, recorded in `values` but
+   * not in `flags`, and positionals start at the subcommand.
+   */
+  readonly global?: OptionGrammar;
+  /** Grammars of subcommands (the first positional); others use this grammar's own options. */
+  readonly subcommands?: Readonly<Record<string, ProgramGrammar>>;
+  /** `key=value` operands are values keyed by `key` (`dd of=/dev/sda`). */
+  readonly keyValueOperands?: boolean;
+  /** A first argument without a dash is a cluster of option letters (`tar xzf a.tgz`). */
+  readonly oldStyle?: boolean;
+  /** After this many operands the rest are operands too (`docker run IMAGE cmd -x`). */
+  readonly stopAfterOperands?: number;
+}
+
+type Options = Readonly<Record<string, Arity>>;
+
+const flags = (...names: string[]): Record<string, Arity> => Object.fromEntries(names.map((n) => [n, 0 as Arity]));
+const values = (...names: string[]): Record<string, Arity> => Object.fromEntries(names.map((n) => [n, 1 as Arity]));
+const g = (options: Options, extra: Partial<ProgramGrammar> = {}): ProgramGrammar => ({ options, ...extra });
+
+const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramGrammar>> = {
+  commit: g({
+    ...values("-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--author", "--date", "-t", "--template", "--cleanup", "--trailer", "--pathspec-from-file"),
+    ...flags("-a", "--all", "-p", "--patch", "--amend", "--no-verify", "-n", "--allow-empty", "--allow-empty-message", "-q", "--quiet", "-v", "--verbose", "-s", "--signoff", "-e", "--edit", "--no-edit", "-o", "--only", "-i", "--include", "--dry-run", "--reset-author", "--no-gpg-sign"),
+    "-S": "optional",
+    "--gpg-sign": "optional",
+    "-u": "optional",
+    "--untracked-files": "optional",
+  }),
+  checkout: g({
+    ...values("-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"),
+    ...flags("-f", "--force", "-q", "--quiet", "-p", "--patch", "--detach", "-m", "--merge", "--ours", "--theirs", "--ignore-other-worktrees", "--no-track", "--overlay", "--no-overlay", "--progress"),
+    "-t": "optional",
+    "--track": "optional",
+    "--recurse-submodules": "optional",
+  }),
+  switch: g({
+    ...values("-c", "--create", "-C", "--force-create", "--orphan", "--conflict"),
+    ...flags("-f", "--force", "--discard-changes", "-d", "--detach", "-m", "--merge", "-q", "--quiet", "--guess", "--no-guess", "--ignore-other-worktrees"),
+    "-t": "optional",
+    "--track": "optional",
+  }),
+  restore: g({ ...values("-s", "--source", "--pathspec-from-file", "--conflict"), ...flags("-S", "--staged", "-W", "--worktree", "-p", "--patch", "-q", "--quiet", "--ours", "--theirs", "-m", "--merge", "--overlay", "--no-overlay") }),
+  branch: g({
+    ...values("-u", "--set-upstream-to", "--format", "--sort", "--points-at"),
+    ...flags("-d", "-D", "--delete", "-f", "--force", "-m", "-M", "--move", "-c", "-C", "--copy", "-r", "--remotes", "-a", "--all", "-l", "--list", "-v", "-vv", "--verbose", "--show-current", "--unset-upstream", "-q", "--quiet", "--edit-description"),
+    "--contains": "optional",
+    "--no-contains": "optional",
+    "--merged": "optional",
+    "--no-merged": "optional",
+    "-t": "optional",
+    "--track": "optional",
+  }),
+  push: g({
+    ...values("-o", "--push-option", "--repo", "--receive-pack", "--exec"),
+    ...flags("-f", "--force", "--force-if-includes", "-d", "--delete", "--all", "--branches", "--mirror", "--tags", "-u", "--set-upstream", "-n", "--dry-run", "--follow-tags", "--atomic", "--prune", "-q", "--quiet", "-v", "--verbose", "--no-verify", "--porcelain", "--progress"),
+    "--force-with-lease": "optional",
+    "--recurse-submodules": "optional",
+    "--signed": "optional",
+  }),
+  reset: g({ ...values("--pathspec-from-file"), ...flags("--hard", "--soft", "--mixed", "--merge", "--keep", "-p", "--patch", "-q", "--quiet", "-N", "--intent-to-add", "--no-refresh"), "--recurse-submodules": "optional" }),
+  clean: g({ ...values("-e", "--exclude"), ...flags("-f", "--force", "-d", "-x", "-X", "-n", "--dry-run", "-i", "--interactive", "-q", "--quiet") }),
+  stash: g({ ...values("-m", "--message", "--pathspec-from-file"), ...flags("-p", "--patch", "-k", "--keep-index", "--no-keep-index", "-u", "--include-untracked", "-a", "--all", "-q", "--quiet", "-S", "--staged", "--index") }),
+  tag: g({
+    ...values("-m", "--message", "-F", "--file", "-u", "--local-user", "--sort", "--format", "--cleanup"),
+    ...flags("-a", "--annotate", "-s", "--sign", "-d", "--delete", "-f", "--force", "-l", "--list", "-v", "--verify"),
+    "--contains": "optional",
+    "--no-contains": "optional",
+    "--points-at": "optional",
+    "-n": "digits",
+  }),
+  rebase: g({ ...values("--onto", "-s", "--strategy", "-X", "--strategy-option", "-x", "--exec", "--empty"), ...flags("-i", "--interactive", "--continue", "--abort", "--skip", "--quit", "-f", "--force-rebase", "--autosquash", "--no-autosquash", "--root", "--autostash", "-q", "-v", "--keep-base", "--update-refs") }),
+  merge: g({ ...values("-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name"), ...flags("--no-ff", "--ff", "--ff-only", "--abort", "--continue", "--quit", "--squash", "--no-commit", "--commit", "-q", "-v", "--allow-unrelated-histories", "--no-edit", "-e") }),
+  pull: g({ ...values("-s", "--strategy", "-X", "--strategy-option", "--depth", "-j", "--jobs"), ...flags("--no-ff", "--ff", "--ff-only", "--squash", "--no-commit", "-q", "-v", "--all", "-f", "--force", "--autostash", "--tags", "--prune", "-p"), "--rebase": "optional", "-r": "optional" }),
+  fetch: g({ ...values("--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o", "--server-option", "--upload-pack"), ...flags("--all", "-p", "--prune", "-P", "--prune-tags", "-t", "--tags", "-f", "--force", "--dry-run", "-q", "-v", "--unshallow", "-a", "--append") }),
+  rm: g({ ...values("--pathspec-from-file"), ...flags("-r", "-f", "--force", "--cached", "-n", "--dry-run", "-q", "--quiet", "--ignore-unmatch", "--sparse") }),
+  mv: g(flags("-f", "--force", "-k", "-n", "--dry-run", "-v", "--verbose")),
+  add: g({ ...values("--chmod", "--pathspec-from-file"), ...flags("-A", "--all", "-u", "--update", "-p", "--patch", "-f", "--force", "-n", "--dry-run", "-N", "--intent-to-add", "-v", "--verbose", "-i", "--interactive", "--renormalize", "--ignore-removal", "--no-all") }),
+  log: g({ ...values("-n", "--max-count", "--author", "--committer", "--grep", "--since", "--after", "--until", "--before", "--format", "-S", "-G", "--skip", "--date"), "--pretty": "optional", "--decorate": "optional", "--stat": "optional" }),
+  config: g({ ...values("-f", "--file", "--blob", "--type", "--default"), ...flags("--global", "--system", "--local", "--worktree", "--unset", "--unset-all", "--add", "--get", "--get-all", "--list", "-l", "--replace-all", "--bool", "--int", "--remove-section", "--rename-section", "-e", "--edit") }),
+  worktree: g({ ...values("-b", "-B", "--reason"), ...flags("-f", "--force", "--detach", "--checkout", "--no-checkout", "--lock", "-q", "--quiet", "-v", "--porcelain") }),
+  "cherry-pick": g({ ...values("-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option"), ...flags("-n", "--no-commit", "-e", "--edit", "-x", "--continue", "--abort", "--quit", "--skip", "--ff") }),
+  revert: g({ ...values("-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option"), ...flags("-n", "--no-commit", "-e", "--edit", "--no-edit", "--continue", "--abort", "--quit", "--skip") }),
+  "filter-branch": g({ ...values("--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter", "--subdirectory-filter", "--prune-empty", "-d", "--original", "--state-branch"), ...flags("-f", "--force") }),
+  gc: g({ ...flags("--aggressive", "--auto", "--quiet", "--force", "--keep-largest-pack"), "--prune": "optional" }),
+  reflog: g({ "--expire": "optional", "--expire-unreachable": "optional", ...flags("--all", "--rewrite", "--updateref", "--stale-fix", "-n", "--dry-run", "--verbose") }),
+  "update-ref": g({ ...values("-m"), ...flags("-d", "--no-deref", "--stdin", "-z", "--create-reflog") }),
+  apply: g({ ...values("-p", "-C", "--directory", "--exclude", "--include"), ...flags("--check", "--stat", "--index", "--cached", "-R", "--reverse", "--3way", "-3", "--reject") }),
+};
+
+/** git's own options before the subcommand. */
+const GIT_GLOBAL: OptionGrammar = {
+  options: {
+    ...values("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"),
+    "--exec-path": "optional",
+    ...flags("-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--html-path", "--man-path", "--info-path", "--version", "--help"),
+  },
+  permute: false,
+};
+
+const RM: ProgramGrammar = g({ ...flags("-f", "--force", "-i", "-I", "-r", "-R", "--recursive", "-d", "--dir", "-v", "--verbose", "--one-file-system", "--no-preserve-root"), "--interactive": "optional", "--preserve-root": "optional" });
+
+const CP: ProgramGrammar = g({
+  ...values("-t", "--target-directory", "-S", "--suffix", "--no-preserve", "--sparse"),
+  ...flags("-a", "--archive", "-b", "-d", "-f", "--force", "-i", "--interactive", "-H", "-l", "--link", "-L", "--dereference", "-n", "--no-clobber", "-P", "--no-dereference", "-p", "-R", "-r", "--recursive", "-s", "--symbolic-link", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "-x", "--one-file-system", "--parents", "--remove-destination", "--strip-trailing-slashes", "--attributes-only", "--copy-contents"),
+  "--backup": "optional",
+  "--preserve": "optional",
+  "--reflink": "optional",
+});
+
+const MV: ProgramGrammar = g({ ...values("-t", "--target-directory", "-S", "--suffix"), ...flags("-b", "-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "--strip-trailing-slashes", "--exchange", "--no-copy"), "--backup": "optional" });
+
+const CHMOD_LIKE = (extra: Options = {}): ProgramGrammar =>
+  g({ ...values("--reference", "--from"), ...flags("-c", "--changes", "-f", "--silent", "--quiet", "-v", "--verbose", "-R", "--recursive", "--no-preserve-root", "--preserve-root", "-h", "--no-dereference", "--dereference", "-H", "-L", "-P"), ...extra }, { strictShort: true });
+
+const GREP: ProgramGrammar = g({
+  ...values("-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--label", "-d", "--directories", "-D", "--devices", "--binary-files", "--group-separator"),
+  "--color": "optional",
+  "--colour": "optional",
+});
+
+const RG: ProgramGrammar = g({
+  ...values("-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--max-depth", "-d", "-j", "--threads", "-M", "--max-columns", "-r", "--replace", "--type-add", "--ignore-file", "-E", "--encoding", "--sort", "--sortr", "--max-filesize", "--path-separator", "--pre", "--pre-glob", "--colors", "--color"),
+});
+
+const SED: ProgramGrammar = g({ ...values("-e", "--expression", "-f", "--file", "-l", "--line-length"), "-i": "optional", "--in-place": "optional", "-I": "optional", ...flags("-n", "--quiet", "--silent", "-E", "-r", "--regexp-extended", "-s", "--separate", "-z", "--null-data", "-u", "--unbuffered", "--posix", "--debug", "--sandbox") });
+
+const CURL: ProgramGrammar = g({
+  ...values(
+    "-o", "--output", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "-H", "--header", "-X", "--request",
+    "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-c", "--cookie-jar", "-F", "--form", "--form-string",
+    "-T", "--upload-file", "-K", "--config", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "--retry",
+    "-r", "--range", "-E", "--cert", "--key", "--cacert", "--capath", "--resolve", "--url", "-Y", "--speed-limit", "-y", "--speed-time",
+    "-z", "--time-cond", "--json", "--oauth2-bearer", "--output-dir", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
+    "-Q", "--quote", "-t", "--telnet-option", "-U", "--proxy-user", "--interface", "--limit-rate", "--max-filesize", "--local-port",
+    "--netrc-file", "-C", "--continue-at", "--connect-to", "--retry-delay", "--retry-max-time", "--max-redirs", "--unix-socket", "-P", "--ftp-port",
+  ),
+});
+
+const WGET: ProgramGrammar = g({
+  ...values(
+    "-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "-i", "--input-file",
+    "-U", "--user-agent", "--header", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-t", "--tries", "-T", "--timeout",
+    "-w", "--wait", "-e", "--execute", "--user", "--password", "-l", "--level", "-A", "--accept", "-R", "--reject", "-D", "--domains",
+    "--load-cookies", "--save-cookies", "-Q", "--quota", "--limit-rate", "-B", "--base", "--config", "--bind-address", "-n",
+  ),
+});
+
+const DOCKER_RUN: ProgramGrammar = g(
+  {
+    ...values("-e", "--env", "--env-file", "-v", "--volume", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network", "--net", "--mount", "--entrypoint", "-l", "--label", "--platform", "-h", "--hostname", "--add-host", "--cpus", "-m", "--memory", "--restart", "--pull", "--cap-add", "--cap-drop", "--device", "--dns", "--expose", "--gpus", "--ipc", "--pid", "--security-opt", "--tmpfs", "--ulimit", "--volumes-from", "--log-driver", "--log-opt", "-a", "--attach", "--cidfile", "--health-cmd", "--shm-size", "--stop-signal", "--userns"),
+    ...flags("-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "-P", "--publish-all", "--init", "--read-only"),
+  },
+  { stopAfterOperands: 1 },
+);
+
+const DOCKER: ProgramGrammar = g(
+  { ...values("-f", "--file", "--filter", "--format") },
+  {
+    global: { options: { ...values("-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"), ...flags("-D", "--debug", "--tls", "--tlsverify") }, permute: false },
+    subcommands: {
+      run: DOCKER_RUN,
+      create: DOCKER_RUN,
+      exec: g({ ...values("-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"), ...flags("-d", "--detach", "-i", "--interactive", "-t", "--tty", "--privileged") }, { stopAfterOperands: 1 }),
+      build: g({ ...values("-t", "--tag", "-f", "--file", "--build-arg", "--target", "--platform", "--label", "--cache-from", "--network", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile"), ...flags("-q", "--quiet", "--no-cache", "--pull", "--rm", "--force-rm", "--load", "--push") }),
+      rm: g(flags("-f", "--force", "-v", "--volumes", "-l", "--link")),
+      rmi: g(flags("-f", "--force", "--no-prune")),
+      system: g({ ...values("--filter"), ...flags("-a", "--all", "-f", "--force", "--volumes") }),
+      volume: g({ ...values("--filter", "-d", "--driver", "--label", "-o", "--opt"), ...flags("-a", "--all", "-f", "--force") }),
+      image: g({ ...values("--filter"), ...flags("-a", "--all", "-f", "--force") }),
+      container: g({ ...values("--filter"), ...flags("-f", "--force", "-v", "--volumes") }),
+      network: g({ ...values("--filter", "-d", "--driver"), ...flags("-f", "--force") }),
+      compose: g({ ...values("-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"), ...flags("-v", "--volumes", "--remove-orphans", "-d", "--detach", "--build", "--rmi") }),
+    },
+  },
+);
+
+/** Grammars by program name. */
+export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
+  git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
+  rm: RM,
+  unlink: g({}),
+  rmdir: g({ ...flags("-p", "--parents", "-v", "--verbose", "--ignore-fail-on-non-empty") }),
+  shred: g({ ...values("-n", "--iterations", "-s", "--size", "--random-source"), ...flags("-f", "--force", "-u", "-v", "--verbose", "-x", "--exact", "-z", "--zero"), "--remove": "optional" }),
+  cp: CP,
+  mv: MV,
+  install: g({ ...values("-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix"), ...flags("-d", "--directory", "-D", "-C", "--compare", "-p", "--preserve-timestamps", "-s", "--strip", "-v", "--verbose", "-T", "-b") }),
+  ln: g({ ...values("-t", "--target-directory", "-S", "--suffix"), ...flags("-s", "--symbolic", "-f", "--force", "-n", "--no-dereference", "-T", "--no-target-directory", "-v", "--verbose", "-r", "--relative", "-L", "-P", "-i", "-b") }),
+  tee: g(flags("-a", "--append", "-i", "--ignore-interrupts", "-p")),
+  touch: g({ ...values("-d", "--date", "-t", "-r", "--reference"), ...flags("-a", "-c", "--no-create", "-m", "-h", "--no-dereference") }),
+  mkdir: g({ ...values("-m", "--mode"), ...flags("-p", "--parents", "-v", "--verbose") }),
+  truncate: g({ ...values("-s", "--size", "-r", "--reference"), ...flags("-c", "--no-create", "-o", "--io-blocks") }),
+  chmod: CHMOD_LIKE(),
+  chown: CHMOD_LIKE(),
+  chgrp: CHMOD_LIKE(),
+  dd: g({}, { keyValueOperands: true }),
+  tar: g(
+    {
+      ...values("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-I", "--use-compress-program", "-N", "--newer", "--exclude", "--transform", "--owner", "--group", "--mode", "-K", "--starting-file", "-V", "--label"),
+      ...flags("-x", "--extract", "--get", "-c", "--create", "-t", "--list", "-r", "--append", "-u", "--update", "-A", "--catenate", "-d", "--diff", "--delete", "-z", "--gzip", "-j", "--bzip2", "-J", "--xz", "-v", "--verbose", "-p", "--preserve-permissions", "-k", "--keep-old-files", "--overwrite", "--remove-files", "-P", "--absolute-names", "-h", "-O", "--to-stdout", "-a", "--auto-compress", "--zstd", "-m", "-W", "--verify"),
+    },
+    { oldStyle: true },
+  ),
+  unzip: g({ ...values("-d", "-P", "-x", "-I", "-O"), ...flags("-o", "-n", "-q", "-qq", "-l", "-t", "-v", "-j", "-a", "-u", "-f", "-C", "-L", "-X") }),
+  zip: g({ ...values("-P", "--password", "-b", "-t", "-tt", "-i", "-x", "-n", "-Z", "-O", "--output-file"), ...flags("-r", "-R", "-q", "-v", "-u", "-f", "-d", "-m", "-j", "-D", "-e", "-9", "-0", "-y") }),
+  patch: g({ ...values("-i", "--input", "-o", "--output", "-d", "--directory", "-r", "--reject-file", "-B", "--prefix", "-D", "--ifdef", "-F", "--fuzz", "-V", "--version-control", "-z", "--suffix", "-g", "--get", "-Y", "--basename-prefix"), "-p": "digits", "--strip": 1, ...flags("-R", "--reverse", "-N", "--forward", "-E", "--remove-empty-files", "-f", "--force", "-s", "--silent", "--quiet", "-t", "--batch", "-u", "--unified", "-b", "--backup", "--dry-run", "-l", "--ignore-whitespace") }),
+  split: g({ ...values("-l", "--lines", "-b", "--bytes", "-n", "--number", "-a", "--suffix-length", "-C", "--line-bytes", "--additional-suffix", "-t", "--separator", "--filter"), ...flags("-d", "-x", "-e", "--elide-empty-files", "-u", "--verbose") }, { permute: true }),
+  find: g({}),
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  rg: RG,
+  ag: g({ ...values("-G", "--file-search-regex", "--ignore", "--ignore-dir", "-A", "-B", "-C", "-m", "--max-count", "--depth", "-p", "--path-to-ignore", "--pager") }),
+  sed: SED,
+  gsed: SED,
+  awk: g({ ...values("-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load", "-E", "--exec") }, { permute: false }),
+  gawk: g({ ...values("-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load", "-E", "--exec") }, { permute: false }),
+  sort: g({ ...values("-o", "--output", "-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "-T", "--temporary-directory", "--files0-from", "--parallel", "--batch-size", "--compress-program") }),
+  head: g(values("-n", "--lines", "-c", "--bytes")),
+  tail: g({ ...values("-n", "--lines", "-c", "--bytes", "-s", "--sleep-interval", "--pid", "--max-unchanged-stats"), "--follow": "optional" }),
+  cut: g(values("-b", "--bytes", "-c", "--characters", "-d", "--delimiter", "-f", "--fields", "--output-delimiter")),
+  jq: g({ ...values("-f", "--from-file", "-L", "--indent"), "--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2 }),
+  yq: g({ ...values("-f", "--from-file", "-o", "--output-format", "-p", "--input-format", "-I", "--indent", "--expression") }),
+  diff: g({ ...values("-U", "--unified", "-C", "--context", "-x", "--exclude", "-X", "--exclude-from", "-I", "--ignore-matching-lines", "--label", "-L", "-W", "--width", "--from-file", "--to-file", "-F", "--show-function-line", "--color") }),
+  cmp: g(values("-i", "--ignore-initial", "-n", "--bytes")),
+  scp: g({ ...values("-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"), ...flags("-r", "-p", "-q", "-v", "-C", "-3", "-4", "-6", "-A", "-B", "-O", "-R", "-s", "-T") }),
+  rsync: g({
+    ...values("-e", "--rsh", "--exclude", "--include", "-f", "--filter", "--exclude-from", "--include-from", "--files-from", "-T", "--temp-dir", "--backup-dir", "--suffix", "--chmod", "--chown", "--port", "--password-file", "--log-file", "--rsync-path", "--partial-dir", "--max-size", "--min-size", "--timeout", "--bwlimit", "--compare-dest", "--copy-dest", "--link-dest", "-B", "--block-size", "--usermap", "--groupmap", "--out-format", "--info", "--debug", "--compress-choice", "--checksum-choice", "--max-delete", "--mkpath"),
+    ...flags("-a", "--archive", "-r", "--recursive", "-v", "--verbose", "-z", "--compress", "-n", "--dry-run", "-u", "--update", "--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files", "--force", "-P", "--progress", "-h", "--human-readable", "-l", "-L", "-p", "-o", "-g", "-t", "-D", "-H", "-A", "-X", "-c", "--checksum", "-x", "-R", "--relative", "--inplace", "--existing", "--ignore-existing", "-q", "-i", "--itemize-changes", "--stats", "--partial"),
+  }),
+  openssl: g(
+    {
+      ...values("-in", "-out", "-k", "-kfile", "-pass", "-passin", "-passout", "-key", "-inkey", "-keyout", "-config", "-subj", "-days", "-newkey", "-certfile", "-CAfile", "-CApath", "-CA", "-CAkey", "-signkey", "-md", "-iv", "-K", "-S", "-name", "-caname", "-engine", "-rand", "-writerand", "-extfile", "-extensions", "-set_serial", "-connect", "-servername", "-cipher", "-digest", "-sigopt", "-pkeyopt", "-iter", "-inform", "-outform", "-keyform", "-certform"),
+    },
+    { singleDashLong: true },
+  ),
+  gpg: g({ ...values("-o", "--output", "-r", "--recipient", "-u", "--local-user", "--homedir", "--passphrase", "--passphrase-file", "--passphrase-fd", "--default-key", "--keyring", "--secret-keyring", "--trust-model", "--cipher-algo", "--digest-algo", "--compress-algo", "-z", "--pinentry-mode", "--keyserver", "--recv-keys", "--export-options", "--import-options") }),
+  kill: g({ ...values("-s", "--signal", "-n"), "-l": "optional", "--list": "optional", ...flags("-L", "--table", "-q", "--queue") }, { cluster: false }),
+  pkill: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--signal", "-F", "--pidfile") }, { cluster: false }),
+  killall: g({ ...values("-s", "--signal", "-u", "--user", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns") }, { cluster: false }),
+  psql: g({
+    ...values("-c", "--command", "-f", "--file", "-d", "--dbname", "-U", "--username", "-h", "--host", "-p", "--port", "-v", "--set", "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"),
+    ...flags("-A", "--no-align", "-t", "--tuples-only", "-q", "--quiet", "-x", "--expanded", "-X", "--no-psqlrc", "-1", "--single-transaction", "-w", "--no-password", "-W", "--password", "-e", "--echo-queries", "-E", "--echo-hidden", "-a", "--echo-all", "-b", "--echo-errors", "-n", "--no-readline", "-s", "--single-step", "-S", "--single-line", "-H", "--html", "-l", "--list"),
+  }),
+  mysql: g({ ...values("-e", "--execute", "-u", "--user", "-h", "--host", "-D", "--database", "-P", "--port", "-S", "--socket", "--default-character-set", "--init-command", "--defaults-file", "--defaults-extra-file", "--login-path"), "-p": "optional", "--password": "optional", ...flags("-B", "--batch", "-N", "--skip-column-names", "-s", "--silent", "-v", "--verbose", "-t", "--table", "-f", "--force", "-r", "--raw", "-E", "--vertical", "-X", "--xml", "-H", "--html") }),
+  mysqladmin: g({ ...values("-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket", "-c", "--count", "-i", "--sleep", "--defaults-file", "--defaults-extra-file", "--login-path"), "-p": "optional", "--password": "optional", ...flags("-f", "--force", "-s", "--silent", "-v", "--verbose") }),
+  mysqldump: g({ ...values("-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket", "-r", "--result-file", "-w", "--where", "--defaults-file", "--ignore-table"), "-p": "optional", "--password": "optional" }),
+  ...Object.fromEntries(
+    ["dropdb", "createdb", "pg_dump", "pg_dumpall", "pg_restore", "dropuser", "createuser"].map((p) => [
+      p,
+      g({ ...values("-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-F", "--format", "-j", "--jobs", "-n", "--schema", "-N", "--exclude-schema", "-t", "--table", "-T", "--exclude-table", "-E", "--encoding", "-O", "--owner", "-D", "--tablespace", "-l", "--locale", "--maintenance-db", "-S", "--superuser-name"), ...flags("-w", "--no-password", "-W", "--password", "-e", "--echo", "-i", "--interactive", "--if-exists", "-c", "--clean", "-a", "--data-only", "-s", "--schema-only", "-v", "--verbose", "-C", "--create") }),
+    ]),
+  ),
+  mongosh: g({ ...values("--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase", "-f", "--file", "--tlsCAFile") }),
+  mongo: g({ ...values("--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase") }),
+  mariadb: g({ ...values("-e", "--execute", "-u", "--user", "-h", "--host", "-D", "--database", "-P", "--port", "-S", "--socket"), "-p": "optional", "--password": "optional" }),
+  "redis-cli": g(
+    { ...values("-h", "-p", "-a", "-n", "-u", "-s", "-r", "-i", "-d", "--user", "--pass", "--pattern", "--count", "--eval", "--rdb", "--tls-cert", "--tls-key", "--cacert", "--sni"), ...flags("-c", "-x", "-e", "--tls", "--raw", "--no-raw", "--csv", "--scan", "--pipe", "--bigkeys", "--memkeys", "--stat", "--latency", "--no-auth-warning", "--verbose", "-3", "-2") },
+    { permute: false },
+  ),
+  kubectl: g({
+    ...values("-n", "--namespace", "-f", "--filename", "-l", "--selector", "-o", "--output", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "-c", "--container", "--field-selector", "--sort-by", "-k", "--kustomize", "--grace-period", "--timeout", "--type", "--from-literal", "--from-file", "--image", "--replicas", "--port", "--as", "--as-group", "--request-timeout", "--cascade", "--template", "-p", "--patch", "--patch-file", "--local-port", "--since", "--tail"),
+    ...flags("-A", "--all-namespaces", "--all", "-w", "--watch", "--force", "-R", "--recursive", "-i", "--stdin", "-t", "--tty", "--now", "--wait", "--overwrite", "--ignore-not-found", "--prune", "-q", "--quiet", "--follow", "-F", "--previous"),
+    "--dry-run": "optional",
+    "--validate": "optional",
+  }),
+  helm: g({ ...values("-n", "--namespace", "-f", "--values", "--set", "--set-string", "--set-file", "--version", "--kube-context", "--kubeconfig", "-o", "--output", "--timeout", "--repo"), ...flags("-A", "--all-namespaces", "--install", "--wait", "--atomic", "--force", "--dry-run", "--create-namespace", "--debug", "--keep-history") }),
+  aws: g({
+    ...values("--region", "--profile", "--output", "--query", "--endpoint-url", "--cli-input-json", "--cli-input-yaml", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--expires", "--cache-control", "--content-type", "--bucket", "--key", "--stack-name", "--function-name", "--table-name", "--db-instance-identifier", "--cluster"),
+    ...flags("--recursive", "--dryrun", "--dry-run", "--delete", "--force", "--quiet", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request", "--skip-final-snapshot", "--delete-automated-backups", "--follow-symlinks"),
+  }),
+  gcloud: g({ ...values("--project", "--region", "--zone", "--account", "--configuration", "--format", "--filter", "--flags-file", "--impersonate-service-account", "--verbosity", "--billing-project", "--limit", "--page-size", "--sort-by"), ...flags("-q", "--quiet", "--async", "--all", "--recursive") }),
+  gsutil: g({ ...values("-h", "-o", "-u", "-p"), ...flags("-m", "-q", "-D", "-r", "-R", "-f", "-a", "-I", "-e", "-c", "-n", "-d") }),
+  terraform: g(
+    {
+      ...values("-var", "-var-file", "-target", "-replace", "-out", "-state", "-state-out", "-backup", "-lock-timeout", "-parallelism", "-backend-config", "-chdir", "-plugin-dir", "-from-module", "-generate-config-out"),
+      ...flags("-auto-approve", "-destroy", "-refresh-only", "-json", "-no-color", "-upgrade", "-reconfigure", "-migrate-state", "-force-copy", "-force", "-recursive", "-compact-warnings"),
+    },
+    { singleDashLong: true },
+  ),
+  tofu: g(
+    { ...values("-var", "-var-file", "-target", "-replace", "-out", "-state", "-state-out", "-backup", "-lock-timeout", "-parallelism", "-backend-config", "-chdir"), ...flags("-auto-approve", "-destroy", "-refresh-only", "-json", "-no-color", "-upgrade", "-reconfigure") },
+    { singleDashLong: true },
+  ),
+  go: g({ ...values("-o", "-run", "-bench", "-tags", "-ldflags", "-gcflags", "-count", "-timeout", "-p", "-C", "-mod", "-coverprofile", "-exec", "-modfile", "-pkgdir", "-covermode", "-coverpkg") }, { singleDashLong: true }),
+  docker: DOCKER,
+  podman: DOCKER,
+  curl: CURL,
+  wget: WGET,
+  ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
+  npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
+  sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),
+};
+
+/**
+ * `find` primaries and how many arguments each takes (`-exec` and friends take a command up to
+ * `;` or `+`, handled apart). Primaries not listed take none; `-newerXY` takes one.
+ */
+export const FIND_PRIMARIES: Readonly<Record<string, number>> = {
+  "-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
+  "-regextype": 1, "-type": 1, "-xtype": 1, "-maxdepth": 1, "-mindepth": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1,
+  "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1,
+  "-uid": 1, "-gid": 1, "-perm": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-lname": 1, "-ilname": 1, "-fstype": 1,
+  "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2, "-context": 1, "-used": 1, "-files0-from": 1,
+};
+
+/** The `find` primaries that run a command. */
+export const FIND_EXEC_PRIMARIES: readonly string[] = ["-exec", "-execdir", "-ok", "-okdir"];
+
+/** `find` primaries that narrow which entries an action hits (`-type` and depth limits do not). */
+export const FIND_FILTERS: readonly string[] = [
+  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-anewer", "-cnewer",
+  "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-size", "-user", "-group", "-uid", "-gid", "-nouser",
+  "-nogroup", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname", "-empty", "-used", "-readable", "-writable",
+  "-executable", "-fstype", "-context",
+];
+
+/** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */
+export const FIND_WIDENERS: readonly string[] = ["-o", "-or", ",", "!", "-not"];

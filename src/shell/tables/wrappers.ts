@@ -1,0 +1,237 @@
+/**
+ * Wrappers: programs that run another command given in their arguments. The analysis removes them
+ * (recording their names in `ShellCommand.wrappers`) so the wrapped argv is exact. Each entry is
+ * data: the wrapper's real option syntax and how its command is given. The unwrapping code in
+ * `_walk.ts` is generic over these entries.
+ */
+import type { OptionGrammar } from "../_options.ts";
+
+/**
+ * How a wrapper gives its command:
+ * - `exec`: the first operand after the options (and `operands` leading operands) is the command;
+ * - `xargs`: like `exec`, but the command gets more arguments at run time (default command `echo`);
+ * - `parallel`: GNU parallel; the command ends at `:::`/`::::` and runs through a shell once per input;
+ * - `multicall`: the first operand names the applet (`busybox rm -rf /`);
+ * - `shell-option`: an option's value is a shell string (`su -c STR`, `flock FILE -c STR`);
+ * - `remote`: after the options and `operands` (the host), the rest joined by spaces is a shell string (`ssh`);
+ * - `watch`: the rest joined by spaces is a shell string, or an argv with `execOptions` (`watch -x`).
+ */
+export type WrapperKind = "exec" | "xargs" | "parallel" | "multicall" | "shell-option" | "remote" | "watch";
+
+/** One wrapper program. */
+export interface WrapperSpec {
+  readonly kind: WrapperKind;
+  /** The wrapper's own options; scanning stops at the first operand unless `permute` is set. */
+  readonly grammar: OptionGrammar;
+  /** Operands between the options and the command (`timeout DURATION`, `chroot NEWROOT`, `ssh HOST`). */
+  readonly operands?: number;
+  /** Options after which the wrapper does not run its operands (`command -v`, `sudo -l`, `ionice -p`). */
+  readonly noRun?: readonly string[];
+  /** Options whose value is a shell string (`su -c`, `flock -c`, `nix-shell --run`, `script -c`). */
+  readonly shellString?: readonly string[];
+  /** Options whose value is split into words and put before the command (`env -S`). */
+  readonly splitString?: readonly string[];
+  /** Options whose value becomes the command's working directory (`env -C`, `sudo -D`). */
+  readonly chdir?: readonly string[];
+  /** `NAME=VALUE` operands before the command are environment assignments (`env`). */
+  readonly assignments?: boolean;
+  /** The command runs under another root directory, so its working directory is unknown (`chroot`). */
+  readonly newRoot?: boolean;
+  /** The command run when none is given (`xargs` → `echo`). */
+  readonly defaultCommand?: string;
+  /** `watch`: options after which the rest is an argv instead of a shell string. */
+  readonly execOptions?: readonly string[];
+  /** The command runs on another machine, so its working directory is unknown (`ssh`). */
+  readonly remote?: boolean;
+  /**
+   * Without a command the wrapper starts a shell that reads its commands from stdin
+   * (`echo 'rm -rf /' | su`, `curl x | ssh host`); with `shellOptions`, only when one of them is
+   * given (`sudo -s`, `sudo -i`).
+   */
+  readonly stdinShell?: boolean;
+  readonly shellOptions?: readonly string[];
+}
+
+const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
+
+/** Wrapper programs by name. */
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  sudo: {
+    kind: "exec",
+    grammar: stop({
+      "-u": 1, "--user": 1, "-g": 1, "--group": 1, "-h": 1, "--host": 1, "-p": 1, "--prompt": 1,
+      "-C": 1, "--close-from": 1, "-D": 1, "--chdir": 1, "-r": 1, "--role": 1, "-t": 1, "--type": 1,
+      "-T": 1, "--command-timeout": 1, "-U": 1, "--other-user": 1,
+      "-E": 0, "--preserve-env": "optional", "-H": 0, "--set-home": 0, "-i": 0, "--login": 0, "-s": 0, "--shell": 0,
+      "-n": 0, "--non-interactive": 0, "-k": 0, "--reset-timestamp": 0, "-S": 0, "--stdin": 0, "-b": 0,
+      "--background": 0, "-P": 0, "--preserve-groups": 0, "-A": 0, "--askpass": 0, "-B": 0, "--bell": 0,
+      "-K": 0, "--remove-timestamp": 0, "-l": 0, "--list": 0, "-v": 0, "--validate": 0, "-V": 0, "--version": 0,
+      "-e": 0, "--edit": 0,
+    }),
+    noRun: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-e", "--edit"],
+    chdir: ["-D", "--chdir"],
+    stdinShell: true,
+    shellOptions: ["-s", "--shell", "-i", "--login"],
+  },
+  doas: { kind: "exec", grammar: stop({ "-u": 1, "-C": 1, "-n": 0, "-s": 0, "-L": 0 }), noRun: ["-C", "-L"], stdinShell: true, shellOptions: ["-s"] },
+  pkexec: { kind: "exec", grammar: stop({ "--user": 1, "--disable-internal-agent": 0, "--keep-cwd": 0 }) },
+  env: {
+    kind: "exec",
+    grammar: stop({
+      "-i": 0, "--ignore-environment": 0, "-0": 0, "--null": 0, "-u": 1, "--unset": 1, "-C": 1, "--chdir": 1,
+      "-S": 1, "--split-string": 1, "-v": 0, "--debug": 0, "--block-signal": "optional",
+      "--default-signal": "optional", "--ignore-signal": "optional", "--list-signal-handling": 0,
+    }),
+    splitString: ["-S", "--split-string"],
+    chdir: ["-C", "--chdir"],
+    assignments: true,
+  },
+  command: { kind: "exec", grammar: stop({ "-p": 0, "-v": 0, "-V": 0 }), noRun: ["-v", "-V"] },
+  builtin: { kind: "exec", grammar: stop({}) },
+  exec: { kind: "exec", grammar: stop({ "-a": 1, "-c": 0, "-l": 0 }) },
+  nice: { kind: "exec", grammar: stop({ "-n": 1, "--adjustment": 1 }) },
+  nohup: { kind: "exec", grammar: stop({}) },
+  time: { kind: "exec", grammar: stop({ "-p": 0, "--portability": 0, "-f": 1, "--format": 1, "-o": 1, "--output": 1, "-a": 0, "--append": 0, "-v": 0, "--verbose": 0, "-q": 0, "--quiet": 0 }) },
+  timeout: {
+    kind: "exec",
+    grammar: stop({ "-s": 1, "--signal": 1, "-k": 1, "--kill-after": 1, "--preserve-status": 0, "--foreground": 0, "-v": 0, "--verbose": 0 }),
+    operands: 1,
+  },
+  stdbuf: { kind: "exec", grammar: stop({ "-i": 1, "--input": 1, "-o": 1, "--output": 1, "-e": 1, "--error": 1 }) },
+  ionice: {
+    kind: "exec",
+    grammar: stop({ "-c": 1, "--class": 1, "-n": 1, "--classdata": 1, "-p": 1, "--pid": 1, "-P": 1, "--pgid": 1, "-u": 1, "--uid": 1, "-t": 0, "--ignore": 0 }),
+    noRun: ["-p", "--pid", "-P", "--pgid", "-u", "--uid"],
+  },
+  chrt: {
+    kind: "exec",
+    grammar: stop({
+      "-a": 0, "--all-tasks": 0, "-b": 0, "--batch": 0, "-d": 0, "--deadline": 0, "-f": 0, "--fifo": 0,
+      "-i": 0, "--idle": 0, "-o": 0, "--other": 0, "-r": 0, "--rr": 0, "-R": 0, "--reset-on-fork": 0,
+      "-m": 0, "--max": 0, "-p": 0, "--pid": 0, "-T": 1, "--sched-runtime": 1, "-P": 1, "--sched-period": 1,
+      "-D": 1, "--sched-deadline": 1, "-v": 0, "--verbose": 0,
+    }),
+    operands: 1,
+    noRun: ["-m", "--max", "-p", "--pid"],
+  },
+  taskset: { kind: "exec", grammar: stop({ "-a": 0, "--all-tasks": 0, "-c": 0, "--cpu-list": 0, "-p": 0, "--pid": 0 }), operands: 1, noRun: ["-p", "--pid"] },
+  setsid: { kind: "exec", grammar: stop({ "-c": 0, "--ctty": 0, "-f": 0, "--fork": 0, "-w": 0, "--wait": 0 }) },
+  unbuffer: { kind: "exec", grammar: stop({ "-p": 0 }) },
+  fakeroot: { kind: "exec", grammar: stop({ "-l": 1, "--lib": 1, "--faked": 1, "-s": 1, "-i": 1, "-u": 0, "--unknown-is-real": 0, "-b": 1 }) },
+  strace: {
+    kind: "exec",
+    grammar: stop({
+      "-o": 1, "--output": 1, "-e": 1, "-p": 1, "--attach": 1, "-s": 1, "--string-limit": 1, "-u": 1, "--user": 1,
+      "-E": 1, "--env": 1, "-P": 1, "--trace-path": 1, "-I": 1, "-b": 1, "-a": 1, "-X": 1, "-O": 1, "-S": 1,
+    }),
+    noRun: ["-p", "--attach"],
+  },
+  chroot: { kind: "exec", grammar: stop({ "--userspec": 1, "--groups": 1, "--skip-chdir": 0 }), operands: 1, newRoot: true },
+  flock: {
+    kind: "shell-option",
+    grammar: stop({
+      "-s": 0, "--shared": 0, "-x": 0, "-e": 0, "--exclusive": 0, "-u": 0, "--unlock": 0, "-n": 0, "--nonblock": 0,
+      "--nb": 0, "-o": 0, "--close": 0, "-E": 1, "--conflict-exit-code": 1, "-w": 1, "--wait": 1, "--timeout": 1,
+      "-F": 0, "--no-fork": 0, "--verbose": 0, "-c": 1, "--command": 1,
+    }),
+    operands: 1,
+    shellString: ["-c", "--command"],
+  },
+  su: {
+    kind: "shell-option",
+    grammar: {
+      options: {
+        "-c": 1, "--command": 1, "--session-command": 1, "-s": 1, "--shell": 1, "-g": 1, "--group": 1,
+        "-G": 1, "--supp-group": 1, "-w": 1, "--whitelist-environment": 1, "-l": 0, "--login": 0,
+        "-m": 0, "-p": 0, "--preserve-environment": 0, "-f": 0, "--fast": 0, "-P": 0, "--pty": 0,
+      },
+    },
+    shellString: ["-c", "--command", "--session-command"],
+    stdinShell: true,
+  },
+  runuser: {
+    kind: "shell-option",
+    grammar: {
+      options: {
+        "-c": 1, "--command": 1, "--session-command": 1, "-s": 1, "--shell": 1, "-g": 1, "--group": 1,
+        "-G": 1, "--supp-group": 1, "-w": 1, "--whitelist-environment": 1, "-l": 0, "--login": 0,
+        "-m": 0, "-p": 0, "--preserve-environment": 0, "-f": 0, "--fast": 0, "-P": 0, "--pty": 0, "-u": 1, "--user": 1,
+      },
+    },
+    shellString: ["-c", "--command", "--session-command"],
+    stdinShell: true,
+  },
+  "nix-shell": {
+    kind: "shell-option",
+    grammar: {
+      options: {
+        "--run": 1, "--command": 1, "-A": 1, "--attr": 1, "-I": 1, "--include": 1, "--arg": 2, "--argstr": 2,
+        "--keep": 1, "-j": 1, "--max-jobs": 1, "--option": 2, "-p": 0, "--packages": 0, "--pure": 0, "-E": 0, "--expr": 0,
+      },
+    },
+    shellString: ["--run", "--command"],
+  },
+  script: {
+    kind: "shell-option",
+    grammar: {
+      options: {
+        "-c": 1, "--command": 1, "-E": 1, "--echo": 1, "-I": 1, "--log-in": 1, "-O": 1, "--log-out": 1,
+        "-B": 1, "--log-io": 1, "-T": 1, "--log-timing": 1, "-m": 1, "--logging-format": 1, "-o": 1,
+        "--output-limit": 1, "-t": "optional", "--timing": "optional", "-a": 0, "--append": 0, "-e": 0,
+        "--return": 0, "-f": 0, "--flush": 0, "-q": 0, "--quiet": 0,
+      },
+    },
+    shellString: ["-c", "--command"],
+  },
+  ssh: {
+    kind: "remote",
+    grammar: stop({
+      "-b": 1, "-c": 1, "-D": 1, "-E": 1, "-e": 1, "-F": 1, "-I": 1, "-i": 1, "-J": 1, "-L": 1, "-l": 1,
+      "-m": 1, "-O": 1, "-o": 1, "-p": 1, "-Q": 1, "-R": 1, "-S": 1, "-W": 1, "-w": 1, "-B": 1, "-P": 1,
+    }),
+    operands: 1,
+    remote: true,
+    stdinShell: true,
+  },
+  watch: {
+    kind: "watch",
+    grammar: stop({
+      "-n": 1, "--interval": 1, "-d": "optional", "--differences": "optional", "-g": 0, "--chgexit": 0,
+      "-q": 1, "--equexit": 1, "-t": 0, "--no-title": 0, "-b": 0, "--beep": 0, "-e": 0, "--errexit": 0,
+      "-c": 0, "--color": 0, "-C": 0, "--no-color": 0, "-x": 0, "--exec": 0, "-p": 0, "--precise": 0,
+      "-w": 0, "--no-wrap": 0, "-r": 0, "--no-rerun": 0, "-s": 1, "--shotsdir": 1,
+    }),
+    execOptions: ["-x", "--exec"],
+  },
+  xargs: {
+    kind: "xargs",
+    grammar: stop({
+      "-0": 0, "--null": 0, "-a": 1, "--arg-file": 1, "-d": 1, "--delimiter": 1, "-E": 1, "-e": "optional",
+      "--eof": "optional", "-I": 1, "-i": "optional", "--replace": "optional", "-L": 1, "--max-lines": "optional",
+      "-l": "optional", "-n": 1, "--max-args": 1, "-P": 1, "--max-procs": 1, "-s": 1, "--max-chars": 1,
+      "-r": 0, "--no-run-if-empty": 0, "-t": 0, "--verbose": 0, "-p": 0, "--interactive": 0, "-x": 0,
+      "--exit": 0, "-o": 0, "--open-tty": 0, "--process-slot-var": 1, "--show-limits": 0,
+    }),
+    defaultCommand: "echo",
+  },
+  parallel: {
+    kind: "parallel",
+    grammar: stop({
+      "-j": 1, "--jobs": 1, "-P": 1, "--max-procs": 1, "-S": 1, "--sshlogin": 1, "-a": 1, "--arg-file": 1,
+      "--joblog": 1, "-d": 1, "--delimiter": 1, "-E": 1, "-I": 1, "--colsep": 1, "-C": 1, "-N": 1,
+      "-n": 1, "--max-args": 1, "-L": 1, "--max-lines": 1, "-l": "optional", "--results": 1, "--res": 1,
+      "--tmpdir": 1, "--workdir": 1, "--wd": 1, "--basefile": 1, "--bf": 1, "--return": 1, "-s": 1,
+      "--max-chars": 1, "--timeout": 1, "--delay": 1, "--halt": 1, "--retries": 1, "--memfree": 1,
+      "--load": 1, "--tagstring": 1, "--tag-string": 1, "--env": 1, "--sshloginfile": 1, "--slf": 1,
+      "-0": 0, "--null": 0, "-k": 0, "--keep-order": 0, "-q": 0, "--quote": 0, "-v": 0, "--dry-run": 0,
+      "-X": 0, "-m": 0, "--pipe": 0, "-u": 0, "--ungroup": 0, "--line-buffer": 0, "--lb": 0,
+      "--progress": 0, "--eta": 0, "--bar": 0, "--tag": 0, "--will-cite": 0, "-r": 0, "--no-run-if-empty": 0,
+      "--group": 0, "--xargs": 0, "--plus": 0, "--shuf": 0,
+    }),
+  },
+  busybox: { kind: "multicall", grammar: stop({}) },
+  toybox: { kind: "multicall", grammar: stop({}) },
+};
+
+/** GNU parallel's argument separators: what follows is input, not the command. */
+export const PARALLEL_SEPARATORS: readonly string[] = [":::", "::::", ":::+", "::::+"];
