@@ -1,0 +1,82 @@
+/**
+ * `lanes phase`: runs a composite skill's phases (start, advance, complete, status). The skill's
+ * `phases` are read from its definition; the state is saved before any directive is printed.
+ * A thin adapter over src/runtime/phases.ts.
+ */
+import { parseCommandArgs } from "../args.ts";
+import { CliError, type CliContext, type Command } from "../types.ts";
+import { dispatch, printJson, projectDirOf, required, unwrap } from "../../runtime/cli-edge.ts";
+import { newId } from "../../runtime/ids.ts";
+import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases, type PhaseStep } from "../../runtime/phases.ts";
+
+const usage = `usage: lanes phase <subcommand> <skill> [options]
+
+run a composite skill phase by phase; each phase's agent must leave a complete memory file
+(\`lanes memory write\`) before the skill can advance
+
+subcommands:
+  start <skill> [--task <id>] [--force]     start at phase 0 and print its instructions and directive
+  advance <skill> --task <id>               verify the phase's memory files, then print the next phase
+        [--skip]                            skip an OPTIONAL phase whose trigger does not hold
+        [--retry]                           run an ITERATIVE phase again, or go back from a REMEDIATION phase
+  complete <skill> --task <id>              check every phase is done and print <SKILL>_COMPLETE
+  status <skill> --task <id>                where the run stands, with the current directive again
+
+options:
+  --project <dir>   project root (default: nearest ancestor with .claude/)
+  --json            print one JSON document ({ state, text })`;
+
+const common = { project: { type: "string" }, json: { type: "boolean" }, task: { type: "string" } } as const;
+
+function skillOf(positionals: readonly string[], verb: string): string {
+  const skill = positionals[0];
+  if (skill === undefined || positionals.length > 1) throw new CliError(`pass one skill: \`lanes phase ${verb} <skill> --task <id>\``, 64, usage);
+  return skill;
+}
+
+function print(ctx: CliContext, json: boolean | undefined, step: PhaseStep): void {
+  if (json === true) printJson(ctx, step);
+  else ctx.out(step.text);
+}
+
+async function start(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { ...common, force: { type: "boolean" } }, usage);
+  const skill = skillOf(positionals, "start");
+  const projectDir = projectDirOf(values.project, ctx);
+  const phases = unwrap(loadSkillPhases(projectDir, skill));
+  const taskId = values.task ?? newId("task", new Date(), Math.random);
+  print(ctx, values.json, unwrap(startPhases(projectDir, skill, phases, taskId, { force: values.force === true })));
+}
+
+async function advance(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { ...common, skip: { type: "boolean" }, retry: { type: "boolean" } }, usage);
+  const skill = skillOf(positionals, "advance");
+  const projectDir = projectDirOf(values.project, ctx);
+  const phases = unwrap(loadSkillPhases(projectDir, skill));
+  const step = advancePhase(projectDir, skill, phases, required(values.task, "task", usage), { skip: values.skip === true, retry: values.retry === true });
+  print(ctx, values.json, unwrap(step));
+}
+
+async function complete(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, common, usage);
+  const skill = skillOf(positionals, "complete");
+  const projectDir = projectDirOf(values.project, ctx);
+  const phases = unwrap(loadSkillPhases(projectDir, skill));
+  print(ctx, values.json, unwrap(completePhases(projectDir, skill, phases, required(values.task, "task", usage))));
+}
+
+async function status(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, common, usage);
+  const skill = skillOf(positionals, "status");
+  const projectDir = projectDirOf(values.project, ctx);
+  const phases = unwrap(loadSkillPhases(projectDir, skill));
+  print(ctx, values.json, unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage))));
+}
+
+/** `lanes phase`. */
+export const phaseCommand: Command = {
+  name: "phase",
+  summary: "run a composite skill phase by phase: start, advance, complete, status",
+  usage,
+  run: (args, ctx) => dispatch("phase", args, ctx, { start, advance, complete, status }, usage),
+};

@@ -1,0 +1,224 @@
+/**
+ * Memory files: `.claude/memory/{task_id}-{agent}-memory.md`, what an agent leaves behind when it
+ * finishes its part of a task (composite skills invariant 7: memory files track agent outputs).
+ * Markdown with YAML frontmatter, parsed only through src/markdown/frontmatter.ts (locked-down
+ * gray-matter) and validated with zod. `verify` is the phase gate: `lanes phase advance` refuses
+ * to move on until the phase's agent has a complete memory file.
+ */
+import { readdirSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { projectPaths } from "../layout.ts";
+import { parseFrontmatter, renderFrontmatter } from "../markdown/frontmatter.ts";
+import { atomicWriteFile, ensureIgnoredDir } from "./atomic.ts";
+import { safeId } from "./ids.ts";
+import { displayOf } from "./progress-hot.ts";
+import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "./types.ts";
+import { firstProblem } from "./zod-problem.ts";
+
+/** How the agent's work ended. */
+export const MemoryStatus = z.enum(["complete", "partial", "failed"]).describe("complete: done, the phase may advance; partial: unfinished; failed: gave up");
+export type MemoryStatus = z.infer<typeof MemoryStatus>;
+
+/** An id written by hand may come out of YAML as a number (`task_id: 42`); it is the same id. */
+const IdText = z.union([z.string().min(1), z.number()]).transform(String);
+
+/** The frontmatter of a memory file. */
+export const MemoryFrontmatter = z.looseObject({
+  task_id: IdText.describe("The task this memory belongs to."),
+  agent: z.string().min(1).describe("The agent that wrote it."),
+  phase: IdText.optional().describe("The composite-skill phase it was written for, e.g. `1` or `0_5`."),
+  status: MemoryStatus,
+  created: z.string().min(1).describe("When it was written, ISO 8601."),
+  summary: z.string().min(1).describe("One or two sentences: what the agent found or did."),
+  artifacts: z.array(z.string()).default([]).describe("Files the agent created or modified."),
+});
+export type MemoryFrontmatter = z.infer<typeof MemoryFrontmatter>;
+
+/** A memory file read from disk. */
+export interface MemoryFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** Path relative to the project, for messages. */
+  readonly display: string;
+  /** The validated frontmatter. */
+  readonly frontmatter: MemoryFrontmatter;
+  /** The markdown after the frontmatter. */
+  readonly body: string;
+}
+
+/** Where the memory file of `agent` for `taskId` lives (both ids sanitised). */
+export function memoryPath(projectDir: string, taskId: string, agent: string): string {
+  return join(projectPaths(projectDir).memory, `${safeId(taskId)}-${safeId(agent)}-memory.md`);
+}
+
+/** Input of {@link writeMemory}. */
+export interface MemoryInput {
+  /** The task id. */
+  readonly taskId: string;
+  /** The agent writing. */
+  readonly agent: string;
+  /** The phase, for composite skills. */
+  readonly phase?: string;
+  /** Default `complete`. */
+  readonly status?: MemoryStatus;
+  /** One or two sentences. */
+  readonly summary: string;
+  /** Files created or modified. */
+  readonly artifacts?: readonly string[];
+  /** The findings, markdown. */
+  readonly body: string;
+}
+
+/** Writes (or replaces) a memory file atomically; refuses an empty summary or body. */
+export function writeMemory(projectDir: string, input: MemoryInput, deps: RuntimeDeps = {}): Result<MemoryFile> {
+  const path = memoryPath(projectDir, input.taskId, input.agent);
+  const display = displayOf(projectDir, path);
+  if (input.body.trim() === "") {
+    return fail("invalid-input", `the memory body for \`${input.agent}\` is empty: the next phase reads the findings from it`, {
+      help: "pass the findings with `--body`, `--body-file FILE` or `--body-file -` (stdin)",
+    });
+  }
+  const data = {
+    task_id: input.taskId,
+    agent: input.agent,
+    ...(input.phase === undefined ? {} : { phase: input.phase }),
+    status: input.status ?? "complete",
+    created: nowOf(deps).toISOString(),
+    summary: input.summary,
+    artifacts: [...(input.artifacts ?? [])],
+  };
+  const parsed = MemoryFrontmatter.safeParse(data);
+  if (!parsed.success) return fail("invalid-input", `cannot write \`${display}\`: ${firstProblem(parsed.error)}`);
+  try {
+    ensureIgnoredDir(projectPaths(projectDir).memory, "lanes memory files");
+    atomicWriteFile(path, renderFrontmatter(data, input.body.endsWith("\n") ? input.body : `${input.body}\n`));
+  } catch (error) {
+    return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, { file: path });
+  }
+  return ok({ path, display, frontmatter: parsed.data, body: input.body });
+}
+
+/**
+ * Checks the text of a memory file (pure). With `expect`, also that it belongs to that task and
+ * agent, is `complete` and has a body: the phase gate. Each failure says precisely what is wrong.
+ */
+export function inspectMemory(
+  text: string,
+  display: string,
+  expect?: { readonly taskId: string; readonly agent: string },
+): Result<{ frontmatter: MemoryFrontmatter; body: string }> {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return fail("verify-failed", `\`${display}\` has unreadable frontmatter: ${parsed.message.replace(/:$/, "")}`, { help: "rewrite it with `lanes memory write`" });
+  if (!parsed.value.present) {
+    return fail("verify-failed", `\`${display}\` has no frontmatter: a memory file starts with a \`---\` block of task_id, agent, status, created and summary`, {
+      help: "rewrite it with `lanes memory write`",
+    });
+  }
+  const fm = MemoryFrontmatter.safeParse(parsed.value.data);
+  if (!fm.success) return fail("verify-failed", `\`${display}\` frontmatter: ${firstProblem(fm.error)}`, { help: "fix the frontmatter or rewrite it with `lanes memory write`" });
+  const value = { frontmatter: fm.data, body: parsed.value.body };
+  if (expect === undefined) return ok(value);
+  if (fm.data.task_id !== expect.taskId) return fail("verify-failed", `\`${display}\` is for task \`${fm.data.task_id}\`, not \`${expect.taskId}\``);
+  if (fm.data.agent !== expect.agent) return fail("verify-failed", `\`${display}\` was written by \`${fm.data.agent}\`, not \`${expect.agent}\``);
+  if (fm.data.status !== "complete") {
+    return fail("verify-failed", `\`${display}\` has status \`${fm.data.status}\`: \`${expect.agent}\` did not finish: ${fm.data.summary}`, {
+      help: "run the phase's agent again until it writes status `complete`",
+    });
+  }
+  if (parsed.value.body.trim() === "") {
+    return fail("verify-failed", `\`${display}\` has an empty body: the agent must write its findings below the frontmatter`, {
+      help: "run the phase's agent again, or add the findings with `lanes memory write`",
+    });
+  }
+  return ok(value);
+}
+
+function readText(path: string, display: string, agent: string): Result<string> {
+  try {
+    return ok(readFileSync(path, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      return fail("missing", `\`${display}\` does not exist: \`${agent}\` has not written its memory file`, {
+        help: "run the agent and have it finish with `lanes memory write`",
+        file: path,
+      });
+    }
+    return fail("io", `cannot read \`${display}\`: ${describeError(error)}`, { file: path });
+  }
+}
+
+/** Reads and validates a memory file (without the gate checks). */
+export function readMemory(projectDir: string, taskId: string, agent: string): Result<MemoryFile> {
+  const path = memoryPath(projectDir, taskId, agent);
+  const display = displayOf(projectDir, path);
+  const text = readText(path, display, agent);
+  if (!text.ok) return text;
+  const inspected = inspectMemory(text.value, display);
+  return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
+}
+
+/**
+ * The phase gate: the memory file exists, its frontmatter is valid, it belongs to `taskId` and
+ * `agent`, its status is `complete` and its body is not empty. A missing file is `verify-failed`
+ * too (with the same precise reason).
+ */
+export function verifyMemory(projectDir: string, taskId: string, agent: string): Result<MemoryFile> {
+  const path = memoryPath(projectDir, taskId, agent);
+  const display = displayOf(projectDir, path);
+  const text = readText(path, display, agent);
+  if (!text.ok) return { ok: false, issues: text.issues.map((i) => (i.code === "missing" ? { ...i, code: "verify-failed" as const } : i)) };
+  const inspected = inspectMemory(text.value, display, { taskId, agent });
+  return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
+}
+
+/** One memory file in a listing: valid, or with its problem. */
+export type MemoryListing =
+  | { readonly file: string; readonly ok: true; readonly frontmatter: MemoryFrontmatter }
+  | { readonly file: string; readonly ok: false; readonly problem: string };
+
+/** Lists memory files (optionally of one task), sorted by name. A missing memory directory is an empty list. */
+export function listMemory(projectDir: string, filter: { readonly taskId?: string } = {}): Result<MemoryListing[]> {
+  const dir = projectPaths(projectDir).memory;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith("-memory.md")).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+    return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
+  }
+  const out: MemoryListing[] = [];
+  for (const name of names) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, name), "utf8");
+    } catch (error) {
+      out.push({ file: name, ok: false, problem: describeError(error) });
+      continue;
+    }
+    const inspected = inspectMemory(text, name);
+    if (!inspected.ok) {
+      if (filter.taskId === undefined || name.startsWith(`${safeId(filter.taskId)}-`)) out.push({ file: name, ok: false, problem: inspected.issues[0]!.message });
+      continue;
+    }
+    if (filter.taskId !== undefined && inspected.value.frontmatter.task_id !== filter.taskId) continue;
+    out.push({ file: name, ok: true, frontmatter: inspected.value.frontmatter });
+  }
+  return ok(out);
+}
+
+/**
+ * Moves a memory file aside (`…-memory.md.<suffix>`, e.g. `.iteration-1`) so a phase that runs
+ * again must produce a fresh one. Returns the new path, or undefined when there was no file.
+ */
+export function archiveMemory(projectDir: string, taskId: string, agent: string, suffix: string): Result<string | undefined> {
+  const path = memoryPath(projectDir, taskId, agent);
+  const target = `${path}.${safeId(suffix)}`;
+  try {
+    renameSync(path, target);
+    return ok(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok(undefined);
+    return fail("io", `cannot move \`${displayOf(projectDir, path)}\` aside: ${describeError(error)}`, { file: path });
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * The composite-skill state machine (composite skills: entry, advance, complete), as pure
+ * functions over the state file's contents. I/O (locking, memory-file checks, archiving, saving
+ * before printing) lives in phases.ts.
+ *
+ * Phase types: LINEAR runs then moves along `next`; OPTIONAL runs when its trigger holds, else
+ * is skipped (`--skip`); ITERATIVE runs again on `--retry` up to `max_iterations` runs;
+ * REMEDIATION goes back to `remediation_target` on `--retry` up to `max_remediation` times; AUTO
+ * has no agent and is completed by the runtime as soon as it is entered; PARALLEL waits for the
+ * memory file of every branch agent.
+ */
+import { z } from "zod";
+import { PhaseList, type Phase } from "../definitions/phases.ts";
+import { IsoDateTime } from "./progress-schema.ts";
+import { fail, ok, type Result } from "./types.ts";
+import { firstProblem } from "./zod-problem.ts";
+
+/** Default bound of an ITERATIVE phase without `max_iterations` (runs, including the first). */
+export const DEFAULT_MAX_ITERATIONS = 3;
+/** Default bound of a REMEDIATION phase without `max_remediation`. */
+export const DEFAULT_MAX_REMEDIATION = 2;
+
+/** What a finished phase produced (composite skills invariant 7: phase outputs live in the state). */
+export const PhaseOutput = z.looseObject({
+  status: z.enum(["completed", "skipped", "auto"]).describe("completed: its agents' memory files passed; skipped: OPTIONAL and not triggered; auto: done by the runtime"),
+  agents: z.array(z.string()).describe("The agents whose memory files were verified."),
+  memory_files: z.array(z.string()).describe("Those memory files, relative to the project."),
+  summaries: z.record(z.string(), z.string()).describe("Each agent's memory summary, by agent."),
+  artifacts: z.array(z.string()).describe("Files the agents reported."),
+  completed_at: IsoDateTime.describe("When the phase was completed."),
+});
+export type PhaseOutput = z.infer<typeof PhaseOutput>;
+
+/** One event in a run's history. */
+export const PhaseEvent = z.looseObject({
+  phase: z.string().describe("The phase id."),
+  event: z.enum(["started", "completed", "skipped", "auto", "retried", "remediated"]).describe("What happened."),
+  at: IsoDateTime.describe("When."),
+});
+export type PhaseEvent = z.infer<typeof PhaseEvent>;
+
+/** The state file `.claude/state/phases/<skill>-<task_id>.json`. */
+export const PhaseState = z.looseObject({
+  version: z.literal(1).describe("Always 1."),
+  skill: z.string().min(1).describe("The composite skill."),
+  task_id: z.string().min(1).describe("The task it runs for."),
+  status: z.enum(["in_progress", "awaiting_completion", "completed"]).describe("in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed"),
+  current_phase: z.string().nullable().describe("The phase running now; null once all are done."),
+  completed_phases: z.array(z.string()).describe("Phases completed (or auto-completed), in order."),
+  skipped_phases: z.array(z.string()).describe("OPTIONAL phases skipped."),
+  phase_outputs: z.record(z.string(), PhaseOutput).describe("What each finished phase produced, by phase id."),
+  iterations: z.record(z.string(), z.number().int().min(0)).describe("Retries done so far, by ITERATIVE phase id."),
+  remediations: z.record(z.string(), z.number().int().min(0)).describe("Remediations done so far, by REMEDIATION phase id."),
+  history: z.array(PhaseEvent).describe("Every transition, oldest first."),
+  started_at: IsoDateTime.describe("When the run started."),
+  updated_at: IsoDateTime.describe("When the state last changed."),
+  completed_at: IsoDateTime.optional().describe("When `complete` ran."),
+});
+export type PhaseState = z.infer<typeof PhaseState>;
+
+/** A passed memory-file check for one agent. */
+export interface VerifiedMemory {
+  /** Memory file, relative to the project. */
+  readonly display: string;
+  /** Its summary. */
+  readonly summary: string;
+  /** Its artifacts. */
+  readonly artifacts: readonly string[];
+}
+
+/** Checks the memory file of one agent (I/O, injected). */
+export type VerifyAgent = (agent: string) => Result<VerifiedMemory>;
+
+/** Validates a phase list (the invariants of src/definitions/phases.ts: phase 0 LINEAR, `next` chain, ...). */
+export function checkPhases(skill: string, phases: unknown): Result<PhaseList> {
+  const parsed = PhaseList.safeParse(phases);
+  return parsed.success ? ok(parsed.data) : fail("invalid-input", `the phases of skill \`${skill}\` are invalid: ${firstProblem(parsed.error)}`, { help: "fix the skill definition's `phases`" });
+}
+
+/** Phase ids in execution order (following `next` from phase 0). */
+export function phaseOrder(phases: PhaseList): string[] {
+  const byId = new Map(phases.map((p) => [p.id, p]));
+  const out: string[] = [];
+  for (let id: string | null = "0"; id !== null && !out.includes(id); id = byId.get(id)?.next ?? null) out.push(id);
+  return out;
+}
+
+/** The agents whose memory files gate a phase. */
+export function phaseAgents(phase: Phase): string[] {
+  if (phase.type === "PARALLEL") return [...(phase.branches ?? [])];
+  return phase.agent === undefined ? [] : [phase.agent];
+}
+
+const label = (p: Phase): string => `phase \`${p.id}\` (\`${p.name}\`)`;
+
+/** A new run: phase 0 is current (it is LINEAR, never AUTO). */
+export function startState(skill: string, taskId: string, now: string): PhaseState {
+  return {
+    version: 1,
+    skill,
+    task_id: taskId,
+    status: "in_progress",
+    current_phase: "0",
+    completed_phases: [],
+    skipped_phases: [],
+    phase_outputs: {},
+    iterations: {},
+    remediations: {},
+    history: [{ phase: "0", event: "started", at: now }],
+    started_at: now,
+    updated_at: now,
+  };
+}
+
+/** Options of {@link advanceState}. */
+export interface AdvanceOptions {
+  /** Skip the current OPTIONAL phase (its trigger does not hold). */
+  readonly skip?: boolean;
+  /** Run the current ITERATIVE phase again, or remediate from the current REMEDIATION phase. */
+  readonly retry?: boolean;
+}
+
+/** The result of a transition: the new state, the phases it entered (AUTO ones included), and memory files to move aside. */
+export interface Transition {
+  /** The state to save. */
+  readonly state: PhaseState;
+  /** Phases entered, in order: AUTO phases that completed themselves, then the phase now running (if any). */
+  readonly entered: readonly Phase[];
+  /** Agents whose memory files must be moved aside before the state is saved, with the suffix to use. */
+  readonly archive: readonly { readonly agent: string; readonly suffix: string }[];
+}
+
+/** Enters `id` and every AUTO phase after it, until a phase that needs an agent or the end. */
+function enter(state: PhaseState, phases: PhaseList, id: string | null, now: string, entered: Phase[]): void {
+  const byId = new Map(phases.map((p) => [p.id, p]));
+  for (let next = id; ; ) {
+    const phase = next === null ? undefined : byId.get(next);
+    if (phase === undefined) {
+      state.current_phase = null;
+      state.status = "awaiting_completion";
+      return;
+    }
+    entered.push(phase);
+    if (phase.type !== "AUTO") {
+      state.current_phase = phase.id;
+      state.history.push({ phase: phase.id, event: "started", at: now });
+      return;
+    }
+    state.phase_outputs[phase.id] = { status: "auto", agents: [], memory_files: [], summaries: {}, artifacts: [], completed_at: now };
+    if (!state.completed_phases.includes(phase.id)) state.completed_phases.push(phase.id);
+    state.history.push({ phase: phase.id, event: "auto", at: now });
+    next = phase.next;
+  }
+}
+
+/**
+ * `advance`: completes the current phase (its memory files must verify: blocking), skips it
+ * (`skip`, OPTIONAL only) or runs it again (`retry`, ITERATIVE and REMEDIATION only, bounded), and
+ * enters the next phase. Bad transitions are refused with the reason.
+ */
+export function advanceState(current: PhaseState, phases: PhaseList, options: AdvanceOptions, verify: VerifyAgent, now: string): Result<Transition> {
+  const where = `skill \`${current.skill}\` for task \`${current.task_id}\``;
+  if (current.status === "completed") return fail("refused", `${where} is already completed`, { help: `start a new run with \`lanes phase start ${current.skill} --task <new id>\`` });
+  if (current.current_phase === null) {
+    return fail("refused", `all phases of ${where} are done`, { help: `run \`lanes phase complete ${current.skill} --task ${current.task_id}\`` });
+  }
+  const phase = phases.find((p) => p.id === current.current_phase);
+  if (phase === undefined) {
+    return fail("refused", `${where} is at phase \`${current.current_phase}\`, which the skill no longer defines`, {
+      help: `start over with \`lanes phase start ${current.skill} --task ${current.task_id} --force\``,
+    });
+  }
+  if (options.skip === true && options.retry === true) return fail("invalid-input", "`--skip` and `--retry` cannot be used together");
+  const state: PhaseState = structuredClone(current);
+  state.updated_at = now;
+  const entered: Phase[] = [];
+
+  if (options.skip === true) {
+    if (phase.type !== "OPTIONAL") return fail("refused", `${label(phase)} is ${phase.type}: only OPTIONAL phases can be skipped`, { help: "run the phase, then advance" });
+    state.skipped_phases.push(phase.id);
+    state.phase_outputs[phase.id] = { status: "skipped", agents: [], memory_files: [], summaries: {}, artifacts: [], completed_at: now };
+    state.history.push({ phase: phase.id, event: "skipped", at: now });
+    enter(state, phases, phase.next, now, entered);
+    return ok({ state, entered, archive: [] });
+  }
+
+  if (options.retry === true) {
+    if (phase.type === "ITERATIVE") {
+      const done = state.iterations[phase.id] ?? 0;
+      const max = phase.max_iterations ?? DEFAULT_MAX_ITERATIONS;
+      if (done + 1 >= max) {
+        return fail("refused", `${label(phase)} already ran ${done + 1} time${done + 1 === 1 ? "" : "s"}, its bound of ${max}`, {
+          help: "advance once its memory file passes, or stop and report to the user",
+        });
+      }
+      state.iterations[phase.id] = done + 1;
+      state.history.push({ phase: phase.id, event: "retried", at: now });
+      enter(state, phases, phase.id, now, entered);
+      return ok({ state, entered, archive: phaseAgents(phase).map((agent) => ({ agent, suffix: `iteration-${done + 1}` })) });
+    }
+    if (phase.type === "REMEDIATION") {
+      const done = state.remediations[phase.id] ?? 0;
+      const max = phase.max_remediation ?? DEFAULT_MAX_REMEDIATION;
+      if (done >= max) {
+        return fail("refused", `${label(phase)} already remediated ${done} time${done === 1 ? "" : "s"}, its bound of ${max}`, {
+          help: "advance once its memory file passes, or stop and report to the user",
+        });
+      }
+      const order = phaseOrder(phases);
+      const target = phase.remediation_target!;
+      const span = order.slice(order.indexOf(target), order.indexOf(phase.id) + 1);
+      state.completed_phases = state.completed_phases.filter((id) => !span.includes(id));
+      state.skipped_phases = state.skipped_phases.filter((id) => !span.includes(id));
+      for (const id of span) delete state.phase_outputs[id];
+      state.remediations[phase.id] = done + 1;
+      state.history.push({ phase: phase.id, event: "remediated", at: now });
+      const agents = [...new Set(span.flatMap((id) => phaseAgents(phases.find((p) => p.id === id)!)))];
+      enter(state, phases, target, now, entered);
+      return ok({ state, entered, archive: agents.map((agent) => ({ agent, suffix: `remediation-${done + 1}` })) });
+    }
+    return fail("refused", `\`--retry\` applies to ITERATIVE and REMEDIATION phases: ${label(phase)} is ${phase.type}`, { help: "advance once its memory file passes" });
+  }
+
+  const agents = phaseAgents(phase);
+  const checks = agents.map((agent) => ({ agent, result: verify(agent) }));
+  const failed = checks.filter((c) => !c.result.ok);
+  if (failed.length > 0) {
+    const reasons = failed.map((c) => (c.result.ok ? "" : c.result.issues[0]!.message));
+    const which = agents.length > 1 ? `${failed.length} of ${agents.length} branches are not done: ` : "";
+    const first = failed[0]!.result;
+    return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, { help: first.ok ? undefined : first.issues[0]!.help });
+  }
+  const verified = checks.map((c) => (c.result.ok ? c.result.value : undefined)).filter((v): v is VerifiedMemory => v !== undefined);
+  state.phase_outputs[phase.id] = {
+    status: "completed",
+    agents,
+    memory_files: verified.map((v) => v.display),
+    summaries: Object.fromEntries(agents.map((a, i) => [a, verified[i]!.summary])),
+    artifacts: [...new Set(verified.flatMap((v) => v.artifacts))],
+    completed_at: now,
+  };
+  if (!state.completed_phases.includes(phase.id)) state.completed_phases.push(phase.id);
+  state.history.push({ phase: phase.id, event: "completed", at: now });
+  enter(state, phases, phase.next, now, entered);
+  return ok({ state, entered, archive: [] });
+}
+
+/** `complete`: every phase must be completed or skipped; returns the completed state and the aggregated outputs. */
+export function completeState(current: PhaseState, phases: PhaseList, now: string): Result<{ state: PhaseState; summary: string }> {
+  const where = `skill \`${current.skill}\` for task \`${current.task_id}\``;
+  if (current.status === "completed") return fail("refused", `${where} is already completed`);
+  if (current.current_phase !== null) {
+    const phase = phases.find((p) => p.id === current.current_phase);
+    return fail("refused", `${where} cannot complete: ${phase === undefined ? `phase \`${current.current_phase}\`` : label(phase)} is still running`, {
+      help: `finish it, then run \`lanes phase advance ${current.skill} --task ${current.task_id}\``,
+    });
+  }
+  const order = phaseOrder(phases);
+  const missing = order.filter((id) => !current.completed_phases.includes(id) && !current.skipped_phases.includes(id));
+  if (missing.length > 0) {
+    return fail("refused", `${where} cannot complete: phases ${missing.map((m) => `\`${m}\``).join(", ")} were neither completed nor skipped`, {
+      help: `start over with \`lanes phase start ${current.skill} --task ${current.task_id} --force\``,
+    });
+  }
+  const state: PhaseState = { ...structuredClone(current), status: "completed", updated_at: now, completed_at: now };
+  const lines = order.map((id) => {
+    const p = phases.find((x) => x.id === id)!;
+    const out = current.phase_outputs[id];
+    if (out === undefined || out.status === "skipped") return `- phase ${id} ${p.title}: skipped`;
+    if (out.status === "auto") return `- phase ${id} ${p.title}: done by lanes`;
+    const said = out.agents.map((a) => `${a}: ${out.summaries[a] ?? ""}`).join("; ");
+    return `- phase ${id} ${p.title}: ${said}`;
+  });
+  const artifacts = [...new Set(order.flatMap((id) => current.phase_outputs[id]?.artifacts ?? []))];
+  if (artifacts.length > 0) lines.push("", `artifacts: ${artifacts.join(", ")}`);
+  return ok({ state, summary: lines.join("\n") });
+}
+
+/** `DEVELOP_SKILL_COMPLETE` for `develop-skill`: the completion marker the seeds print. */
+export const completionMarker = (skill: string): string => `${skill.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_COMPLETE`;
+
+const cmd = (verb: string, skill: string, taskId: string, extra = ""): string => `\`lanes phase ${verb} ${skill} --task ${taskId}${extra}\``;
+
+/** The directive printed after a phase's content: what the model does next (pure). */
+export function renderDirective(skill: string, taskId: string, phase: Phase, state: PhaseState): string {
+  const advance = cmd("advance", skill, taskId);
+  const write = (agent: string): string => `\`lanes memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
+  const parts: string[] = [];
+  if (phase.type === "OPTIONAL") parts.push(`This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", skill, taskId, " --skip")} instead.`);
+  if (phase.type === "PARALLEL") {
+    const branches = phaseAgents(phase);
+    parts.push(
+      `Use the Agent tool once for each of ${branches.map((b) => `\`${b}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
+      `Each must finish by writing its memory file with ${write("<its name>")}.`,
+      `When every one has written its memory file, run ${advance}.`,
+    );
+  } else {
+    const agent = phase.agent!;
+    parts.push(
+      `Use the Agent tool with subagent_type \`${agent}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
+      `It must finish by writing its memory file with ${write(agent)}.`,
+      `When it has written its memory file, run ${advance}.`,
+    );
+  }
+  if (phase.type === "ITERATIVE") {
+    const run = (state.iterations[phase.id] ?? 0) + 1;
+    parts.push(`This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", skill, taskId, " --retry")} to run it again.`);
+  }
+  if (phase.type === "REMEDIATION") {
+    const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
+    parts.push(`If the check fails, run ${cmd("advance", skill, taskId, " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`);
+  }
+  return parts.join(" ");
+}
+
+/** What `start`, `advance` and `status` print: the content of every phase entered, then the directive (pure). */
+export function renderTransition(skill: string, taskId: string, phases: PhaseList, entered: readonly Phase[], state: PhaseState): string {
+  const count = phases.length;
+  const out: string[] = [];
+  for (const phase of entered) {
+    out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type})`, "", phase.content.trim(), "");
+    if (phase.type === "AUTO") out.push(`lanes completed this AUTO phase.`, "");
+  }
+  if (state.current_phase === null) {
+    out.push(`All phases of \`${skill}\` are done for task \`${taskId}\`: run ${cmd("complete", skill, taskId)}.`);
+  } else {
+    const current = phases.find((p) => p.id === state.current_phase)!;
+    out.push("---", `DIRECTIVE: ${renderDirective(skill, taskId, current, state)}`);
+  }
+  return `${out.join("\n")}\n`;
+}

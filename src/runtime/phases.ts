@@ -1,0 +1,229 @@
+/**
+ * Running composite skills: `lanes phase start|advance|complete|status`. The state machine is
+ * pure (phase-state.ts); this module adds the I/O in the order the seeds' invariants require:
+ * every transition is computed and saved under the state file's lock *before* the directive is
+ * returned to be printed (invariant 6: crash recovery depends on persisted state), and `advance`
+ * verifies the phase's memory files first (blocking).
+ *
+ * Phase definitions come from a skill definition's `phases` (src/definitions/phases.ts); the
+ * functions take them as a parameter, and {@link loadSkillPhases} reads them for the CLI.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import YAML from "yaml";
+import { KebabName } from "../definitions/agent.ts";
+import type { PhaseList } from "../definitions/phases.ts";
+import { projectPaths } from "../layout.ts";
+import { ensureIgnoredDir } from "./atomic.ts";
+import { compactTimestamp } from "./ids.ts";
+import { withLockSync, type LockOptions } from "./lock.ts";
+import { archiveMemory, verifyMemory } from "./memory.ts";
+import {
+  advanceState,
+  checkPhases,
+  completeState,
+  completionMarker,
+  phaseAgents,
+  PhaseState,
+  renderTransition,
+  startState,
+  type AdvanceOptions,
+  type Transition,
+} from "./phase-state.ts";
+import { displayOf, phaseStatePath } from "./progress-hot.ts";
+import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
+import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { firstProblem, validatorOf } from "./zod-problem.ts";
+
+/** Dependencies of the phase functions. */
+export interface PhaseDeps extends RuntimeDeps {
+  /** Lock options (tests shorten timeouts). */
+  readonly lock?: LockOptions;
+}
+
+/** What a phase command returns: the saved state and the text to print (phase content, then the directive). */
+export interface PhaseStep {
+  /** The state as saved. */
+  readonly state: PhaseState;
+  /** What to print. */
+  readonly text: string;
+}
+
+const validate = validatorOf(PhaseState);
+
+interface Target {
+  readonly file: string;
+  readonly options: StateFileOptions;
+  readonly phases: PhaseList;
+}
+
+/** Validates the skill name and its phases, and locates the state file. */
+function target(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps): Result<Target> {
+  const name = KebabName.safeParse(skill);
+  if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
+  if (taskId.trim() === "") return fail("invalid-input", "the task id is empty", { help: "pass `--task <id>`" });
+  const list = checkPhases(skill, phases);
+  if (!list.ok) return propagate(list);
+  const file = phaseStatePath(projectDir, skill, taskId);
+  const start = `\`lanes phase start ${skill} --task ${taskId} --force\``;
+  return ok({ file, phases: list.value, options: { display: displayOf(projectDir, file), repair: `run ${start} to start over, or fix the file by hand`, now: deps.now, random: deps.random } });
+}
+
+/** Reads the run's state; refuses a file that belongs to another run (names can collide after sanitising). */
+function readRun(t: Target, skill: string, taskId: string): Result<PhaseState | undefined> {
+  const read = readStateFile(t.file, validate, t.options);
+  if (!read.ok || read.value === undefined) return read;
+  if (read.value.skill !== skill || read.value.task_id !== taskId) {
+    return fail("refused", `\`${t.options.display}\` belongs to skill \`${read.value.skill}\` for task \`${read.value.task_id}\`, not \`${skill}\` for \`${taskId}\``, {
+      help: "use a task id made of letters, digits, `.`, `_` and `-` so the file names differ",
+    });
+  }
+  return read;
+}
+
+function noRun(skill: string, taskId: string): Result<never> {
+  return fail("missing", `skill \`${skill}\` has no run for task \`${taskId}\``, { help: `start it with \`lanes phase start ${skill} --task ${taskId}\`` });
+}
+
+/** Runs `fn` under the state file's lock and flattens the result. */
+function locked<T>(t: Target, deps: PhaseDeps, fn: () => Result<T>): Result<T> {
+  const result = withLockSync(t.file, fn, deps.lock);
+  return result.ok ? result.value : propagate(result);
+}
+
+/** Moves the listed memory files aside; stops at the first failure. */
+function archiveAll(projectDir: string, taskId: string, archive: Transition["archive"]): Result<void> {
+  for (const a of archive) {
+    const moved = archiveMemory(projectDir, taskId, a.agent, a.suffix);
+    if (!moved.ok) return propagate(moved);
+  }
+  return ok(undefined);
+}
+
+/**
+ * Entry: starts a run at phase 0, saves the state, then returns phase 0's content and the
+ * directive. Refuses when a run for this skill and task exists (or its file is corrupt) unless
+ * `force`; memory files left by earlier runs of the skill's agents for this task are moved aside
+ * so they cannot pass a gate.
+ */
+export function startPhases(projectDir: string, skill: string, phases: unknown, taskId: string, options: { readonly force?: boolean } = {}, deps: PhaseDeps = {}): Result<PhaseStep> {
+  const t = target(projectDir, skill, phases, taskId, deps);
+  if (!t.ok) return propagate(t);
+  return locked(t.value, deps, () => {
+    const existing = readRun(t.value, skill, taskId);
+    if (!existing.ok && !(options.force === true && existing.issues[0]?.code === "corrupt")) return propagate(existing);
+    if (existing.ok && existing.value !== undefined && options.force !== true) {
+      const s = existing.value;
+      const at = s.current_phase === null ? s.status : `at phase ${s.current_phase}`;
+      return fail("refused", `skill \`${skill}\` already has a run for task \`${taskId}\` (${at})`, {
+        help: `run \`lanes phase status ${skill} --task ${taskId}\` to see its directive, or add \`--force\` to start over`,
+      });
+    }
+    const now = nowOf(deps);
+    const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
+    const archived = archiveAll(projectDir, taskId, agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })));
+    if (!archived.ok) return propagate(archived);
+    const state = startState(skill, taskId, now.toISOString());
+    ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
+    const saved = writeStateFile(t.value.file, state, t.value.options.display);
+    if (!saved.ok) return propagate(saved);
+    const first = t.value.phases.find((p) => p.id === "0")!;
+    return ok({ state, text: renderTransition(skill, taskId, t.value.phases, [first], state) });
+  });
+}
+
+/**
+ * Advance: verifies the current phase's memory files (blocking: refused with the reason), or
+ * skips / retries it, moves along `next` (completing AUTO phases), saves the state, then returns
+ * the next phase's content and directive.
+ */
+export function advancePhase(projectDir: string, skill: string, phases: unknown, taskId: string, options: AdvanceOptions = {}, deps: PhaseDeps = {}): Result<PhaseStep> {
+  const t = target(projectDir, skill, phases, taskId, deps);
+  if (!t.ok) return propagate(t);
+  return locked(t.value, deps, () => {
+    const read = readRun(t.value, skill, taskId);
+    if (!read.ok) return propagate(read);
+    if (read.value === undefined) return noRun(skill, taskId);
+    const verify = (agent: string) => {
+      const m = verifyMemory(projectDir, taskId, agent);
+      return m.ok ? ok({ display: m.value.display, summary: m.value.frontmatter.summary, artifacts: m.value.frontmatter.artifacts }) : propagate<never>(m);
+    };
+    const moved = advanceState(read.value, t.value.phases, options, verify, nowOf(deps).toISOString());
+    if (!moved.ok) return propagate(moved);
+    const archived = archiveAll(projectDir, taskId, moved.value.archive);
+    if (!archived.ok) return propagate(archived);
+    const saved = writeStateFile(t.value.file, moved.value.state, t.value.options.display);
+    if (!saved.ok) return propagate(saved);
+    return ok({ state: moved.value.state, text: renderTransition(skill, taskId, t.value.phases, moved.value.entered, moved.value.state) });
+  });
+}
+
+/**
+ * Completion: checks that every phase was completed or skipped, aggregates the phase outputs,
+ * saves the completed state, then returns the summary ending with `<SKILL>_COMPLETE`.
+ */
+export function completePhases(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps = {}): Result<PhaseStep> {
+  const t = target(projectDir, skill, phases, taskId, deps);
+  if (!t.ok) return propagate(t);
+  return locked(t.value, deps, () => {
+    const read = readRun(t.value, skill, taskId);
+    if (!read.ok) return propagate(read);
+    if (read.value === undefined) return noRun(skill, taskId);
+    const done = completeState(read.value, t.value.phases, nowOf(deps).toISOString());
+    if (!done.ok) return propagate(done);
+    const saved = writeStateFile(t.value.file, done.value.state, t.value.options.display);
+    if (!saved.ok) return propagate(saved);
+    const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n`;
+    return ok({ state: done.value.state, text });
+  });
+}
+
+/** Where a run stands, with the current phase's content and directive again (for a session that lost them). */
+export function phaseStatus(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps = {}): Result<PhaseStep> {
+  const t = target(projectDir, skill, phases, taskId, deps);
+  if (!t.ok) return propagate(t);
+  const read = readRun(t.value, skill, taskId);
+  if (!read.ok) return propagate(read);
+  if (read.value === undefined) return noRun(skill, taskId);
+  const state = read.value;
+  if (state.status === "completed") {
+    return ok({ state, text: `skill \`${skill}\` for task \`${taskId}\` is completed (${state.completed_at ?? state.updated_at})\n` });
+  }
+  const current = t.value.phases.find((p) => p.id === state.current_phase);
+  return ok({ state, text: renderTransition(skill, taskId, t.value.phases, current === undefined ? [] : [current], state) });
+}
+
+/**
+ * Reads the `phases` of skill `skill` for the CLI: `.claude/lanes/skills/<skill>/skill.yaml`, else
+ * `definitions/skills/<skill>/skill.yaml` (this repository's layout). Only `phases` is validated;
+ * the rest of the skill file belongs to the generator.
+ */
+export function loadSkillPhases(projectDir: string, skill: string): Result<PhaseList> {
+  const name = KebabName.safeParse(skill);
+  if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
+  const candidates = [join(projectPaths(projectDir).skillDefinitions, skill, "skill.yaml"), join(projectDir, "definitions", "skills", skill, "skill.yaml")];
+  for (const file of candidates) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      return fail("io", `cannot read \`${displayOf(projectDir, file)}\`: ${describeError(error)}`, { file });
+    }
+    let doc: unknown;
+    try {
+      doc = YAML.parse(text, { prettyErrors: true, strict: true, uniqueKeys: true });
+    } catch (error) {
+      return fail("invalid-input", `\`${displayOf(projectDir, file)}\` is not valid YAML: ${describeError(error).replace(/^[A-Z]/, (c) => c.toLowerCase())}`, { file });
+    }
+    const phases = typeof doc === "object" && doc !== null ? (doc as Record<string, unknown>).phases : undefined;
+    if (phases === undefined) {
+      return fail("invalid-input", `skill \`${skill}\` has no \`phases\` in \`${displayOf(projectDir, file)}\`: it is not a composite skill`, { file });
+    }
+    const checked = checkPhases(skill, phases);
+    return checked.ok ? checked : { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
+  }
+  return fail("missing", `skill \`${skill}\` has no definition: looked for ${candidates.map((c) => `\`${displayOf(projectDir, c)}\``).join(" and ")}`, {
+    help: "check the skill name, or add its definition",
+  });
+}

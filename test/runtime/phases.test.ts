@@ -1,0 +1,316 @@
+/** Composite skills: the pure state machine over every phase type, then the I/O order and the CLI's skill loading. */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PhaseList } from "../../src/definitions/phases.ts";
+import { writeMemory } from "../../src/runtime/memory.ts";
+import {
+  advanceState,
+  checkPhases,
+  completeState,
+  completionMarker,
+  renderDirective,
+  startState,
+  type PhaseState,
+  type Transition,
+  type VerifyAgent,
+} from "../../src/runtime/phase-state.ts";
+import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases } from "../../src/runtime/phases.ts";
+import type { Result } from "../../src/runtime/types.ts";
+import { readJson, steppingClock, tempProject } from "./helpers.ts";
+
+const phase = (id: string, name: string, rest: Record<string, unknown>) => ({ id, name, title: name.charAt(0) + name.slice(1).toLowerCase(), content: `Instructions for ${name}.`, description: `does ${name}`, ...rest });
+/** One phase of every type: 0 LINEAR, 1 OPTIONAL, 2 ITERATIVE (2 runs), 3 PARALLEL, 4 AUTO, 5 REMEDIATION (back to 3, once). */
+const PHASES = checkPhases("demo", [
+  phase("0", "CLARIFICATION", { type: "LINEAR", agent: "clarifier", next: "1" }),
+  phase("1", "RESEARCH", { type: "OPTIONAL", agent: "researcher", trigger: "the task needs outside knowledge", next: "2" }),
+  phase("2", "DRAFT", { type: "ITERATIVE", agent: "drafter", max_iterations: 2, next: "3" }),
+  phase("3", "BUILD", { type: "PARALLEL", branches: ["builder-a", "builder-b"], next: "4" }),
+  phase("4", "AGGREGATE", { type: "AUTO", next: "5" }),
+  phase("5", "VALIDATION", { type: "REMEDIATION", agent: "validator", remediation_target: "3", max_remediation: 1, next: null }),
+]);
+if (!PHASES.ok) throw new Error(JSON.stringify(PHASES.issues));
+const phases: PhaseList = PHASES.value;
+const NOW = "2025-01-02T03:04:05.000Z";
+
+const verifyWith =
+  (done: readonly string[]): VerifyAgent =>
+  (agent) =>
+    done.includes(agent)
+      ? { ok: true, value: { display: `.claude/memory/t1-${agent}-memory.md`, summary: `${agent} did it`, artifacts: [`${agent}.md`] } }
+      : { ok: false, issues: [{ code: "verify-failed", message: `\`${agent}\` has not written its memory file`, help: "run it" }] };
+const ALL = ["clarifier", "researcher", "drafter", "builder-a", "builder-b", "validator"];
+
+const moved = (r: Result<Transition>): Transition => {
+  if (!r.ok) throw new Error(JSON.stringify(r.issues));
+  return r.value;
+};
+const refused = (r: Result<unknown>) => (r.ok ? undefined : r.issues[0]);
+
+/** Drives the machine from the start through `steps` (each: options), verifying every agent. */
+function drive(steps: { skip?: boolean; retry?: boolean }[]): PhaseState {
+  let state = startState("demo", "t1", NOW);
+  for (const options of steps) state = moved(advanceState(state, phases, options, verifyWith(ALL), NOW)).state;
+  return state;
+}
+
+describe("the phase state machine", () => {
+  it("starts at phase 0", () => {
+    expect(startState("demo", "t1", NOW)).toMatchObject({ status: "in_progress", current_phase: "0", completed_phases: [], history: [{ phase: "0", event: "started", at: NOW }] });
+  });
+
+  it("blocks advance until the phase's agent has a complete memory file", () => {
+    const state = startState("demo", "t1", NOW);
+    expect(refused(advanceState(state, phases, {}, verifyWith([]), NOW))).toEqual({
+      code: "verify-failed",
+      message: "phase `0` (`CLARIFICATION`) cannot advance: `clarifier` has not written its memory file",
+      help: "run it",
+    });
+    const t = moved(advanceState(state, phases, {}, verifyWith(["clarifier"]), NOW));
+    expect(t.state).toMatchObject({ current_phase: "1", completed_phases: ["0"] });
+    expect(t.state.phase_outputs["0"]).toEqual({ status: "completed", agents: ["clarifier"], memory_files: [".claude/memory/t1-clarifier-memory.md"], summaries: { clarifier: "clarifier did it" }, artifacts: ["clarifier.md"], completed_at: NOW });
+    expect(t.entered.map((p) => p.id)).toEqual(["1"]);
+    expect(state.current_phase).toBe("0"); // pure: the input state is untouched
+  });
+
+  it.each([
+    ["skip a LINEAR phase", [], { skip: true }, "phase `0` (`CLARIFICATION`) is LINEAR: only OPTIONAL phases can be skipped"],
+    ["retry a LINEAR phase", [], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `0` (`CLARIFICATION`) is LINEAR"],
+    ["skip and retry at once", [{}], { skip: true, retry: true }, "`--skip` and `--retry` cannot be used together"],
+    ["retry an OPTIONAL phase", [{}], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `1` (`RESEARCH`) is OPTIONAL"],
+    ["skip an ITERATIVE phase", [{}, { skip: true }], { skip: true }, "phase `2` (`DRAFT`) is ITERATIVE: only OPTIONAL phases can be skipped"],
+    ["retry an ITERATIVE phase past its bound", [{}, { skip: true }, { retry: true }], { retry: true }, "phase `2` (`DRAFT`) already ran 2 times, its bound of 2"],
+    ["retry a PARALLEL phase", [{}, {}, {}], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `3` (`BUILD`) is PARALLEL"],
+    ["remediate past the bound", [{}, {}, {}, {}, { retry: true }, {}], { retry: true }, "phase `5` (`VALIDATION`) already remediated 1 time, its bound of 1"],
+    ["advance after the last phase", [{}, {}, {}, {}, {}], {}, "all phases of skill `demo` for task `t1` are done"],
+  ])("refuses to %s", (_, before, options, message) => {
+    expect(refused(advanceState(drive(before), phases, options, verifyWith(ALL), NOW))?.message).toBe(message);
+  });
+
+  it("skips an OPTIONAL phase whose trigger does not hold", () => {
+    const state = drive([{}, { skip: true }]);
+    expect(state).toMatchObject({ current_phase: "2", completed_phases: ["0"], skipped_phases: ["1"] });
+    expect(state.phase_outputs["1"]!.status).toBe("skipped");
+  });
+
+  it("runs an ITERATIVE phase again on retry, moving its memory file aside", () => {
+    const t = moved(advanceState(drive([{}, { skip: true }]), phases, { retry: true }, verifyWith(ALL), NOW));
+    expect(t.state).toMatchObject({ current_phase: "2", iterations: { "2": 1 } });
+    expect(t.archive).toEqual([{ agent: "drafter", suffix: "iteration-1" }]);
+    expect(t.entered.map((p) => p.id)).toEqual(["2"]);
+  });
+
+  it("waits for every PARALLEL branch, then completes the AUTO phase by itself", () => {
+    const atBuild = drive([{}, {}, {}]);
+    expect(refused(advanceState(atBuild, phases, {}, verifyWith(["builder-a"]), NOW))?.message).toBe(
+      "phase `3` (`BUILD`) cannot advance: 1 of 2 branches are not done: `builder-b` has not written its memory file",
+    );
+    expect(refused(advanceState(atBuild, phases, {}, verifyWith([]), NOW))?.message).toBe(
+      "phase `3` (`BUILD`) cannot advance: 2 of 2 branches are not done: `builder-a` has not written its memory file; `builder-b` has not written its memory file",
+    );
+    const t = moved(advanceState(atBuild, phases, {}, verifyWith(ALL), NOW));
+    expect(t.entered.map((p) => p.id)).toEqual(["4", "5"]);
+    expect(t.state).toMatchObject({ current_phase: "5", completed_phases: ["0", "1", "2", "3", "4"] });
+    expect(t.state.phase_outputs["3"]!.agents).toEqual(["builder-a", "builder-b"]);
+    expect(t.state.phase_outputs["4"]!.status).toBe("auto");
+  });
+
+  it("goes back to the remediation target on retry, forgetting the phases in between", () => {
+    const t = moved(advanceState(drive([{}, {}, {}, {}]), phases, { retry: true }, verifyWith(ALL), NOW));
+    expect(t.state).toMatchObject({ current_phase: "3", completed_phases: ["0", "1", "2"], remediations: { "5": 1 } });
+    expect(Object.keys(t.state.phase_outputs).sort()).toEqual(["0", "1", "2"]);
+    expect(t.archive).toEqual([
+      { agent: "builder-a", suffix: "remediation-1" },
+      { agent: "builder-b", suffix: "remediation-1" },
+      { agent: "validator", suffix: "remediation-1" },
+    ]);
+  });
+
+  it("completes only when every phase is done, aggregating the outputs", () => {
+    expect(refused(completeState(drive([{}]), phases, NOW))?.message).toBe("skill `demo` for task `t1` cannot complete: phase `1` (`RESEARCH`) is still running");
+    const done = drive([{}, { skip: true }, {}, {}, {}]);
+    expect(done).toMatchObject({ status: "awaiting_completion", current_phase: null });
+    const completed = completeState(done, phases, NOW);
+    expect(completed.ok && completed.value.state).toMatchObject({ status: "completed", completed_at: NOW });
+    expect(completed.ok && completed.value.summary).toBe(
+      [
+        "- phase 0 Clarification: clarifier: clarifier did it",
+        "- phase 1 Research: skipped",
+        "- phase 2 Draft: drafter: drafter did it",
+        "- phase 3 Build: builder-a: builder-a did it; builder-b: builder-b did it",
+        "- phase 4 Aggregate: done by lanes",
+        "- phase 5 Validation: validator: validator did it",
+        "",
+        "artifacts: clarifier.md, drafter.md, builder-a.md, builder-b.md, validator.md",
+      ].join("\n"),
+    );
+    if (completed.ok) expect(refused(completeState(completed.value.state, phases, NOW))?.message).toBe("skill `demo` for task `t1` is already completed");
+  });
+
+  it("refuses phase lists that break the invariants", () => {
+    const bad = checkPhases("demo", [phase("0", "CLARIFICATION", { type: "OPTIONAL", agent: "a", trigger: "x", next: null })]);
+    expect(refused(bad)?.message).toBe("the phases of skill `demo` are invalid: phase 0 must be LINEAR: clarification is never optional");
+  });
+
+  it.each([
+    ["0", ["Use the Agent tool with subagent_type `clarifier`", "lanes memory write --task t1 --agent clarifier --phase 0", "run `lanes phase advance demo --task t1`"]],
+    ["1", ["run it only when the task needs outside knowledge", "`lanes phase advance demo --task t1 --skip`"]],
+    ["2", ["This is run 1 of at most 2", "`lanes phase advance demo --task t1 --retry`"]],
+    ["3", ["once for each of `builder-a`, `builder-b`", "all in the same message", "When every one has written its memory file"]],
+    ["5", ["go back to phase 3 (1 remediation left)"]],
+  ])("the directive of phase %s says what to do", (id, phrases) => {
+    const directive = renderDirective("demo", "t1", phases.find((p) => p.id === id)!, startState("demo", "t1", NOW));
+    for (const p of phrases) expect(directive).toContain(p);
+  });
+
+  it("names the completion marker after the skill", () => {
+    expect(completionMarker("develop-skill")).toBe("DEVELOP_SKILL_COMPLETE");
+  });
+});
+
+describe("running a composite skill on disk", () => {
+  let cleanup: () => void = () => {};
+  afterEach(() => cleanup());
+  function setup() {
+    const p = tempProject();
+    cleanup = p.cleanup;
+    return { dir: p.dir, state: join(p.dir, ".claude", "state", "phases", "demo-t1.json"), deps: { now: steppingClock() } };
+  }
+  const done = (dir: string, agent: string, status: "complete" | "partial" = "complete") => writeMemory(dir, { taskId: "t1", agent, status, summary: `${agent} finished`, body: "findings" });
+
+  it("saves the state before returning the directive (invariant 6)", () => {
+    const { dir, state, deps } = setup();
+    const started = startPhases(dir, "demo", phases, "t1", {}, deps);
+    expect(started.ok && started.value.text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `clarifier`");
+    expect(readJson(state)).toMatchObject({ skill: "demo", task_id: "t1", current_phase: "0", status: "in_progress" });
+    // when the state cannot be saved, no directive is returned at all
+    const blocked = tempProject();
+    try {
+      mkdirSync(join(blocked.dir, ".claude", "state"), { recursive: true });
+      writeFileSync(join(blocked.dir, ".claude", "state", "phases"), "not a directory");
+      const result = startPhases(blocked.dir, "demo", phases, "t1", {}, deps);
+      expect(result.ok).toBe(false);
+      expect(result.ok ? "" : result.issues[0]!.code).toBe("io");
+    } finally {
+      blocked.cleanup();
+    }
+  });
+
+  it("runs every phase type through to <SKILL>_COMPLETE", () => {
+    const { dir, state, deps } = setup();
+    startPhases(dir, "demo", phases, "t1", {}, deps);
+    const blocked = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(blocked.ok ? "" : blocked.issues[0]!.message).toBe(
+      "phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
+    );
+    expect(readJson(state)).toMatchObject({ current_phase: "0", completed_phases: [] });
+    done(dir, "clarifier");
+    expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(true);
+    expect(advancePhase(dir, "demo", phases, "t1", { skip: true }, deps).ok).toBe(true);
+    done(dir, "drafter", "partial");
+    const partial = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(partial.ok ? "" : partial.issues[0]!.message).toContain("has status `partial`");
+    const retried = advancePhase(dir, "demo", phases, "t1", { retry: true }, deps);
+    expect(retried.ok && retried.value.text).toContain("This is run 2 of at most 2");
+    expect(readdirSync(join(dir, ".claude", "memory"))).toContain("t1-drafter-memory.md.iteration-1");
+    done(dir, "drafter");
+    expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(true);
+    done(dir, "builder-a");
+    done(dir, "builder-b");
+    const built = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(built.ok && built.value.text).toContain("lanes completed this AUTO phase.");
+    done(dir, "validator");
+    const last = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(last.ok && last.value.text).toBe("All phases of `demo` are done for task `t1`: run `lanes phase complete demo --task t1`.\n");
+    const complete = completePhases(dir, "demo", phases, "t1", deps);
+    expect(complete.ok && complete.value.text).toMatch(/^# demo complete for task `t1`\n\n- phase 0 Clarification: clarifier: clarifier finished\n[\s\S]*\n\nDEMO_COMPLETE\n$/);
+    expect(readJson(state)).toMatchObject({ status: "completed" });
+  });
+
+  it("refuses a second start, and --force starts over with old memory files moved aside", () => {
+    const { dir, deps } = setup();
+    startPhases(dir, "demo", phases, "t1", {}, deps);
+    done(dir, "clarifier");
+    const again = startPhases(dir, "demo", phases, "t1", {}, deps);
+    expect(again.ok ? undefined : again.issues[0]).toMatchObject({
+      code: "refused",
+      message: "skill `demo` already has a run for task `t1` (at phase 0)",
+      help: "run `lanes phase status demo --task t1` to see its directive, or add `--force` to start over",
+    });
+    expect(startPhases(dir, "demo", phases, "t1", { force: true }, deps).ok).toBe(true);
+    expect(existsSync(join(dir, ".claude", "memory", "t1-clarifier-memory.md"))).toBe(false);
+    expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(false);
+  });
+
+  it("prints the current directive again on status", () => {
+    const { dir, deps } = setup();
+    startPhases(dir, "demo", phases, "t1", {}, deps);
+    const status = phaseStatus(dir, "demo", phases, "t1", deps);
+    expect(status.ok && status.value.text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `clarifier`");
+    const none = phaseStatus(dir, "demo", phases, "t9", deps);
+    expect(none.ok ? undefined : none.issues[0]!.message).toBe("skill `demo` has no run for task `t9`");
+  });
+
+  it("refuses a state file that belongs to another run", () => {
+    const { dir, deps } = setup();
+    startPhases(dir, "demo-x", phases, "t1", {}, deps); // demo-x-t1.json
+    const clash = startPhases(dir, "demo", phases, "x-t1", {}, deps); // demo-x-t1.json too
+    expect(clash.ok ? undefined : clash.issues[0]!.message).toBe("`.claude/state/phases/demo-x-t1.json` belongs to skill `demo-x` for task `t1`, not `demo` for `x-t1`");
+  });
+
+  it("refuses a corrupt state file, keeping it", () => {
+    const { dir, state, deps } = setup();
+    startPhases(dir, "demo", phases, "t1", {}, deps);
+    writeFileSync(state, JSON.stringify({ version: 1, skill: "demo" }));
+    const result = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(result.ok ? undefined : result.issues[0]).toMatchObject({ code: "corrupt", help: "run `lanes phase start demo --task t1 --force` to start over, or fix the file by hand" });
+    expect(readFileSync(state, "utf8")).toBe(JSON.stringify({ version: 1, skill: "demo" }));
+  });
+});
+
+describe("loadSkillPhases", () => {
+  let cleanup: () => void = () => {};
+  afterEach(() => cleanup());
+  const yaml = `name: demo
+phases:
+  - id: "0"
+    name: CLARIFICATION
+    title: Clarification
+    type: LINEAR
+    agent: clarifier
+    content: Ask.
+    next: null
+    description: clarify
+`;
+  function project(files: Record<string, string>): string {
+    const p = tempProject();
+    cleanup = p.cleanup;
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(p.dir, rel, ".."), { recursive: true });
+      writeFileSync(join(p.dir, rel), text);
+    }
+    return p.dir;
+  }
+
+  it.each([
+    ["the installed definition", { ".claude/lanes/skills/demo/skill.yaml": yaml }],
+    ["this repository's definitions", { "definitions/skills/demo/skill.yaml": yaml }],
+  ])("reads %s", (_, files) => {
+    const result = loadSkillPhases(project(files), "demo");
+    expect(result.ok && result.value.map((p) => p.name)).toEqual(["CLARIFICATION"]);
+  });
+
+  it.each([
+    ["no definition", {}, "skill `demo` has no definition: looked for `.claude/lanes/skills/demo/skill.yaml` and `definitions/skills/demo/skill.yaml`"],
+    ["no phases", { "definitions/skills/demo/skill.yaml": "name: demo\n" }, "skill `demo` has no `phases` in `definitions/skills/demo/skill.yaml`: it is not a composite skill"],
+    ["invalid phases", { "definitions/skills/demo/skill.yaml": yaml.replace("type: LINEAR", "type: AUTO") }, "the phases of skill `demo` are invalid: 0.agent: an AUTO phase has no agent"],
+  ])("refuses %s", (_, files, message) => {
+    const result = loadSkillPhases(project(files), "demo");
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(message);
+  });
+
+  it("refuses a skill name that could escape the definitions directory", () => {
+    const result = loadSkillPhases(project({}), "../demo");
+    expect(result.ok ? undefined : result.issues[0]!.code).toBe("invalid-input");
+  });
+});
