@@ -19,17 +19,17 @@ export const PhaseId = z.string().regex(/^[0-9]+(?:_[0-9]+)?$/, "phase ids are n
 
 export const Phase = z
   .strictObject({
-    id: PhaseId,
-    name: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "phase names are UPPER_SNAKE_CASE, e.g. `CLARIFICATION`"),
-    title: z.string().min(1),
-    type: PhaseType,
+    id: PhaseId.describe("The phase id: `0` first, then `1`, `2`, or `0_5` for a sub-phase."),
+    name: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "phase names are UPPER_SNAKE_CASE, e.g. `CLARIFICATION`").describe("Internal name, UPPER_SNAKE_CASE."),
+    title: z.string().min(1).describe("Human-readable title."),
+    type: PhaseType.describe("LINEAR, OPTIONAL, ITERATIVE, REMEDIATION, AUTO or PARALLEL."),
     agent: KebabName.optional().describe("The agent that does this phase's work and writes its memory file (none for AUTO)."),
     content: z.string().min(1).describe("Instructions for this phase, markdown."),
     next: PhaseId.nullable().describe("The phase after this one; null for the final phase."),
-    description: z.string().min(1),
+    description: z.string().min(1).describe("What this phase accomplishes, one line."),
     trigger: z.string().min(1).optional().describe("OPTIONAL phases: when to run it."),
     remediation_target: PhaseId.optional().describe("REMEDIATION phases: the phase to return to."),
-    max_remediation: z.number().int().min(1).max(10).optional(),
+    max_remediation: z.number().int().min(1).max(10).optional().describe("REMEDIATION phases: how many times it may send the work back."),
     max_iterations: z.number().int().min(1).max(20).optional().describe("ITERATIVE phases: the bound."),
     branches: z.array(KebabName).min(2).optional().describe("PARALLEL phases: the agents to run at once."),
   })

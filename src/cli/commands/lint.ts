@@ -1,0 +1,58 @@
+/**
+ * `lanes lint`: checks the agent and skill definitions (schema, names, triggers, handoff targets and
+ * cycles, owned paths) and prints every finding with its location and fix.
+ */
+import { resolve } from "node:path";
+import type { RenderTarget } from "../../generate/context.ts";
+import { loadDefinitionSet } from "../../definitions/load.ts";
+import { defaultDirs, locateRoot } from "../../generate/generate.ts";
+import { formatFindings, lint } from "../../generate/lint.ts";
+import { parseCommandArgs } from "../args.ts";
+import { CliError, type CliContext, type Command } from "../types.ts";
+
+const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project] [--definitions DIR]
+
+Checks the agent and skill definitions: schema, names and description length, trigger collisions
+and vague triggers, handoff targets and cycles, frontmatter size, owned paths that overlap without
+a declared owner. Exits 1 when there is an error.
+
+options:
+  --json            print the findings as a JSON array
+  --root DIR        repository or project root (default: the current directory)
+  --target T        plugin (definitions/) or project (.claude/lanes/); default: whichever exists
+  --definitions DIR lint this folder of agents/ and skills/ instead
+`;
+
+/** `--root` and `--target` as a root and a target, or a usage error. */
+function resolveTarget(values: { root?: string | undefined; target?: string | undefined }, ctx: CliContext): { root: string; target: RenderTarget } {
+  const located = locateRoot(ctx.cwd, values);
+  if (!located.ok) throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
+  return located;
+}
+
+/** `lanes lint [--json]`. */
+export const lintCommand: Command = {
+  name: "lint",
+  summary: "check agent and skill definitions: triggers, handoffs, owned paths",
+  usage,
+  async run(args, ctx) {
+    const { values } = parseCommandArgs(args, { root: { type: "string" }, target: { type: "string" }, definitions: { type: "string" }, json: { type: "boolean" } }, usage, false);
+    let set;
+    if (values.definitions !== undefined) {
+      const dir = resolve(ctx.cwd, values.definitions);
+      set = loadDefinitionSet(dir, dir);
+    } else {
+      const { root, target } = resolveTarget(values, ctx);
+      set = loadDefinitionSet(defaultDirs(root, target).definitionsDir, root);
+    }
+    const findings = lint(set);
+    if (values.json === true) ctx.out(`${JSON.stringify(findings, null, 2)}\n`);
+    else if (findings.length === 0) ctx.out("lanes lint: no findings\n");
+    else {
+      const errors = findings.filter((f) => f.severity === "error").length;
+      const warnings = findings.length - errors;
+      ctx.out(`${formatFindings(findings)}lanes lint: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`);
+    }
+    return findings.some((f) => f.severity === "error") ? 1 : 0;
+  },
+};

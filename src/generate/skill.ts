@@ -1,0 +1,164 @@
+/**
+ * Renders a skill definition into `SKILL.md`: Claude Code frontmatter, then a body with the
+ * identity, the HANDOFF PROTOCOL, the domain, the procedure, patterns and sharp edges, and the
+ * "Context from previous skill" section that receives the invocation's arguments (`$ARGUMENTS`:
+ * the text after `/<id>`, or the Skill tool's `args`). Pure and deterministic.
+ */
+import type { SkillDefinition, SkillHandoff } from "../definitions/skill.ts";
+import { renderFrontmatter } from "../markdown/frontmatter.ts";
+import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
+import { DEFAULT_CONTEXT_LIMIT } from "./handoff-context.ts";
+import { sortedHandoffs, triggerAlternatives } from "./handoff.ts";
+import { bullets, joinSections, numbered, sentence, table } from "./markdown.ts";
+
+/** What a skill's render needs to know about another skill. */
+export interface SkillSummary {
+  /** Display name. */
+  readonly name: string;
+  /** False for a user-only skill: handoffs to it ask the user to run it. */
+  readonly model_invocable: boolean;
+}
+
+/** A render context that knows the other skills (display names, who may be model-invoked). */
+export interface SkillRenderContext extends RenderContext {
+  /** Every skill of the set by id; without it, targets are shown by id and treated as model-invocable. */
+  readonly skills?: ReadonlyMap<string, SkillSummary>;
+}
+
+/** The frontmatter keys of a skill, in the order they are written. Claude Code keys only. */
+export function skillFrontmatter(def: SkillDefinition): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    name: def.id,
+    description: def.description.trim(),
+    "argument-hint": def.argument_hint ?? "[context from the previous skill]",
+  };
+  if (def.allowed_tools !== undefined) data["allowed-tools"] = def.allowed_tools.join(", ");
+  if (!def.model_invocable) data["disable-model-invocation"] = true;
+  if (!def.user_invocable) data["user-invocable"] = false;
+  return data;
+}
+
+/** The frontmatter block as written, `---` lines included (Claude Code reads at most 1024 characters of it). */
+export function renderSkillFrontmatter(def: SkillDefinition): string {
+  return renderFrontmatter(skillFrontmatter(def), "").trimEnd();
+}
+
+/** Renders `skills/<id>/SKILL.md`. */
+export function renderSkill(def: SkillDefinition, ctx: SkillRenderContext): string {
+  const x = (text: string) => expandPlaceholders(text, ctx, "skill");
+  const body = joinSections([
+    generatedMarker(ctx, "skill", def.id),
+    `# ${def.name}`,
+    x(def.identity),
+    renderProtocol(def, ctx),
+    renderDomain(def, ctx),
+    def.steps === undefined ? undefined : `## Steps\n\n${numbered(def.steps.map(x))}`,
+    def.phases === undefined ? undefined : renderPhases(def, ctx),
+    def.output === undefined ? undefined : `## Output\n\n${x(def.output)}`,
+    def.patterns.length === 0 ? undefined : `## Patterns\n\n${bullets(def.patterns.map((p) => `**${p.name}**: ${sentence(x(p.description))}`))}`,
+    def.anti_patterns.length === 0
+      ? undefined
+      : `## Anti-patterns\n\n${bullets(def.anti_patterns.map((p) => `**${p.name}**: ${sentence(x(p.why))} Instead: ${sentence(x(p.instead))}`))}`,
+    def.sharp_edges.length === 0 ? undefined : `## Sharp edges\n\n${bullets(def.sharp_edges.map((e) => `**${e.name}**: ${sentence(x(e.detail))} Fix: ${sentence(x(e.fix))}`))}`,
+    def.references.length === 0
+      ? undefined
+      : `## References\n\nRead these only when you need them:\n\n${bullets(def.references.map((r) => `\`\${CLAUDE_SKILL_DIR}/references/${r.file}\`: ${sentence(x(r.when))}`))}`,
+    renderIncomingContext(def),
+  ]);
+  return renderFrontmatter(skillFrontmatter(def), body);
+}
+
+function targetName(ctx: SkillRenderContext, id: string): string {
+  return ctx.skills?.get(id)?.name ?? id;
+}
+
+function isUserOnly(ctx: SkillRenderContext, id: string): boolean {
+  return ctx.skills?.get(id)?.model_invocable === false;
+}
+
+function handoffRow(h: SkillHandoff, ctx: SkillRenderContext): string[] {
+  const target = `\`${skillRef(ctx, h.to)}\`${isUserOnly(ctx, h.to) ? " (user-only)" : ""}`;
+  const except = h.exclude_from.length === 0 ? "" : ` (not when you came from ${h.exclude_from.map((s) => `\`${skillRef(ctx, s)}\``).join(", ")})`;
+  return [triggerAlternatives(h.trigger).join(", "), `${target}${except}`, h.why, `"${h.context_template.trim()}"`];
+}
+
+function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
+  const self = skillRef(ctx, def.id);
+  const cli = cliCommand(ctx, "skill");
+  const handoffs = sortedHandoffs(def.handoffs);
+  const anyUserOnly = handoffs.some((h) => isUserOnly(ctx, h.to));
+  const parts = [
+    "## Handoff protocol",
+    `You are **${def.name}** (\`${self}\`). Check every user message against your lane before you answer: clearly your domain, answer it; ${
+      handoffs.length > 0 ? "matches a row below, hand off" : "another specialist's topic (see *Not yours* below), hand off"
+    }; unsure, ask "This touches on <topic>: general guidance from me, or <specialist> for depth?" and follow the answer.`,
+  ];
+  if (handoffs.length > 0) {
+    parts.push(
+      table(
+        ["Topic (any of)", "Hand off to", "Why", "Context starts with"],
+        handoffs.map((h) => handoffRow(h, ctx)),
+      ),
+      "The first matching row wins (they are in priority order). Match whole words, any case.",
+    );
+  }
+  parts.push(
+    `**To hand off:**\n\n${numbered([
+      'Say: "This involves <topic>: bringing in <specialist>."',
+      `Summarise what was built, the current state, the user's goal, decisions made and the next step, starting from the row's context. \`${cli} handoff --from ${def.id} --to <skill> --goal "…" --built "…" --state "…" --decision "…" --next "…"\` prints that summary (at most ${DEFAULT_CONTEXT_LIMIT} characters) and records it for the next agent: pass its output on. If it fails, write the same headings yourself.`,
+      `Invoke the target with the summary as its argument: the Skill tool with \`skill: "<target>"\` and \`args: "<summary>"\`, or ask the user to run \`/<target> <summary>\`${anyUserOnly ? " (always so for a *user-only* target)" : ""}.`,
+      "Stop answering in the other domain.",
+    ])}`,
+    "If the target skill is not available, say so and continue here with general knowledge.",
+    '**Stay** without handing off when the topic is yours even if it touches another area lightly, when the user asks about your last answer or for a review of code in your domain, or says "stay with current", "don\'t switch" or "you handle it" (then note your limits). **Never hand back** to the *Previous skill* named in the context below unless the user asks.',
+  );
+  return parts.join("\n\n");
+}
+
+function renderDomain(def: SkillDefinition, ctx: SkillRenderContext): string {
+  const x = (text: string) => expandPlaceholders(text, ctx, "skill");
+  const parts = ["## Domain", `You are authoritative on:\n\n${bullets(def.owns.map(x))}`];
+  if (def.does_not_own.length > 0) parts.push(`Not yours, hand off instead:\n\n${bullets(def.does_not_own.map((n) => `${x(n.topic)} → \`${skillRef(ctx, n.owner)}\``))}`);
+  const extras: string[] = [];
+  if (def.pairs_with.length > 0) extras.push(`Works well with: ${def.pairs_with.map((id) => `\`${skillRef(ctx, id)}\` (${targetName(ctx, id)})`).join(", ")}.`);
+  if (def.requires.length > 0) extras.push(`Assumes: ${def.requires.map(x).join(", ")}.`);
+  if (extras.length > 0) parts.push(extras.join(" "));
+  return parts.join("\n\n");
+}
+
+function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
+  const phases = def.phases ?? [];
+  const cli = cliCommand(ctx, "skill");
+  const agent = (p: (typeof phases)[number]) =>
+    p.agent !== undefined ? `\`${agentRef(ctx, p.agent)}\`` : p.branches !== undefined ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ") : "(lanes)";
+  const detail = (p: (typeof phases)[number]) => {
+    const extra: string[] = [];
+    if (p.trigger !== undefined) extra.push(`runs when ${p.trigger}`);
+    if (p.remediation_target !== undefined) extra.push(`on a failed gate back to ${p.remediation_target}${p.max_remediation !== undefined ? `, at most ${p.max_remediation} times` : ""}`);
+    if (p.max_iterations !== undefined) extra.push(`at most ${p.max_iterations} rounds`);
+    return extra.length === 0 ? p.description : `${p.description} (${extra.join("; ")})`;
+  };
+  return [
+    "## Phases",
+    "This is a composite skill: lanes runs it phase by phase and saves the state before every instruction, so an interrupted run resumes where it stopped.",
+    table(
+      ["Phase", "Title", "Type", "Agent", "What it does", "Next"],
+      phases.map((p) => [p.id, p.title, p.type, agent(p), detail(p), p.next ?? "done"]),
+    ),
+    numbered([
+      `Start: run \`${cli} phase start ${def.id}\`. It saves the run and prints phase 0's instructions and a DIRECTIVE naming the task id; pass \`--task <id>\` to every later call. Phase 0 always runs: clarification is never skipped.`,
+      `Follow each DIRECTIVE: start the phase's agent with the Agent tool, passing the phase's instructions and the task id. The agent finishes by writing its memory file: \`${cli} memory write --task <id> --agent <name> --phase <phase> --summary "…" --body-file -\`.`,
+      `Advance: \`${cli} phase advance ${def.id} --task <id>\` checks the memory files and prints the next phase. Add \`--skip\` when an OPTIONAL phase's trigger does not hold, and \`--retry\` when a REMEDIATION or ITERATIVE phase's check fails.`,
+      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\` and report the summary it prints.`,
+    ]),
+    `In what these commands print, \`lanes\` stands for \`${cli}\`${ctx.target === "plugin" ? " and agent names take the `lanes:` prefix" : ""}. Lost the directive? \`${cli} phase status ${def.id} --task <id>\` prints it again; \`${cli} help phase\` lists the options.`,
+  ].join("\n\n");
+}
+
+function renderIncomingContext(def: SkillDefinition): string {
+  return [
+    "## Context from previous skill",
+    "$ARGUMENTS",
+    `If nothing appears above, you were invoked directly: ask for the goal and what exists so far before you change anything${def.phases !== undefined ? ", then start phase 0" : ""}. Otherwise treat it as the handoff: do not redo work it lists as done, do not hand back to its *Previous skill*, and continue from *Continue from here*.`,
+  ].join("\n\n");
+}
