@@ -13,6 +13,11 @@ import type { CompiledGlob } from "../policy/compiled.ts";
 
 export interface GlobOptions {
   readonly caseInsensitive: boolean;
+  /**
+   * Whether `*` matches a leading dot (default true). Shell globs do not (`rm *` leaves `.env`
+   * alone); rule patterns and tool-input globs are treated as if they do.
+   */
+  readonly dot?: boolean;
 }
 
 /** Compiles a path glob of a policy, an agent definition or a settings rule. */
@@ -38,7 +43,7 @@ export function compilePathGlob(glob: string, options: GlobOptions): CompiledGlo
   }
   if (pattern.endsWith("/")) pattern = `${pattern}**`;
   if (pattern === "") pattern = "**";
-  const re = picomatch.makeRe(pattern, { dot: true, nocase: options.caseInsensitive });
+  const re = picomatch.makeRe(pattern, { dot: options.dot ?? true, nocase: options.caseInsensitive });
   return { glob, source: re.source, flags: re.flags, anchor };
 }
 

@@ -11,17 +11,24 @@ import { readSettingsRules, type SettingsFile, type SettingsRule } from "../poli
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The project root: `CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` holding `.claude/`, else `cwd`. */
+/**
+ * The project root: `CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` holding `.claude/`,
+ * else the nearest holding `.git`, else `cwd`. The home directory and its ancestors never count:
+ * `~/.claude/` is the user's configuration, not a project.
+ */
 export function findProjectDir(cwd: string, env: Env): string {
   const fromEnv = env["CLAUDE_PROJECT_DIR"];
   if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, ".claude"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(cwd);
-    dir = parent;
-  }
+  const start = resolve(cwd);
+  const home = homeOf(env);
+  const search = (marker: string): string | undefined => {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (dir === home || (home.startsWith(`${dir}/`) && dir !== start)) return undefined;
+      if (existsSync(join(dir, marker))) return dir;
+      if (dirname(dir) === dir) return undefined;
+    }
+  };
+  return search(".claude") ?? search(".git") ?? start;
 }
 
 export function homeOf(env: Env): string {

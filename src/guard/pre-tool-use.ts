@@ -23,6 +23,7 @@ import type { Decision, GuardRequest } from "../policy/types.ts";
 import { compilePathGlob } from "../config/globs.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
+import { expandGlob } from "./expand.ts";
 import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
@@ -133,6 +134,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     position: { path: agentPath(tree, input.session_id, input.agent_id) },
     knownAgentTypes: new Set(policy.knownAgentTypes),
     task: readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
+    expandGlob,
   });
   const decision = evaluation.decision;
   const now = deps.now();

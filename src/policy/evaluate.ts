@@ -31,6 +31,8 @@ export interface EvaluateContext {
   /** Agent types Claude Code can start. */
   readonly knownAgentTypes: ReadonlySet<string>;
   readonly task: TaskConstraints | undefined;
+  /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
+  readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
 }
 
 export interface Evaluation {
@@ -53,7 +55,11 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
   };
   const roots: GlobRoots = { projectDir: request.projectDir, home: request.home, caseInsensitive: policy.options.caseInsensitivePaths };
 
-  const facts = extractFacts(request, { pathContext, analysisBudgetMs: policy.options.analysisBudgetMs });
+  const facts = extractFacts(request, {
+    pathContext,
+    analysisBudgetMs: policy.options.analysisBudgetMs,
+    ...(context.expandGlob !== undefined && { expandGlob: context.expandGlob }),
+  });
   const matches: Match[] = [
     ...matchSettingsRules(context.settingsRules, facts, { cwd: request.cwd, roots, compile: context.compileSettingsGlob }),
     ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots)),

@@ -92,6 +92,27 @@ const str = (value: unknown): string | undefined => (typeof value === "string" &
 export interface FactOptions {
   readonly pathContext: PathContext;
   readonly analysisBudgetMs: number;
+  /**
+   * Expands a glob against the file system, as the shell would (`dot`: whether `*` matches a
+   * leading dot). Returns the matching absolute paths, or `undefined` when it cannot tell
+   * (`**`, globs in directory names, too many entries). Injected by the adapter; the core stays pure.
+   */
+  readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+}
+
+/** Adds a concrete fact for every file a glob fact expands to. */
+function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
+  const expand = options.expandGlob;
+  if (expand === undefined) return files;
+  const out = [...files];
+  for (const fact of files) {
+    if (!fact.glob || fact.path === undefined) continue;
+    const paths = expand(fact.path, fact.basis === "tool") ?? [];
+    for (const path of paths.slice(0, 200)) {
+      out.push({ ...fact, path, raw: path, glob: false, classes: classifyPath(path, false, options.pathContext), scope: `${fact.scope.slice(0, fact.scope.indexOf(":path:"))}:path:${path}` });
+    }
+  }
+  return out;
 }
 
 function fileFact(
@@ -171,7 +192,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
 
   return {
     commands,
-    files,
+    files: withExpansions(files, options),
     code: shell.code,
     functions: shell.functions,
     unrepresentable: shell.unrepresentable,
@@ -221,8 +242,7 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
   for (const key of WRITE_TOOLS[tool] ?? []) {
     const raw = str(input[key]);
     if (raw === undefined) continue;
-    const deletes = tool === "NotebookEdit" && input["edit_mode"] === "delete";
-    files.push(fileFact(raw, deletes ? "write" : "write", "tool", undefined, {}, ctx));
+    files.push(fileFact(raw, "write", "tool", undefined, {}, ctx));
   }
 
   let spawn: string | undefined;
@@ -236,5 +256,5 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
       fetchHost = undefined;
     }
   }
-  return { ...base, ...EMPTY, files, spawn, skill, fetchHost };
+  return { ...base, ...EMPTY, files: withExpansions(files, options), spawn, skill, fetchHost };
 }

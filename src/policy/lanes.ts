@@ -115,7 +115,8 @@ function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: 
     // writes outside the project are the global rules' business (fs.write-outside-project)
     if (!isWithin(fact.path, ctx.projectDir, ctx.caseInsensitive)) continue;
     if (SHARED_WRITABLE.some((d) => isWithin(fact.path!, `${ctx.projectDir}/${d}`, ctx.caseInsensitive))) continue;
-    if (agent.owns.some((g) => matchPath(g, fact.path!, roots))) continue;
+    // in the lane: inside `owns` and not carved out by `does_not_own`
+    if (agent.owns.some((g) => matchPath(g, fact.path!, roots)) && !agent.notOwned.some((n) => matchPath(n.glob, fact.path!, roots))) continue;
     const owner = ownerOf(fact.path, agent, input.policy, roots);
     const rel = fact.path.slice(ctx.projectDir.length + 1) || ".";
     matches.push(

@@ -2,6 +2,7 @@
  * Step 2 of the evaluator: match compiled rules against facts. One generic function per match
  * kind; no rule is special-cased here (rule tables live in src/policy/rules/).
  */
+import { compilePathGlob } from "../config/globs.ts";
 import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
@@ -84,11 +85,37 @@ function describeFile(fact: FileFact): string {
   return `${verb} ${quote(fact.raw)}`;
 }
 
+/** A name a name glob certainly matches: `*`/`?` filled with `x`, a class with its first member, the first brace alternative. */
+function sampleNames(glob: string): string[] {
+  const first = glob.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1");
+  return [first.replace(/[*?]/g, "x")];
+}
+
+/**
+ * For a glob in a tool input (`Glob **\/.env*`, `Grep glob: .env*`): can its last segment name a
+ * file that a name rule (`.env`, `*.pem`) covers? Conservative: yes when a sample name of either
+ * pattern matches the other and that name is not an exception.
+ */
+function globReachesName(fact: FileFact, rule: CompiledGlob, except: readonly CompiledGlob[], roots: GlobRoots): boolean {
+  if (rule.anchor !== "basename-anywhere" || fact.path === undefined) return false;
+  const last = fact.path.slice(fact.path.lastIndexOf("/") + 1);
+  // the shell's `*` skips dotfiles; a tool's glob is assumed to reach them
+  const factGlob = compilePathGlob(last, { caseInsensitive: roots.caseInsensitive, dot: fact.basis === "tool" });
+  const dir = fact.path.slice(0, fact.path.lastIndexOf("/"));
+  // Both are single-segment name patterns here: test names against them directly. A glob that
+  // starts with a wildcard (`*`, `*.json`) reaches any name, so only its own samples count; the
+  // files it really expands to were added as facts by the expander (facts.ts).
+  const literalStart = last.length > 0 && !["*", "?", "["].includes(last[0]!);
+  const candidates = [...(literalStart ? sampleNames(rule.glob).filter((n) => matchName(factGlob, n)) : []), ...sampleNames(last).filter((n) => matchName(rule, n))];
+  return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
+}
+
 function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.files) {
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
-    if (!globsMatch(m.patterns, fact.path, roots) || globsMatch(m.except, fact.path, roots)) continue;
+    const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
+    if (!literal && !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots)))) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
   }
   return hits;

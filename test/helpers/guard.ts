@@ -29,6 +29,8 @@ export interface JudgeOptions {
   readonly path?: readonly string[];
   readonly settings?: readonly SettingsRule[];
   readonly task?: TaskConstraints;
+  /** A fake file system for glob expansion: directory → entries. */
+  readonly files?: Readonly<Record<string, readonly string[]>>;
 }
 
 export function judge(policy: CompiledPolicy, command: string | undefined, options: JudgeOptions = {}): Evaluation {
@@ -44,6 +46,14 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       position: { path: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent] },
       knownAgentTypes: new Set(policy.knownAgentTypes),
       task: options.task,
+      ...(options.files !== undefined && {
+        expandGlob: (pattern: string, dot: boolean) => {
+          const dir = pattern.slice(0, pattern.lastIndexOf("/"));
+          const name = pattern.slice(pattern.lastIndexOf("/") + 1);
+          const glob = compilePathGlob(name, { caseInsensitive: false, dot });
+          return (options.files![dir] ?? []).filter((e) => new RegExp(glob.source, glob.flags).test(e)).map((e) => `${dir}/${e}`);
+        },
+      }),
     },
   );
 }

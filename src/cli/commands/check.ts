@@ -3,6 +3,7 @@
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
 import { compilePathGlob } from "../../config/globs.ts";
+import { expandGlob } from "../../guard/expand.ts";
 import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../guard/environment.ts";
 import { readTaskConstraints } from "../../guard/task.ts";
 import { projectPaths } from "../../layout.ts";
@@ -92,6 +93,7 @@ export const checkCommand: Command = {
       position: { path: values.agent === undefined ? agentPath : [...agentPath, values.agent] },
       knownAgentTypes: new Set(policy.knownAgentTypes),
       task: readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
+      expandGlob,
     });
     const decision = evaluation.decision;
     const reason = decision === undefined ? undefined : renderReason(decision, { agent: values.agent });
