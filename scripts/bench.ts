@@ -73,8 +73,8 @@ function hookInput(project: string, tool: string, toolInput: Record<string, unkn
 
 function coldStart(project: string, home: string) {
   const env = { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: project };
-  const hook = join(project, ".claude", "lanes", "dist", "pre-tool-use.mjs");
-  const post = join(project, ".claude", "lanes", "dist", "post-tool-use.mjs");
+  const hook = join(project, ".claude", "lanes", "dist", "pre-tool-use.cjs");
+  const post = join(project, ".claude", "lanes", "dist", "post-tool-use.cjs");
   const cases = {
     "pre-tool-use Bash `git status` (main)": hookInput(project, "Bash", { command: "git status" }),
     "pre-tool-use Bash `rm -rf /` (main, deny)": hookInput(project, "Bash", { command: "rm -rf /" }),

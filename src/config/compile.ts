@@ -22,7 +22,7 @@ import {
 } from "../policy/compiled.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
 import { LAYERS, type Layer } from "../policy/types.ts";
-import { compileNameGlob, compilePathGlob, type GlobOptions } from "./globs.ts";
+import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "./globs.ts";
 import type { CommandMatch, PolicyFile, PolicyRule } from "./schema.ts";
 
 /** One lanes policy layer as loaded. */
@@ -71,7 +71,7 @@ function compileCommand(m: CommandMatch, glob: GlobOptions): CompiledMatch {
     ...(m.flags_none !== undefined && { flagsNone: m.flags_none }),
     ...(m.option_values !== undefined && { optionValues: m.option_values }),
     ...(m.double_dash !== undefined && { doubleDash: m.double_dash }),
-    ...(m.operands !== undefined && { operands: m.operands.map((g) => compilePathGlob(g, glob)) }),
+    ...(m.operands !== undefined && { operands: compilePathGlobs(m.operands, glob) }),
     ...(m.targets !== undefined && { targets: m.targets }),
   };
 }
@@ -83,8 +83,8 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
     return {
       kind: "path",
       access: rule.paths.access,
-      patterns: rule.paths.patterns.map((g) => compilePathGlob(g, glob)),
-      except: (rule.paths.except ?? []).map((g) => compilePathGlob(g, glob)),
+      patterns: compilePathGlobs(rule.paths.patterns, glob),
+      except: compilePathGlobs(rule.paths.except ?? [], glob),
     };
   }
   if ("tools" in rule) return { kind: "tools", tools: rule.tools.map(compileNameGlob) };
@@ -127,7 +127,7 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
     };
     const rules: CompiledRule[] = [];
     if (rule.paths !== undefined) {
-      rules.push({ ...base, match: { kind: "path", access: "read-only", patterns: rule.paths.map((g) => compilePathGlob(g, glob)), except: [] } });
+      rules.push({ ...base, match: { kind: "path", access: "read-only", patterns: compilePathGlobs(rule.paths, glob), except: [] } });
     }
     if (rule.command !== undefined) rules.push({ ...base, match: compileCommand(rule.command, glob) });
     if (rule.tools !== undefined) rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
@@ -138,7 +138,7 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
     name: d.name,
     role: d.role,
     source: input.path,
-    owns: d.owns.map((g) => compilePathGlob(g, glob)),
+    owns: compilePathGlobs(d.owns, glob),
     notOwned: d.does_not_own.map((n) => ({ glob: compilePathGlob(n.path, glob), owner: n.owner })),
     toolsAllowed: d.tools.allowed,
     toolsForbidden: d.tools.forbidden ?? [],

@@ -52,3 +52,19 @@ export function compileNameGlob(glob: string): CompiledGlob {
   const re = picomatch.makeRe(glob, { dot: true, noglobstar: true, nobrace: true, noextglob: true });
   return { glob, source: re.source.replace(/\[\^\/\]/g, "."), flags: "", anchor: "absolute" };
 }
+
+/**
+ * Compiles several path globs into as few regular expressions as possible: one per anchor, the
+ * alternatives joined. Matching a rule then costs one `RegExp` per anchor instead of one per glob,
+ * which matters on the hot path where every regular expression is compiled afresh.
+ */
+export function compilePathGlobs(globs: readonly string[], options: GlobOptions): CompiledGlob[] {
+  const byAnchor = new Map<CompiledGlob["anchor"], CompiledGlob[]>();
+  for (const glob of globs) {
+    const compiled = compilePathGlob(glob, options);
+    byAnchor.set(compiled.anchor, [...(byAnchor.get(compiled.anchor) ?? []), compiled]);
+  }
+  return [...byAnchor.values()].map((group) =>
+    group.length === 1 ? group[0]! : { glob: group.map((g) => g.glob).join(", "), source: group.map((g) => g.source).join("|"), flags: group[0]!.flags, anchor: group[0]!.anchor },
+  );
+}

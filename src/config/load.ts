@@ -12,7 +12,7 @@ import { parseFrontmatter } from "../markdown/frontmatter.ts";
 import type { CompiledPolicy, PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_AGENT_TYPES } from "../policy/lanes.ts";
 import { atomicWriteFile, ensurePrivateDir } from "../runtime/atomic.ts";
-import { hashFile, listDefinitions } from "../guard/policy-file.ts";
+import { listDefinitions, sourceFingerprint } from "../guard/policy-file.ts";
 import { compilePolicy, type AgentInput, type CompileIssue, type PolicyLayerInput } from "./compile.ts";
 import { PolicyFile } from "./schema.ts";
 
@@ -87,7 +87,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   if (issues.length > 0) return { ok: false, issues };
 
   const watched = [...(options.skipUser === true ? [] : [user.policy]), project.policy, project.policyLocal, ...agents.map((a) => a.path)];
-  const sources: PolicySource[] = watched.map((path) => ({ path, sha256: hashFile(path) }));
+  const sources: PolicySource[] = watched.map((path) => ({ path, ...sourceFingerprint(path) }));
   const listingDirs = [...(agentsDir === undefined ? [] : [agentsDir]), project.agents, join(options.home, ".claude", "agents")];
   const listings = [...new Set(listingDirs)].map((dir) => ({ dir, entries: listDefinitions(dir) }));
   const known = [...new Set([...BUILTIN_AGENT_TYPES, ...agents.map((a) => a.definition.name), ...agentNames(project.agents), ...agentNames(join(options.home, ".claude", "agents"))])].sort();

@@ -4,6 +4,7 @@
  * (the audit log). None of them can block; failures go to stderr.
  */
 import { projectPaths } from "../layout.ts";
+import { showGlobs } from "../policy/glob-match.ts";
 import type { CompiledAgent } from "../policy/compiled.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
@@ -18,7 +19,7 @@ import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 export function laneReminder(agent: CompiledAgent | undefined, agentType: string, path: readonly string[]): string {
   const where = `path: ${["main", ...path].join(" → ")}`;
   if (agent === undefined) return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
-  const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : agent.owns.map((g) => `\`${g.glob}\``).join(", ");
+  const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : showGlobs(agent.owns);
   const handoff = agent.notOwned.length === 0 ? "" : `; paths of other agents: ${agent.notOwned.map((n) => `\`${n.glob.glob}\` → ${n.owner}`).join(", ")}`;
   return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report`;
 }

@@ -3,17 +3,40 @@
  * hashed again and every listed directory listed again; any difference means the policy no longer
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { COMPILED_FORMAT, type CompiledPolicy } from "../policy/compiled.ts";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { COMPILED_FORMAT, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
+import { fnv1a64 } from "../runtime/hash.ts";
 
-/** sha256 of a file's content, or `null` when it cannot be read (absent). */
+/** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
   try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
+    return fnv1a64(readFileSync(path));
   } catch {
     return null;
   }
+}
+
+/** What the staleness check records of a source file: hash, and size and mtime to skip rehashing. */
+export function sourceFingerprint(path: string): { hash: string | null; size?: number; mtimeMs?: number } {
+  try {
+    const stat = statSync(path);
+    return { hash: hashFile(path), size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return { hash: null };
+  }
+}
+
+/** True when the file still has the content it had at compile time (cheap when size and mtime match). */
+function sourceUnchanged(source: PolicySource): boolean {
+  let stat;
+  try {
+    stat = statSync(source.path);
+  } catch {
+    return source.hash === null;
+  }
+  if (source.hash === null) return false;
+  if (source.size === stat.size && source.mtimeMs === stat.mtimeMs) return true;
+  return hashFile(source.path) === source.hash;
 }
 
 /** The entries of a definitions directory that matter for the policy, sorted. */
@@ -52,8 +75,8 @@ export function readCompiledPolicy(path: string): PolicyRead {
     return { ok: false, kind: "stale", file: path, message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})` };
   }
   for (const source of policy.sources) {
-    if (hashFile(source.path) !== source.sha256) {
-      return { ok: false, kind: "stale", file: source.path, message: source.sha256 === null ? "it was created after the policy was compiled" : "it changed after the policy was compiled" };
+    if (!sourceUnchanged(source)) {
+      return { ok: false, kind: "stale", file: source.path, message: source.hash === null ? "it was created after the policy was compiled" : "it changed after the policy was compiled" };
     }
   }
   for (const listing of policy.listings ?? []) {

@@ -18,7 +18,7 @@ import { evaluate } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import { isMutatingTool } from "../policy/facts.ts";
 import { baseAgentName } from "../policy/lanes.ts";
-import { renderReason } from "../policy/render.ts";
+import { describeCall, renderReason } from "../policy/render.ts";
 import type { Decision, GuardRequest } from "../policy/types.ts";
 import { compilePathGlob } from "../config/globs.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
@@ -159,7 +159,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     }
   }
 
-  const reason = decision === undefined ? undefined : renderReason(decision, { agent: agentName, escalation });
+  const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName, escalation });
   const audit = (entry: Parameters<typeof appendAudit>[1]) => {
     const problem = appendAudit(paths.state, entry, policy.options.auditMaxBytes);
     if (problem !== undefined) stderr.push(problem);

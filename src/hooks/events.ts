@@ -1,7 +1,7 @@
-/** Hook entry for SubagentStart, SubagentStop, PreCompact, TaskCreated and TaskCompleted (bundled to `dist/events.mjs`). */
+/** Hook entry for SubagentStart, SubagentStop, PreCompact, TaskCreated and TaskCompleted (bundled to `dist/events.cjs`). */
 import "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { runEvent } from "../guard/events.ts";
 
 let raw = "";
@@ -10,6 +10,6 @@ try {
 } catch {
   raw = "";
 }
-const outcome = runEvent(raw, { env: process.env, now: () => new Date(), defaultPolicyPath: fileURLToPath(new URL("./policy.default.json", import.meta.url)) });
+const outcome = runEvent(raw, { env: process.env, now: () => new Date(), defaultPolicyPath: join(__dirname, "policy.default.json") });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
 if (outcome.stdout !== "") process.stdout.write(outcome.stdout);

@@ -1,7 +1,7 @@
-/** PostToolUse hook entry (bundled to `dist/post-tool-use.mjs`): records artifacts, touches and conflicts. */
+/** PostToolUse hook entry (bundled to `dist/post-tool-use.impl.cjs`, run by the cached loader `dist/post-tool-use.cjs`): records artifacts, touches and conflicts. */
 import "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { runPostToolUse } from "../guard/post-tool-use.ts";
 
 let raw = "";
@@ -10,6 +10,6 @@ try {
 } catch {
   raw = "";
 }
-const outcome = runPostToolUse(raw, { env: process.env, now: () => new Date(), defaultPolicyPath: fileURLToPath(new URL("./policy.default.json", import.meta.url)) });
+const outcome = runPostToolUse(raw, { env: process.env, now: () => new Date(), defaultPolicyPath: join(__dirname, "policy.default.json") });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
 if (outcome.stdout !== "") process.stdout.write(outcome.stdout);

@@ -1,11 +1,11 @@
 /**
- * PreToolUse hook entry (bundled to `dist/pre-tool-use.mjs`): read stdin once, judge, print one
+ * PreToolUse hook entry (bundled to `dist/pre-tool-use.impl.cjs`, run by the cached loader `dist/pre-tool-use.cjs`): read stdin once, judge, print one
  * JSON object or nothing. A crash before printing exits non-zero, which the wiring's
  * `onFailure: "block"` turns into a block.
  */
 import "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { runPreToolUse } from "../guard/pre-tool-use.ts";
 
 let raw = "";
@@ -17,7 +17,7 @@ try {
 const outcome = runPreToolUse(raw, {
   env: process.env,
   now: () => new Date(),
-  defaultPolicyPath: fileURLToPath(new URL("./policy.default.json", import.meta.url)),
+  defaultPolicyPath: join(__dirname, "policy.default.json"),
 });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
 if (outcome.stdout !== "") process.stdout.write(outcome.stdout);

@@ -1,7 +1,7 @@
-/** SessionStart hook entry (bundled to `dist/session-start.mjs`): compiles a stale policy, injects the resume summary. */
+/** SessionStart hook entry (bundled to `dist/session-start.cjs`): compiles a stale policy, injects the resume summary. */
 import "./stdout-guard.ts";
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { runSessionStart } from "../guard/session-start.ts";
 import { LANES_VERSION } from "../version.ts";
 
@@ -12,11 +12,11 @@ try {
   raw = "";
 }
 // plugin installs carry the pack's definitions next to dist/; project installs have their own
-const packAgents = fileURLToPath(new URL("../definitions/agents", import.meta.url));
+const packAgents = join(__dirname, "..", "definitions", "agents");
 const outcome = runSessionStart(raw, {
   env: process.env,
   now: () => new Date(),
-  defaultPolicyPath: fileURLToPath(new URL("./policy.default.json", import.meta.url)),
+  defaultPolicyPath: join(__dirname, "policy.default.json"),
   lanesVersion: LANES_VERSION,
   fallbackAgentsDir: existsSync(packAgents) ? packAgents : undefined,
 });

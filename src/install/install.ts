@@ -22,7 +22,7 @@ import { lint } from "../generate/lint.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
 import { projectPaths } from "../layout.ts";
 import { mergeHookSettings } from "./settings-merge.ts";
-import { HOOK_ENTRIES, hookWiring, projectCommand } from "./wiring.ts";
+import { DIST_FILES, hookWiring, projectCommand } from "./wiring.ts";
 
 export interface InstallOptions {
   /** The repository to install into. */
@@ -92,7 +92,7 @@ export function planInstall(options: InstallOptions): InstallPlan {
   const files: OutputFile[] = [];
 
   const dist = join(pack, "dist");
-  for (const entry of [...HOOK_ENTRIES, "cli.mjs", "policy.default.json"]) {
+  for (const entry of DIST_FILES) {
     const content = read(join(dist, entry));
     if (content === undefined) problems.push(`the lanes package at \`${pack}\` has no \`dist/${entry}\`: run \`npm run build\` there first`);
     else files.push({ path: `lanes/dist/${entry}`, content });

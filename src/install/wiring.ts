@@ -24,18 +24,24 @@ export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 
 /** What each event runs. `block` marks the enforcing hooks: a crash or timeout blocks the call. */
 const TABLE: readonly { event: string; matcher?: string; entry: string; timeout: number; block: boolean }[] = [
-  { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.mjs", timeout: 10, block: true },
-  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", entry: "post-tool-use.mjs", timeout: 10, block: false },
-  { event: "SessionStart", entry: "session-start.mjs", timeout: 30, block: false },
-  { event: "SubagentStart", entry: "events.mjs", timeout: 10, block: false },
-  { event: "SubagentStop", entry: "events.mjs", timeout: 10, block: false },
-  { event: "PreCompact", entry: "events.mjs", timeout: 10, block: false },
-  { event: "TaskCreated", entry: "events.mjs", timeout: 10, block: false },
-  { event: "TaskCompleted", entry: "events.mjs", timeout: 10, block: false },
+  { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.cjs", timeout: 10, block: true },
+  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", entry: "post-tool-use.cjs", timeout: 10, block: false },
+  { event: "SessionStart", entry: "session-start.cjs", timeout: 30, block: false },
+  { event: "SubagentStart", entry: "events.cjs", timeout: 10, block: false },
+  { event: "SubagentStop", entry: "events.cjs", timeout: 10, block: false },
+  { event: "PreCompact", entry: "events.cjs", timeout: 10, block: false },
+  { event: "TaskCreated", entry: "events.cjs", timeout: 10, block: false },
+  { event: "TaskCompleted", entry: "events.cjs", timeout: 10, block: false },
 ];
 
-/** Entry files that must exist in the directory the wiring points at. */
+/** Entry files the wiring points at. */
 export const HOOK_ENTRIES: readonly string[] = [...new Set(TABLE.map((t) => t.entry))];
+
+/** Hooks that run on every tool call: built as a small loader plus an implementation with a V8 code cache. */
+export const HOT_HOOKS: readonly string[] = ["pre-tool-use", "post-tool-use"];
+
+/** Every file of `dist/` an install copies. */
+export const DIST_FILES: readonly string[] = [...HOOK_ENTRIES, ...HOT_HOOKS.map((h) => `${h}.impl.cjs`), "shell.impl.cjs", "cli.mjs", "policy.default.json"];
 
 /** A marker that identifies lanes' own handlers when merging into existing settings. */
 export const LANES_MARKER = "/lanes/dist/";

@@ -6,7 +6,7 @@
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 3;
+export const COMPILED_FORMAT = 5;
 
 export const PATH_CLASSES = [
   "root",
@@ -24,7 +24,7 @@ export type PathClass = (typeof PATH_CLASSES)[number];
 
 /** A glob compiled to a regular expression, with what it is matched against. */
 export interface CompiledGlob {
-  /** The glob as written, for messages. */
+  /** The glob as written, for messages (several, comma-separated, when alternatives were merged). */
   readonly glob: string;
   readonly source: string;
   readonly flags: string;
@@ -110,8 +110,11 @@ export interface CompiledAgent {
 /** A file the policy was compiled from, with its content hash, for the staleness check. */
 export interface PolicySource {
   readonly path: string;
-  /** sha256 of the content; `null` when the file did not exist at compile time. */
-  readonly sha256: string | null;
+  /** Size and modification time at compile time: when both still match, the hash is not recomputed. */
+  readonly size?: number;
+  readonly mtimeMs?: number;
+  /** FNV-1a 64 hash of the content (change detection); `null` when the file did not exist at compile time. */
+  readonly hash: string | null;
 }
 
 /** Options after layering, every one set. */

@@ -9,7 +9,7 @@
  */
 import type { CompiledAgent, CompiledGlob, CompiledPolicy } from "./compiled.ts";
 import type { Facts, FileFact } from "./facts.ts";
-import { matchPath, type GlobRoots } from "./glob-match.ts";
+import { matchPath, showGlobs, type GlobRoots } from "./glob-match.ts";
 import { matchRule } from "./match.ts";
 import { isWithin, type PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
@@ -149,7 +149,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, roots: GlobRoots): Mat
       matches.push(laneMatch("task.read-only", "task", "deny", `${step} is read-only`, "report your findings instead of changing files", `\`${fact.raw}\``, fact.scope, source));
     } else if (task.writePaths !== undefined && (fact.path === undefined || !task.writePaths.some((g) => matchPath(g, fact.path!, roots)))) {
       matches.push(
-        laneMatch("task.write-outside-scope", "task", "deny", `${step} may only write ${task.writePaths.map((g) => `\`${g.glob}\``).join(", ")}`, "stay within the step's paths, or report that the step needs more", `\`${fact.raw}\``, fact.scope, source),
+        laneMatch("task.write-outside-scope", "task", "deny", `${step} may only write ${showGlobs(task.writePaths)}`, "stay within the step's paths, or report that the step needs more", `\`${fact.raw}\``, fact.scope, source),
       );
     }
   }

@@ -85,10 +85,12 @@ function describeFile(fact: FileFact): string {
   return `${verb} ${quote(fact.raw)}`;
 }
 
-/** A name a name glob certainly matches: `*`/`?` filled with `x`, a class with its first member, the first brace alternative. */
+/**
+ * Names a name glob certainly matches, one per alternative (merged globs are listed as `a, b`):
+ * `*`/`?` filled with `x`, a class with its first member, the first brace alternative.
+ */
 function sampleNames(glob: string): string[] {
-  const first = glob.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1");
-  return [first.replace(/[*?]/g, "x")];
+  return glob.split(", ").map((one) => one.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1").replace(/[*?]/g, "x"));
 }
 
 /**

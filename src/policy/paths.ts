@@ -131,7 +131,7 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   return classes;
 }
 
-/** Claude Code settings and lanes configuration: changing them changes what the guard enforces. */
+/** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */
 function isClaudeConfig(abs: string, ctx: PathContext): boolean {
   const ci = ctx.caseInsensitive;
   const project = `${ctx.projectDir}/.claude`;
@@ -146,6 +146,7 @@ function isClaudeConfig(abs: string, ctx: PathContext): boolean {
     `${user}/settings.json`,
     `${user}/lanes.yaml`,
   ];
-  const dirs = [`${project}/lanes`, `${project}/state/policy.json`, "/etc/claude-code", "/Library/Application Support/ClaudeCode"];
+  // lanes' own files: hooks, definitions, compiled policy, runtime state and the hooks' code cache
+  const dirs = [`${project}/lanes`, `${project}/state`, "/etc/claude-code", "/Library/Application Support/ClaudeCode"];
   return files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) || dirs.some((d) => isWithin(abs, d, ci));
 }

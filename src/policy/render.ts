@@ -14,17 +14,31 @@ export interface Escalation {
 
 const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
 
+/** How a tool call is named in a message: the command for Bash, the tool and path for file tools. */
+export function describeCall(tool: string, input: Readonly<Record<string, unknown>>): string {
+  const clip = (text: string) => (text.length > 160 ? `${text.slice(0, 157)}...` : text).replace(/\s*\n\s*/g, " ");
+  const str = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+  if (tool === "Bash" && str("command") !== undefined) return `\`${clip(str("command")!)}\``;
+  const path = str("file_path") ?? str("notebook_path") ?? str("path");
+  if (path !== undefined) return `${tool} of \`${clip(path)}\``;
+  if ((tool === "Agent" || tool === "Task") && str("subagent_type") !== undefined) return `starting agent \`${str("subagent_type")}\``;
+  if (tool === "Skill" && str("skill") !== undefined) return `skill \`${str("skill")}\``;
+  return `the ${tool} call`;
+}
+
 /**
- * `lanes denied <subject> [<rule ids>]: <why>; instead, <alternative>` — with the agent named
- * when the call came from one, and the escalation notice after repeated denials.
+ * `lanes denied <call> [by <agent>] [<rule ids>]: <detail>: <why>; instead, <alternative>` — the
+ * detail says which part of the call matched when that is not the whole call, and the escalation
+ * notice follows repeated denials.
  */
-export function renderReason(decision: Decision, options: { agent?: string | undefined; escalation?: Escalation | undefined } = {}): string {
+export function renderReason(decision: Decision, options: { call: string; agent?: string | undefined; escalation?: Escalation | undefined }): string {
   const first = decision.matches[0]!;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
-  const who = options.agent === undefined ? "" : ` for ${options.agent}`;
+  const by = options.agent === undefined ? "" : ` by ${options.agent}`;
+  const detail = first.subject === options.call ? "" : `${first.subject}: `;
   const others = decision.matches.slice(1).filter((m) => m.ruleId !== first.ruleId);
   const also = others.length === 0 ? "" : `; also ${others.slice(0, 3).map((m) => `${m.subject} [${m.ruleId}]`).join(", ")}`;
-  let text = `lanes ${verb} ${first.subject}${who} [${decision.ruleIds.join(", ")}]: ${first.why}${also}; instead, ${first.instead}`;
+  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${first.instead}`;
   if (options.escalation !== undefined) {
     const { agent, count } = options.escalation;
     text += ` — this is the ${ordinal(count)} denial in a row for ${agent}: stop, do not try another way around it, and report to the orchestrator or the user what you need`;

@@ -32,11 +32,11 @@
  *   few levels, and then retries.
  * Releasing re-reads the lock and deletes it only if it still holds the releaser's own token.
  */
-import { createHash } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { sweepStaleTemps } from "./atomic.ts";
+import { fnv1a64 } from "./hash.ts";
 import { describeError, fail, ok, type Result } from "./types.ts";
 
 /** What a lock (or claim) file holds. */
@@ -221,14 +221,15 @@ function removeIfToken(path: string, token: string, now: number): boolean {
   return true;
 }
 
-const digest = (token: string): string => createHash("sha256").update(token).digest("hex").slice(0, 16);
+/** The claim file a stealer of the lock generation `token` creates (see the module comment). */
+export const claimPathOf = (lockPath: string, token: string): string => `${lockPath}.${fnv1a64(token)}.claim`;
 
 /**
  * Removes the stale generation `seen` from `path`, by the claim procedure explained at the top.
  * Returns true when `seen` is gone (removed here or by someone else).
  */
 function removeStale(path: string, seen: Observed, ctx: Context, depth: number): boolean {
-  const claimPath = `${path}.${digest(seen.token)}.claim`;
+  const claimPath = claimPathOf(path, seen.token);
   const claim = newRecord(ctx);
   if (!tryCreate(claimPath, claim)) {
     if (depth >= MAX_CLAIM_DEPTH) return false;

@@ -19,7 +19,7 @@ describe("the guard in the real client", () => {
     const run = await s.run("clean the machine", { args: ["--allowedTools", "Bash"] });
     const [result] = s.api.toolResults();
     expect(result?.is_error, explain(run, s.api)).toBe(true);
-    expect(result?.text).toMatch(/^PreToolUse:Bash hook error: lanes denied `rm -rf \/ --no-preserve-root` \[fs\.delete-root\]: it deletes the whole filesystem from `\/`; instead, /);
+    expect(result?.text).toMatch(/^PreToolUse:Bash hook error: lanes denied `rm -rf \/ --no-preserve-root` \[fs\.delete-root\]: deletes `\/`: it deletes the whole filesystem from `\/`; instead, delete the specific directory you mean/);
     expect(run.json?.permission_denials.map((d) => d.tool_name)).toEqual(["Bash"]);
     expect(s.api.notes).toEqual([]);
   });

@@ -10,7 +10,7 @@ describe("mergeHookSettings", () => {
     expect(result.ok).toBe(true);
     const settings = JSON.parse(result.ok ? result.text : "{}");
     expect(settings.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.mjs"', timeout: 10, onFailure: "block" }] },
+      { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"', timeout: 10, onFailure: "block" }] },
     ]);
     expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
   });

@@ -1,10 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { withLock, withLockSync, type LockRecord } from "../../src/runtime/lock.ts";
+import { claimPathOf, withLock, withLockSync, type LockRecord } from "../../src/runtime/lock.ts";
 import { tempProject } from "./helpers.ts";
 
 let cleanup: () => void = () => {};
@@ -28,7 +27,7 @@ function writeLock(path: string, record: Partial<LockRecord>): LockRecord {
   return full;
 }
 
-const claimOf = (lock: string, token: string): string => `${lock}.${createHash("sha256").update(token).digest("hex").slice(0, 16)}.claim`;
+const claimOf = claimPathOf;
 const quick = { timeoutMs: 80 };
 
 describe("withLockSync", () => {

@@ -2,7 +2,13 @@
  * `lanes build`: validates and lints the definitions, then renders `agents/`, `skills/` (and, for the
  * plugin, `schemas/`). With `--check` it writes nothing and exits 1 when a generated file differs.
  */
+import { existsSync } from "node:fs";
 import { relative } from "node:path";
+import { buildPolicy, loadPolicy } from "../../config/load.ts";
+import { homeOf } from "../../guard/environment.ts";
+import { projectPaths } from "../../layout.ts";
+import { LANES_VERSION } from "../../version.ts";
+import { packAgentsDir } from "../pack.ts";
 import type { RenderTarget } from "../../generate/context.ts";
 import { generate, locateRoot } from "../../generate/generate.ts";
 import { formatFindings } from "../../generate/lint.ts";
@@ -14,7 +20,9 @@ const usage = `usage: lanes build [--check] [--root DIR] [--target plugin|projec
 Validates and lints the agent and skill definitions, then renders them: agents/, skills/ and
 schemas/ for the plugin, .claude/agents and .claude/skills for a project. Generated files carry a
 marker: those whose definition is gone are removed (with the references/ of generated skills);
-hand-written agents and skills next to them are left alone.
+hand-written agents and skills next to them are left alone. Where lanes is installed (a
+.claude/lanes.yaml or .claude/lanes/), it then compiles the policy to .claude/state/policy.json,
+which the guard hooks enforce; with --check it only verifies that the policy compiles.
 
 options:
   --check           write nothing; list the files that differ and exit 1 if any does
@@ -50,9 +58,26 @@ export const buildCommand: Command = {
     const total = result.changes.filter((c) => c.status !== "removed").length;
     if (check) {
       ctx.out(changed.length === 0 ? `lanes build: ${total} files up to date in \`${where}\`\n` : `lanes build: ${changed.length} of ${total} files differ from the definitions: run \`lanes build\`\n`);
-      return changed.length === 0 ? 0 : 1;
+      const policy = compilePolicyStep(root, ctx, true);
+      return changed.length === 0 ? policy : 1;
     }
     ctx.out(`lanes build: ${changed.length} changed, ${total - changed.filter((c) => c.status !== "removed").length} unchanged in \`${where}\`\n`);
-    return 0;
+    return compilePolicyStep(root, ctx, false);
   },
 };
+
+/** Compiles (or with `check`, only validates) the policy of an installed project; 0 when there is none. */
+function compilePolicyStep(root: string, ctx: CliContext, check: boolean): number {
+  const paths = projectPaths(root);
+  if (!existsSync(paths.policy) && !existsSync(paths.lanesDir)) return 0;
+  const fallback = packAgentsDir();
+  const options = { projectDir: root, home: homeOf(ctx.env), lanesVersion: LANES_VERSION, ...(fallback !== undefined && { fallbackAgentsDir: fallback }) };
+  const result = check ? loadPolicy(options) : buildPolicy(options);
+  if (!result.ok) {
+    for (const issue of result.issues) ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
+    ctx.err("lanes build: the policy does not compile: fix the file above; until then the guard denies mutating tools\n");
+    return 1;
+  }
+  ctx.out(`lanes build: policy ${check ? "compiles" : "compiled"} (${result.policy.rules.length} rules, ${result.policy.agents.length} agent lanes)${check ? "" : ` into \`${relative(ctx.cwd, paths.compiledPolicy) || paths.compiledPolicy}\``}\n`);
+  return 0;
+}

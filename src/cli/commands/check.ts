@@ -8,7 +8,7 @@ import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../gua
 import { readTaskConstraints } from "../../guard/task.ts";
 import { projectPaths } from "../../layout.ts";
 import { evaluate } from "../../policy/evaluate.ts";
-import { renderReason } from "../../policy/render.ts";
+import { describeCall, renderReason } from "../../policy/render.ts";
 import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
@@ -96,7 +96,7 @@ export const checkCommand: Command = {
       expandGlob,
     });
     const decision = evaluation.decision;
-    const reason = decision === undefined ? undefined : renderReason(decision, { agent: values.agent });
+    const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });
     const trace = decision?.trace ?? evaluation.matches.map((m) => ({ ruleId: m.ruleId, layer: m.layer, effect: m.effect, subject: m.subject, outcome: "inert" as const }));
     const subject = tool === "Bash" ? String(input["command"]) : `${tool} ${JSON.stringify(input)}`;
 

@@ -68,7 +68,7 @@ export const pathRules: readonly RuleSpec[] = [
     id: "lanes.config",
     effect: "ask",
     fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"] },
-    why: "it changes Claude Code settings or lanes policy, which decide what agents may do",
-    instead: "tell the user which change you want and let them make it",
+    why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
+    instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
   },
 ];
