@@ -16,6 +16,8 @@ import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 
 export interface SessionStartDeps extends GuardDeps {
   readonly lanesVersion: string;
+  /** How the model runs the lanes CLI from this install, e.g. `node "/repo/.claude/lanes/dist/cli.mjs"`. */
+  readonly cli: string;
   /** The pack's agent definitions, for projects without their own (plugin installs). */
   readonly fallbackAgentsDir: string | undefined;
 }
@@ -47,7 +49,7 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
         appendAudit(paths.state, { ts, event: "policy-error", session: input.session_id, reason: message }, 5_000_000);
       }
     }
-    const summary = resumeSummary(projectDir);
+    const summary = resumeSummary(projectDir, deps.cli);
     if (summary.ok && summary.value !== undefined) context.push(summary.value);
     if (!summary.ok) stderr.push(...summary.issues.map((i) => `lanes: ${i.message}`));
   } catch (error) {

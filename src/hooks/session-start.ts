@@ -18,6 +18,7 @@ const outcome = runSessionStart(raw, {
   now: () => new Date(),
   defaultPolicyPath: join(__dirname, "policy.default.json"),
   lanesVersion: LANES_VERSION,
+  cli: `node "${join(__dirname, "cli.mjs")}"`,
   fallbackAgentsDir: existsSync(packAgents) ? packAgents : undefined,
 });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);

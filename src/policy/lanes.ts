@@ -101,7 +101,7 @@ function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: 
   }
   if (facts.spawn !== undefined && !agent.maySpawn.includes("*") && !agent.maySpawn.includes(baseAgentName(facts.spawn))) {
     matches.push(
-      laneMatch("lane.spawn-not-allowed", "role", "deny", `${agent.name} may not start other agents`, "report what you need to the orchestrator, which delegates work", `agent type \`${facts.spawn}\``, "call", src),
+      laneMatch("lane.spawn-not-allowed", "role", "deny", `${agent.name} may not start other agents`, "report what you need to the orchestrator, which delegates work", `starting agent \`${facts.spawn}\``, "call", src),
     );
   }
 
@@ -165,17 +165,17 @@ function spawnMatches(input: LaneInput, facts: Facts): Match[] {
   const base = baseAgentName(target);
   if (!input.knownAgentTypes.has(target) && !input.knownAgentTypes.has(base)) {
     const known = [...input.knownAgentTypes].sort().join(", ");
-    matches.push(laneMatch("agents.unknown-type", "builtin", "deny", `there is no agent type \`${target}\``, `use one of: ${known}`, `agent type \`${target}\``, "call", "lanes built-in"));
+    matches.push(laneMatch("agents.unknown-type", "builtin", "deny", `there is no agent type \`${target}\``, `use one of: ${known}`, `starting agent \`${target}\``, "call", "lanes built-in"));
   }
   const depth = path.length + 1;
   if (depth > input.policy.options.maxAgentDepth) {
     matches.push(
-      laneMatch("agents.depth-limit", "builtin", "deny", `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`, "do the work yourself or return to the agent that started you", `agent type \`${target}\``, "call", "lanes built-in"),
+      laneMatch("agents.depth-limit", "builtin", "deny", `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`, "do the work yourself or return to the agent that started you", `starting agent \`${target}\``, "call", "lanes built-in"),
     );
   }
   if (path.includes(base)) {
     matches.push(
-      laneMatch("agents.cycle", "builtin", "deny", `\`${base}\` is already on the agent path ${shown}`, "return your result to your caller instead of starting it again", `agent type \`${target}\``, "call", "lanes built-in"),
+      laneMatch("agents.cycle", "builtin", "deny", `\`${base}\` is already on the agent path ${shown}`, "return your result to your caller instead of starting it again", `starting agent \`${target}\``, "call", "lanes built-in"),
     );
   }
   return matches;

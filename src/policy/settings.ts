@@ -174,7 +174,7 @@ export function matchSettingsRules(
       }
       case "Agent":
       case "Task":
-        if (facts.spawn !== undefined && facts.spawn === rule.content) matches.push(toMatch(rule, `agent type \`${facts.spawn}\``, "call"));
+        if (facts.spawn !== undefined && facts.spawn === rule.content) matches.push(toMatch(rule, `starting agent \`${facts.spawn}\``, "call"));
         break;
       case "Skill":
         if (facts.skill !== undefined && (facts.skill === rule.content || (rule.content.endsWith(":*") && facts.skill.startsWith(rule.content.slice(0, -1))))) {

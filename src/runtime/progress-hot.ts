@@ -248,7 +248,7 @@ export function activePhaseStates(projectDir: string): { active: RawPhaseState[]
  * SessionStart: a short summary of unfinished work (the workflow in progress.json and composite
  * skills mid-way), or undefined when there is none. A corrupt progress file is an error value.
  */
-export function resumeSummary(projectDir: string): Result<string | undefined> {
+export function resumeSummary(projectDir: string, cli = "lanes"): Result<string | undefined> {
   const raw = readProgressRaw(projectDir);
   if (!raw.ok) return propagate(raw);
   const lines: string[] = [];
@@ -264,12 +264,12 @@ export function resumeSummary(projectDir: string): Result<string | undefined> {
     if (next !== undefined && typeof next.expert === "string" && typeof next.action === "string") {
       lines.push(`next: \`${next.expert}\` does \`${next.action}\``);
     }
-    lines.push("run `lanes progress resume` for the history, the handoff context and the artifacts");
+    lines.push(`run \`${cli} progress resume\` for the history, the handoff context and the artifacts`);
   }
   const phases = activePhaseStates(projectDir);
   for (const s of phases.active) {
     const where = s.current_phase === null ? "all phases done, not completed" : `at phase ${s.current_phase}`;
-    lines.push(`lanes: composite skill \`${s.skill}\` for task \`${s.task_id}\` is ${where}: run \`lanes phase status ${s.skill} --task ${s.task_id}\` for its directive`);
+    lines.push(`lanes: composite skill \`${s.skill}\` for task \`${s.task_id}\` is ${where}: run \`${cli} phase status ${s.skill} --task ${s.task_id}\` for its directive`);
   }
   for (const name of phases.unreadable) lines.push(`lanes: phase state \`${name}\` is unreadable: fix it by hand or delete it`);
   return ok(lines.length === 0 ? undefined : lines.join("\n"));
