@@ -44,7 +44,7 @@ export const projectPaths = (projectDir: string) => {
     audit: join(state, "audit.jsonl"),
     progress: join(state, "progress.json"),
     agentTree: join(state, "agents.json"),
-    violations: join(state, "violations.json"),
+    violations: join(state, "violations"),
     touches: join(state, "touches.json"),
     conflicts: join(state, "conflicts"),
     checkpoints: join(state, "checkpoints"),

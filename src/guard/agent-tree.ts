@@ -82,7 +82,7 @@ function update(path: string, stateDir: string, change: (tree: AgentTreeFile, no
   ensureStateDir(stateDir);
   const result = withLockSync(path, () => {
     const next = prune(change(read(path), now), now);
-    atomicWriteFile(path, `${JSON.stringify(next)}\n`);
+    atomicWriteFile(path, `${JSON.stringify(next)}\n`, { durable: false });
   });
   return result.ok ? undefined : result.issues.map((i) => i.message).join("; ");
 }

@@ -140,8 +140,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const now = deps.now();
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
-  const counterKey = `${input.session_id}/${input.agent_id ?? "main"}`;
-  const count = countDenial(paths.violations, paths.state, counterKey, agentName ?? "main", decision?.effect === "deny", now);
+  const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
   const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
 
   if (input.tool_name === "Agent" || input.tool_name === "Task") {

@@ -99,7 +99,7 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
       pending.push(conflict);
       created.push(conflict);
     }
-    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { ...wf, pending, updated: now.toISOString() } } }, now))}\n`);
+    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { ...wf, pending, updated: now.toISOString() } } }, now))}\n`, { durable: false });
   });
   return created;
 }
@@ -119,7 +119,7 @@ export function recordTouches(paths: TouchPaths, workflow: string, touch: Touch,
     for (const f of files) touched[f] = touch;
     confirmed = wf.pending.filter((p) => files.includes(p.file) && p.later === touch.agent);
     const pending = wf.pending.filter((p) => !confirmed.includes(p));
-    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { files: touched, pending, updated: now.toISOString() } } }, now))}\n`);
+    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { files: touched, pending, updated: now.toISOString() } } }, now))}\n`, { durable: false });
   });
   return confirmed;
 }

@@ -18,6 +18,12 @@ function tempPathFor(path: string): string {
 export interface AtomicWriteOptions {
   /** File mode of the new file (default 0600: state is private to the user). */
   readonly mode?: number;
+  /**
+   * fsync the file and its directory so the write survives a power loss (default true). Bookkeeping
+   * that is cheap to lose (denial counters, the agent tree) passes false: still atomic for every
+   * reader and against a killed process, without the cost of two fsyncs on every tool call.
+   */
+  readonly durable?: boolean;
 }
 
 /**
@@ -33,7 +39,7 @@ export function atomicWriteFile(path: string, data: string | Uint8Array, options
     fd = openSync(temp, "wx", options.mode ?? 0o600);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
+    if (options.durable !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, path);
@@ -52,7 +58,7 @@ export function atomicWriteFile(path: string, data: string | Uint8Array, options
     }
     throw error;
   }
-  fsyncDirectory(dirname(path));
+  if (options.durable !== false) fsyncDirectory(dirname(path));
 }
 
 /** fsync a directory so a rename in it is durable. Not supported everywhere (Windows): best effort. */

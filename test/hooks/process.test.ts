@@ -43,6 +43,17 @@ describe("PreToolUse through the real process", () => {
     expect(out["permissionDecisionReason"]).toContain(`[${rule}]`);
   });
 
+  it("escalates: the third denial in a row tells the agent to stop and report, and an allowed call resets", () => {
+    const call = (command: string) => runHook(p, "pre-tool-use.cjs", pre("Bash", { command }, { agent_id: "a00000000000000e1", agent_type: "backend" }));
+    const reason = (command: string) => (call(command).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.["permissionDecisionReason"] ?? "";
+    expect(reason("git push --force")).not.toContain("denial in a row");
+    expect(reason("git reset --hard")).not.toContain("denial in a row");
+    expect(reason("git clean -fdx")).toContain("— this is the 3rd denial in a row for backend: stop, do not try another way around it, and report to the orchestrator or the user what you need");
+    expect(call("git status").stdout).toBe("");
+    expect(reason("git clean -fdx")).not.toContain("denial in a row");
+    expect(p.read(".claude/state/audit.jsonl")).toContain('"event":"escalation"');
+  });
+
   it("logs every decision in the audit log", () => {
     runHook(p, "pre-tool-use.cjs", pre("Bash", { command: "dropdb prod" }));
     const lines = p.read(".claude/state/audit.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
