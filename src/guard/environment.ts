@@ -31,6 +31,16 @@ export function findProjectDir(cwd: string, env: Env): string {
   return search(".claude") ?? search(".git") ?? start;
 }
 
+/**
+ * How a person (or the model) runs the lanes CLI of the install a hook runs from: relative to the
+ * project when the hooks live inside it (`node .claude/lanes/dist/cli.mjs`), else by absolute path
+ * (a plugin install). The Bash tool's environment has no `CLAUDE_PROJECT_DIR`, so no variable.
+ */
+export function cliCommandFor(distDir: string, projectDir: string): string {
+  const cli = join(distDir, "cli.mjs");
+  return cli.startsWith(`${projectDir}/`) ? `node ${cli.slice(projectDir.length + 1)}` : `node "${cli}"`;
+}
+
 export function homeOf(env: Env): string {
   return resolve(env["HOME"] ?? homedir());
 }

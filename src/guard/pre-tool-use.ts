@@ -24,7 +24,7 @@ import { compilePathGlob } from "../config/globs.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
 import { expandGlob } from "./expand.ts";
-import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
+import { cliCommandFor, findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
 import { readTaskConstraints } from "./task.ts";
@@ -44,6 +44,8 @@ export interface GuardDeps {
   readonly now: () => Date;
   /** The built-in default policy shipped next to the hook (`dist/policy.default.json`). */
   readonly defaultPolicyPath: string;
+  /** The directory the hook bundles run from, to tell users how to run the CLI (see cliCommandFor). */
+  readonly distDir?: string;
 }
 
 const answer = (effect: "deny" | "ask", reason: string): string =>
@@ -64,16 +66,17 @@ function hasPolicySources(projectDir: string, home: string): boolean {
 type PolicyChoice = { policy: CompiledPolicy; problem?: string } | { error: string };
 
 function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: GuardDeps): PolicyChoice {
+  const build = `${deps.distDir === undefined ? "lanes" : cliCommandFor(deps.distDir, projectDir)} build`;
   const compiled = readCompiledPolicy(projectPaths(projectDir).compiledPolicy);
   if (compiled.ok) return { policy: compiled.policy };
   const fallback = readCompiledPolicy(deps.defaultPolicyPath);
   if (compiled.kind === "missing" && !hasPolicySources(projectDir, home)) {
-    return fallback.ok ? { policy: fallback.policy } : { error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`npx lanes init\`` };
+    return fallback.ok ? { policy: fallback.policy } : { error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package` };
   }
   const problem =
     compiled.kind === "missing"
-      ? `lanes policy is not compiled: \`${compiled.file}\` is missing; run \`npx lanes build\` (or start a new session) to compile \`.claude/lanes.yaml\``
-      : `lanes policy is ${compiled.kind}: \`${compiled.file}\`: ${compiled.message}; run \`npx lanes build\` (or start a new session) to recompile`;
+      ? `lanes policy is not compiled: \`${compiled.file}\` is missing; run \`${build}\` (or start a new session) to compile \`.claude/lanes.yaml\``
+      : `lanes policy is ${compiled.kind}: \`${compiled.file}\`: ${compiled.message}; run \`${build}\` (or start a new session) to recompile`;
   if (isMutatingTool(input.tool_name)) return { error: problem };
   return fallback.ok ? { policy: fallback.policy, problem } : { error: problem };
 }

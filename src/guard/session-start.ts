@@ -16,7 +16,7 @@ import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 
 export interface SessionStartDeps extends GuardDeps {
   readonly lanesVersion: string;
-  /** How the model runs the lanes CLI from this install, e.g. `node "/repo/.claude/lanes/dist/cli.mjs"`. */
+  /** How to run the lanes CLI of this install, e.g. `node .claude/lanes/dist/cli.mjs` (see cliCommandFor). */
   readonly cli: string;
   /** The pack's agent definitions, for projects without their own (plugin installs). */
   readonly fallbackAgentsDir: string | undefined;
@@ -43,7 +43,7 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
       } else {
         const first = built.issues[0]!;
         const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
-        const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; until it is fixed the guard denies Write, Edit, Bash and Agent calls — fix the file and run \`npx lanes build\``;
+        const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; until it is fixed the guard denies Write, Edit, Bash and Agent calls — fix the file and run \`${deps.cli} build\``;
         notices.push(message);
         context.push(message);
         appendAudit(paths.state, { ts, event: "policy-error", session: input.session_id, reason: message }, 5_000_000);

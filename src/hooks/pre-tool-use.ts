@@ -18,6 +18,7 @@ const outcome = runPreToolUse(raw, {
   env: process.env,
   now: () => new Date(),
   defaultPolicyPath: join(__dirname, "policy.default.json"),
+  distDir: __dirname,
 });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
 if (outcome.stdout !== "") process.stdout.write(outcome.stdout);

@@ -2,6 +2,7 @@
 import "./stdout-guard.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { cliCommandFor, findProjectDir } from "../guard/environment.ts";
 import { runSessionStart } from "../guard/session-start.ts";
 import { LANES_VERSION } from "../version.ts";
 
@@ -18,7 +19,7 @@ const outcome = runSessionStart(raw, {
   now: () => new Date(),
   defaultPolicyPath: join(__dirname, "policy.default.json"),
   lanesVersion: LANES_VERSION,
-  cli: `node "${join(__dirname, "cli.mjs")}"`,
+  cli: cliCommandFor(__dirname, findProjectDir(process.cwd(), process.env)),
   fallbackAgentsDir: existsSync(packAgents) ? packAgents : undefined,
 });
 for (const line of outcome.stderr) process.stderr.write(`${line}\n`);

@@ -42,8 +42,9 @@ const STARTER_POLICY = `# yaml-language-server: $schema=./lanes/schemas/lanes.sc
 # Layers, highest first: ~/.claude/lanes.yaml (yours) > this file > .claude/lanes.local.yaml
 # (personal, git-ignored) > lanes' built-in rules. Deny beats ask; a layer's \`allow\` rules are
 # exceptions that cancel matching deny/ask rules of lower lanes layers only.
-# After an edit, run \`npx lanes build\` (or start a new Claude Code session) to recompile.
-# \`npx lanes rules\` lists every rule id; \`npx lanes check '<command>'\` explains a decision.
+# After an edit, run \`node .claude/lanes/dist/cli.mjs build\` (or start a new Claude Code session)
+# to recompile. \`node .claude/lanes/dist/cli.mjs rules\` lists every rule id;
+# \`node .claude/lanes/dist/cli.mjs check '<command>'\` explains a decision.
 version: 1
 options:
   outside_project_writes: ask # deny | ask | off

@@ -35,7 +35,7 @@ export function renderReason(decision: Decision, options: { call: string; agent?
   const first = decision.matches[0]!;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
   const by = options.agent === undefined ? "" : ` by ${options.agent}`;
-  const detail = first.subject === options.call ? "" : `${first.subject}: `;
+  const detail = first.subject === options.call || first.why.includes(first.subject) ? "" : `${first.subject}: `;
   const others = decision.matches.slice(1).filter((m) => m.ruleId !== first.ruleId);
   const also = others.length === 0 ? "" : `; also ${others.slice(0, 3).map((m) => `${m.subject} [${m.ruleId}]`).join(", ")}`;
   let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${first.instead}`;

@@ -42,7 +42,7 @@ describe("lanes build and lanes lint", () => {
   it("build --check reports no drift for this repository", async () => {
     const result = await run(buildCommand, ["--check"], ROOT);
     expect(result).toMatchObject({ code: 0, err: "" });
-    expect(result.out).toMatch(/^lanes build: \d+ files up to date in `\.`\n$/);
+    expect(result.out).toMatch(/^lanes build: \d+ files up to date in `\.`\nlanes build: policy compiles \(\d+ rules, 7 agent lanes\)\n$/);
   });
 
   it("lint finds nothing in this repository", async () => {

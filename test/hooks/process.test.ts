@@ -94,7 +94,7 @@ describe("failure posture", () => {
       q.write(".claude/lanes.yaml", `${q.read(".claude/lanes.yaml")}\n# an edit\n`);
       const run = runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }));
       const reason = (run.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"];
-      expect(reason).toBe(`lanes policy is stale: \`${q.path(".claude/lanes.yaml")}\`: it changed after the policy was compiled; run \`npx lanes build\` (or start a new session) to recompile`);
+      expect(reason).toBe(`lanes policy is stale: \`${q.path(".claude/lanes.yaml")}\`: it changed after the policy was compiled; run \`node .claude/lanes/dist/cli.mjs build\` (or start a new session) to recompile`);
     });
 
     it("…while non-mutating tools are still judged by the built-in rules", () => {

@@ -58,7 +58,7 @@ export const initCommand: Command = {
     const agents = compiled.policy.agents.length;
     ctx.out(
       `${changed.length === 0 ? "lanes is up to date" : `lanes installed: ${changed.length} file(s) written`} in ${target}/.claude (${rules} rules, ${agents} agent lanes, policy compiled)\n` +
-        "next: commit .claude/ so your team gets the same guard; try `npx lanes check 'rm -rf /'`; start `claude` in the repository\n",
+        `next: commit .claude/ so your team gets the same guard; in ${target}, try \`node .claude/lanes/dist/cli.mjs check 'rm -rf /'\`, then start \`claude\`\n`,
     );
     return 0;
   },
