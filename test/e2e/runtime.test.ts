@@ -48,7 +48,7 @@ describe("the runtime in the real client", () => {
     const seen = systemMessages(api.lastRequest("main")!.body);
     expect(seen, explain(run, api)).toContain("SessionStart hook additional context: lanes: unfinished workflow `wf-");
     expect(seen).toContain("migrate the billing tables");
-    expect(seen).toContain(`run \`node "${repo.path(".claude/lanes/dist/cli.mjs")}" progress resume\``);
+    expect(seen).toContain("run `node .claude/lanes/dist/cli.mjs progress resume` for the history");
   });
 
   it("keeps the earlier version when a second agent modifies the same file, and says a human must choose", async () => {
