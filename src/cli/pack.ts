@@ -31,6 +31,16 @@ export function packAgentsDir(): string | undefined {
   return root === undefined ? undefined : join(root, "definitions", "agents");
 }
 
+/**
+ * The directory of the running CLI bundle (`.../dist`), or the package's `dist/` when running from
+ * source. Tells how this install's CLI is run (see cliCommandFor) and whether it is a plugin.
+ */
+export function cliDir(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith(".mjs")) return dirname(here);
+  return packDist();
+}
+
 /** The prebuilt bundles: `dist/` of the package. */
 export function packDist(): string | undefined {
   const root = packRoot();

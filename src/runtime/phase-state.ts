@@ -279,42 +279,53 @@ export function completeState(current: PhaseState, phases: PhaseList, now: strin
 /** `DEVELOP_SKILL_COMPLETE` for `develop-skill`: the completion marker the seeds print. */
 export const completionMarker = (skill: string): string => `${skill.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_COMPLETE`;
 
-const cmd = (verb: string, skill: string, taskId: string, extra = ""): string => `\`lanes phase ${verb} ${skill} --task ${taskId}${extra}\``;
+/**
+ * How directives name things for the install they run in: the command that runs the lanes CLI
+ * (`node .claude/lanes/dist/cli.mjs`, or a plugin's absolute path) and an agent's `subagent_type`
+ * (`backend`, or `lanes:backend` for the plugin's agents).
+ */
+export interface PhaseRender {
+  readonly cli: string;
+  readonly agentRef: (name: string) => string;
+}
+
+export const DEFAULT_RENDER: PhaseRender = { cli: "lanes", agentRef: (name) => name };
 
 /** The directive printed after a phase's content: what the model does next (pure). */
-export function renderDirective(skill: string, taskId: string, phase: Phase, state: PhaseState): string {
-  const advance = cmd("advance", skill, taskId);
-  const write = (agent: string): string => `\`lanes memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
+export function renderDirective(skill: string, taskId: string, phase: Phase, state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
+  const cmd = (verb: string, extra = ""): string => `\`${render.cli} phase ${verb} ${skill} --task ${taskId}${extra}\``;
+  const advance = cmd("advance");
+  const write = (agent: string): string => `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
   const parts: string[] = [];
-  if (phase.type === "OPTIONAL") parts.push(`This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", skill, taskId, " --skip")} instead.`);
+  if (phase.type === "OPTIONAL") parts.push(`This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", " --skip")} instead.`);
   if (phase.type === "PARALLEL") {
     const branches = phaseAgents(phase);
     parts.push(
-      `Use the Agent tool once for each of ${branches.map((b) => `\`${b}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
+      `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
       `Each must finish by writing its memory file with ${write("<its name>")}.`,
       `When every one has written its memory file, run ${advance}.`,
     );
   } else {
     const agent = phase.agent!;
     parts.push(
-      `Use the Agent tool with subagent_type \`${agent}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
+      `Use the Agent tool with subagent_type \`${render.agentRef(agent)}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
       `It must finish by writing its memory file with ${write(agent)}.`,
       `When it has written its memory file, run ${advance}.`,
     );
   }
   if (phase.type === "ITERATIVE") {
     const run = (state.iterations[phase.id] ?? 0) + 1;
-    parts.push(`This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", skill, taskId, " --retry")} to run it again.`);
+    parts.push(`This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`);
   }
   if (phase.type === "REMEDIATION") {
     const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
-    parts.push(`If the check fails, run ${cmd("advance", skill, taskId, " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`);
+    parts.push(`If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`);
   }
   return parts.join(" ");
 }
 
 /** What `start`, `advance` and `status` print: the content of every phase entered, then the directive (pure). */
-export function renderTransition(skill: string, taskId: string, phases: PhaseList, entered: readonly Phase[], state: PhaseState): string {
+export function renderTransition(skill: string, taskId: string, phases: PhaseList, entered: readonly Phase[], state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
   const count = phases.length;
   const out: string[] = [];
   for (const phase of entered) {
@@ -322,10 +333,10 @@ export function renderTransition(skill: string, taskId: string, phases: PhaseLis
     if (phase.type === "AUTO") out.push(`lanes completed this AUTO phase.`, "");
   }
   if (state.current_phase === null) {
-    out.push(`All phases of \`${skill}\` are done for task \`${taskId}\`: run ${cmd("complete", skill, taskId)}.`);
+    out.push(`All phases of \`${skill}\` are done for task \`${taskId}\`: run \`${render.cli} phase complete ${skill} --task ${taskId}\`.`);
   } else {
     const current = phases.find((p) => p.id === state.current_phase)!;
-    out.push("---", `DIRECTIVE: ${renderDirective(skill, taskId, current, state)}`);
+    out.push("---", `DIRECTIVE: ${renderDirective(skill, taskId, current, state, render)}`);
   }
   return `${out.join("\n")}\n`;
 }

@@ -26,6 +26,7 @@ import {
   phaseAgents,
   PhaseState,
   renderTransition,
+  type PhaseRender,
   startState,
   type AdvanceOptions,
   type Transition,
@@ -39,6 +40,8 @@ import { firstProblem, validatorOf } from "./zod-problem.ts";
 export interface PhaseDeps extends RuntimeDeps {
   /** Lock options (tests shorten timeouts). */
   readonly lock?: LockOptions;
+  /** How directives name the CLI and agents for this install (default: `lanes`, bare names). */
+  readonly render?: PhaseRender;
 }
 
 /** What a phase command returns: the saved state and the text to print (phase content, then the directive). */
@@ -128,7 +131,7 @@ export function startPhases(projectDir: string, skill: string, phases: unknown, 
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
     const first = t.value.phases.find((p) => p.id === "0")!;
-    return ok({ state, text: renderTransition(skill, taskId, t.value.phases, [first], state) });
+    return ok({ state, text: renderTransition(skill, taskId, t.value.phases, [first], state, deps.render) });
   });
 }
 
@@ -154,7 +157,7 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
     if (!archived.ok) return propagate(archived);
     const saved = writeStateFile(t.value.file, moved.value.state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
-    return ok({ state: moved.value.state, text: renderTransition(skill, taskId, t.value.phases, moved.value.entered, moved.value.state) });
+    return ok({ state: moved.value.state, text: renderTransition(skill, taskId, t.value.phases, moved.value.entered, moved.value.state, deps.render) });
   });
 }
 
@@ -190,7 +193,7 @@ export function phaseStatus(projectDir: string, skill: string, phases: unknown, 
     return ok({ state, text: `skill \`${skill}\` for task \`${taskId}\` is completed (${state.completed_at ?? state.updated_at})\n` });
   }
   const current = t.value.phases.find((p) => p.id === state.current_phase);
-  return ok({ state, text: renderTransition(skill, taskId, t.value.phases, current === undefined ? [] : [current], state) });
+  return ok({ state, text: renderTransition(skill, taskId, t.value.phases, current === undefined ? [] : [current], state, deps.render) });
 }
 
 /**
@@ -198,10 +201,11 @@ export function phaseStatus(projectDir: string, skill: string, phases: unknown, 
  * `definitions/skills/<skill>/skill.yaml` (this repository's layout). Only `phases` is validated;
  * the rest of the skill file belongs to the generator.
  */
-export function loadSkillPhases(projectDir: string, skill: string): Result<PhaseList> {
+export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir?: string): Result<PhaseList> {
   const name = KebabName.safeParse(skill);
   if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
-  const candidates = [join(projectPaths(projectDir).skillDefinitions, skill, "skill.yaml"), join(projectDir, "definitions", "skills", skill, "skill.yaml")];
+  // the project's own definitions first, then the pack's (a plugin install has no copy in the project)
+  const candidates = [join(projectPaths(projectDir).skillDefinitions, skill, "skill.yaml"), join(projectDir, "definitions", "skills", skill, "skill.yaml"), ...(packSkillsDir === undefined ? [] : [join(packSkillsDir, skill, "skill.yaml")])];
   for (const file of candidates) {
     let text: string;
     try {

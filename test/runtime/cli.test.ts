@@ -186,7 +186,8 @@ phases:
     writeFileSync(join(dir, ".claude", "lanes", "skills", "review", "skill.yaml"), skill);
     const start = await cli(["phase", "start", "review", "--task", "t1"], dir);
     expect(start.code).toBe(0);
-    expect(start.out).toMatch(/^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `clarifier`/);
+    // run from this checkout into a project without `.claude/agents/clarifier.md`: the plugin's name and CLI path
+    expect(start.out).toMatch(/^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `lanes:clarifier`/);
     const blocked = await cli(["phase", "advance", "review", "--task", "t1"], dir);
     expect(blocked.code).toBe(1);
     expect(blocked.err.split("\n")[0]).toBe("lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file");
@@ -204,12 +205,12 @@ phases:
     mkdirSync(join(dir, "definitions", "skills", "review"), { recursive: true });
     writeFileSync(join(dir, "definitions", "skills", "review", "skill.yaml"), skill);
     const start = await cli(["phase", "start", "review"], dir);
-    expect(start.out).toMatch(/run `lanes phase advance review --task task-\d{8}T\d{6}Z-[a-z0-9]{6}`/);
+    expect(start.out).toMatch(/run `node "[^"]+\/dist\/cli\.mjs" phase advance review --task task-\d{8}T\d{6}Z-[a-z0-9]{6}`/);
   });
 
   it.each([
     [["phase", "start"], 64, "lanes phase: pass one skill: `lanes phase start <skill> --task <id>`"],
-    [["phase", "advance", "nope", "--task", "t"], 1, "lanes phase: skill `nope` has no definition: looked for `.claude/lanes/skills/nope/skill.yaml` and `definitions/skills/nope/skill.yaml`"],
+    [["phase", "advance", "nope", "--task", "t"], 1, `lanes phase: skill \`nope\` has no definition: looked for \`.claude/lanes/skills/nope/skill.yaml\` and \`definitions/skills/nope/skill.yaml\` and \`${join(import.meta.dirname, "..", "..", "definitions", "skills", "nope", "skill.yaml")}\``],
     [["phase", "advance", "Bad_Name", "--task", "t"], 64, "lanes phase: `Bad_Name` is not a skill name: names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`"],
   ])("%j exits %i", async (argv, code, first) => {
     const run = await cli(argv, project());

@@ -4,7 +4,7 @@
  */
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
-import { dispatch, jsonObject, printJson, projectDirOf, unwrap } from "../../runtime/cli-edge.ts";
+import { dispatch, jsonObject, printJson, projectDirOf, unwrap } from "../runtime-edge.ts";
 import type { Checkpoint } from "../../runtime/checkpoint-schema.ts";
 import { listCheckpoints, resumeCheckpoint, saveCheckpoint } from "../../runtime/checkpoints.ts";
 import { readProgress } from "../../runtime/progress.ts";

@@ -15,7 +15,7 @@ import { KebabName } from "../../definitions/agent.ts";
 import { PLUGIN_NAME } from "../../generate/context.ts";
 import { DEFAULT_CONTEXT_LIMIT, renderHandoffContext, summarizeContext, type HandoffContextInput } from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../layout.ts";
-import { projectDirOf } from "../../runtime/cli-edge.ts";
+import { projectDirOf } from "../runtime-edge.ts";
 import { compactTimestamp, safeId } from "../../runtime/ids.ts";
 import { START_OVER } from "../../runtime/progress.ts";
 import { ProgressFile } from "../../runtime/progress-schema.ts";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
-import { dispatch, oneOf, printJson, projectDirOf, required, unwrap } from "../../runtime/cli-edge.ts";
+import { dispatch, oneOf, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { listMemory, readMemory, verifyMemory, writeMemory } from "../../runtime/memory.ts";
 import { describeError } from "../../runtime/types.ts";
 

@@ -3,9 +3,15 @@
  * `phases` are read from its definition; the state is saved before any directive is printed.
  * A thin adapter over src/runtime/phases.ts.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { cliCommandFor } from "../../guard/environment.ts";
+import { projectPaths } from "../../layout.ts";
+import type { PhaseRender } from "../../runtime/phase-state.ts";
 import { parseCommandArgs } from "../args.ts";
+import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
-import { dispatch, printJson, projectDirOf, required, unwrap } from "../../runtime/cli-edge.ts";
+import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../runtime/ids.ts";
 import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases, type PhaseStep } from "../../runtime/phases.ts";
 
@@ -39,21 +45,39 @@ function print(ctx: CliContext, json: boolean | undefined, step: PhaseStep): voi
   else ctx.out(step.text);
 }
 
+/**
+ * How directives name the CLI and the agents in this install: the CLI as the user runs it, and an
+ * agent by its bare name when the project has it in `.claude/agents/`, else namespaced `lanes:`
+ * (the plugin's agents).
+ */
+function renderFor(projectDir: string): PhaseRender {
+  const dir = cliDir();
+  return {
+    cli: dir === undefined ? "lanes" : cliCommandFor(dir, projectDir),
+    agentRef: (name) => (existsSync(join(projectPaths(projectDir).agents, `${name}.md`)) || dir === undefined || dir.startsWith(`${projectDir}/`) ? name : `lanes:${name}`),
+  };
+}
+
+const packSkills = (): string | undefined => {
+  const root = packRoot();
+  return root === undefined ? undefined : join(root, "definitions", "skills");
+};
+
 async function start(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, { ...common, force: { type: "boolean" } }, usage);
   const skill = skillOf(positionals, "start");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill));
+  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
   const taskId = values.task ?? newId("task", new Date(), Math.random);
-  print(ctx, values.json, unwrap(startPhases(projectDir, skill, phases, taskId, { force: values.force === true })));
+  print(ctx, values.json, unwrap(startPhases(projectDir, skill, phases, taskId, { force: values.force === true }, { render: renderFor(projectDir) })));
 }
 
 async function advance(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, { ...common, skip: { type: "boolean" }, retry: { type: "boolean" } }, usage);
   const skill = skillOf(positionals, "advance");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill));
-  const step = advancePhase(projectDir, skill, phases, required(values.task, "task", usage), { skip: values.skip === true, retry: values.retry === true });
+  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
+  const step = advancePhase(projectDir, skill, phases, required(values.task, "task", usage), { skip: values.skip === true, retry: values.retry === true }, { render: renderFor(projectDir) });
   print(ctx, values.json, unwrap(step));
 }
 
@@ -61,16 +85,16 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const skill = skillOf(positionals, "complete");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill));
-  print(ctx, values.json, unwrap(completePhases(projectDir, skill, phases, required(values.task, "task", usage))));
+  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
+  print(ctx, values.json, unwrap(completePhases(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) })));
 }
 
 async function status(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const skill = skillOf(positionals, "status");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill));
-  print(ctx, values.json, unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage))));
+  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
+  print(ctx, values.json, unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) })));
 }
 
 /** `lanes phase`. */

@@ -4,7 +4,7 @@
  */
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
-import { dispatch, jsonObject, oneOf, printJson, projectDirOf, required, unwrap, wholeNumber } from "../../runtime/cli-edge.ts";
+import { dispatch, jsonObject, oneOf, printJson, projectDirOf, required, unwrap, wholeNumber } from "../runtime-edge.ts";
 import {
   addArtifacts,
   completeProgress,

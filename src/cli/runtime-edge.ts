@@ -4,9 +4,9 @@
  * are checked in the house message style, and subcommands are dispatched from a table.
  */
 import { resolve } from "node:path";
-import { CliError, type CliContext } from "../cli/types.ts";
+import { CliError, type CliContext } from "./types.ts";
 import { findProjectDir } from "../guard/environment.ts";
-import type { IssueCode, Result } from "./types.ts";
+import type { IssueCode, Result } from "../runtime/types.ts";
 
 /** Exit code per issue kind: usage 64, data 65, I/O 74, temporary failure 75, otherwise 1. */
 const EXIT: Record<IssueCode, number> = {
