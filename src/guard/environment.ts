@@ -12,22 +12,27 @@ import { readSettingsRules, type SettingsFile, type SettingsRule } from "../poli
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * The project root: `CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` holding `.claude/`,
- * else the nearest holding `.git`, else `cwd`. The home directory and its ancestors never count:
- * `~/.claude/` is the user's configuration, not a project.
+ * The project root. Claude Code starts a session in a directory and reports it as
+ * `CLAUDE_PROJECT_DIR`; started in a package of a monorepo, that is the package, while lanes may
+ * be configured at the repository root (a plugin or user-level install fires its hooks there too).
+ * So: the nearest directory, from `CLAUDE_PROJECT_DIR` (else the cwd) upwards, that holds lanes
+ * configuration (`.claude/lanes.yaml` or `.claude/lanes/`); else, without `CLAUDE_PROJECT_DIR`, the
+ * nearest holding `.claude/`, then `.git`; else the start directory. The home directory and its
+ * ancestors never count: `~/.claude/` is the user's configuration, not a project.
  */
 export function findProjectDir(cwd: string, env: Env): string {
   const fromEnv = env["CLAUDE_PROJECT_DIR"];
-  if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
-  const start = resolve(cwd);
+  const start = resolve(fromEnv !== undefined && fromEnv !== "" ? fromEnv : cwd);
   const home = homeOf(env);
-  const search = (marker: string): string | undefined => {
+  const search = (...markers: string[]): string | undefined => {
     for (let dir = start; ; dir = dirname(dir)) {
       if (dir === home || (home.startsWith(`${dir}/`) && dir !== start)) return undefined;
-      if (existsSync(join(dir, marker))) return dir;
+      if (markers.some((m) => existsSync(join(dir, m)))) return dir;
       if (dirname(dir) === dir) return undefined;
     }
   };
+  const lanes = search(join(".claude", "lanes.yaml"), join(".claude", "lanes"));
+  if (lanes !== undefined || (fromEnv !== undefined && fromEnv !== "")) return lanes ?? start;
   return search(".claude") ?? search(".git") ?? start;
 }
 
