@@ -44,13 +44,13 @@ export function compilePathGlob(glob: string, options: GlobOptions): CompiledGlo
   if (pattern.endsWith("/")) pattern = `${pattern}**`;
   if (pattern === "") pattern = "**";
   const re = picomatch.makeRe(pattern, { dot: options.dot ?? true, nocase: options.caseInsensitive });
-  return { glob, source: re.source, flags: re.flags, anchor };
+  return { globs: [glob], source: re.source, flags: re.flags, anchor };
 }
 
 /** Compiles a name glob (tool names such as `mcp__github__*`): `*` matches any characters. */
 export function compileNameGlob(glob: string): CompiledGlob {
   const re = picomatch.makeRe(glob, { dot: true, noglobstar: true, nobrace: true, noextglob: true });
-  return { glob, source: re.source.replace(/\[\^\/\]/g, "."), flags: "", anchor: "absolute" };
+  return { globs: [glob], source: re.source.replace(/\[\^\/\]/g, "."), flags: "", anchor: "absolute" };
 }
 
 /**
@@ -65,6 +65,6 @@ export function compilePathGlobs(globs: readonly string[], options: GlobOptions)
     byAnchor.set(compiled.anchor, [...(byAnchor.get(compiled.anchor) ?? []), compiled]);
   }
   return [...byAnchor.values()].map((group) =>
-    group.length === 1 ? group[0]! : { glob: group.map((g) => g.glob).join(", "), source: group.map((g) => g.source).join("|"), flags: group[0]!.flags, anchor: group[0]!.anchor },
+    group.length === 1 ? group[0]! : { globs: group.flatMap((g) => g.globs), source: group.map((g) => g.source).join("|"), flags: group[0]!.flags, anchor: group[0]!.anchor },
   );
 }

@@ -20,7 +20,7 @@ export function laneReminder(agent: CompiledAgent | undefined, agentType: string
   const where = `path: ${["main", ...path].join(" → ")}`;
   if (agent === undefined) return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
   const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : showGlobs(agent.owns);
-  const handoff = agent.notOwned.length === 0 ? "" : `; paths of other agents: ${agent.notOwned.map((n) => `\`${n.glob.glob}\` → ${n.owner}`).join(", ")}`;
+  const handoff = agent.notOwned.length === 0 ? "" : `; paths of other agents: ${agent.notOwned.map((n) => `${showGlobs([n.glob])} → ${n.owner}`).join(", ")}`;
   return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report`;
 }
 

@@ -6,7 +6,7 @@
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 5;
+export const COMPILED_FORMAT = 6;
 
 export const PATH_CLASSES = [
   "root",
@@ -24,8 +24,8 @@ export type PathClass = (typeof PATH_CLASSES)[number];
 
 /** A glob compiled to a regular expression, with what it is matched against. */
 export interface CompiledGlob {
-  /** The glob as written, for messages (several, comma-separated, when alternatives were merged). */
-  readonly glob: string;
+  /** The globs as written, for messages: one, or several when alternatives of one anchor were merged. */
+  readonly globs: readonly string[];
   readonly source: string;
   readonly flags: string;
   /**

@@ -55,12 +55,9 @@ export function matchName(glob: CompiledGlob, name: string): boolean {
   return regex(glob).test(name);
 }
 
-/** The globs of a compiled glob as written (merged alternatives are listed `a, b`). */
-export const globsOf = (glob: CompiledGlob): string[] => glob.glob.split(", ");
-
 /** Globs for a message: each in backticks, comma-separated. */
 export const showGlobs = (globs: readonly CompiledGlob[]): string =>
   globs
-    .flatMap(globsOf)
+    .flatMap((g) => g.globs)
     .map((g) => `\`${g}\``)
     .join(", ");

@@ -86,11 +86,11 @@ function describeFile(fact: FileFact): string {
 }
 
 /**
- * Names a name glob certainly matches, one per alternative (merged globs are listed as `a, b`):
- * `*`/`?` filled with `x`, a class with its first member, the first brace alternative.
+ * Names a name glob certainly matches, one per glob: `*`/`?` filled with `x`, a class with its
+ * first member, the first brace alternative.
  */
-function sampleNames(glob: string): string[] {
-  return glob.split(", ").map((one) => one.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1").replace(/[*?]/g, "x"));
+function sampleNames(globs: readonly string[]): string[] {
+  return globs.map((one) => one.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1").replace(/[*?]/g, "x"));
 }
 
 /**
@@ -108,7 +108,7 @@ function globReachesName(fact: FileFact, rule: CompiledGlob, except: readonly Co
   // starts with a wildcard (`*`, `*.json`) reaches any name, so only its own samples count; the
   // files it really expands to were added as facts by the expander (facts.ts).
   const literalStart = last.length > 0 && !["*", "?", "["].includes(last[0]!);
-  const candidates = [...(literalStart ? sampleNames(rule.glob).filter((n) => matchName(factGlob, n)) : []), ...sampleNames(last).filter((n) => matchName(rule, n))];
+  const candidates = [...(literalStart ? sampleNames(rule.globs).filter((n) => matchName(factGlob, n)) : []), ...sampleNames([last]).filter((n) => matchName(rule, n))];
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 

@@ -77,7 +77,7 @@ describe("compilePolicy", () => {
     if (!result.ok) return;
     const [orchestrator, backend] = result.value.agents;
     expect(orchestrator).toMatchObject({ maySpawn: ["*"], mayInvokeSkills: ["*"] });
-    expect(backend).toMatchObject({ maySpawn: [], mayInvokeSkills: [], owns: [{ glob: "src/server/**", anchor: "project" }] });
+    expect(backend).toMatchObject({ maySpawn: [], mayInvokeSkills: [], owns: [{ globs: ["src/server/**"], anchor: "project" }] });
     expect(backend?.mustNot.map((r) => [r.id, r.layer, r.match.kind])).toEqual([["agent.backend.no-publish", "must-not", "command"]]);
   });
 
