@@ -120,7 +120,8 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   const settings = loadSettingsRules(projectDir, home, env);
   stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
-  const tree = readAgentTree(paths.agentTree);
+  // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
+  const spawning = input.tool_name === "Agent" || input.tool_name === "Task";
   const request: GuardRequest = {
     tool: input.tool_name,
     input: input.tool_input,
@@ -134,9 +135,9 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     settingsRules: settings.rules,
     compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
     tempDirs: tempDirsOf(env, home),
-    position: { path: agentPath(tree, input.session_id, input.agent_id) },
+    position: { path: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [] },
     knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
+    task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
     expandGlob,
   });
   const decision = evaluation.decision;
@@ -146,7 +147,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
   const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
 
-  if (input.tool_name === "Agent" || input.tool_name === "Task") {
+  if (spawning) {
     if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {
       const problem = recordSpawnIntent(paths.agentTree, paths.state, input.session_id, input.agent_id, evaluation.facts.spawn, now);
       if (problem !== undefined) stderr.push(`lanes: could not record the agent spawn: ${problem}`);
