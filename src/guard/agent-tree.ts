@@ -9,9 +9,7 @@
  * the main session, which bounds nesting depth and refuses cycles.
  */
 import { readFileSync } from "node:fs";
-import { atomicWriteFile } from "../runtime/atomic.ts";
-import { withLockSync } from "../runtime/lock.ts";
-import { ensureStateDir } from "./state-dir.ts";
+import { updateBookkeeping } from "./bookkeeping.ts";
 
 /** One running (or finished) subagent. */
 export interface AgentNode {
@@ -79,12 +77,7 @@ export function readAgentTree(path: string): AgentTreeFile {
 }
 
 function update(path: string, stateDir: string, change: (tree: AgentTreeFile, now: Date) => AgentTreeFile, now: Date): string | undefined {
-  ensureStateDir(stateDir);
-  const result = withLockSync(path, () => {
-    const next = prune(change(read(path), now), now);
-    atomicWriteFile(path, `${JSON.stringify(next)}\n`, { durable: false });
-  });
-  return result.ok ? undefined : result.issues.map((i) => i.message).join("; ");
+  return updateBookkeeping(path, stateDir, read, (tree) => prune(change(tree, now), now));
 }
 
 function prune(tree: AgentTreeFile, now: Date): AgentTreeFile {

@@ -9,10 +9,9 @@
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { atomicWriteFile, ensurePrivateDir } from "../runtime/atomic.ts";
+import { ensurePrivateDir } from "../runtime/atomic.ts";
 import { safeId } from "../runtime/ids.ts";
-import { withLockSync } from "../runtime/lock.ts";
-import { ensureStateDir } from "./state-dir.ts";
+import { updateBookkeeping } from "./bookkeeping.ts";
 
 /** The last modification of one file. */
 export interface Touch {
@@ -67,6 +66,16 @@ export function workflowKey(progressPath: string, session: string): string {
   return `session-${session}`;
 }
 
+type Workflow = TouchesFile["workflows"][string];
+
+/** Changes one workflow's entry under the lock (pruning old workflows); returns a problem message, if any. */
+function updateWorkflow(paths: TouchPaths, workflow: string, now: Date, change: (wf: Workflow) => Workflow): string | undefined {
+  return updateBookkeeping(paths.touches, paths.state, read, (file) => {
+    const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: now.toISOString() };
+    return prune({ ...file, workflows: { ...file.workflows, [workflow]: { ...change(wf), updated: now.toISOString() } } }, now);
+  });
+}
+
 /**
  * Before `agent` writes `files` (absolute paths): for each file last modified by another agent in
  * this workflow, copy its current content aside and remember the pending conflict. Cheap when no
@@ -79,11 +88,8 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
     return t !== undefined && t.agent !== agent;
   });
   if (contested.length === 0) return [];
-  ensureStateDir(paths.state);
   const created: PendingConflict[] = [];
-  withLockSync(paths.touches, () => {
-    const file = read(paths.touches);
-    const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: now.toISOString() };
+  updateWorkflow(paths, workflow, now, (wf) => {
     const pending = [...wf.pending];
     for (const f of contested) {
       const earlier = wf.files[f];
@@ -99,7 +105,7 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
       pending.push(conflict);
       created.push(conflict);
     }
-    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { ...wf, pending, updated: now.toISOString() } } }, now))}\n`, { durable: false });
+    return { ...wf, pending };
   });
   return created;
 }
@@ -110,16 +116,12 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
  */
 export function recordTouches(paths: TouchPaths, workflow: string, touch: Touch, files: readonly string[], now: Date): PendingConflict[] {
   if (files.length === 0) return [];
-  ensureStateDir(paths.state);
   let confirmed: PendingConflict[] = [];
-  withLockSync(paths.touches, () => {
-    const file = read(paths.touches);
-    const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: now.toISOString() };
+  updateWorkflow(paths, workflow, now, (wf) => {
     const touched = { ...wf.files };
     for (const f of files) touched[f] = touch;
     confirmed = wf.pending.filter((p) => files.includes(p.file) && p.later === touch.agent);
-    const pending = wf.pending.filter((p) => !confirmed.includes(p));
-    atomicWriteFile(paths.touches, `${JSON.stringify(prune({ ...file, workflows: { ...file.workflows, [workflow]: { files: touched, pending, updated: now.toISOString() } } }, now))}\n`, { durable: false });
+    return { ...wf, files: touched, pending: wf.pending.filter((p) => !confirmed.includes(p)) };
   });
   return confirmed;
 }

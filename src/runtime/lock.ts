@@ -317,17 +317,11 @@ export function withLockSync<T>(path: string, fn: () => T, options: LockOptions 
   const lockPath = `${path}.lock`;
   let token: string;
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const started = ctx.now();
-    for (let tries = 0; ; tries++) {
-      const step = attempt(path, lockPath, ctx, started, tries);
-      if (step.kind === "acquired") {
-        token = step.token;
-        break;
-      }
-      if (step.kind === "timeout") return step.result;
-      if (step.ms > 0) sleep(step.ms);
-    }
+    const steps = acquisition(path, lockPath, ctx);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) if (step.value > 0) sleep(step.value);
+    if ("result" in step.value) return step.value.result;
+    token = step.value.token;
   } catch (error) {
     return ioIssue(lockPath, error);
   }
@@ -344,17 +338,11 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, option
   const lockPath = `${path}.lock`;
   let token: string;
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const started = ctx.now();
-    for (let tries = 0; ; tries++) {
-      const step = attempt(path, lockPath, ctx, started, tries);
-      if (step.kind === "acquired") {
-        token = step.token;
-        break;
-      }
-      if (step.kind === "timeout") return step.result;
-      await new Promise((resolve) => setTimeout(resolve, step.ms));
-    }
+    const steps = acquisition(path, lockPath, ctx);
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) await new Promise((resolve) => setTimeout(resolve, step.value as number));
+    if ("result" in step.value) return step.value.result;
+    token = step.value.token;
   } catch (error) {
     return ioIssue(lockPath, error);
   }
@@ -362,6 +350,21 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, option
     return ok(await fn());
   } finally {
     release(lockPath, token, ctx);
+  }
+}
+
+/**
+ * The acquisition loop of both forms: yields how long to wait before the next try, and returns
+ * the token of the acquired lock or the timeout issue. The caller does the waiting (sync or async).
+ */
+function* acquisition(path: string, lockPath: string, ctx: Context): Generator<number, { readonly token: string } | { readonly result: Result<never> }> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const started = ctx.now();
+  for (let tries = 0; ; tries++) {
+    const step = attempt(path, lockPath, ctx, started, tries);
+    if (step.kind === "acquired") return { token: step.token };
+    if (step.kind === "timeout") return { result: step.result };
+    yield step.ms;
   }
 }
 
