@@ -6,7 +6,8 @@ import { loadPolicy } from "../config/load.ts";
 import { readCompiledPolicy } from "../guard/policy-file.ts";
 import { projectPaths } from "../layout.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
-import { packAgentsDir } from "./pack.ts";
+import { cliCommandFor } from "../guard/environment.ts";
+import { cliDir, packAgentsDir } from "./pack.ts";
 import { LANES_VERSION } from "../version.ts";
 import { CliError } from "./types.ts";
 
@@ -16,6 +17,12 @@ export interface PolicyForCli {
   readonly origin: string;
   /** A warning to show (stale compiled file), if any. */
   readonly note: string | undefined;
+}
+
+/** How to run `lanes build` with the CLI that is running now. */
+function buildCommand(projectDir: string): string {
+  const dir = cliDir();
+  return `${dir === undefined ? "lanes" : cliCommandFor(dir, projectDir)} build`;
 }
 
 export function policyForCli(projectDir: string, home: string): PolicyForCli {
@@ -31,6 +38,6 @@ export function policyForCli(projectDir: string, home: string): PolicyForCli {
   const note =
     compiled.kind === "missing"
       ? undefined
-      : `note: \`${compiled.file}\` ${compiled.message}; judged with a fresh compile — the hooks deny mutating tools until you run \`lanes build\``;
+      : `note: \`${compiled.file}\`: ${compiled.message}; judged with a fresh compile — the hooks deny mutating tools until you run \`${buildCommand(projectDir)}\``;
   return { policy: loaded.policy, origin: compiled.kind === "missing" ? "compiled in memory (no compiled policy file)" : "compiled in memory", note };
 }
