@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { normalizePath } from "../host/paths.ts";
+import { toolSpec } from "../host/tools.ts";
 import { recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
 import { appendAudit } from "./audit.ts";
@@ -16,11 +17,11 @@ import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 import { recordTouches, workflowKey, type PendingConflict } from "./touches.ts";
 
-const FILE_TOOLS: Readonly<Record<string, string>> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
-
 /** Files the call created and modified, as absolute paths. */
 export function changedFiles(input: ToolHookInput, home: string): { created: string[]; modified: string[] } {
-  const key = FILE_TOOLS[input.tool_name];
+  const spec = toolSpec(input.tool_name);
+  if (spec?.recordsChanges !== true) return { created: [], modified: [] };
+  const key = spec.writes?.[0];
   if (key !== undefined) {
     const raw = input.tool_input[key];
     if (typeof raw !== "string" || raw === "") return { created: [], modified: [] };
@@ -28,8 +29,9 @@ export function changedFiles(input: ToolHookInput, home: string): { created: str
     const response = input.tool_response as { type?: unknown } | undefined;
     return response?.type === "create" ? { created: [path], modified: [] } : { created: [], modified: [path] };
   }
-  if (input.tool_name === "Bash" && typeof input.tool_input["command"] === "string") {
-    const analysis = analyzeShell(input.tool_input["command"], { home, cwd: input.cwd });
+  const command = spec.command === undefined ? undefined : input.tool_input[spec.command];
+  if (typeof command === "string") {
+    const analysis = analyzeShell(command, { home, cwd: input.cwd });
     const modified = new Set<string>();
     for (const effect of fileEffects(analysis)) {
       if (effect.access !== "write" || effect.path.value === undefined || effect.path.glob) continue;

@@ -16,7 +16,6 @@ import { existsSync } from "node:fs";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { evaluate } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
-import { isMutatingTool } from "../policy/facts.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
 import type { Decision, GuardRequest } from "../policy/types.ts";
@@ -25,6 +24,7 @@ import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
 import { expandGlob } from "../globs/expand.ts";
 import { cliCommandFor, findProjectDir, homeOf, tempDirsOf, type Env } from "../host/env.ts";
+import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
 import { loadSettingsRules } from "./inputs.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -84,9 +84,12 @@ function choosePolicy(input: ToolHookInput, projectDir: string, home: string, de
 
 const riskOf = (decision: Decision | undefined): "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS" => (decision === undefined ? "SAFE" : decision.effect === "deny" ? "DANGEROUS" : "REVIEW_REQUIRED");
 
+/** Fields that name the subject of a call of a tool lanes does not know. */
+const GENERIC_SUBJECT = ["command", "file_path", "notebook_path", "path", "pattern", "subagent_type", "skill", "url"];
+
 function subjectOf(input: ToolHookInput): string {
   const i = input.tool_input;
-  const value = i["command"] ?? i["file_path"] ?? i["notebook_path"] ?? i["path"] ?? i["pattern"] ?? i["subagent_type"] ?? i["skill"] ?? i["url"];
+  const value = [...subjectFields(input.tool_name), ...GENERIC_SUBJECT].map((key) => i[key]).find((v) => typeof v === "string");
   const text = typeof value === "string" ? value : "";
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
@@ -122,7 +125,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const settings = loadSettingsRules(projectDir, home, env);
   stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
   // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
-  const spawning = input.tool_name === "Agent" || input.tool_name === "Task";
+  const spawning = isSpawnTool(input.tool_name);
   const request: GuardRequest = {
     tool: input.tool_name,
     input: input.tool_input,

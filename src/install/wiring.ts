@@ -4,6 +4,7 @@
  * `.claude/settings.json` (commands under `$CLAUDE_PROJECT_DIR/.claude/lanes/dist`, so they work
  * from any working directory).
  */
+import { postToolUseMatcher } from "../host/tools.ts";
 
 /** One hook handler as Claude Code reads it. */
 export interface HookHandler {
@@ -25,7 +26,7 @@ export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 /** What each event runs. `block` marks the enforcing hooks: a crash or timeout blocks the call. */
 const TABLE: readonly { event: string; matcher?: string; entry: string; timeout: number; block: boolean }[] = [
   { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.cjs", timeout: 10, block: true },
-  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", entry: "post-tool-use.cjs", timeout: 10, block: false },
+  { event: "PostToolUse", matcher: postToolUseMatcher(), entry: "post-tool-use.cjs", timeout: 10, block: false },
   { event: "SessionStart", entry: "session-start.cjs", timeout: 30, block: false },
   { event: "SubagentStart", entry: "events.cjs", timeout: 10, block: false },
   { event: "SubagentStop", entry: "events.cjs", timeout: 10, block: false },

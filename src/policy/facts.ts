@@ -8,6 +8,7 @@ import type { ArgView, CodeExecution, ShellAnalysis, ShellCommand, ShellFunction
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
+import { toolSpec } from "../host/tools.ts";
 import type { GuardRequest } from "./types.ts";
 
 /** How a fact touches a file. `exec` runs it; `operand` is a path handed to an unknown program. */
@@ -64,28 +65,6 @@ export interface Facts {
   readonly fetchHost: string | undefined;
   /** The shell analysis, for `lanes check` traces. */
   readonly shell: ShellAnalysis | undefined;
-}
-
-/** Tools that read the file or directory named in their input. */
-const READ_TOOLS: Readonly<Record<string, readonly string[]>> = {
-  Read: ["file_path"],
-  NotebookRead: ["notebook_path"],
-  Glob: ["path"],
-  Grep: ["path"],
-  LS: ["path"],
-};
-
-/** Tools that write the file named in their input. */
-const WRITE_TOOLS: Readonly<Record<string, readonly string[]>> = {
-  Write: ["file_path"],
-  Edit: ["file_path"],
-  MultiEdit: ["file_path"],
-  NotebookEdit: ["notebook_path"],
-};
-
-/** True for tools that change files or run code; a stale policy denies these. */
-export function isMutatingTool(tool: string): boolean {
-  return tool in WRITE_TOOLS || tool === "Bash" || tool === "Agent" || tool === "Task" || tool.startsWith("mcp__");
 }
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 ? value : undefined);
@@ -220,39 +199,39 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
   const input = request.input;
   const tool = request.tool;
   const base = { tool, spawn: undefined, skill: undefined, fetchHost: undefined };
+  const spec = toolSpec(tool);
 
-  if (tool === "Bash") {
-    const command = str(input["command"]);
+  if (spec?.command !== undefined) {
+    const command = str(input[spec.command]);
     return { ...base, ...(command === undefined ? EMPTY : bashFacts(command, options)) };
   }
 
   const files: FileFact[] = [];
-  for (const key of READ_TOOLS[tool] ?? []) {
+  for (const key of spec?.reads ?? []) {
     const raw = str(input[key]);
     if (raw !== undefined) files.push(fileFact(raw, "read", "tool", undefined, {}, ctx));
   }
-  if (tool === "Glob" || tool === "Grep") {
+  if (spec?.readsGlob !== undefined) {
     // The pattern (Glob) or file filter (Grep) names files too: `**/.env` reaches every .env.
-    const pattern = str(input[tool === "Glob" ? "pattern" : "glob"]);
+    const pattern = str(input[spec.readsGlob]);
     if (pattern !== undefined) {
       const dir = str(input["path"]) ?? ctx.cwd;
       const raw = pattern.startsWith("/") ? pattern : `${dir.replace(/\/+$/, "")}/${pattern}`;
       files.push(fileFact(raw, "read", "tool", undefined, { glob: true }, ctx));
     }
   }
-  for (const key of WRITE_TOOLS[tool] ?? []) {
+  for (const key of spec?.writes ?? []) {
     const raw = str(input[key]);
     if (raw === undefined) continue;
     files.push(fileFact(raw, "write", "tool", undefined, {}, ctx));
   }
 
-  let spawn: string | undefined;
-  if (tool === "Agent" || tool === "Task") spawn = str(input["subagent_type"]) ?? "general-purpose";
-  const skill = tool === "Skill" ? str(input["skill"]) ?? str(input["command"]) : undefined;
+  const spawn = spec?.spawns === undefined ? undefined : (str(input[spec.spawns]) ?? "general-purpose");
+  const skill = spec?.skill?.map((key) => str(input[key])).find((v) => v !== undefined);
   let fetchHost: string | undefined;
-  if (tool === "WebFetch") {
+  if (spec?.fetches !== undefined) {
     try {
-      fetchHost = new URL(str(input["url"]) ?? "").hostname.toLowerCase();
+      fetchHost = new URL(str(input[spec.fetches]) ?? "").hostname.toLowerCase();
     } catch {
       fetchHost = undefined;
     }

@@ -13,6 +13,7 @@ import type { Facts, FileFact } from "./facts.ts";
 import { matchPath, showGlobs, type GlobRoots } from "../globs/match.ts";
 import { matchRule } from "./match.ts";
 import { isWithin } from "../host/paths.ts";
+import { sameTool } from "../host/tools.ts";
 import { type PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
 import { wildcard } from "../globs/wildcard.ts";
@@ -56,7 +57,6 @@ const SHARED_WRITABLE = [".claude/memory"];
 
 const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 
-const sameTool = (a: string, b: string): boolean => a === b || (a === "Task" && b === "Agent") || (a === "Agent" && b === "Task");
 const toolListed = (list: readonly string[], tool: string): boolean => list.some((t) => sameTool(t, tool) || (t.includes("*") && wildcard(t, tool)));
 
 function laneMatch(

@@ -10,6 +10,7 @@ import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
+import { toolNames } from "../host/tools.ts";
 import { classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
@@ -210,7 +211,7 @@ function matchUnrepresentable(facts: Facts): Hit[] {
 }
 
 function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts): Hit[] {
-  return m.tools.some((g) => matchName(g, facts.tool)) ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }] : [];
+  return m.tools.some((g) => toolNames(facts.tool).some((name) => matchName(g, name))) ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }] : [];
 }
 
 /** Every hit of one match against the facts. */

@@ -2,6 +2,7 @@
  * The one formatter of decisions: the reason the model (and the human) reads, one line, ending
  * with the safer alternative.
  */
+import { toolSpec } from "../host/tools.ts";
 import type { Decision } from "./types.ts";
 
 const MAX = 900;
@@ -18,11 +19,15 @@ const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "
 export function describeCall(tool: string, input: Readonly<Record<string, unknown>>): string {
   const clip = (text: string) => (text.length > 160 ? `${text.slice(0, 157)}...` : text).replace(/\s*\n\s*/g, " ");
   const str = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
-  if (tool === "Bash" && str("command") !== undefined) return `\`${clip(str("command")!)}\``;
-  const path = str("file_path") ?? str("notebook_path") ?? str("path");
+  const spec = toolSpec(tool);
+  const command = spec?.command === undefined ? undefined : str(spec.command);
+  if (command !== undefined) return `\`${clip(command)}\``;
+  const path = [...(spec?.writes ?? []), ...(spec?.reads ?? []), "file_path", "notebook_path", "path"].map(str).find((v) => v !== undefined);
   if (path !== undefined) return `${tool} of \`${clip(path)}\``;
-  if ((tool === "Agent" || tool === "Task") && str("subagent_type") !== undefined) return `starting agent \`${str("subagent_type")}\``;
-  if (tool === "Skill" && str("skill") !== undefined) return `skill \`${str("skill")}\``;
+  const agent = spec?.spawns === undefined ? undefined : str(spec.spawns);
+  if (agent !== undefined) return `starting agent \`${agent}\``;
+  const skill = spec?.skill?.map(str).find((v) => v !== undefined);
+  if (skill !== undefined) return `skill \`${skill}\``;
   return `the ${tool} call`;
 }
 

@@ -14,7 +14,9 @@ import type { Facts, FileFact } from "./facts.ts";
 import { matchPath, type GlobRoots } from "../globs/match.ts";
 import type { Match } from "./types.ts";
 import { wildcard } from "../globs/wildcard.ts";
+import { assertNever } from "../host/assert-never.ts";
 import type { SettingsFile, SettingsScope } from "../host/env.ts";
+import { readsFiles, sameTool, toolSpec, writesFiles } from "../host/tools.ts";
 
 /** One `deny` or `ask` rule string from a settings file. */
 export interface SettingsRule {
@@ -109,11 +111,8 @@ export function bashRuleMatches(content: string, line: string): boolean {
 /** Compiles settings path patterns lazily; picomatch is only loaded when a rule needs it. */
 export type PathCompiler = (glob: string) => CompiledGlob;
 
-const READ_TOOLS = new Set(["Read", "Grep", "Glob", "LS", "NotebookRead"]);
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
-function fileTouches(rule: SettingsRule, fact: FileFact): boolean {
-  if (rule.tool === "Read") return fact.access === "read" || fact.access === "exec";
+function fileTouches(syntax: "read-paths" | "edit-paths", fact: FileFact): boolean {
+  if (syntax === "read-paths") return fact.access === "read" || fact.access === "exec";
   return fact.access === "write" || fact.access === "delete" || fact.access === "chmod" || fact.access === "chown";
 }
 
@@ -139,48 +138,50 @@ export function matchSettingsRules(
 ): Match[] {
   const matches: Match[] = [];
   for (const rule of rules) {
-    const toolHit = rule.tool === facts.tool || (rule.tool === "Task" && facts.tool === "Agent") || (rule.tool === "Agent" && facts.tool === "Task");
     if (rule.content === undefined) {
-      if (toolHit || wildcard(rule.tool, facts.tool)) {
+      if (sameTool(rule.tool, facts.tool) || wildcard(rule.tool, facts.tool)) {
         matches.push(toMatch(rule, `the \`${facts.tool}\` tool`, "call"));
       }
       continue;
     }
-    switch (rule.tool) {
-      case "Bash":
+    const syntax = toolSpec(rule.tool)?.ruleSyntax;
+    switch (syntax) {
+      case "command":
         for (const command of facts.commands) {
           const lines = [command.line, ...command.command.wrappers.map((_, i) => [...command.command.wrappers.slice(i), command.line].join(" "))];
           if (lines.some((line) => bashRuleMatches(rule.content!, line))) matches.push(toMatch(rule, `\`${command.command.text}\``, command.scope));
         }
         break;
-      case "Read":
-      case "Edit": {
+      case "read-paths":
+      case "edit-paths": {
         const glob = context.compile(settingsPathGlob(rule.content, rule, context.cwd));
         for (const fact of facts.files) {
-          if (fact.path === undefined || !fileTouches(rule, fact)) continue;
-          const viaTool = fact.basis === "tool" && (rule.tool === "Read" ? READ_TOOLS.has(facts.tool) : EDIT_TOOLS.has(facts.tool));
+          if (fact.path === undefined || !fileTouches(syntax, fact)) continue;
+          const viaTool = fact.basis === "tool" && (syntax === "read-paths" ? readsFiles(facts.tool) : writesFiles(facts.tool));
           if ((viaTool || fact.basis !== "tool") && matchPath(glob, fact.path, context.roots)) matches.push(toMatch(rule, `\`${fact.raw}\``, fact.scope));
         }
         break;
       }
-      case "Agent":
-      case "Task":
+      case "agent-type":
         if (facts.spawn !== undefined && facts.spawn === rule.content) matches.push(toMatch(rule, `starting agent \`${facts.spawn}\``, "call"));
         break;
-      case "Skill":
+      case "skill":
         if (facts.skill !== undefined && (facts.skill === rule.content || (rule.content.endsWith(":*") && facts.skill.startsWith(rule.content.slice(0, -1))))) {
           matches.push(toMatch(rule, `skill \`${facts.skill}\``, "call"));
         }
         break;
-      case "WebFetch":
+      case "domain":
         if (facts.fetchHost !== undefined && rule.content.startsWith("domain:")) {
           const domain = rule.content.slice(7).toLowerCase();
           const hit = domain.startsWith("*.") ? facts.fetchHost.endsWith(domain.slice(1)) : facts.fetchHost === domain;
           if (hit) matches.push(toMatch(rule, `\`${facts.fetchHost}\``, "call"));
         }
         break;
-      default:
+      case undefined:
+        // a tool whose rule content lanes does not interpret: Claude Code itself enforces it
         break;
+      default:
+        assertNever(syntax, "rule syntax");
     }
   }
   return matches;
