@@ -68,6 +68,7 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "Agent", aliases: ["Task"], spawns: "subagent_type", ruleSyntax: "agent-type", mutating: true },
   { name: "Skill", skill: ["skill", "command"], ruleSyntax: "skill" },
   { name: "WebFetch", fetches: "url", ruleSyntax: "domain" },
+  { name: "TaskStop", aliases: ["KillShell", "KillBash"] },
 ];
 
 const BY_NAME = new Map<string, ToolSpec>();

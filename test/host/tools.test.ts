@@ -24,6 +24,9 @@ describe("tool table", () => {
     ["Agent", "Agent", true],
     ["Read", "Write", false],
     ["mcp__x__y", "mcp__x__y", true],
+    ["KillShell", "TaskStop", true],
+    ["KillBash", "KillShell", true],
+    ["TaskStop", "Bash", false],
   ])("sameTool(%s, %s) → %s", (a, b, same) => {
     expect(sameTool(a, b)).toBe(same);
   });
@@ -74,6 +77,19 @@ describe("aliases reach every reader", () => {
     ["Agent(Explore)", "Agent", "Explore", "Task"],
   ])("the settings rule %s denies a %s call", (raw, tool, content, calledAs) => {
     expectDenied(judge(policy, undefined, { tool: calledAs, input: { subagent_type: "Explore", prompt: "x" }, settings: [settingsRule(raw, tool, content)] }), "settings.deny");
+  });
+
+  it.each<[string, string]>([
+    ["KillShell", "TaskStop"],
+    ["KillBash", "TaskStop"],
+    ["TaskStop", "KillShell"],
+  ])("the settings rule %s denies a %s call", (raw, calledAs) => {
+    expectDenied(judge(policy, undefined, { tool: calledAs, input: { task_id: "b1" }, settings: [settingsRule(raw, raw, undefined)] }), "settings.deny");
+  });
+
+  it("a lanes.yaml `tools: [KillShell]` rule denies a TaskStop call", () => {
+    const withRule = testPolicy([{ layer: "project", path: "/work/app/.claude/lanes.yaml", file: { version: 1, rules: [{ id: "team.keep-shells", effect: "deny", why: "background shells are shared", instead: "ask the user to stop it", tools: ["KillShell"] }] } }]);
+    expectDenied(judge(withRule, undefined, { tool: "TaskStop", input: { task_id: "b1" } }), "team.keep-shells");
   });
 
   it("a settings rule for another agent type has no opinion", () => {
