@@ -15,22 +15,20 @@ import { build, type Metafile, type Plugin } from "esbuild";
 import { compilePolicy } from "../src/config/compile.ts";
 import { AgentDefinition } from "../src/definitions/agent.ts";
 import { parseDefinition } from "../src/definitions/load.ts";
+import { BUNDLES, bundleSource, HOT_BUNDLES, type Bundle } from "../src/host/events.ts";
 import { hookWiring, pluginCommand } from "../src/install/wiring.ts";
 import { BUILTIN_AGENT_TYPES } from "../src/policy/lanes.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Entry points and the bundle each becomes. */
+/** Entry points and the bundle each becomes: every hook bundle of the event table, and the CLI. */
 const ENTRIES: Readonly<Record<string, string>> = {
-  "pre-tool-use": "src/hooks/entries/pre-tool-use.ts",
-  "post-tool-use": "src/hooks/entries/post-tool-use.ts",
-  "session-start": "src/hooks/entries/session-start.ts",
-  events: "src/hooks/entries/events.ts",
+  ...Object.fromEntries((Object.keys(BUNDLES) as Bundle[]).map((bundle) => [bundle, bundleSource(bundle)])),
   cli: "src/cli/main.ts",
 };
 
 /** Bundles that run on every tool call. */
-const HOT = new Set(["pre-tool-use", "post-tool-use"]);
+const HOT: ReadonlySet<string> = new Set(HOT_BUNDLES);
 const FORBIDDEN_ON_HOT_PATH = ["node_modules/zod/", "node_modules/yaml/", "node_modules/gray-matter/", "node_modules/js-yaml/", "src/config/load.ts", "src/config/compile.ts"];
 /** The shell analysis is loaded lazily (Bash calls only); a hot bundle must not contain it. */
 const LAZY_ON_HOT_PATH = ["node_modules/unbash/", "src/shell/analyze.ts"];

@@ -5,24 +5,11 @@
  * interleave within a line. Failing to log never changes a decision: errors go to stderr.
  */
 import { appendFileSync, renameSync, statSync } from "node:fs";
+import type { EventAudit } from "../host/events.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
-/** Events lanes records. */
-export type AuditEvent =
-  | "decision"
-  | "boundary-violation"
-  | "risk-classification"
-  | "escalation"
-  | "subagent-start"
-  | "subagent-stop"
-  | "task-created"
-  | "task-completed"
-  | "file-touched"
-  | "conflict"
-  | "policy-error"
-  | "policy-compiled"
-  | "checkpoint"
-  | "hook-error";
+/** Events lanes records: those of the guard and the runtime, and those of the event table's handlers. */
+export type AuditEvent = "decision" | "boundary-violation" | "escalation" | "file-touched" | "conflict" | "policy-error" | "policy-compiled" | "checkpoint" | EventAudit;
 
 /** One line of the audit log. Fields beyond these depend on the event. */
 export interface AuditEntry {

@@ -3,6 +3,8 @@
  * lane reminder given to each subagent), PreCompact (a checkpoint), TaskCreated/TaskCompleted
  * (the audit log). None of them can block; failures go to stderr.
  */
+import { assertNever } from "../host/assert-never.ts";
+import { handledBy } from "../host/events.ts";
 import { projectPaths } from "../host/layout.ts";
 import { showGlobs } from "../globs/match.ts";
 import type { CompiledAgent } from "../policy/compiled.ts";
@@ -42,7 +44,9 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     const agentId = input.agent_id;
     const agentType = input.agent_type;
 
-    switch (input.hook_event_name) {
+    const event = input.hook_event_name;
+    if (!handledBy(event, "events")) return { stdout: "", stderr: [`lanes events: \`${event}\` is not handled by this hook`] };
+    switch (event) {
       case "SubagentStart": {
         if (agentId === undefined || agentType === undefined) return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
         const problem = recordSubagentStart(paths.agentTree, paths.state, session, agentId, agentType, now);
@@ -71,7 +75,7 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
       case "TaskCompleted": {
         const subject = typeof input["task_subject"] === "string" ? input["task_subject"] : "";
         audit({
-          event: input.hook_event_name === "TaskCreated" ? "task-created" : "task-completed",
+          event: event === "TaskCreated" ? "task-created" : "task-completed",
           ...(agentId !== undefined && { agent_id: agentId }),
           ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
           subject,
@@ -82,7 +86,7 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         return { stdout: "", stderr };
       }
       default:
-        return { stdout: "", stderr: [`lanes events: \`${input.hook_event_name}\` is not handled by this hook`] };
+        return assertNever(event, "hook event");
     }
   } catch (error) {
     return { stdout: "", stderr: [...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`] };

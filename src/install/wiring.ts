@@ -1,10 +1,10 @@
 /**
- * The hook wiring, from one table: rendered into the plugin's `hooks/hooks.json` (commands under
+ * The hook wiring, from the event table (src/host/events.ts): rendered into the plugin's `hooks/hooks.json` (commands under
  * `${CLAUDE_PLUGIN_ROOT}/dist`) and merged by `lanes init` into a project's
  * `.claude/settings.json` (commands under `$CLAUDE_PROJECT_DIR/.claude/lanes/dist`, so they work
  * from any working directory).
  */
-import { postToolUseMatcher } from "../host/tools.ts";
+import { bundleFile, HOOK_EVENTS, HOT_BUNDLES, type HookEventSpec } from "../host/events.ts";
 
 /** One hook handler as Claude Code reads it. */
 export interface HookHandler {
@@ -23,26 +23,11 @@ export interface HookGroup {
 
 export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 
-/** What each event runs. `block` marks the enforcing hooks: a crash or timeout blocks the call. */
-const TABLE: readonly { event: string; matcher?: string; entry: string; timeout: number; block: boolean }[] = [
-  { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.cjs", timeout: 10, block: true },
-  { event: "PostToolUse", matcher: postToolUseMatcher(), entry: "post-tool-use.cjs", timeout: 10, block: false },
-  { event: "SessionStart", entry: "session-start.cjs", timeout: 30, block: false },
-  { event: "SubagentStart", entry: "events.cjs", timeout: 10, block: false },
-  { event: "SubagentStop", entry: "events.cjs", timeout: 10, block: false },
-  { event: "PreCompact", entry: "events.cjs", timeout: 10, block: false },
-  { event: "TaskCreated", entry: "events.cjs", timeout: 10, block: false },
-  { event: "TaskCompleted", entry: "events.cjs", timeout: 10, block: false },
-];
-
 /** Entry files the wiring points at. */
-export const HOOK_ENTRIES: readonly string[] = [...new Set(TABLE.map((t) => t.entry))];
-
-/** Hooks that run on every tool call: built as a small loader plus an implementation with a V8 code cache. */
-export const HOT_HOOKS: readonly string[] = ["pre-tool-use", "post-tool-use"];
+export const HOOK_ENTRIES: readonly string[] = [...new Set(HOOK_EVENTS.map((row) => bundleFile(row.bundle)))];
 
 /** Every file of `dist/` an install copies. */
-export const DIST_FILES: readonly string[] = [...HOOK_ENTRIES, ...HOT_HOOKS.map((h) => `${h}.impl.cjs`), "shell.impl.cjs", "cli.mjs", "policy.default.json"];
+export const DIST_FILES: readonly string[] = [...HOOK_ENTRIES, ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`), "shell.impl.cjs", "cli.mjs", "policy.default.json"];
 
 /** A marker that identifies lanes' own handlers when merging into existing settings. */
 export const LANES_MARKER = "/lanes/dist/";
@@ -50,10 +35,10 @@ export const LANES_MARKER = "/lanes/dist/";
 /** The wiring with each command built by `command(entry)`. */
 export function hookWiring(command: (entry: string) => string): HookWiring {
   const wiring: Record<string, HookGroup[]> = {};
-  for (const row of TABLE) {
+  for (const row of HOOK_EVENTS as readonly HookEventSpec[]) {
     const handler: HookHandler = {
       type: "command",
-      command: command(row.entry),
+      command: command(bundleFile(row.bundle)),
       timeout: row.timeout,
       ...(row.block && { onFailure: "block" as const }),
     };

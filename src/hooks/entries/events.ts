@@ -1,4 +1,4 @@
-/** Hook entry for SubagentStart, SubagentStop, PreCompact, TaskCreated and TaskCompleted (bundled to `dist/events.cjs`). */
+/** Hook entry of the less frequent events (the `events` bundle of src/host/events.ts; bundled to `dist/events.cjs`). */
 import { runEvent } from "../events.ts";
 import { runHookEntry } from "./entry.ts";
 
