@@ -1,7 +1,7 @@
 /**
  * The less frequent events, in one bundle: SubagentStart/SubagentStop (the agent tree, and the
- * lane reminder given to each subagent), PreCompact (a checkpoint), TaskCreated/TaskCompleted
- * (the audit log). None of them can block; failures go to stderr.
+ * lane reminder given to each subagent), PreCompact (a checkpoint), TaskCreated/TaskCompleted and
+ * PostToolUseFailure (the audit log). None of them can block; failures go to stderr.
  */
 import { assertNever } from "../host/assert-never.ts";
 import { handledBy } from "../host/events.ts";
@@ -69,6 +69,18 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         const saved = saveCompactCheckpoint(projectDir, trigger);
         if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
         else if (saved.value !== undefined) audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
+        return { stdout: "", stderr };
+      }
+      case "PostToolUseFailure": {
+        const error = typeof input["error"] === "string" ? input["error"] : "";
+        audit({
+          event: "tool-failed",
+          ...(agentId !== undefined && { agent_id: agentId }),
+          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
+          tool: typeof input["tool_name"] === "string" ? input["tool_name"] : "",
+          subject: error.slice(0, 500),
+          ...(input["is_interrupt"] === true && { interrupted: true }),
+        });
         return { stdout: "", stderr };
       }
       case "TaskCreated":

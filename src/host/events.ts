@@ -35,6 +35,7 @@ export interface HookEventSpec {
 export const HOOK_EVENTS = [
   { event: "PreToolUse", bundle: "pre-tool-use", matcher: "*", timeout: 10, block: true },
   { event: "PostToolUse", bundle: "post-tool-use", matcher: postToolUseMatcher(), timeout: 10, block: false },
+  { event: "PostToolUseFailure", bundle: "events", matcher: "*", timeout: 10, block: false, audit: "tool-failed" },
   { event: "SessionStart", bundle: "session-start", timeout: 30, block: false },
   { event: "SubagentStart", bundle: "events", timeout: 10, block: false, audit: "subagent-start" },
   { event: "SubagentStop", bundle: "events", timeout: 10, block: false, audit: "subagent-stop" },

@@ -12,7 +12,7 @@ describe("mergeHookSettings", () => {
     expect(settings.hooks.PreToolUse).toEqual([
       { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"', timeout: 10, onFailure: "block" }] },
     ]);
-    expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
   });
 
   it("keeps every existing key and hook, and is idempotent", () => {
