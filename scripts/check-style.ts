@@ -7,16 +7,56 @@
  *   (a receiver or argument that names `command`, e.g. `input.command.split(" ")`);
  * - `gray-matter` is imported only by `src/markdown/frontmatter.ts` (locked-down options);
  * - `process.exit` appears only in `src/cli/main.ts`;
- * - no `console.*` in `src/` except the hooks' stdout guard (stdout belongs to the hook's JSON).
+ * - no `console.*` in `src/` except the hooks' stdout guard (stdout belongs to the hook's JSON);
+ * - layers: a module under `src/<dir>/` imports only from its own layer or lower ones ({@link LAYERS}).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const TEXT_METHODS = new Set(["match", "matchAll", "replace", "replaceAll", "split", "search", "test", "exec"]);
 const COMMAND_NAMES = /(?:^|[.[\s"'(])(?:command|commandLine|cmdline|rawCommand)(?:$|[\]."')\s])/;
+
+/**
+ * The layers of `src/`, lowest first; directories in one entry share a layer. A module may import
+ * from its own layer and the layers before it, never from a later one: the code stays acyclic and
+ * each layer can be read without the ones above it.
+ */
+// prettier-ignore
+export const LAYERS: readonly (readonly string[])[] = [
+  ["host", "io"],           // where things live, env, path arithmetic, the tool and event tables; atomic writes, locks, results
+  ["globs"],                // glob compile, match, expand, overlap
+  ["schema", "markdown"],   // shared zod atoms and plain vocabulary; frontmatter
+  ["shell"],                // the only code that reads shell text
+  ["policy"],               // the pure decision core
+  ["definitions"],          // agent and skill definitions
+  ["config"],               // lanes.yaml, the compiler, the compiled policy file
+  ["runtime"],              // progress, memory, checkpoints, phases
+  ["hooks"],                // the hooks' work and their entries
+  ["generate"],             // renderers, lint
+  ["install"],              // lanes init
+  ["cli"],                  // commands
+];
+
+const layerOf = (dir: string): number => LAYERS.findIndex((layer) => layer.includes(dir));
+const LAYER_ORDER = LAYERS.map((layer) => layer.join(", ")).join(" < ");
+
+/** The layer rule for one import of `rel` (a path under `src/`); a message, or undefined when allowed. */
+export function layerProblem(rel: string, spec: string): string | undefined {
+  if (!rel.startsWith("src/") || !spec.startsWith(".")) return undefined;
+  const target = posix.normalize(posix.join(posix.dirname(rel), spec));
+  const from = rel.split("/")[1]!;
+  const to = target.split("/")[1]!;
+  if (!target.startsWith("src/") || to.endsWith(".ts")) return `layers: \`${rel}\` imports \`${target}\`, which is in no layer: put modules in a directory of the LAYERS table of scripts/check-style.ts`;
+  const fromLayer = layerOf(from);
+  const toLayer = layerOf(to);
+  if (fromLayer === -1) return `layers: \`src/${from}/\` is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
+  if (toLayer === -1) return `layers: \`${rel}\` imports \`${target}\`, whose directory is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
+  if (toLayer <= fromLayer) return undefined;
+  return `layers: \`${rel}\` (layer ${from}) imports \`${target}\` (layer ${to}), a higher layer: move what both need down, or invert the dependency (${LAYER_ORDER})`;
+}
 
 export interface Violation {
   readonly file: string;
@@ -45,6 +85,8 @@ export function checkSource(rel: string, text: string): Violation[] {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
       const spec = node.moduleSpecifier.text;
       if (spec === "unbash" && !inShell) at(node, "`unbash` is imported outside src/shell/: shell text is analysed only by the shell module");
+      const layer = layerProblem(rel, spec);
+      if (layer !== undefined) at(node, layer);
       if (spec === "gray-matter" && rel !== "src/markdown/frontmatter.ts") at(node, "`gray-matter` is imported outside src/markdown/frontmatter.ts: use parseFrontmatter, whose options are locked down");
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {

@@ -1,5 +1,7 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkAll, checkSource } from "../scripts/check-style.ts";
+import { checkAll, checkSource, LAYERS } from "../scripts/check-style.ts";
 
 describe("style check", () => {
   it.each([
@@ -19,6 +21,33 @@ describe("style check", () => {
     ["src/cli/main.ts", "process.exit(0);"],
   ])("accepts %s: %s", (file, code) => {
     expect(checkSource(file, code)).toEqual([]);
+  });
+
+  it.each([
+    ["src/policy/evaluate.ts", 'import { runPreToolUse } from "../hooks/pre-tool-use.ts";', "layers: `src/policy/evaluate.ts` (layer policy) imports `src/hooks/pre-tool-use.ts` (layer hooks), a higher layer"],
+    ["src/host/env.ts", 'import type { SettingsRule } from "../policy/settings.ts";', "layers: `src/host/env.ts` (layer host) imports `src/policy/settings.ts` (layer policy), a higher layer"],
+    ["src/globs/match.ts", 'export { PATH_CLASSES } from "../schema/vocabulary.ts";', "layers: `src/globs/match.ts` (layer globs) imports `src/schema/vocabulary.ts` (layer schema)"],
+    ["src/definitions/agent.ts", 'import { CommandMatch } from "../config/schema.ts";', "(layer definitions) imports `src/config/schema.ts` (layer config), a higher layer"],
+    ["src/runtime/x.ts", 'import { x } from "../version.ts";', "layers: `src/runtime/x.ts` imports `src/version.ts`, which is in no layer"],
+    ["src/misc/x.ts", 'import { x } from "../host/layout.ts";', "layers: `src/misc/` is in no layer"],
+  ])("refuses an import against the layer order: %s: %s", (file, code, message) => {
+    expect(checkSource(file, code).map((v) => v.message).join("\n")).toContain(message);
+  });
+
+  it.each([
+    ["src/cli/run.ts", 'import { x } from "../hooks/pre-tool-use.ts";'],
+    ["src/io/lock.ts", 'import { x } from "../host/layout.ts";'],
+    ["src/host/layout.ts", 'import { x } from "../io/atomic.ts";'],
+    ["src/policy/match.ts", 'import { x } from "./facts.ts"; import { y } from "../shell/index.ts";'],
+    ["scripts/build.ts", 'import { x } from "../src/cli/run.ts";'],
+  ])("accepts an import along the layer order: %s: %s", (file, code) => {
+    expect(checkSource(file, code)).toEqual([]);
+  });
+
+  it("orders every directory of src/ in exactly one layer", () => {
+    const dirs = LAYERS.flat();
+    expect(new Set(dirs).size).toBe(dirs.length);
+    expect([...dirs].sort()).toEqual(readdirSync(join(import.meta.dirname, "..", "src"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort());
   });
 
   it("finds nothing in the repository", () => {
