@@ -9,6 +9,7 @@
  * 4. globs are compiled to regular expressions once, here;
  * 5. agent definitions become lanes (owned paths, tools, MUST NOT rules, spawn and skill permissions).
  */
+import { assertNever } from "../host/assert-never.ts";
 import type { AgentDefinition } from "../definitions/agent.ts";
 import { COMPILED_FORMAT, DEFAULT_OPTIONS, type CompiledAgent, type CompiledMatch, type CompiledOptions, type CompiledPolicy, type CompiledRule, type PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
@@ -85,7 +86,8 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
   if ("remoteCode" in rule) return { kind: "remote-code", fetchers: rule.remoteCode.fetchers };
   if ("forkBomb" in rule) return { kind: "fork-bomb" };
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
-  return { kind: "unrepresentable" };
+  if ("unrepresentable" in rule) return { kind: "unrepresentable" };
+  return assertNever(rule, "rule kind");
 }
 
 function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {

@@ -9,6 +9,7 @@ import type { PathClass } from "../schema/vocabulary.ts";
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, type PathContext } from "./paths.ts";
+import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { classifySql } from "./sql.ts";
@@ -236,12 +237,8 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     case "unrepresentable":
       return matchUnrepresentable(facts);
     default:
-      return assertNever(m);
+      return assertNever(m, "rule kind");
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unknown rule kind: ${JSON.stringify(value)}`);
 }
 
 /** Matches of one rule, as precedence entries. */

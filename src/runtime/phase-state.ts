@@ -10,7 +10,8 @@
  * memory file of every branch agent.
  */
 import { z } from "zod";
-import { PhaseList, type Phase } from "../definitions/phases.ts";
+import { PhaseList, type Phase, type PhaseType } from "../definitions/phases.ts";
+import { assertNever } from "../host/assert-never.ts";
 import { IsoDateTime } from "./progress-schema.ts";
 import { fail, ok, type Result } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
@@ -85,10 +86,41 @@ export function phaseOrder(phases: PhaseList): string[] {
   return out;
 }
 
+/** What a phase type does. */
+export interface PhaseBehaviour {
+  /** Who works in the phase: one agent, every branch at once, or nobody (the runtime completes it on entry). */
+  readonly agents: "one" | "branches" | "none";
+  /** `advance --skip` is allowed (its trigger does not hold). */
+  readonly skippable: boolean;
+  /** What `advance --retry` does: run the phase again, or go back to its remediation target. */
+  readonly retry: "iterate" | "remediate" | undefined;
+}
+
+/** The behaviour of each phase type, in one place: a new type fails the type check here until it is described. */
+export function phaseBehaviour(type: PhaseType): PhaseBehaviour {
+  switch (type) {
+    case "LINEAR":
+      return { agents: "one", skippable: false, retry: undefined };
+    case "OPTIONAL":
+      return { agents: "one", skippable: true, retry: undefined };
+    case "ITERATIVE":
+      return { agents: "one", skippable: false, retry: "iterate" };
+    case "REMEDIATION":
+      return { agents: "one", skippable: false, retry: "remediate" };
+    case "AUTO":
+      return { agents: "none", skippable: false, retry: undefined };
+    case "PARALLEL":
+      return { agents: "branches", skippable: false, retry: undefined };
+    default:
+      return assertNever(type, "phase type");
+  }
+}
+
 /** The agents whose memory files gate a phase. */
 export function phaseAgents(phase: Phase): string[] {
-  if (phase.type === "PARALLEL") return [...(phase.branches ?? [])];
-  return phase.agent === undefined ? [] : [phase.agent];
+  const agents = phaseBehaviour(phase.type).agents;
+  if (agents === "branches") return [...(phase.branches ?? [])];
+  return agents === "none" || phase.agent === undefined ? [] : [phase.agent];
 }
 
 const label = (p: Phase): string => `phase \`${p.id}\` (\`${p.name}\`)`;
@@ -141,7 +173,7 @@ function enter(state: PhaseState, phases: PhaseList, id: string | null, now: str
       return;
     }
     entered.push(phase);
-    if (phase.type !== "AUTO") {
+    if (phaseBehaviour(phase.type).agents !== "none") {
       state.current_phase = phase.id;
       state.history.push({ phase: phase.id, event: "started", at: now });
       return;
@@ -176,7 +208,7 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
   const entered: Phase[] = [];
 
   if (options.skip === true) {
-    if (phase.type !== "OPTIONAL") return fail("refused", `${label(phase)} is ${phase.type}: only OPTIONAL phases can be skipped`, { help: "run the phase, then advance" });
+    if (!phaseBehaviour(phase.type).skippable) return fail("refused", `${label(phase)} is ${phase.type}: only OPTIONAL phases can be skipped`, { help: "run the phase, then advance" });
     state.skipped_phases.push(phase.id);
     state.phase_outputs[phase.id] = { status: "skipped", agents: [], memory_files: [], summaries: {}, artifacts: [], completed_at: now };
     state.history.push({ phase: phase.id, event: "skipped", at: now });
@@ -185,7 +217,8 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
   }
 
   if (options.retry === true) {
-    if (phase.type === "ITERATIVE") {
+    const retry = phaseBehaviour(phase.type).retry;
+    if (retry === "iterate") {
       const done = state.iterations[phase.id] ?? 0;
       const max = phase.max_iterations ?? DEFAULT_MAX_ITERATIONS;
       if (done + 1 >= max) {
@@ -198,7 +231,7 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
       enter(state, phases, phase.id, now, entered);
       return ok({ state, entered, archive: phaseAgents(phase).map((agent) => ({ agent, suffix: `iteration-${done + 1}` })) });
     }
-    if (phase.type === "REMEDIATION") {
+    if (retry === "remediate") {
       const done = state.remediations[phase.id] ?? 0;
       const max = phase.max_remediation ?? DEFAULT_MAX_REMEDIATION;
       if (done >= max) {
@@ -297,8 +330,32 @@ export function renderDirective(skill: string, taskId: string, phase: Phase, sta
   const advance = cmd("advance");
   const write = (agent: string): string => `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
   const parts: string[] = [];
-  if (phase.type === "OPTIONAL") parts.push(`This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", " --skip")} instead.`);
-  if (phase.type === "PARALLEL") {
+  // the type's own guidance, before and after the agent instructions
+  let before: string | undefined;
+  let after: string | undefined;
+  switch (phase.type) {
+    case "OPTIONAL":
+      before = `This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", " --skip")} instead.`;
+      break;
+    case "ITERATIVE": {
+      const run = (state.iterations[phase.id] ?? 0) + 1;
+      after = `This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`;
+      break;
+    }
+    case "REMEDIATION": {
+      const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
+      after = `If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`;
+      break;
+    }
+    case "LINEAR":
+    case "AUTO":
+    case "PARALLEL":
+      break;
+    default:
+      assertNever(phase.type, "phase type");
+  }
+  if (before !== undefined) parts.push(before);
+  if (phaseBehaviour(phase.type).agents === "branches") {
     const branches = phaseAgents(phase);
     parts.push(
       `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
@@ -313,14 +370,7 @@ export function renderDirective(skill: string, taskId: string, phase: Phase, sta
       `When it has written its memory file, run ${advance}.`,
     );
   }
-  if (phase.type === "ITERATIVE") {
-    const run = (state.iterations[phase.id] ?? 0) + 1;
-    parts.push(`This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`);
-  }
-  if (phase.type === "REMEDIATION") {
-    const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
-    parts.push(`If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`);
-  }
+  if (after !== undefined) parts.push(after);
   return parts.join(" ");
 }
 
@@ -330,7 +380,7 @@ export function renderTransition(skill: string, taskId: string, phases: PhaseLis
   const out: string[] = [];
   for (const phase of entered) {
     out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type})`, "", phase.content.trim(), "");
-    if (phase.type === "AUTO") out.push(`lanes completed this AUTO phase.`, "");
+    if (phaseBehaviour(phase.type).agents === "none") out.push(`lanes completed this AUTO phase.`, "");
   }
   if (state.current_phase === null) {
     out.push(`All phases of \`${skill}\` are done for task \`${taskId}\`: run \`${render.cli} phase complete ${skill} --task ${taskId}\`.`);
