@@ -1,10 +1,17 @@
 /**
- * What the evaluator is given besides the call: the Claude Code settings rules of every settings
- * file. I/O at the edge: reads the settings files.
+ * What the evaluator is given besides the call, read from the machine: the Claude Code settings
+ * rules of every settings file, the temp directories, the task constraints of the progress file and
+ * glob expansion. The hook and `lanes check` read them here and assemble the context with
+ * `evaluationContext` (src/policy/evaluate.ts), as the tests do with their own sources.
  */
 import { readFileSync } from "node:fs";
-import { settingsFiles, type Env } from "../host/env.ts";
+import { expandGlob } from "../globs/expand.ts";
+import { settingsFiles, tempDirsOf, type Env } from "../host/env.ts";
+import { projectPaths } from "../host/layout.ts";
+import type { CompiledPolicy } from "../policy/compiled.ts";
+import type { EvaluationSources } from "../policy/evaluate.ts";
 import { readSettingsRules, type SettingsRule } from "../policy/settings.ts";
+import { readTaskConstraints } from "./task.ts";
 
 const readText = (path: string): string | undefined => {
   try {
@@ -17,4 +24,30 @@ const readText = (path: string): string | undefined => {
 /** The deny and ask rules of every settings file. */
 export function loadSettingsRules(projectDir: string, home: string, env: Env): { rules: SettingsRule[]; problems: string[] } {
   return readSettingsRules(settingsFiles(projectDir, home, env), readText);
+}
+
+/** Where a call is judged, and what of the machine to read for it. */
+export interface SourceRequest {
+  readonly projectDir: string;
+  readonly home: string;
+  readonly env: Env;
+  /** Agent types from the first subagent down to the caller. */
+  readonly agentPath: readonly string[];
+  /** Read the task constraints of the progress file (they apply to subagents only). */
+  readonly readTask: boolean;
+}
+
+/** The evaluation sources of a call, and problems met reading them (for stderr). */
+export function readEvaluationSources(policy: CompiledPolicy, where: SourceRequest): { sources: EvaluationSources; problems: string[] } {
+  const settings = loadSettingsRules(where.projectDir, where.home, where.env);
+  return {
+    sources: {
+      settingsRules: settings.rules,
+      tempDirs: tempDirsOf(where.env, where.home),
+      agentPath: where.agentPath,
+      task: where.readTask ? readTaskConstraints(projectPaths(where.projectDir).progress, policy.options.caseInsensitivePaths) : undefined,
+      expandGlob,
+    },
+    problems: settings.problems,
+  };
 }

@@ -14,21 +14,18 @@
  */
 import { existsSync } from "node:fs";
 import { projectPaths, userPaths } from "../host/layout.ts";
-import { evaluate } from "../policy/evaluate.ts";
+import { evaluate, evaluationContext } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
 import type { Decision, GuardRequest } from "../policy/types.ts";
-import { compilePathGlob } from "../globs/compile.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
-import { expandGlob } from "../globs/expand.ts";
-import { cliCommandFor, findProjectDir, homeOf, tempDirsOf, type Env } from "../host/env.ts";
+import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
 import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
-import { loadSettingsRules } from "./inputs.ts";
+import { readEvaluationSources } from "./inputs.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
-import { readTaskConstraints } from "./task.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -122,10 +119,16 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const policy = choice.policy;
   if (choice.problem !== undefined) stderr.push(choice.problem);
 
-  const settings = loadSettingsRules(projectDir, home, env);
-  stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
   // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
   const spawning = isSpawnTool(input.tool_name);
+  const { sources, problems } = readEvaluationSources(policy, {
+    projectDir,
+    home,
+    env,
+    agentPath: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [],
+    readTask: input.agent_type !== undefined,
+  });
+  stderr.push(...problems.map((p) => `lanes: ${p}`));
   const request: GuardRequest = {
     tool: input.tool_name,
     input: input.tool_input,
@@ -134,16 +137,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     home,
     agent: input.agent_type === undefined ? undefined : { id: input.agent_id, type: input.agent_type },
   };
-  const evaluation = evaluate(request, {
-    policy,
-    settingsRules: settings.rules,
-    compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
-    tempDirs: tempDirsOf(env, home),
-    position: { path: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [] },
-    knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
-    expandGlob,
-  });
+  const evaluation = evaluate(request, evaluationContext(policy, sources));
   const decision = evaluation.decision;
   const now = deps.now();
 

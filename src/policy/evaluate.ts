@@ -10,6 +10,7 @@
  * 4. agent lanes: MUST NOT rules, role restrictions, task constraints; spawn-tree checks;
  * 5. combine: the one precedence function (combine.ts).
  */
+import { compilePathGlob } from "../globs/compile.ts";
 import { combine } from "./combine.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { extractFacts, type Facts } from "./facts.ts";
@@ -33,6 +34,30 @@ export interface EvaluateContext {
   readonly task: TaskConstraints | undefined;
   /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+}
+
+/** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/inputs.ts), tests give it. */
+export interface EvaluationSources {
+  readonly settingsRules: readonly SettingsRule[];
+  readonly tempDirs: readonly string[];
+  /** Agent types from the first subagent down to the caller (see AgentPosition); empty for the main session. */
+  readonly agentPath: readonly string[];
+  readonly task: TaskConstraints | undefined;
+  readonly expandGlob?: EvaluateContext["expandGlob"];
+}
+
+/** The evaluator's context, assembled in one place for the hook, `lanes check` and the tests. */
+export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSources): EvaluateContext {
+  return {
+    policy,
+    settingsRules: sources.settingsRules,
+    compileSettingsGlob: (glob) => compilePathGlob(glob, { caseInsensitive: policy.options.caseInsensitivePaths }),
+    tempDirs: sources.tempDirs,
+    position: { path: sources.agentPath },
+    knownAgentTypes: new Set(policy.knownAgentTypes),
+    task: sources.task,
+    ...(sources.expandGlob !== undefined && { expandGlob: sources.expandGlob }),
+  };
 }
 
 export interface Evaluation {

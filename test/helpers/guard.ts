@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { compilePolicy, type AgentInput, type PolicyLayerInput } from "../../src/config/compile.ts";
 import { compilePathGlob } from "../../src/globs/compile.ts";
 import type { CompiledPolicy } from "../../src/policy/compiled.ts";
-import { evaluate, type Evaluation } from "../../src/policy/evaluate.ts";
+import { evaluate, evaluationContext, type Evaluation } from "../../src/policy/evaluate.ts";
 import { BUILTIN_AGENT_TYPES, type TaskConstraints } from "../../src/policy/lanes.ts";
 import type { SettingsRule } from "../../src/policy/settings.ts";
 
@@ -38,13 +38,10 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
   const input = options.input ?? { command };
   return evaluate(
     { tool, input, cwd: options.cwd ?? PROJECT, projectDir: PROJECT, home: HOME, agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent } },
-    {
-      policy,
+    evaluationContext(policy, {
       settingsRules: options.settings ?? [],
-      compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
       tempDirs: ["/tmp", "/var/tmp"],
-      position: { path: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent] },
-      knownAgentTypes: new Set(policy.knownAgentTypes),
+      agentPath: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent],
       task: options.task,
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
@@ -54,7 +51,7 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
           return (options.files![dir] ?? []).filter((e) => new RegExp(glob.source, glob.flags).test(e)).map((e) => `${dir}/${e}`);
         },
       }),
-    },
+    }),
   );
 }
 

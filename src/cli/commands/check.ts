@@ -2,13 +2,9 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
-import { compilePathGlob } from "../../globs/compile.ts";
-import { expandGlob } from "../../globs/expand.ts";
-import { findProjectDir, homeOf, tempDirsOf } from "../../host/env.ts";
-import { loadSettingsRules } from "../../hooks/inputs.ts";
-import { readTaskConstraints } from "../../hooks/task.ts";
-import { projectPaths } from "../../host/layout.ts";
-import { evaluate } from "../../policy/evaluate.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
+import { readEvaluationSources } from "../../hooks/inputs.ts";
+import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
 import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -76,7 +72,6 @@ export const checkCommand: Command = {
     const projectDir = values.project ?? findProjectDir(cwd, ctx.env);
     const home = homeOf(ctx.env);
     const { policy, origin, note } = policyForCli(projectDir, home);
-    const settings = loadSettingsRules(projectDir, home, ctx.env);
     const agentPath = values.path === undefined ? [] : values.path.split(",").map((s) => s.trim()).filter((s) => s !== "");
     const request: GuardRequest = {
       tool,
@@ -86,16 +81,14 @@ export const checkCommand: Command = {
       home,
       agent: values.agent === undefined ? undefined : { id: "lanes-check", type: values.agent },
     };
-    const evaluation = evaluate(request, {
-      policy,
-      settingsRules: settings.rules,
-      compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
-      tempDirs: tempDirsOf(ctx.env, home),
-      position: { path: values.agent === undefined ? agentPath : [...agentPath, values.agent] },
-      knownAgentTypes: new Set(policy.knownAgentTypes),
-      task: readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
-      expandGlob,
+    const { sources, problems } = readEvaluationSources(policy, {
+      projectDir,
+      home,
+      env: ctx.env,
+      agentPath: values.agent === undefined ? agentPath : [...agentPath, values.agent],
+      readTask: true,
     });
+    const evaluation = evaluate(request, evaluationContext(policy, sources));
     const decision = evaluation.decision;
     const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });
     const trace = decision?.trace ?? evaluation.matches.map((m) => ({ ruleId: m.ruleId, layer: m.layer, effect: m.effect, subject: m.subject, outcome: "inert" as const }));
@@ -113,7 +106,7 @@ export const checkCommand: Command = {
           tool,
           agent: values.agent ?? null,
           policy: origin,
-          warnings: [...(note === undefined ? [] : [note]), ...settings.problems],
+          warnings: [...(note === undefined ? [] : [note]), ...problems],
         })}\n`,
       );
     } else {
@@ -127,7 +120,7 @@ export const checkCommand: Command = {
       ctx.out(`trace, highest layer first:\n${traceLines(trace).join("\n")}\n`);
       ctx.out(`policy: ${origin}\n`);
       if (note !== undefined) ctx.err(`${note}\n`);
-      for (const p of settings.problems) ctx.err(`${p}\n`);
+      for (const p of problems) ctx.err(`${p}\n`);
     }
     return decision === undefined ? 0 : decision.effect === "deny" ? 2 : 3;
   },
