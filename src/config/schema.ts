@@ -7,6 +7,7 @@
  * never on the per-tool-call hot path, which only reads the compiled JSON.
  */
 import { z } from "zod";
+import { AUDIT_MIN_BYTES } from "../policy/compiled.ts";
 import { CommandMatch, Effect, PathMatch, RuleId } from "../schema/atoms.ts";
 
 const ruleBase = {
@@ -37,7 +38,7 @@ export const PolicyOptions = z
       .describe("For a subagent with no lanes definition: deny-writes denies every write, global-only applies only the global rules (default: global-only)."),
     max_agent_depth: z.number().int().min(1).max(10).optional().describe("Maximum nesting of subagents (default 3)."),
     analysis_budget_ms: z.number().int().min(5).max(2000).optional().describe("Time bound of the Bash analysis; past it the answer is ask (default 50)."),
-    audit_max_bytes: z.number().int().min(10_000).optional().describe("Size at which the audit log rotates (default 5 MB)."),
+    audit_max_bytes: z.number().int().min(AUDIT_MIN_BYTES).optional().describe("Size at which the audit log rotates (default 5 MB)."),
     escalate_after: z.number().int().min(2).max(20).optional().describe("Consecutive denials of one agent before it is told to stop and report (default 3)."),
   })
   .describe("Options; a higher layer's value wins.");

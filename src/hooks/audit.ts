@@ -4,8 +4,9 @@
  * is appended with a single `write` on an `O_APPEND` descriptor, so concurrent hooks never
  * interleave within a line. Failing to log never changes a decision: errors go to stderr.
  */
-import { appendFileSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, statSync } from "node:fs";
 import type { EventAudit } from "../host/events.ts";
+import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Events lanes records: those of the guard and the runtime, and those of the event table's handlers. */
@@ -33,19 +34,48 @@ export interface AuditEntry {
   readonly [key: string]: unknown;
 }
 
-/** Appends one entry; rotates when the file passed `maxBytes`. Returns an error message instead of throwing. */
-export function appendAudit(stateDir: string, entry: AuditEntry, maxBytes: number): string | undefined {
-  const path = `${stateDir}/audit.jsonl`;
+/** The audit log of one project: the only writer of `audit.jsonl`, and the keeper of its size limit. */
+export interface AuditLog {
+  /** Appends one entry, rotating the file past the size limit; returns a problem message instead of throwing. */
+  append(entry: AuditEntry): string | undefined;
+}
+
+/**
+ * The size limit of the compiled policy at `compiledPolicy` (`audit_max_bytes`), read without the
+ * staleness check (a stale limit only rotates a little early or late), else the default.
+ */
+function limitOf(compiledPolicy: string): number {
   try {
-    ensureStateDir(stateDir);
-    try {
-      if (statSync(path).size > maxBytes) renameSync(path, `${stateDir}/audit.1.jsonl`);
-    } catch {
-      // no log yet, or another hook rotated it first
-    }
-    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    return undefined;
-  } catch (error) {
-    return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
+    const limit = (JSON.parse(readFileSync(compiledPolicy, "utf8")) as { options?: { auditMaxBytes?: unknown } }).options?.auditMaxBytes;
+    return typeof limit === "number" && limit >= AUDIT_MIN_BYTES ? limit : DEFAULT_OPTIONS.auditMaxBytes;
+  } catch {
+    return DEFAULT_OPTIONS.auditMaxBytes;
   }
+}
+
+/**
+ * The audit log of a project. `maxBytes` is the size limit of the policy in force when the caller
+ * holds it; otherwise the limit is read from the compiled policy, and only once the log has grown
+ * past the smallest limit a policy may set (below it no limit can apply).
+ */
+export function auditLog(paths: { readonly state: string; readonly compiledPolicy: string }, maxBytes?: number): AuditLog {
+  let limit = maxBytes;
+  const path = `${paths.state}/audit.jsonl`;
+  return {
+    append(entry) {
+      try {
+        ensureStateDir(paths.state);
+        try {
+          const size = statSync(path).size;
+          if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy))) renameSync(path, `${paths.state}/audit.1.jsonl`);
+        } catch {
+          // no log yet, or another hook rotated it first
+        }
+        appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+        return undefined;
+      } catch (error) {
+        return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    },
+  };
 }

@@ -11,7 +11,7 @@ import type { CompiledAgent } from "../policy/compiled.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
 import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "./agent-tree.ts";
-import { appendAudit } from "./audit.ts";
+import { auditLog, type AuditEntry } from "./audit.ts";
 import { findProjectDir } from "../host/env.ts";
 import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -37,8 +37,9 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     const now = deps.now();
     const ts = now.toISOString();
     const session = input.session_id;
-    const audit = (entry: Omit<Parameters<typeof appendAudit>[1], "ts">) => {
-      const problem = appendAudit(paths.state, { ts, session, ...entry } as Parameters<typeof appendAudit>[1], 5_000_000);
+    const log = auditLog(paths);
+    const audit = (entry: Omit<AuditEntry, "ts">) => {
+      const problem = log.append({ ts, session, ...entry } as AuditEntry);
       if (problem !== undefined) stderr.push(problem);
     };
     const agentId = input.agent_id;

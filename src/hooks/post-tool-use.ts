@@ -11,7 +11,7 @@ import { normalizePath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
 import { recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
-import { appendAudit } from "./audit.ts";
+import { auditLog } from "./audit.ts";
 import { findProjectDir, homeOf } from "../host/env.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
@@ -69,7 +69,8 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     if (!recorded.ok) stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
 
     const files = [...created, ...modified];
-    appendAudit(paths.state, { ts: now.toISOString(), event: "file-touched", session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agent !== undefined && { agent }), tool: input.tool_name, subject: files.join(" "), files }, 5_000_000);
+    const log = auditLog(paths);
+    log.append({ ts: now.toISOString(), event: "file-touched", session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agent !== undefined && { agent }), tool: input.tool_name, subject: files.join(" "), files });
 
     if (agent === undefined) return { stdout: "", stderr };
     const workflow = workflowKey(paths.progress, input.session_id);
@@ -77,7 +78,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     if (conflicts.length === 0) return { stdout: "", stderr };
     const messages = conflicts.map((c) => conflictMessage(c, projectDir));
     for (const c of conflicts) {
-      appendAudit(paths.state, { ts: now.toISOString(), event: "conflict", session: input.session_id, agent, tool: input.tool_name, subject: c.file, earlier: c.earlier.agent, later: c.later, copy: c.copy, workflow }, 5_000_000);
+      log.append({ ts: now.toISOString(), event: "conflict", session: input.session_id, agent, tool: input.tool_name, subject: c.file, earlier: c.earlier.agent, later: c.later, copy: c.copy, workflow });
     }
     return {
       stdout: JSON.stringify({ systemMessage: messages.join("\n"), hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: messages.join("\n") } }),

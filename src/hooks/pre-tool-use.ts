@@ -20,7 +20,7 @@ import { baseAgentName } from "../policy/lanes.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
 import type { Decision, GuardRequest } from "../policy/types.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
-import { appendAudit } from "./audit.ts";
+import { auditLog, type AuditEntry } from "./audit.ts";
 import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
 import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
 import { readEvaluationSources } from "./inputs.ts";
@@ -113,7 +113,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   const choice = choosePolicy(input, projectDir, home, deps);
   if ("error" in choice) {
-    appendAudit(paths.state, { ts: deps.now().toISOString(), event: "policy-error", session: input.session_id, tool: input.tool_name, reason: choice.error }, 5_000_000);
+    auditLog(paths).append({ ts: deps.now().toISOString(), event: "policy-error", session: input.session_id, tool: input.tool_name, reason: choice.error });
     return failure(choice.error, deps);
   }
   const policy = choice.policy;
@@ -161,8 +161,9 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   }
 
   const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName, escalation });
-  const audit = (entry: Parameters<typeof appendAudit>[1]) => {
-    const problem = appendAudit(paths.state, entry, policy.options.auditMaxBytes);
+  const log = auditLog(paths, policy.options.auditMaxBytes);
+  const audit = (entry: AuditEntry) => {
+    const problem = log.append(entry);
     if (problem !== undefined) stderr.push(problem);
   };
   const base = { ts: now.toISOString(), session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agentName !== undefined && { agent: agentName }), tool: input.tool_name, subject: subjectOf(input) };

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { buildPolicy } from "../config/load.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { resumeSummary } from "../runtime/progress-hot.ts";
-import { appendAudit } from "./audit.ts";
+import { auditLog } from "./audit.ts";
 import { findProjectDir, homeOf } from "../host/env.ts";
 import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -39,14 +39,14 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
     if (hasSources && !compiled.ok) {
       const built = buildPolicy({ projectDir, home, lanesVersion: deps.lanesVersion, ...(deps.fallbackAgentsDir !== undefined && { fallbackAgentsDir: deps.fallbackAgentsDir }) });
       if (built.ok) {
-        appendAudit(paths.state, { ts, event: "policy-compiled", session: input.session_id, subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}` }, built.policy.options.auditMaxBytes);
+        auditLog(paths, built.policy.options.auditMaxBytes).append({ ts, event: "policy-compiled", session: input.session_id, subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}` });
       } else {
         const first = built.issues[0]!;
         const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
         const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; until it is fixed the guard denies Write, Edit, Bash and Agent calls — fix the file and run \`${deps.cli} build\``;
         notices.push(message);
         context.push(message);
-        appendAudit(paths.state, { ts, event: "policy-error", session: input.session_id, reason: message }, 5_000_000);
+        auditLog(paths).append({ ts, event: "policy-error", session: input.session_id, reason: message });
       }
     }
     const summary = resumeSummary(projectDir, deps.cli);

@@ -123,6 +123,9 @@ export interface CompiledPolicy {
   readonly knownAgentTypes: readonly string[];
 }
 
+/** The smallest audit size limit a policy may set (`audit_max_bytes`). */
+export const AUDIT_MIN_BYTES = 10_000;
+
 /** Defaults of every option. */
 export const DEFAULT_OPTIONS: CompiledOptions = {
   caseInsensitivePaths: false,
