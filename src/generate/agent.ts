@@ -7,11 +7,12 @@
  */
 import type { AgentDefinition } from "../definitions/agent.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
+import { DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
 import { bullets, joinSections, numbered } from "./markdown.ts";
 
-/** Consecutive denials after which an agent stops (the guard's `escalate_after` default). */
-const ESCALATE_AFTER = 3;
+/** Consecutive denials after which an agent stops: the guard's `escalate_after` default. */
+const ESCALATE_AFTER = DEFAULT_OPTIONS.escalateAfter;
 
 /** The frontmatter keys of an agent, in the order they are written. Claude Code keys only. */
 export function agentFrontmatter(def: AgentDefinition): Record<string, unknown> {
