@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import { expandGlob } from "../globs/expand.ts";
 import { settingsFiles, tempDirsOf, type Env } from "../host/env.ts";
-import { projectPaths } from "../host/layout.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import type { EvaluationSources } from "../policy/evaluate.ts";
 import { readSettingsRules, type SettingsRule } from "../policy/settings.ts";
-import { readTaskConstraints } from "./task.ts";
+import type { RawProgress } from "../runtime/progress-hot.ts";
+import { taskConstraintsOf } from "./task.ts";
 
 const readText = (path: string): string | undefined => {
   try {
@@ -33,8 +33,8 @@ export interface SourceRequest {
   readonly env: Env;
   /** Agent types from the first subagent down to the caller. */
   readonly agentPath: readonly string[];
-  /** Read the task constraints of the progress file (they apply to subagents only). */
-  readonly readTask: boolean;
+  /** The progress file (progressForHooks), for its task constraints; undefined when they do not apply (the main session). */
+  readonly progress: RawProgress | undefined;
 }
 
 /** The evaluation sources of a call, and problems met reading them (for stderr). */
@@ -45,7 +45,7 @@ export function readEvaluationSources(policy: CompiledPolicy, where: SourceReque
       settingsRules: settings.rules,
       tempDirs: tempDirsOf(where.env, where.home),
       agentPath: where.agentPath,
-      task: where.readTask ? readTaskConstraints(projectPaths(where.projectDir).progress, policy.options.caseInsensitivePaths) : undefined,
+      task: taskConstraintsOf(where.progress, policy.options.caseInsensitivePaths),
       expandGlob,
     },
     problems: settings.problems,

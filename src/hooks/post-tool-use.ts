@@ -9,7 +9,7 @@ import { projectPaths } from "../host/layout.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
-import { recordArtifacts } from "../runtime/progress-hot.ts";
+import { progressForHooks, recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
 import { auditLog } from "./audit.ts";
 import { findProjectDir, homeOf } from "../host/env.ts";
@@ -73,7 +73,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     log.append({ ts: now.toISOString(), event: "file-touched", session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agent !== undefined && { agent }), tool: input.tool_name, subject: files.join(" "), files });
 
     if (agent === undefined) return { stdout: "", stderr };
-    const workflow = workflowKey(paths.progress, input.session_id);
+    const workflow = workflowKey(progressForHooks(projectDir), input.session_id);
     const conflicts = recordTouches({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflow, { agent, agent_id: input.agent_id, tool: input.tool_name, at: now.toISOString() }, files, now);
     if (conflicts.length === 0) return { stdout: "", stderr };
     const messages = conflicts.map((c) => conflictMessage(c, projectDir));

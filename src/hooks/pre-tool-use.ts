@@ -23,6 +23,7 @@ import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { auditLog, type AuditEntry } from "./audit.ts";
 import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
 import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
+import { progressForHooks } from "../runtime/progress-hot.ts";
 import { readEvaluationSources } from "./inputs.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -121,12 +122,13 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
   const spawning = isSpawnTool(input.tool_name);
+  const progress = input.agent_type === undefined ? undefined : progressForHooks(projectDir);
   const { sources, problems } = readEvaluationSources(policy, {
     projectDir,
     home,
     env,
     agentPath: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [],
-    readTask: input.agent_type !== undefined,
+    progress,
   });
   stderr.push(...problems.map((p) => `lanes: ${p}`));
   const request: GuardRequest = {
@@ -156,7 +158,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   if (agentName !== undefined && decision?.effect !== "deny") {
     const writes = evaluation.facts.files.filter((f) => f.path !== undefined && !f.glob && (f.access === "write" || f.access === "delete")).map((f) => f.path!);
     if (writes.length > 0) {
-      protectEarlierVersions({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflowKey(paths.progress, input.session_id), agentName, [...new Set(writes)], now);
+      protectEarlierVersions({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflowKey(progress, input.session_id), agentName, [...new Set(writes)], now);
     }
   }
 

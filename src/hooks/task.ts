@@ -1,23 +1,19 @@
 /**
- * Task constraints from the progress file (`next_step.expert` and `next_step.constraints`), read on
- * the hot path with JSON.parse and a structural check. A missing or unreadable progress file means
- * no task constraints (the runtime reports corrupt files; the guard does not block on them).
+ * Task constraints from the progress file (`next_step.expert` and `next_step.constraints`), checked
+ * structurally on the hot path. No progress file (or an unusable one, see progressForHooks) means
+ * no task constraints.
  */
-import { readFileSync } from "node:fs";
 import { compilePathGlob } from "../globs/compile.ts";
 import type { TaskConstraints } from "../policy/lanes.ts";
+import type { RawProgress } from "../runtime/progress-hot.ts";
 
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined);
 
-export function readTaskConstraints(progressPath: string, caseInsensitive: boolean): TaskConstraints | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(progressPath, "utf8"));
-  } catch {
-    return undefined;
-  }
-  const progress = data as { status?: unknown; next_step?: { step?: unknown; expert?: unknown; constraints?: Record<string, unknown> } | null } | null;
-  if (progress === null || typeof progress !== "object" || progress.status === "completed" || progress.status === "failed") return undefined;
+/** The task constraints of the current step of `raw` (from progressForHooks). */
+export function taskConstraintsOf(raw: RawProgress | undefined, caseInsensitive: boolean): TaskConstraints | undefined {
+  if (raw === undefined) return undefined;
+  const progress = raw as { status?: unknown; next_step?: { step?: unknown; expert?: unknown; constraints?: Record<string, unknown> } | null };
+  if (progress.status === "completed" || progress.status === "failed") return undefined;
   const next = progress.next_step;
   if (next === null || next === undefined || typeof next.expert !== "string") return undefined;
   const c = next.constraints;

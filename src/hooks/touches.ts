@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../runtime/ids.ts";
+import type { RawProgress } from "../runtime/progress-hot.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 
 /** The last modification of one file. */
@@ -55,14 +56,9 @@ export interface TouchPaths {
   readonly conflicts: string;
 }
 
-/** The workflow key: the running workflow's id, else the session. */
-export function workflowKey(progressPath: string, session: string): string {
-  try {
-    const data = JSON.parse(readFileSync(progressPath, "utf8")) as { workflow_id?: unknown; status?: unknown };
-    if (typeof data.workflow_id === "string" && data.status !== "completed" && data.status !== "failed") return data.workflow_id;
-  } catch {
-    // no running workflow
-  }
+/** The workflow key: the running workflow's id (`progress` from progressForHooks), else the session. */
+export function workflowKey(progress: RawProgress | undefined, session: string): string {
+  if (progress !== undefined && progress.status !== "completed" && progress.status !== "failed") return progress.workflow_id;
   return `session-${session}`;
 }
 

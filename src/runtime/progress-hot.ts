@@ -90,6 +90,16 @@ export function readProgressRaw(projectDir: string): Result<RawProgress | undefi
   return ok(data as RawProgress);
 }
 
+/**
+ * The progress file as the hooks read it: the structurally checked document, or `undefined` when
+ * there is none or it is unusable (the CLI reports a corrupt file; the guard never blocks on it).
+ * The one reader of `progress.json` for the hooks' decisions (task constraints, the workflow key).
+ */
+export function progressForHooks(projectDir: string): RawProgress | undefined {
+  const read = readProgressRaw(projectDir);
+  return read.ok ? read.value : undefined;
+}
+
 /** A path as the user sees it: relative to the project when inside it, with `/` separators. */
 export function displayOf(projectDir: string, file: string): string {
   const rel = relative(projectDir, file);

@@ -4,6 +4,7 @@
  */
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readEvaluationSources } from "../../hooks/inputs.ts";
+import { progressForHooks } from "../../runtime/progress-hot.ts";
 import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
 import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
@@ -86,7 +87,7 @@ export const checkCommand: Command = {
       home,
       env: ctx.env,
       agentPath: values.agent === undefined ? agentPath : [...agentPath, values.agent],
-      readTask: true,
+      progress: progressForHooks(projectDir),
     });
     const evaluation = evaluate(request, evaluationContext(policy, sources));
     const decision = evaluation.decision;
