@@ -2,7 +2,7 @@
  * Matching compiled globs on the hot path: plain `RegExp`, cached per glob.
  */
 import type { CompiledGlob } from "./types.ts";
-import { isWithin } from "../host/paths.ts";
+import { relativeWithin } from "../host/paths.ts";
 
 const cache = new Map<string, RegExp>();
 
@@ -23,12 +23,6 @@ export interface GlobRoots {
   readonly caseInsensitive: boolean;
 }
 
-const relativeTo = (abs: string, dir: string, ci: boolean): string | undefined => {
-  if (!isWithin(abs, dir, ci)) return undefined;
-  if (abs.length === dir.length) return ".";
-  return abs.slice(dir === "/" ? 1 : dir.length + 1);
-};
-
 /** True when the normalised absolute path `abs` matches `glob`. */
 export function matchPath(glob: CompiledGlob, abs: string, roots: GlobRoots): boolean {
   const re = regex(glob);
@@ -36,11 +30,11 @@ export function matchPath(glob: CompiledGlob, abs: string, roots: GlobRoots): bo
     case "absolute":
       return re.test(abs);
     case "project": {
-      const rel = relativeTo(abs, roots.projectDir, roots.caseInsensitive);
+      const rel = relativeWithin(abs, roots.projectDir, roots.caseInsensitive);
       return rel !== undefined && re.test(rel);
     }
     case "home": {
-      const rel = relativeTo(abs, roots.home, roots.caseInsensitive);
+      const rel = relativeWithin(abs, roots.home, roots.caseInsensitive);
       return rel !== undefined && re.test(rel);
     }
     case "basename-anywhere":

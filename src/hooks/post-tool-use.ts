@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { baseAgentName } from "../policy/lanes.ts";
-import { normalizePath } from "../host/paths.ts";
+import { normalizePath, relativeWithin, shownPath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
 import { progressForHooks, recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
@@ -45,8 +45,8 @@ export function changedFiles(input: ToolHookInput, home: string): { created: str
 }
 
 function conflictMessage(c: PendingConflict, projectDir: string): string {
-  const rel = c.file.startsWith(`${projectDir}/`) ? c.file.slice(projectDir.length + 1) : c.file;
-  const kept = c.copy === undefined ? "" : `; ${c.earlier.agent}'s version is kept at \`${c.copy.startsWith(`${projectDir}/`) ? c.copy.slice(projectDir.length + 1) : c.copy}\``;
+  const rel = shownPath(c.file, projectDir);
+  const kept = c.copy === undefined ? "" : `; ${c.earlier.agent}'s version is kept at \`${shownPath(c.copy, projectDir)}\``;
   return `lanes conflict: \`${rel}\` was modified by ${c.earlier.agent} and now by ${c.later} in the same workflow${kept}; a human must choose which version wins — report it to the orchestrator and do not overwrite it again`;
 }
 
@@ -64,7 +64,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     if (created.length + modified.length === 0) return { stdout: "", stderr };
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
-    const inProject = (f: string) => f === projectDir || f.startsWith(`${projectDir}/`);
+    const inProject = (f: string) => relativeWithin(f, projectDir) !== undefined;
     const recorded = recordArtifacts(projectDir, { created: created.filter(inProject), modified: modified.filter(inProject) }, agent);
     if (!recorded.ok) stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
 

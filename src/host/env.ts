@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { managedSettingsDropInDir, managedSettingsPaths, projectPaths } from "./layout.ts";
-import { normalizePath } from "./paths.ts";
+import { normalizePath, shownPath } from "./paths.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,7 +52,8 @@ export function findProjectDir(cwd: string, env: Env): string {
  */
 export function cliCommandFor(distDir: string, projectDir: string): string {
   const cli = join(distDir, "cli.mjs");
-  return cli.startsWith(`${projectDir}/`) ? `node ${cli.slice(projectDir.length + 1)}` : `node "${cli}"`;
+  const rel = shownPath(cli, projectDir);
+  return rel !== cli ? `node ${rel}` : `node "${cli}"`;
 }
 
 export function homeOf(env: Env): string {

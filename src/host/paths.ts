@@ -33,10 +33,20 @@ export function normalizePath(raw: string, ctx: { readonly cwd: string; readonly
   return stripSlash(posix.normalize(p));
 }
 
-/** The path relative to the project root, or `undefined` when it is outside. */
-export function projectRelative(abs: string, ctx: { readonly projectDir: string; readonly caseInsensitive: boolean }): string | undefined {
-  if (!isWithin(abs, ctx.projectDir, ctx.caseInsensitive)) return undefined;
-  return abs.length === ctx.projectDir.length ? "." : abs.slice(ctx.projectDir.length + (ctx.projectDir === "/" ? 0 : 1));
+/**
+ * The normalised absolute path `abs` relative to the directory `dir` (the project root, usually):
+ * `.` for the directory itself, `undefined` when `abs` is outside it. The one place that cuts a
+ * project (or home) prefix off a path.
+ */
+export function relativeWithin(abs: string, dir: string, caseInsensitive = false): string | undefined {
+  if (!isWithin(abs, dir, caseInsensitive)) return undefined;
+  return abs.length === dir.length ? "." : abs.slice(dir === "/" ? 1 : dir.length + 1);
+}
+
+/** A path as messages show it: relative to `dir` when inside it (and not `dir` itself), else as given. */
+export function shownPath(abs: string, dir: string): string {
+  const rel = relativeWithin(abs, dir);
+  return rel === undefined || rel === "." ? abs : rel;
 }
 
 const GLOB_CHARS = new Set(["*", "?", "["]);

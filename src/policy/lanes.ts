@@ -12,7 +12,7 @@ import type { CompiledGlob } from "../globs/types.ts";
 import type { Facts, FileFact } from "./facts.ts";
 import { matchPath, showGlobs, type GlobRoots } from "../globs/match.ts";
 import { matchRule } from "./match.ts";
-import { isWithin } from "../host/paths.ts";
+import { isWithin, relativeWithin } from "../host/paths.ts";
 import { sameTool } from "../host/tools.ts";
 import { type PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
@@ -120,7 +120,7 @@ function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: 
     // in the lane: inside `owns` and not carved out by `does_not_own`
     if (agent.owns.some((g) => matchPath(g, fact.path!, roots)) && !agent.notOwned.some((n) => matchPath(n.glob, fact.path!, roots))) continue;
     const owner = ownerOf(fact.path, agent, input.policy, roots);
-    const rel = fact.path.slice(ctx.projectDir.length + 1) || ".";
+    const rel = relativeWithin(fact.path, ctx.projectDir, ctx.caseInsensitive) ?? fact.path;
     matches.push(
       laneMatch(
         "lane.write-outside-owned",

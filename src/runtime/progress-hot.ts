@@ -8,8 +8,9 @@
  * the caller gets an error value (the CLI's `lanes progress show` explains it and keeps a backup).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, join, normalize, relative, sep } from "node:path";
+import { isAbsolute, join, normalize, sep } from "node:path";
 import { projectPaths } from "../host/layout.ts";
+import { shownPath } from "../host/paths.ts";
 import { atomicWriteFile } from "../io/atomic.ts";
 import { safeId } from "./ids.ts";
 import { withLockSync, type LockOptions } from "../io/lock.ts";
@@ -102,8 +103,7 @@ export function progressForHooks(projectDir: string): RawProgress | undefined {
 
 /** A path as the user sees it: relative to the project when inside it, with `/` separators. */
 export function displayOf(projectDir: string, file: string): string {
-  const rel = relative(projectDir, file);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel.split(sep).join("/");
+  return shownPath(file, projectDir);
 }
 
 /** Normalises a reported file: relative to the project (with `/`) when inside it, else as given. */
