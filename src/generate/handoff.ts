@@ -1,6 +1,6 @@
 /**
  * Handoff trigger matching: which of a skill's handoffs a message calls for. The rendered HANDOFF
- * PROTOCOL asks the model to apply the same rule; the router hook and `lanes lint` use this code.
+ * PROTOCOL asks the model to apply the same rule; the skill renderer and `lanes lint` use this code.
  *
  * A trigger is alternatives separated by `|`. An alternative matches when its words appear in the
  * text as whole words, case-insensitively, separated by spaces, hyphens or underscores, with an

@@ -7,6 +7,7 @@
 import { appendFileSync, readFileSync, renameSync, statSync } from "node:fs";
 import type { EventAudit } from "../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
+import type { RiskClass } from "../policy/types.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Events lanes records: those of the guard and the runtime, and those of the event table's handlers. */
@@ -28,7 +29,7 @@ export interface AuditEntry {
   /** For decisions: `deny`, `ask` or `none` (no opinion). */
   readonly decision?: "deny" | "ask" | "none";
   /** For decisions: the risk class (SAFE, REVIEW_REQUIRED, DANGEROUS). */
-  readonly risk?: "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS";
+  readonly risk?: RiskClass;
   readonly rules?: readonly string[];
   readonly reason?: string;
   readonly [key: string]: unknown;

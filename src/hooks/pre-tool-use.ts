@@ -18,7 +18,7 @@ import { evaluate, evaluationContext } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
-import type { Decision, GuardRequest } from "../policy/types.ts";
+import { riskOf, type GuardRequest } from "../policy/types.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { auditLog, type AuditEntry } from "./audit.ts";
 import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
@@ -79,8 +79,6 @@ function choosePolicy(input: ToolHookInput, projectDir: string, home: string, de
   if (isMutatingTool(input.tool_name)) return { error: problem };
   return fallback.ok ? { policy: fallback.policy, problem } : { error: problem };
 }
-
-const riskOf = (decision: Decision | undefined): "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS" => (decision === undefined ? "SAFE" : decision.effect === "deny" ? "DANGEROUS" : "REVIEW_REQUIRED");
 
 /** Fields that name the subject of a call of a tool lanes does not know. */
 const GENERIC_SUBJECT = ["command", "file_path", "notebook_path", "path", "pattern", "subagent_type", "skill", "url"];
@@ -169,7 +167,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     if (problem !== undefined) stderr.push(problem);
   };
   const base = { ts: now.toISOString(), session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agentName !== undefined && { agent: agentName }), tool: input.tool_name, subject: subjectOf(input) };
-  audit({ ...base, event: "decision", decision: decision?.effect ?? "none", risk: riskOf(decision), rules: decision?.ruleIds ?? [], ...(reason !== undefined && { reason }) });
+  audit({ ...base, event: "decision", decision: decision?.effect ?? "none", risk: riskOf(decision?.effect), rules: decision?.ruleIds ?? [], ...(reason !== undefined && { reason }) });
   if (decision !== undefined && decision.matches.some((m) => m.layer === "must-not" || m.layer === "role" || m.layer === "task")) {
     audit({ ...base, event: "boundary-violation", decision: decision.effect, rules: decision.ruleIds, reason });
   }

@@ -9,6 +9,9 @@ export type Effect = "deny" | "ask" | "allow";
 /** The risk classes of the seeds: SAFE → no opinion, REVIEW_REQUIRED → ask, DANGEROUS → deny. */
 export type RiskClass = "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS";
 
+/** The risk class of a decision's effect (`undefined` = no opinion), for the audit log and `lanes check`. */
+export const riskOf = (effect: Effect | undefined): RiskClass => (effect === "deny" ? "DANGEROUS" : effect === "ask" ? "REVIEW_REQUIRED" : "SAFE");
+
 /**
  * Precedence layers, highest first. One rule of precedence for the whole of lanes:
  * Claude Code settings deny/ask rules > lanes policy (user > project > local > built-in defaults)

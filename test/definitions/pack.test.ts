@@ -28,7 +28,7 @@ describe("the pack's own definitions", () => {
     expect(text.split("\n")[0]).toBe(`# yaml-language-server: $schema=${kind}`);
   });
 
-  it("match the committed agents/, skills/ and schemas/ (npm run gen refreshes them)", () => {
+  it("match the committed agents/, skills/ and schemas/ (npm run build refreshes them)", () => {
     const result = generate({ root: ROOT, target: "plugin", check: true });
     expect(result.findings).toEqual([]);
     expect(result.changes.filter((c) => c.status !== "unchanged").map((c) => `${c.status}: ${c.path}`)).toEqual([]);

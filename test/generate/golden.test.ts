@@ -1,6 +1,6 @@
 /**
  * The committed `agents/` and `skills/` are the golden files: each is compared with what the
- * renderer produces from its definition. `npm run gen` (or `vitest -u`) refreshes them.
+ * renderer produces from its definition. `npm run build` (or `vitest -u`) refreshes them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -7,7 +7,7 @@ import { readEvaluationSources } from "../../hooks/inputs.ts";
 import { progressForHooks } from "../../runtime/progress-hot.ts";
 import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
-import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
+import { riskOf, type GuardRequest, type TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
@@ -26,8 +26,6 @@ options:
   --project <dir>     project root (default: nearest ancestor with .claude/)
   --json              print one JSON object for scripts
 exit status: 0 no objection, 1 error, 2 denied, 3 ask`;
-
-const risk = (effect: "deny" | "ask" | undefined) => (effect === "deny" ? "DANGEROUS" : effect === "ask" ? "REVIEW_REQUIRED" : "SAFE");
 
 function traceLines(trace: readonly TraceEntry[]): string[] {
   if (trace.length === 0) return ["  (no rule matched)"];
@@ -99,7 +97,7 @@ export const checkCommand: Command = {
       ctx.out(
         `${JSON.stringify({
           decision: decision?.effect ?? "none",
-          risk: risk(decision?.effect),
+          risk: riskOf(decision?.effect),
           rules: decision?.ruleIds ?? [],
           reason: reason ?? null,
           layer: decision?.layer ?? null,
@@ -113,7 +111,7 @@ export const checkCommand: Command = {
     } else {
       const head = decision === undefined ? "no objection" : decision.effect;
       ctx.out(`${head}  ${subject}${values.agent === undefined ? "" : `  (as ${values.agent})`}\n`);
-      ctx.out(`  risk:   ${risk(decision?.effect)}\n`);
+      ctx.out(`  risk:   ${riskOf(decision?.effect)}\n`);
       if (decision !== undefined) {
         ctx.out(`  rules:  ${decision.ruleIds.join(", ")} (${decision.layer} layer)\n`);
         ctx.out(`  reason: ${reason}\n`);

@@ -16,8 +16,8 @@ show the audit log of decisions and agent events, oldest first
 options:
   --agent <name>      only this agent type (\`main\` for the main session)
   --event <name>      only this event (decision, boundary-violation, escalation, subagent-start,
-                      subagent-stop, task-created, task-completed, file-touched, conflict,
-                      policy-error, policy-compiled)
+                      subagent-stop, task-created, task-completed, tool-failed, file-touched,
+                      conflict, checkpoint, policy-error, policy-compiled)
   --decision <d>      only decisions deny, ask or none
   --session <id>      only this session
   --tail <n>          the last n entries (default 50; 0 for all)
