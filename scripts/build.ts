@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile, type Plugin } from "esbuild";
 import { compilePolicy } from "../src/config/compile.ts";
@@ -30,8 +30,8 @@ const ENTRIES: Readonly<Record<string, string>> = {
 /** Bundles that run on every tool call. */
 const HOT: ReadonlySet<string> = new Set(HOT_BUNDLES);
 const FORBIDDEN_ON_HOT_PATH = ["node_modules/zod/", "node_modules/yaml/", "node_modules/gray-matter/", "node_modules/js-yaml/", "src/config/load.ts", "src/config/compile.ts"];
-/** The shell analysis is loaded lazily (Bash calls only); a hot bundle must not contain it. */
-const LAZY_ON_HOT_PATH = ["node_modules/unbash/", "src/shell/analyze.ts"];
+/** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
+const LAZY_ON_HOT_PATH = ["node_modules/unbash/", "src/shell/analyze.ts", "node_modules/picomatch/", "src/globs/compile.ts"];
 
 const version = (): string => (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -39,7 +39,7 @@ function hotPathViolations(name: string, metafile: Metafile): string[] {
   if (!HOT.has(name)) return [];
   return Object.keys(metafile.inputs)
     .filter((input) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_ON_HOT_PATH].some((f) => input.includes(f)))
-    .map((input) => `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts)`);
+    .map((input) => `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`);
 }
 
 /** The default compiled policy: built-in rules plus the pack's agents, no project files. */
@@ -62,7 +62,8 @@ function defaultPolicy(): string {
 }
 
 /**
- * The loader of a hot hook: runs `<name>.impl.cjs` (and, on the first Bash call, `shell.impl.cjs`)
+ * The loader of a hot hook: runs `<name>.impl.cjs` (and, on the first Bash call, `shell.impl.cjs`;
+ * on the first glob compiled at run time, `globs.impl.cjs`)
  * through `vm.Script` with a V8 code cache, so a warm start skips compiling the bundles (Node 20
  * has no module compile cache). The cache lives in the plugin's data directory or the project's
  * `.claude/state/cache/` (git-ignored, and protected from agents like the rest of lanes' files),
@@ -110,6 +111,15 @@ const lazyShell: Plugin = {
   },
 };
 
+/** In hot bundles, imports of glob compilation (picomatch) go to the lazy proxy (src/hooks/glob-proxy.ts). */
+const lazyGlobs: Plugin = {
+  name: "lanes-lazy-globs",
+  setup(b) {
+    const target = join(ROOT, "src", "globs", "compile.ts");
+    b.onResolve({ filter: /compile\.ts$/ }, (args) => (resolve(args.resolveDir, args.path) === target ? { path: join(ROOT, "src", "hooks", "glob-proxy.ts") } : undefined));
+  },
+};
+
 /**
  * The shell's data tables (src/shell/tables/*.ts) are evaluated here, at build time, and inlined
  * as `JSON.parse("...")`: V8 parses JSON much faster than it runs the object-building code, which
@@ -149,6 +159,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
   const common = { bundle: true, platform: "node", target: "node20", minify: process.env["LANES_BUILD_MINIFY"] !== "0", legalComments: "eof", metafile: true, logLevel: "silent", define: { __LANES_VERSION__: JSON.stringify(version()) } } as const;
   const shell = await build({ ...common, entryPoints: [join(ROOT, "src", "shell", "index.ts")], outfile: join(outDir, "shell.impl.cjs"), format: "cjs", plugins: [dataTables] });
   problems.push(...Object.keys(shell.metafile.inputs).filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f))).map((i) => `shell: imports \`${i}\``));
+  const globs = await build({ ...common, entryPoints: [join(ROOT, "src", "globs", "compile.ts")], outfile: join(outDir, "globs.impl.cjs"), format: "cjs" });
+  problems.push(...Object.keys(globs.metafile.inputs).filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f))).map((i) => `globs: imports \`${i}\``));
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
     const hot = HOT.has(name);
@@ -158,12 +170,15 @@ export async function buildAll(outDir: string): Promise<string[]> {
       entryPoints: [join(ROOT, entry)],
       outfile: join(outDir, file),
       format: cli ? "esm" : "cjs",
-      plugins: hot ? [lazyShell, dataTables] : [dataTables],
+      plugins: hot ? [lazyShell, lazyGlobs, dataTables] : [dataTables],
       // the ESM CLI bundles CommonJS dependencies, which need `require` for node built-ins
       ...(cli && { banner: { js: `import { createRequire as __lanesRequire } from "node:module"; const require = __lanesRequire(import.meta.url);` } }),
     });
     problems.push(...hotPathViolations(name, result.metafile));
-    if (hot) writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, { [name]: bundleId(join(outDir, file)), shell: bundleId(join(outDir, "shell.impl.cjs")) }));
+    if (hot) {
+      const ids = { [name]: bundleId(join(outDir, file)), shell: bundleId(join(outDir, "shell.impl.cjs")), globs: bundleId(join(outDir, "globs.impl.cjs")) };
+      writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
+    }
   }
   writeFileSync(join(outDir, "policy.default.json"), defaultPolicy());
   return problems;

@@ -33,6 +33,8 @@ describe("PreToolUse through the real process", () => {
     ["Bash", { command: 'rm -rf "$TARGET"' }, "ask", "fs.delete-dynamic"],
     ["Read", { file_path: "/PROJECT/.env" }, "deny", "secrets.env-files"],
     ["Write", { file_path: "/PROJECT/.claude/settings.json", content: "{}" }, "ask", "lanes.config"],
+    // a glob compiled at run time: the hook loads the lazy globs bundle (picomatch)
+    ["Glob", { pattern: "**/.env" }, "deny", "secrets.env-files"],
   ])("%s %j → %s by %s, as one valid JSON object", (tool, input, effect, rule) => {
     const resolved = JSON.parse(JSON.stringify(input).replace("/PROJECT", p.dir)) as Record<string, unknown>;
     const run = runHook(p, "pre-tool-use.cjs", pre(tool, resolved));
