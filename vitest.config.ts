@@ -7,8 +7,18 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**"],
+          exclude: ["test/e2e/**", "test/**/*.stress.test.ts"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // many processes racing on one file (about 50 s): their own project, still part of `npm test`
+          name: "stress",
+          include: ["test/**/*.stress.test.ts"],
+          exclude: ["test/e2e/**"],
+          testTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {
