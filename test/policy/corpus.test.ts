@@ -23,8 +23,15 @@ const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
 const corpus = files.map((file) => ({ file, cases: (parse(readFileSync(join(dir, file), "utf8")) as { cases: Case[] }).cases }));
 const policy = testPolicy();
 
+/** A case's name shows the call and the expected decision: `git reset --hard -> deny [git.reset-hard]`. */
+const nameOf = (c: Case): string => {
+  const call = c.command ?? `${c.tool} ${JSON.stringify(c.input)}`;
+  const as = c.agent === undefined ? "" : ` (as ${c.agent})`;
+  return `${call}${as} -> ${c.decision}${c.decision === "none" ? "" : ` [${(c.rules ?? []).join(", ")}]`}`;
+};
+
 describe.each(corpus)("corpus $file", ({ cases }) => {
-  it.each(cases.map((c) => [c.command ?? `${c.tool} ${JSON.stringify(c.input)}`, c] as const))("%s", (_name, c) => {
+  it.each(cases.map((c) => [nameOf(c), c] as const))("%s", (_name, c) => {
     expectDecision(judge(policy, c.command, { ...(c.tool !== undefined && { tool: c.tool }), ...(c.input !== undefined && { input: c.input }), ...(c.cwd !== undefined && { cwd: c.cwd }), ...(c.agent !== undefined && { agent: c.agent }) }), c.decision, c.rules ?? []);
   });
 });
