@@ -52,7 +52,11 @@ export function benchProgressUpdates(iterations: number): ProgressBench {
   const dir = mkdtempSync(join(tmpdir(), "lanes-bench-runtime-"));
   try {
     const detect = (root: string) => ({ name: "bench", root });
-    const init = initProgress(dir, { request: "bench the progress file", primaryExpert: "bench-expert", estimatedSteps: iterations }, { detect });
+    const init = initProgress(
+      dir,
+      { request: "bench the progress file", primaryExpert: "bench-expert", estimatedSteps: iterations },
+      { detect },
+    );
     if (!init.ok) throw new Error(`bench init failed: ${JSON.stringify(init.issues)}`);
     recordArtifacts(dir, { modified: [join(dir, "README.md")] });
     const artifacts: number[] = [];
@@ -62,9 +66,22 @@ export function benchProgressUpdates(iterations: number): ProgressBench {
       const file = join(dir, "src", `file-${i}.ts`);
       artifacts.push(time(() => recordArtifacts(dir, { created: [file] }, "bench-expert")));
       unchanged.push(time(() => recordArtifacts(dir, { modified: [join(dir, "README.md")] }, "bench-expert")));
-      steps.push(time(() => recordStep(dir, { expert: "bench-expert", action: `step_${i}`, summary: "benchmark step", durationMs: 1 }, { detect })));
+      steps.push(
+        time(() =>
+          recordStep(
+            dir,
+            { expert: "bench-expert", action: `step_${i}`, summary: "benchmark step", durationMs: 1 },
+            { detect },
+          ),
+        ),
+      );
     }
-    return { iterations, recordArtifacts: series(artifacts), recordArtifactsUnchanged: series(unchanged), lockedStep: series(steps) };
+    return {
+      iterations,
+      recordArtifacts: series(artifacts),
+      recordArtifactsUnchanged: series(unchanged),
+      lockedStep: series(steps),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

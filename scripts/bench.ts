@@ -37,7 +37,12 @@ const percentile = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-function timeRun(command: string, argv: string[], input: string, env: NodeJS.ProcessEnv): { ms: number; stdout: string } {
+function timeRun(
+  command: string,
+  argv: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+): { ms: number; stdout: string } {
   const start = performance.now();
   const result = spawnSync(command, argv, { input, env, encoding: "utf8" });
   const ms = performance.now() - start;
@@ -52,7 +57,10 @@ function makeProject(): { dir: string; home: string } {
   const project = join(dir, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, "src", "server"), { recursive: true });
-  const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", project], { env: { ...process.env, HOME: home }, encoding: "utf8" });
+  const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", project], {
+    env: { ...process.env, HOME: home },
+    encoding: "utf8",
+  });
   if (init.status !== 0) throw new Error(`lanes init failed: ${init.stderr}`);
   return { dir: project, home };
 }
@@ -78,21 +86,42 @@ function coldStart(project: string, home: string) {
   const cases = {
     "pre-tool-use Bash `git status` (main)": hookInput(project, "Bash", { command: "git status" }),
     "pre-tool-use Bash `rm -rf /` (main, deny)": hookInput(project, "Bash", { command: "rm -rf /" }),
-    "pre-tool-use Write (main)": hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }),
-    "pre-tool-use Write (backend subagent, in lane)": hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }, "backend"),
+    "pre-tool-use Write (main)": hookInput(project, "Write", {
+      file_path: join(project, "src/server/app.ts"),
+      content: "x",
+    }),
+    "pre-tool-use Write (backend subagent, in lane)": hookInput(
+      project,
+      "Write",
+      { file_path: join(project, "src/server/app.ts"), content: "x" },
+      "backend",
+    ),
     "pre-tool-use Read (main)": hookInput(project, "Read", { file_path: join(project, "README.md") }),
   };
-  const postInput = JSON.stringify({ ...JSON.parse(cases["pre-tool-use Write (main)"]), hook_event_name: "PostToolUse", tool_response: { type: "update" } });
-  const samples: Record<string, number[]> = { "node -e 0": [], ...Object.fromEntries(Object.keys(cases).map((k) => [k, []])), "post-tool-use Write (main)": [] };
+  const postInput = JSON.stringify({
+    ...JSON.parse(cases["pre-tool-use Write (main)"]),
+    hook_event_name: "PostToolUse",
+    tool_response: { type: "update" },
+  });
+  const samples: Record<string, number[]> = {
+    "node -e 0": [],
+    ...Object.fromEntries(Object.keys(cases).map((k) => [k, []])),
+    "post-tool-use Write (main)": [],
+  };
   // warm the file cache, then interleave so drift hits every series alike
   for (let i = 0; i < 3; i++) timeRun(process.execPath, [hook], cases["pre-tool-use Read (main)"], env);
   for (let i = 0; i < runs; i++) {
     samples["node -e 0"]!.push(timeRun(process.execPath, ["-e", "0"], "", env).ms);
-    for (const [name, input] of Object.entries(cases)) samples[name]!.push(timeRun(process.execPath, [hook], input, env).ms);
+    for (const [name, input] of Object.entries(cases))
+      samples[name]!.push(timeRun(process.execPath, [hook], input, env).ms);
     samples["post-tool-use Write (main)"]!.push(timeRun(process.execPath, [post], postInput, env).ms);
   }
   const base = median(samples["node -e 0"]!);
-  const rows = Object.entries(samples).map(([name, xs]) => ({ name, medianMs: +median(xs).toFixed(1), ratio: +(median(xs) / base).toFixed(3) }));
+  const rows = Object.entries(samples).map(([name, xs]) => ({
+    name,
+    medianMs: +median(xs).toFixed(1),
+    ratio: +(median(xs) / base).toFixed(3),
+  }));
   const main = median(samples["pre-tool-use Write (main)"]!);
   const lane = median(samples["pre-tool-use Write (backend subagent, in lane)"]!);
   return { runs, rows, laneOverhead: +(lane / main - 1).toFixed(3) };
@@ -102,7 +131,9 @@ function coldStart(project: string, home: string) {
 function corpus(): string[] {
   const dir = join(ROOT, "test", "cases");
   const commands: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()) {
     const data = parseYaml(readFileSync(join(dir, file), "utf8")) as { cases?: { command?: string }[] };
     for (const c of data.cases ?? []) if (typeof c.command === "string") commands.push(c.command);
   }
@@ -123,7 +154,8 @@ function decisionTime(project: string, home: string) {
     knownAgentTypes: new Set(policy.knownAgentTypes),
     task: undefined,
   };
-  const judge = (command: string) => evaluate({ tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined }, context);
+  const judge = (command: string) =>
+    evaluate({ tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined }, context);
   for (const c of commands) judge(c); // warm-up
   const times: number[] = [];
   for (let round = 0; round < 5; round++) {
@@ -133,7 +165,13 @@ function decisionTime(project: string, home: string) {
       times.push(performance.now() - start);
     }
   }
-  return { commands: commands.length, evaluations: times.length, p50Ms: +percentile(times, 50).toFixed(3), p99Ms: +percentile(times, 99).toFixed(3), maxMs: +Math.max(...times).toFixed(3) };
+  return {
+    commands: commands.length,
+    evaluations: times.length,
+    p50Ms: +percentile(times, 50).toFixed(3),
+    p99Ms: +percentile(times, 99).toFixed(3),
+    maxMs: +Math.max(...times).toFixed(3),
+  };
 }
 
 const { dir: project, home } = makeProject();
@@ -145,10 +183,19 @@ try {
   if (asJson) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    process.stdout.write(`lanes bench (${process.version}, ${runs} interleaved runs per series)\n\ncold start, median wall time per process:\n`);
-    for (const r of cold.rows) process.stdout.write(`  ${r.name.padEnd(50)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0\n`);
-    process.stdout.write(`  lane checks on a subagent call: ${(cold.laneOverhead * 100).toFixed(1)}% of the main-session call\n\n`);
-    process.stdout.write(`decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n`);
+    process.stdout.write(
+      `lanes bench (${process.version}, ${runs} interleaved runs per series)\n\ncold start, median wall time per process:\n`,
+    );
+    for (const r of cold.rows)
+      process.stdout.write(
+        `  ${r.name.padEnd(50)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0\n`,
+      );
+    process.stdout.write(
+      `  lane checks on a subagent call: ${(cold.laneOverhead * 100).toFixed(1)}% of the main-session call\n\n`,
+    );
+    process.stdout.write(
+      `decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n`,
+    );
     process.stdout.write(`progress update latency: ${JSON.stringify(runtime)}\n`);
   }
 } finally {

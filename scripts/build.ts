@@ -29,17 +29,33 @@ const ENTRIES: Readonly<Record<string, string>> = {
 
 /** Bundles that run on every tool call. */
 const HOT: ReadonlySet<string> = new Set(HOT_BUNDLES);
-const FORBIDDEN_ON_HOT_PATH = ["node_modules/zod/", "node_modules/yaml/", "node_modules/gray-matter/", "node_modules/js-yaml/", "src/config/load.ts", "src/config/compile.ts"];
+const FORBIDDEN_ON_HOT_PATH = [
+  "node_modules/zod/",
+  "node_modules/yaml/",
+  "node_modules/gray-matter/",
+  "node_modules/js-yaml/",
+  "src/config/load.ts",
+  "src/config/compile.ts",
+];
 /** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
-const LAZY_ON_HOT_PATH = ["node_modules/unbash/", "src/shell/analyze.ts", "node_modules/picomatch/", "src/globs/compile.ts"];
+const LAZY_ON_HOT_PATH = [
+  "node_modules/unbash/",
+  "src/shell/analyze.ts",
+  "node_modules/picomatch/",
+  "src/globs/compile.ts",
+];
 
-const version = (): string => (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const version = (): string =>
+  (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function hotPathViolations(name: string, metafile: Metafile): string[] {
   if (!HOT.has(name)) return [];
   return Object.keys(metafile.inputs)
     .filter((input) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_ON_HOT_PATH].some((f) => input.includes(f)))
-    .map((input) => `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`);
+    .map(
+      (input) =>
+        `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`,
+    );
 }
 
 /** The default compiled policy: built-in rules plus the pack's agents, no project files. */
@@ -51,7 +67,8 @@ function defaultPolicy(): string {
     .map((f) => {
       const path = join(dir, f);
       const parsed = parseDefinition(AgentDefinition, readFileSync(path, "utf8"), `definitions/agents/${f}`);
-      if (!parsed.ok) throw new Error(`${parsed.issues[0]?.file}:${parsed.issues[0]?.line ?? ""}: ${parsed.issues[0]?.message}`);
+      if (!parsed.ok)
+        throw new Error(`${parsed.issues[0]?.file}:${parsed.issues[0]?.line ?? ""}: ${parsed.issues[0]?.message}`);
       // the path recorded is the pack-relative one, so the output does not depend on where the repository lives
       return { path: `definitions/agents/${f}`, definition: parsed.value.value };
     });
@@ -107,7 +124,11 @@ load(${JSON.stringify(name)});
 const lazyShell: Plugin = {
   name: "lanes-lazy-shell",
   setup(b) {
-    b.onResolve({ filter: /shell\/index\.ts$/ }, (args) => (args.importer.includes(`${join("src", "shell")}`) ? undefined : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") }));
+    b.onResolve({ filter: /shell\/index\.ts$/ }, (args) =>
+      args.importer.includes(`${join("src", "shell")}`)
+        ? undefined
+        : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") },
+    );
   },
 };
 
@@ -116,7 +137,11 @@ const lazyGlobs: Plugin = {
   name: "lanes-lazy-globs",
   setup(b) {
     const target = join(ROOT, "src", "globs", "compile.ts");
-    b.onResolve({ filter: /compile\.ts$/ }, (args) => (resolve(args.resolveDir, args.path) === target ? { path: join(ROOT, "src", "hooks", "glob-proxy.ts") } : undefined));
+    b.onResolve({ filter: /compile\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target
+        ? { path: join(ROOT, "src", "hooks", "glob-proxy.ts") }
+        : undefined,
+    );
   },
 };
 
@@ -132,11 +157,14 @@ const dataTables: Plugin = {
     b.onLoad({ filter: /src[\\/]shell[\\/]tables[\\/][a-z-]+\.ts$/ }, async (args) => {
       const mod = (await import(pathToFileURL(args.path).href)) as Record<string, unknown>;
       // sorted, so the output does not depend on how the module loader orders a namespace
-      const lines = Object.entries(mod).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => {
-        const json = JSON.stringify(value);
-        if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value)) throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
-        return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
-      });
+      const lines = Object.entries(mod)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, value]) => {
+          const json = JSON.stringify(value);
+          if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value))
+            throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
+          return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
+        });
       return { contents: lines.join("\n"), loader: "js" };
     });
   },
@@ -145,7 +173,8 @@ const dataTables: Plugin = {
 function isPlainData(value: unknown): boolean {
   if (value === null || ["string", "number", "boolean"].includes(typeof value)) return true;
   if (Array.isArray(value)) return value.every(isPlainData);
-  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every((v) => v !== undefined && isPlainData(v));
+  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.values(value as object).every((v) => v !== undefined && isPlainData(v));
   return false;
 }
 
@@ -156,11 +185,39 @@ export async function buildAll(outDir: string): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const problems: string[] = [];
   // LANES_BUILD_MINIFY=0 keeps names, for profiling; committed output is always minified
-  const common = { bundle: true, platform: "node", target: "node20", minify: process.env["LANES_BUILD_MINIFY"] !== "0", legalComments: "eof", metafile: true, logLevel: "silent", define: { __LANES_VERSION__: JSON.stringify(version()) } } as const;
-  const shell = await build({ ...common, entryPoints: [join(ROOT, "src", "shell", "index.ts")], outfile: join(outDir, "shell.impl.cjs"), format: "cjs", plugins: [dataTables] });
-  problems.push(...Object.keys(shell.metafile.inputs).filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f))).map((i) => `shell: imports \`${i}\``));
-  const globs = await build({ ...common, entryPoints: [join(ROOT, "src", "globs", "compile.ts")], outfile: join(outDir, "globs.impl.cjs"), format: "cjs" });
-  problems.push(...Object.keys(globs.metafile.inputs).filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f))).map((i) => `globs: imports \`${i}\``));
+  const common = {
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    minify: process.env["LANES_BUILD_MINIFY"] !== "0",
+    legalComments: "eof",
+    metafile: true,
+    logLevel: "silent",
+    define: { __LANES_VERSION__: JSON.stringify(version()) },
+  } as const;
+  const shell = await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "index.ts")],
+    outfile: join(outDir, "shell.impl.cjs"),
+    format: "cjs",
+    plugins: [dataTables],
+  });
+  problems.push(
+    ...Object.keys(shell.metafile.inputs)
+      .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
+      .map((i) => `shell: imports \`${i}\``),
+  );
+  const globs = await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "globs", "compile.ts")],
+    outfile: join(outDir, "globs.impl.cjs"),
+    format: "cjs",
+  });
+  problems.push(
+    ...Object.keys(globs.metafile.inputs)
+      .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
+      .map((i) => `globs: imports \`${i}\``),
+  );
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
     const hot = HOT.has(name);
@@ -172,11 +229,19 @@ export async function buildAll(outDir: string): Promise<string[]> {
       format: cli ? "esm" : "cjs",
       plugins: hot ? [lazyShell, lazyGlobs, dataTables] : [dataTables],
       // the ESM CLI bundles CommonJS dependencies, which need `require` for node built-ins
-      ...(cli && { banner: { js: `import { createRequire as __lanesRequire } from "node:module"; const require = __lanesRequire(import.meta.url);` } }),
+      ...(cli && {
+        banner: {
+          js: `import { createRequire as __lanesRequire } from "node:module"; const require = __lanesRequire(import.meta.url);`,
+        },
+      }),
     });
     problems.push(...hotPathViolations(name, result.metafile));
     if (hot) {
-      const ids = { [name]: bundleId(join(outDir, file)), shell: bundleId(join(outDir, "shell.impl.cjs")), globs: bundleId(join(outDir, "globs.impl.cjs")) };
+      const ids = {
+        [name]: bundleId(join(outDir, file)),
+        shell: bundleId(join(outDir, "shell.impl.cjs")),
+        globs: bundleId(join(outDir, "globs.impl.cjs")),
+      };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
     }
   }
@@ -224,7 +289,9 @@ async function main(): Promise<void> {
   if (readFileSync(join(ROOT, "hooks", "hooks.json"), "utf8") !== hooksJson) drift.push("../hooks/hooks.json");
   rmSync(out, { recursive: true, force: true });
   if (drift.length > 0) {
-    process.stderr.write(`build: dist/ is out of date (${drift.join(", ")}): run \`npm run build\` and commit the result\n`);
+    process.stderr.write(
+      `build: dist/ is out of date (${drift.join(", ")}): run \`npm run build\` and commit the result\n`,
+    );
     process.exitCode = 1;
   }
 }

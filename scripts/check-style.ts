@@ -49,11 +49,14 @@ export function layerProblem(rel: string, spec: string): string | undefined {
   const target = posix.normalize(posix.join(posix.dirname(rel), spec));
   const from = rel.split("/")[1]!;
   const to = target.split("/")[1]!;
-  if (!target.startsWith("src/") || to.endsWith(".ts")) return `layers: \`${rel}\` imports \`${target}\`, which is in no layer: put modules in a directory of the LAYERS table of scripts/check-style.ts`;
+  if (!target.startsWith("src/") || to.endsWith(".ts"))
+    return `layers: \`${rel}\` imports \`${target}\`, which is in no layer: put modules in a directory of the LAYERS table of scripts/check-style.ts`;
   const fromLayer = layerOf(from);
   const toLayer = layerOf(to);
-  if (fromLayer === -1) return `layers: \`src/${from}/\` is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
-  if (toLayer === -1) return `layers: \`${rel}\` imports \`${target}\`, whose directory is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
+  if (fromLayer === -1)
+    return `layers: \`src/${from}/\` is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
+  if (toLayer === -1)
+    return `layers: \`${rel}\` imports \`${target}\`, whose directory is in no layer: add it to the LAYERS table of scripts/check-style.ts`;
   if (toLayer <= fromLayer) return undefined;
   return `layers: \`${rel}\` (layer ${from}) imports \`${target}\` (layer ${to}), a higher layer: move what both need down, or invert the dependency (${LAYER_ORDER})`;
 }
@@ -79,27 +82,45 @@ export function checkSource(rel: string, text: string): Violation[] {
   const violations: Violation[] = [];
   const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true);
   const inShell = rel.startsWith("src/shell/");
-  const at = (node: ts.Node, message: string) => violations.push({ file: rel, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, message });
+  const at = (node: ts.Node, message: string) =>
+    violations.push({ file: rel, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, message });
 
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const spec = node.moduleSpecifier.text;
-      if (spec === "unbash" && !inShell) at(node, "`unbash` is imported outside src/shell/: shell text is analysed only by the shell module");
+      if (spec === "unbash" && !inShell)
+        at(node, "`unbash` is imported outside src/shell/: shell text is analysed only by the shell module");
       const layer = layerProblem(rel, spec);
       if (layer !== undefined) at(node, layer);
-      if (spec === "gray-matter" && rel !== "src/markdown/frontmatter.ts") at(node, "`gray-matter` is imported outside src/markdown/frontmatter.ts: use parseFrontmatter, whose options are locked down");
+      if (spec === "gray-matter" && rel !== "src/markdown/frontmatter.ts")
+        at(
+          node,
+          "`gray-matter` is imported outside src/markdown/frontmatter.ts: use parseFrontmatter, whose options are locked down",
+        );
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       const receiver = node.expression.expression.getText(source);
       if (!inShell && TEXT_METHODS.has(method)) {
         const args = node.arguments.map((a) => a.getText(source)).join(" ");
-        if (COMMAND_NAMES.test(` ${receiver} `) || (method === "test" || method === "exec" ? COMMAND_NAMES.test(` ${args} `) : false)) {
-          at(node, `\`${receiver}.${method}(...)\` treats command text with a regex or split outside src/shell/: use the shell analysis`);
+        if (
+          COMMAND_NAMES.test(` ${receiver} `) ||
+          (method === "test" || method === "exec" ? COMMAND_NAMES.test(` ${args} `) : false)
+        ) {
+          at(
+            node,
+            `\`${receiver}.${method}(...)\` treats command text with a regex or split outside src/shell/: use the shell analysis`,
+          );
         }
       }
-      if (receiver === "process" && method === "exit" && rel !== "src/cli/main.ts") at(node, "`process.exit` outside src/cli/main.ts: return an exit code instead");
-      if (receiver === "console" && rel !== "src/hooks/entries/stdout-guard.ts") at(node, "`console` in src/: write through the CLI context or stderr, stdout belongs to the hook's JSON");
+      if (receiver === "process" && method === "exit" && rel !== "src/cli/main.ts")
+        at(node, "`process.exit` outside src/cli/main.ts: return an exit code instead");
+      if (receiver === "console" && rel !== "src/hooks/entries/stdout-guard.ts")
+        at(node, "`console` in src/: write through the CLI context or stderr, stdout belongs to the hook's JSON");
     }
     ts.forEachChild(node, visit);
   };

@@ -12,7 +12,11 @@ describe("style check", () => {
     ["src/hooks/x.ts", "process.exit(1);", "`process.exit` outside src/cli/main.ts"],
     ["src/hooks/x.ts", 'console.log("debug");', "`console` in src/"],
   ])("flags %s: %s", (file, code, message) => {
-    expect(checkSource(file, code).map((v) => v.message).join("\n")).toContain(message);
+    expect(
+      checkSource(file, code)
+        .map((v) => v.message)
+        .join("\n"),
+    ).toContain(message);
   });
 
   it.each([
@@ -24,14 +28,38 @@ describe("style check", () => {
   });
 
   it.each([
-    ["src/policy/evaluate.ts", 'import { runPreToolUse } from "../hooks/pre-tool-use.ts";', "layers: `src/policy/evaluate.ts` (layer policy) imports `src/hooks/pre-tool-use.ts` (layer hooks), a higher layer"],
-    ["src/host/env.ts", 'import type { SettingsRule } from "../policy/settings.ts";', "layers: `src/host/env.ts` (layer host) imports `src/policy/settings.ts` (layer policy), a higher layer"],
-    ["src/globs/match.ts", 'export { PATH_CLASSES } from "../schema/vocabulary.ts";', "layers: `src/globs/match.ts` (layer globs) imports `src/schema/vocabulary.ts` (layer schema)"],
-    ["src/definitions/agent.ts", 'import { CommandMatch } from "../config/schema.ts";', "(layer definitions) imports `src/config/schema.ts` (layer config), a higher layer"],
-    ["src/runtime/x.ts", 'import { x } from "../version.ts";', "layers: `src/runtime/x.ts` imports `src/version.ts`, which is in no layer"],
+    [
+      "src/policy/evaluate.ts",
+      'import { runPreToolUse } from "../hooks/pre-tool-use.ts";',
+      "layers: `src/policy/evaluate.ts` (layer policy) imports `src/hooks/pre-tool-use.ts` (layer hooks), a higher layer",
+    ],
+    [
+      "src/host/env.ts",
+      'import type { SettingsRule } from "../policy/settings.ts";',
+      "layers: `src/host/env.ts` (layer host) imports `src/policy/settings.ts` (layer policy), a higher layer",
+    ],
+    [
+      "src/globs/match.ts",
+      'export { PATH_CLASSES } from "../schema/vocabulary.ts";',
+      "layers: `src/globs/match.ts` (layer globs) imports `src/schema/vocabulary.ts` (layer schema)",
+    ],
+    [
+      "src/definitions/agent.ts",
+      'import { CommandMatch } from "../config/schema.ts";',
+      "(layer definitions) imports `src/config/schema.ts` (layer config), a higher layer",
+    ],
+    [
+      "src/runtime/x.ts",
+      'import { x } from "../version.ts";',
+      "layers: `src/runtime/x.ts` imports `src/version.ts`, which is in no layer",
+    ],
     ["src/misc/x.ts", 'import { x } from "../host/layout.ts";', "layers: `src/misc/` is in no layer"],
   ])("refuses an import against the layer order: %s: %s", (file, code, message) => {
-    expect(checkSource(file, code).map((v) => v.message).join("\n")).toContain(message);
+    expect(
+      checkSource(file, code)
+        .map((v) => v.message)
+        .join("\n"),
+    ).toContain(message);
   });
 
   it.each([
@@ -47,7 +75,12 @@ describe("style check", () => {
   it("orders every directory of src/ in exactly one layer", () => {
     const dirs = LAYERS.flat();
     expect(new Set(dirs).size).toBe(dirs.length);
-    expect([...dirs].sort()).toEqual(readdirSync(join(import.meta.dirname, "..", "src"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort());
+    expect([...dirs].sort()).toEqual(
+      readdirSync(join(import.meta.dirname, "..", "src"), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    );
   });
 
   it("finds nothing in the repository", () => {

@@ -7,7 +7,12 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
  * `util.parseArgs` with lanes' error style: an unknown option or a missing value becomes a
  * {@link CliError} with exit code 64 and the command's usage as help.
  */
-export function parseCommandArgs<O extends Options>(args: readonly string[], options: O, usage: string, allowPositionals = true) {
+export function parseCommandArgs<O extends Options>(
+  args: readonly string[],
+  options: O,
+  usage: string,
+  allowPositionals = true,
+) {
   try {
     return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (error) {

@@ -30,14 +30,29 @@ export function policyForCli(projectDir: string, home: string): PolicyForCli {
   const compiled = readCompiledPolicy(file);
   if (compiled.ok) return { policy: compiled.policy, origin: file, note: undefined };
   const fallbackAgentsDir = packAgentsDir();
-  const loaded = loadPolicy({ projectDir, home, lanesVersion: LANES_VERSION, ...(fallbackAgentsDir !== undefined && { fallbackAgentsDir }) });
+  const loaded = loadPolicy({
+    projectDir,
+    home,
+    lanesVersion: LANES_VERSION,
+    ...(fallbackAgentsDir !== undefined && { fallbackAgentsDir }),
+  });
   if (!loaded.ok) {
     const first = loaded.issues[0]!;
-    throw new CliError(`the policy does not compile: ${first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`}`, 1, loaded.issues.length > 1 ? `(${loaded.issues.length - 1} more problem(s): run \`lanes build\` to see them all)` : undefined);
+    throw new CliError(
+      `the policy does not compile: ${first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`}`,
+      1,
+      loaded.issues.length > 1
+        ? `(${loaded.issues.length - 1} more problem(s): run \`lanes build\` to see them all)`
+        : undefined,
+    );
   }
   const note =
     compiled.kind === "missing"
       ? undefined
       : `note: \`${compiled.file}\`: ${compiled.message}; judged with a fresh compile — the hooks deny mutating tools until you run \`${buildCommand(projectDir)}\``;
-  return { policy: loaded.policy, origin: compiled.kind === "missing" ? "compiled in memory (no compiled policy file)" : "compiled in memory", note };
+  return {
+    policy: loaded.policy,
+    origin: compiled.kind === "missing" ? "compiled in memory (no compiled policy file)" : "compiled in memory",
+    note,
+  };
 }

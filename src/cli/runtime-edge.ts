@@ -42,18 +42,27 @@ export function required(value: string | undefined, flag: string, usage: string)
 export function wholeNumber(value: string | undefined, flag: string, usage: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`\`--${flag} ${value}\` must be a whole number, at least ${min}`, 64, usage.trimEnd());
+  if (!Number.isInteger(n) || n < min)
+    throw new CliError(`\`--${flag} ${value}\` must be a whole number, at least ${min}`, 64, usage.trimEnd());
   return n;
 }
 
 /** A JSON object option (`--result '{"k": 1}'`). */
-export function jsonObject(value: string | undefined, flag: string, usage: string): Record<string, unknown> | undefined {
+export function jsonObject(
+  value: string | undefined,
+  flag: string,
+  usage: string,
+): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new CliError(`\`--${flag}\` must be a JSON object, received \`${value}\``, 64, `example: --${flag} '{"notes": "pattern added at line 245"}'`);
+    throw new CliError(
+      `\`--${flag}\` must be a JSON object, received \`${value}\``,
+      64,
+      `example: --${flag} '{"notes": "pattern added at line 245"}'`,
+    );
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new CliError(`\`--${flag}\` must be a JSON object, received \`${value}\``, 64, usage.trimEnd());
@@ -62,9 +71,15 @@ export function jsonObject(value: string | undefined, flag: string, usage: strin
 }
 
 /** One of a fixed set of values. */
-export function oneOf<T extends string>(value: string | undefined, flag: string, allowed: readonly T[], usage: string): T | undefined {
+export function oneOf<T extends string>(
+  value: string | undefined,
+  flag: string,
+  allowed: readonly T[],
+  usage: string,
+): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`\`--${flag}\` is ${allowed.join(", ")}, received \`${value}\``, 64, usage.trimEnd());
+  if (!(allowed as readonly string[]).includes(value))
+    throw new CliError(`\`--${flag}\` is ${allowed.join(", ")}, received \`${value}\``, 64, usage.trimEnd());
   return value as T;
 }
 
@@ -77,7 +92,13 @@ export function printJson(ctx: CliContext, value: unknown): void {
 export type Subcommand = (args: readonly string[], ctx: CliContext) => Promise<number | void> | number | void;
 
 /** Runs `args[0]` from `table`, or throws a usage error naming the known subcommands. */
-export async function dispatch(command: string, args: readonly string[], ctx: CliContext, table: Record<string, Subcommand>, usage: string): Promise<number | void> {
+export async function dispatch(
+  command: string,
+  args: readonly string[],
+  ctx: CliContext,
+  table: Record<string, Subcommand>,
+  usage: string,
+): Promise<number | void> {
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h") {
     ctx.out(`${usage.trimEnd()}\n`);
@@ -85,7 +106,13 @@ export async function dispatch(command: string, args: readonly string[], ctx: Cl
   }
   const run = table[name];
   if (run === undefined) {
-    throw new CliError(`unknown subcommand \`${name}\`: \`lanes ${command}\` has ${Object.keys(table).map((k) => `\`${k}\``).join(", ")}`, 64, usage.trimEnd());
+    throw new CliError(
+      `unknown subcommand \`${name}\`: \`lanes ${command}\` has ${Object.keys(table)
+        .map((k) => `\`${k}\``)
+        .join(", ")}`,
+      64,
+      usage.trimEnd(),
+    );
   }
   return run(rest, ctx);
 }

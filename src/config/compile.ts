@@ -11,7 +11,16 @@
  */
 import { assertNever } from "../host/assert-never.ts";
 import type { AgentDefinition } from "../definitions/agent.ts";
-import { COMPILED_FORMAT, DEFAULT_OPTIONS, type CompiledAgent, type CompiledMatch, type CompiledOptions, type CompiledPolicy, type CompiledRule, type PolicySource } from "../policy/compiled.ts";
+import {
+  COMPILED_FORMAT,
+  DEFAULT_OPTIONS,
+  type CompiledAgent,
+  type CompiledMatch,
+  type CompiledOptions,
+  type CompiledPolicy,
+  type CompiledRule,
+  type PolicySource,
+} from "../policy/compiled.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
 import { LAYERS, type Layer } from "../policy/types.ts";
 import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "../globs/compile.ts";
@@ -81,7 +90,13 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
     };
   }
   if ("tools" in rule) return { kind: "tools", tools: rule.tools.map(compileNameGlob) };
-  if ("delete" in rule) return { kind: "delete", targets: rule.delete.targets, ...(rule.delete.dynamic === true && { dynamic: true }), ...(rule.delete.filtered === true && { filtered: true }) };
+  if ("delete" in rule)
+    return {
+      kind: "delete",
+      targets: rule.delete.targets,
+      ...(rule.delete.dynamic === true && { dynamic: true }),
+      ...(rule.delete.filtered === true && { filtered: true }),
+    };
   if ("fileEffect" in rule) return { kind: "file-effect", ...rule.fileEffect };
   if ("remoteCode" in rule) return { kind: "remote-code", fetchers: rule.remoteCode.fetchers };
   if ("forkBomb" in rule) return { kind: "fork-bomb" };
@@ -92,7 +107,8 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
 
 function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
   // layers arrive highest first; the first layer that sets a key wins
-  const pick = <K extends keyof NonNullable<PolicyFile["options"]>>(key: K) => layers.map((l) => l.file?.options?.[key]).find((v) => v !== undefined);
+  const pick = <K extends keyof NonNullable<PolicyFile["options"]>>(key: K) =>
+    layers.map((l) => l.file?.options?.[key]).find((v) => v !== undefined);
   return {
     caseInsensitivePaths: pick("case_insensitive_paths") ?? DEFAULT_OPTIONS.caseInsensitivePaths,
     outsideProjectWrites: pick("outside_project_writes") ?? DEFAULT_OPTIONS.outsideProjectWrites,
@@ -121,10 +137,14 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
     };
     const rules: CompiledRule[] = [];
     if (rule.paths !== undefined) {
-      rules.push({ ...base, match: { kind: "path", access: "read-only", patterns: compilePathGlobs(rule.paths, glob), except: [] } });
+      rules.push({
+        ...base,
+        match: { kind: "path", access: "read-only", patterns: compilePathGlobs(rule.paths, glob), except: [] },
+      });
     }
     if (rule.command !== undefined) rules.push({ ...base, match: compileCommand(rule.command, glob) });
-    if (rule.tools !== undefined) rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
+    if (rule.tools !== undefined)
+      rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
     return rules;
   });
   const skills = d.may_invoke_skills ?? orchestrator;
@@ -155,25 +175,46 @@ export function compilePolicy(input: CompileInput): CompileResult {
   const add = (spec: RuleSpec | PolicyRule, layer: Layer, source: string) => {
     const previous = seen.get(spec.id);
     if (previous !== undefined) {
-      issues.push({ file: source, message: `rule id \`${spec.id}\` is already used in ${previous}: give this rule its own id, or switch the other off with \`disable: [${spec.id}]\`` });
+      issues.push({
+        file: source,
+        message: `rule id \`${spec.id}\` is already used in ${previous}: give this rule its own id, or switch the other off with \`disable: [${spec.id}]\``,
+      });
       return;
     }
     seen.set(spec.id, source);
-    entries.push({ rule: { id: spec.id, layer, effect: spec.effect, why: spec.why, instead: spec.instead, source, match: compileMatch(spec, glob) }, rank: rank(layer) });
+    entries.push({
+      rule: {
+        id: spec.id,
+        layer,
+        effect: spec.effect,
+        why: spec.why,
+        instead: spec.instead,
+        source,
+        match: compileMatch(spec, glob),
+      },
+      rank: rank(layer),
+    });
   };
 
   for (const layer of layers) for (const rule of layer.file?.rules ?? []) add(rule, layer.layer, layer.path);
   for (const rule of input.builtin ?? BUILTIN_RULES) add(rule, "builtin", BUILTIN_SOURCE);
-  if (options.outsideProjectWrites !== "off") add({ ...OUTSIDE_PROJECT_RULE, effect: options.outsideProjectWrites }, "builtin", BUILTIN_SOURCE);
+  if (options.outsideProjectWrites !== "off")
+    add({ ...OUTSIDE_PROJECT_RULE, effect: options.outsideProjectWrites }, "builtin", BUILTIN_SOURCE);
 
   const disabled: { id: string; by: string }[] = [];
   for (const layer of layers) {
     for (const id of layer.file?.disable ?? []) {
       const target = entries.find((e) => e.rule.id === id);
       if (target === undefined) {
-        issues.push({ file: layer.path, message: `\`disable\` names unknown rule \`${id}\`: run \`lanes rules\` for the ids` });
+        issues.push({
+          file: layer.path,
+          message: `\`disable\` names unknown rule \`${id}\`: run \`lanes rules\` for the ids`,
+        });
       } else if (target.rank <= rank(layer.layer)) {
-        issues.push({ file: layer.path, message: `\`disable\` cannot switch off \`${id}\` from ${target.rule.source}: a layer only switches off rules of lower layers` });
+        issues.push({
+          file: layer.path,
+          message: `\`disable\` cannot switch off \`${id}\` from ${target.rule.source}: a layer only switches off rules of lower layers`,
+        });
       } else {
         disabled.push({ id, by: layer.path });
       }
@@ -184,14 +225,21 @@ export function compilePolicy(input: CompileInput): CompileResult {
   const agents: CompiledAgent[] = [];
   for (const agent of input.agents) {
     for (const n of agent.definition.does_not_own) {
-      if (!names.has(n.owner)) issues.push({ file: agent.path, message: `\`does_not_own\` names owner \`${n.owner}\`, which has no definition: add it or fix the name` });
+      if (!names.has(n.owner))
+        issues.push({
+          file: agent.path,
+          message: `\`does_not_own\` names owner \`${n.owner}\`, which has no definition: add it or fix the name`,
+        });
     }
     for (const target of agent.definition.may_spawn ?? []) {
-      if (!names.has(target)) issues.push({ file: agent.path, message: `\`may_spawn\` names \`${target}\`, which has no definition` });
+      if (!names.has(target))
+        issues.push({ file: agent.path, message: `\`may_spawn\` names \`${target}\`, which has no definition` });
     }
     agents.push(compileAgent(agent, glob));
   }
-  const duplicates = input.agents.filter((a, i) => input.agents.findIndex((b) => b.definition.name === a.definition.name) !== i);
+  const duplicates = input.agents.filter(
+    (a, i) => input.agents.findIndex((b) => b.definition.name === a.definition.name) !== i,
+  );
   for (const d of duplicates) issues.push({ file: d.path, message: `agent \`${d.definition.name}\` is defined twice` });
 
   if (issues.length > 0) return { ok: false, issues };

@@ -35,7 +35,8 @@ function readLayer(layer: PolicyLayerInput["layer"], path: string, issues: Compi
   if (!existsSync(path)) return { layer, path, file: undefined };
   const parsed = parseDefinition(PolicyFile, readFileSync(path, "utf8"), path);
   if (!parsed.ok) {
-    for (const issue of parsed.issues) issues.push({ file: path, message: `${formatLoadIssue(issue)}${issue.fix === "" ? "" : `: ${issue.fix}`}` });
+    for (const issue of parsed.issues)
+      issues.push({ file: path, message: `${formatLoadIssue(issue)}${issue.fix === "" ? "" : `: ${issue.fix}`}` });
     return { layer, path, file: undefined };
   }
   return { layer, path, file: parsed.value.value };
@@ -48,7 +49,9 @@ function readAgents(dir: string, issues: CompileIssue[]): AgentInput[] {
     const path = join(dir, entry);
     const parsed = parseDefinition(AgentDefinition, readFileSync(path, "utf8"), path);
     if (parsed.ok) agents.push({ path, definition: parsed.value.value });
-    else for (const issue of parsed.issues) issues.push({ file: path, message: `${formatLoadIssue(issue)}: ${issue.fix}` });
+    else
+      for (const issue of parsed.issues)
+        issues.push({ file: path, message: `${formatLoadIssue(issue)}: ${issue.fix}` });
   }
   return agents;
 }
@@ -66,7 +69,9 @@ function agentNames(dir: string): string[] {
 }
 
 /** The directory agent definitions come from: the project's own, else the fallback. */
-export function agentDefinitionsDir(options: Pick<LoadOptions, "projectDir" | "fallbackAgentsDir">): string | undefined {
+export function agentDefinitionsDir(
+  options: Pick<LoadOptions, "projectDir" | "fallbackAgentsDir">,
+): string | undefined {
   const own = projectPaths(options.projectDir).agentDefinitions;
   if (existsSync(own) && readdirSync(own).length > 0) return own;
   return options.fallbackAgentsDir;
@@ -86,11 +91,27 @@ export function loadPolicy(options: LoadOptions): LoadResult {
   const agents = agentsDir === undefined ? [] : readAgents(agentsDir, issues);
   if (issues.length > 0) return { ok: false, issues };
 
-  const watched = [...(options.skipUser === true ? [] : [user.policy]), project.policy, project.policyLocal, ...agents.map((a) => a.path)];
+  const watched = [
+    ...(options.skipUser === true ? [] : [user.policy]),
+    project.policy,
+    project.policyLocal,
+    ...agents.map((a) => a.path),
+  ];
   const sources: PolicySource[] = watched.map((path) => ({ path, ...sourceFingerprint(path) }));
-  const listingDirs = [...(agentsDir === undefined ? [] : [agentsDir]), project.agents, join(options.home, ".claude", "agents")];
+  const listingDirs = [
+    ...(agentsDir === undefined ? [] : [agentsDir]),
+    project.agents,
+    join(options.home, ".claude", "agents"),
+  ];
   const listings = [...new Set(listingDirs)].map((dir) => ({ dir, entries: listDefinitions(dir) }));
-  const known = [...new Set([...BUILTIN_AGENT_TYPES, ...agents.map((a) => a.definition.name), ...agentNames(project.agents), ...agentNames(join(options.home, ".claude", "agents"))])].sort();
+  const known = [
+    ...new Set([
+      ...BUILTIN_AGENT_TYPES,
+      ...agents.map((a) => a.definition.name),
+      ...agentNames(project.agents),
+      ...agentNames(join(options.home, ".claude", "agents")),
+    ]),
+  ].sort();
 
   const compiled = compilePolicy({ lanesVersion: options.lanesVersion, layers, agents, sources, listings });
   if (!compiled.ok) return compiled;

@@ -52,7 +52,12 @@ export function listDefinitions(dir: string): string[] {
 
 export type PolicyRead =
   | { readonly ok: true; readonly policy: CompiledPolicy }
-  | { readonly ok: false; readonly kind: "missing" | "invalid" | "stale"; readonly file: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly kind: "missing" | "invalid" | "stale";
+      readonly file: string;
+      readonly message: string;
+    };
 
 /** Reads and checks a compiled policy file. */
 export function readCompiledPolicy(path: string): PolicyRead {
@@ -68,21 +73,46 @@ export function readCompiledPolicy(path: string): PolicyRead {
   } catch {
     return { ok: false, kind: "invalid", file: path, message: "the compiled policy is not valid JSON" };
   }
-  if (typeof policy !== "object" || policy === null || !Array.isArray(policy.rules) || !Array.isArray(policy.agents) || !Array.isArray(policy.sources) || typeof policy.options !== "object") {
+  if (
+    typeof policy !== "object" ||
+    policy === null ||
+    !Array.isArray(policy.rules) ||
+    !Array.isArray(policy.agents) ||
+    !Array.isArray(policy.sources) ||
+    typeof policy.options !== "object"
+  ) {
     return { ok: false, kind: "invalid", file: path, message: "the compiled policy has an unexpected shape" };
   }
   if (policy.format !== COMPILED_FORMAT) {
-    return { ok: false, kind: "stale", file: path, message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})` };
+    return {
+      ok: false,
+      kind: "stale",
+      file: path,
+      message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})`,
+    };
   }
   for (const source of policy.sources) {
     if (!sourceUnchanged(source)) {
-      return { ok: false, kind: "stale", file: source.path, message: source.hash === null ? "it was created after the policy was compiled" : "it changed after the policy was compiled" };
+      return {
+        ok: false,
+        kind: "stale",
+        file: source.path,
+        message:
+          source.hash === null
+            ? "it was created after the policy was compiled"
+            : "it changed after the policy was compiled",
+      };
     }
   }
   for (const listing of policy.listings ?? []) {
     const now = listDefinitions(listing.dir);
     if (now.length !== listing.entries.length || now.some((e, i) => e !== listing.entries[i])) {
-      return { ok: false, kind: "stale", file: listing.dir, message: "files were added or removed after the policy was compiled" };
+      return {
+        ok: false,
+        kind: "stale",
+        file: listing.dir,
+        message: "files were added or removed after the policy was compiled",
+      };
     }
   }
   return { ok: true, policy };

@@ -15,7 +15,8 @@ import { AgentDefinition } from "./agent.ts";
 import { SkillDefinition } from "./skill.ts";
 
 /** Ids of the problems the loader reports (lint adds its own). */
-export type LoadIssueId = "invalid-yaml" | "invalid-definition" | "unknown-key" | "name-not-kebab" | "description-too-long";
+export type LoadIssueId =
+  "invalid-yaml" | "invalid-definition" | "unknown-key" | "name-not-kebab" | "description-too-long";
 
 /** One problem found while loading a definition. */
 export interface LoadIssue {
@@ -92,10 +93,22 @@ export function parseDefinition<S extends z.ZodType>(schema: S, text: string, fi
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return { ok: false, issues: [{ id: "invalid-definition", file, line: 1, message: `expected a mapping of keys to values, received ${kindOf(data)}`, fix: "write the definition as `key: value` lines" }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          id: "invalid-definition",
+          file,
+          line: 1,
+          message: `expected a mapping of keys to values, received ${kindOf(data)}`,
+          fix: "write the definition as `key: value` lines",
+        },
+      ],
+    };
   }
   const result = schema.safeParse(data);
-  if (result.success) return { ok: true, value: { value: result.data as z.infer<S>, file, line: (path) => line(path), text } };
+  if (result.success)
+    return { ok: true, value: { value: result.data as z.infer<S>, file, line: (path) => line(path), text } };
   const issues = result.error.issues.flatMap((issue) => describeIssue(schema, issue, data, file, line));
   return { ok: false, issues };
 }
@@ -125,7 +138,12 @@ export function loadDefinitionSet(dir: string, displayRoot: string = dir): Defin
     if (!statSync(skillDir).isDirectory()) continue;
     const path = join(skillDir, "skill.yaml");
     if (!existsSync(path)) {
-      issues.push({ id: "invalid-definition", file: show(skillDir), message: "a skill folder without `skill.yaml`", fix: `add \`${show(path)}\` or remove the folder` });
+      issues.push({
+        id: "invalid-definition",
+        file: show(skillDir),
+        message: "a skill folder without `skill.yaml`",
+        fix: `add \`${show(path)}\` or remove the folder`,
+      });
       continue;
     }
     const parsed = parseDefinition(SkillDefinition, readFileSync(path, "utf8"), show(path));
@@ -228,7 +246,8 @@ function allowedKeys(schema: z.ZodType, path: ValuePath): string[] {
   };
   for (const segment of path) {
     current = unwrap(current);
-    if (current instanceof z.ZodObject && typeof segment === "string") current = (current.shape as Record<string, z.ZodType>)[segment];
+    if (current instanceof z.ZodObject && typeof segment === "string")
+      current = (current.shape as Record<string, z.ZodType>)[segment];
     else if (current instanceof z.ZodArray && typeof segment === "number") current = current.element as z.ZodType;
     else return [];
     if (current === undefined) return [];
@@ -260,7 +279,13 @@ export function toKebab(name: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown, file: string, line: (path: ValuePath, key?: boolean) => number | undefined): LoadIssue[] {
+function describeIssue(
+  schema: z.ZodType,
+  issue: z.core.$ZodIssue,
+  data: unknown,
+  file: string,
+  line: (path: ValuePath, key?: boolean) => number | undefined,
+): LoadIssue[] {
   const path = issue.path;
   const where = formatPath(path);
   const prefix = where === "" ? "" : `${where}: `;
@@ -274,7 +299,10 @@ function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown
       const allowed = allowedKeys(schema, path).filter((k) => k !== "$schema");
       return issue.keys.map((key) => {
         const near = allowed.map((k) => [k, distance(k, key)] as const).sort((a, b) => a[1] - b[1])[0];
-        const hint = near !== undefined && near[1] <= Math.max(2, Math.floor(key.length / 3)) ? `rename it to \`${near[0]}\`` : "remove it";
+        const hint =
+          near !== undefined && near[1] <= Math.max(2, Math.floor(key.length / 3))
+            ? `rename it to \`${near[0]}\``
+            : "remove it";
         return {
           id: "unknown-key" as const,
           file,
@@ -300,7 +328,14 @@ function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown
     case "too_small": {
       const bound = issue.code === "too_big" ? "at most" : "at least";
       const limit = Number(issue.code === "too_big" ? issue.maximum : issue.minimum);
-      const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? (limit === 1 ? " entry" : " entries") : "";
+      const unit =
+        issue.origin === "string"
+          ? " characters"
+          : issue.origin === "array"
+            ? limit === 1
+              ? " entry"
+              : " entries"
+            : "";
       const actual = typeof value === "string" || Array.isArray(value) ? value.length : value;
       const isDescription = issue.code === "too_big" && path.length === 1 && path[0] === "description";
       return [
@@ -323,7 +358,10 @@ function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown
           file,
           ...at(path),
           message: `${prefix}${issue.message}, received ${quoted(value)}`,
-          fix: kebab && typeof value === "string" && toKebab(value) !== "" ? `rename it to \`${toKebab(value)}\` (and its file or folder)` : "change the value to the expected format",
+          fix:
+            kebab && typeof value === "string" && toKebab(value) !== ""
+              ? `rename it to \`${toKebab(value)}\` (and its file or folder)`
+              : "change the value to the expected format",
         },
       ];
     }
@@ -338,7 +376,14 @@ function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown
         },
       ];
     case "invalid_union": {
-      const expected = [...new Set(issue.errors.map((errors) => errors[0]).filter((e) => e?.code === "invalid_type").map((e) => TYPE_NAMES[(e as { expected: string }).expected] ?? (e as { expected: string }).expected))];
+      const expected = [
+        ...new Set(
+          issue.errors
+            .map((errors) => errors[0])
+            .filter((e) => e?.code === "invalid_type")
+            .map((e) => TYPE_NAMES[(e as { expected: string }).expected] ?? (e as { expected: string }).expected),
+        ),
+      ];
       return [
         {
           id: "invalid-definition",
@@ -350,6 +395,14 @@ function describeIssue(schema: z.ZodType, issue: z.core.$ZodIssue, data: unknown
       ];
     }
     default:
-      return [{ id: "invalid-definition", file, ...at(path), message: `${prefix}${lowerFirst(issue.message)}`, fix: "see the field's description in the JSON Schema" }];
+      return [
+        {
+          id: "invalid-definition",
+          file,
+          ...at(path),
+          message: `${prefix}${lowerFirst(issue.message)}`,
+          fix: "see the field's description in the JSON Schema",
+        },
+      ];
   }
 }

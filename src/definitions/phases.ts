@@ -20,27 +20,49 @@ export const PhaseId = z.string().regex(/^[0-9]+(?:_[0-9]+)?$/, "phase ids are n
 export const Phase = z
   .strictObject({
     id: PhaseId.describe("The phase id: `0` first, then `1`, `2`, or `0_5` for a sub-phase."),
-    name: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "phase names are UPPER_SNAKE_CASE, e.g. `CLARIFICATION`").describe("Internal name, UPPER_SNAKE_CASE."),
+    name: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/, "phase names are UPPER_SNAKE_CASE, e.g. `CLARIFICATION`")
+      .describe("Internal name, UPPER_SNAKE_CASE."),
     title: z.string().min(1).describe("Human-readable title."),
     type: PhaseType.describe("LINEAR, OPTIONAL, ITERATIVE, REMEDIATION, AUTO or PARALLEL."),
-    agent: KebabName.optional().describe("The agent that does this phase's work and writes its memory file (none for AUTO)."),
+    agent: KebabName.optional().describe(
+      "The agent that does this phase's work and writes its memory file (none for AUTO).",
+    ),
     content: z.string().min(1).describe("Instructions for this phase, markdown."),
     next: PhaseId.nullable().describe("The phase after this one; null for the final phase."),
     description: z.string().min(1).describe("What this phase accomplishes, one line."),
     trigger: z.string().min(1).optional().describe("OPTIONAL phases: when to run it."),
     remediation_target: PhaseId.optional().describe("REMEDIATION phases: the phase to return to."),
-    max_remediation: z.number().int().min(1).max(10).optional().describe("REMEDIATION phases: how many times it may send the work back."),
+    max_remediation: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .optional()
+      .describe("REMEDIATION phases: how many times it may send the work back."),
     max_iterations: z.number().int().min(1).max(20).optional().describe("ITERATIVE phases: the bound."),
     branches: z.array(KebabName).min(2).optional().describe("PARALLEL phases: the agents to run at once."),
   })
   .superRefine((p, ctx) => {
-    if (p.type === "AUTO" && p.agent !== undefined) ctx.addIssue({ code: "custom", message: "an AUTO phase has no agent", path: ["agent"] });
+    if (p.type === "AUTO" && p.agent !== undefined)
+      ctx.addIssue({ code: "custom", message: "an AUTO phase has no agent", path: ["agent"] });
     if (p.type !== "AUTO" && p.type !== "PARALLEL" && p.agent === undefined)
-      ctx.addIssue({ code: "custom", message: `a ${p.type} phase needs the \`agent\` that does its work`, path: ["agent"] });
-    if (p.type === "OPTIONAL" && p.trigger === undefined) ctx.addIssue({ code: "custom", message: "an OPTIONAL phase needs a `trigger`", path: ["trigger"] });
+      ctx.addIssue({
+        code: "custom",
+        message: `a ${p.type} phase needs the \`agent\` that does its work`,
+        path: ["agent"],
+      });
+    if (p.type === "OPTIONAL" && p.trigger === undefined)
+      ctx.addIssue({ code: "custom", message: "an OPTIONAL phase needs a `trigger`", path: ["trigger"] });
     if (p.type === "REMEDIATION" && p.remediation_target === undefined)
-      ctx.addIssue({ code: "custom", message: "a REMEDIATION phase needs a `remediation_target`", path: ["remediation_target"] });
-    if (p.type === "PARALLEL" && p.branches === undefined) ctx.addIssue({ code: "custom", message: "a PARALLEL phase needs `branches`", path: ["branches"] });
+      ctx.addIssue({
+        code: "custom",
+        message: "a REMEDIATION phase needs a `remediation_target`",
+        path: ["remediation_target"],
+      });
+    if (p.type === "PARALLEL" && p.branches === undefined)
+      ctx.addIssue({ code: "custom", message: "a PARALLEL phase needs `branches`", path: ["branches"] });
   });
 export type Phase = z.infer<typeof Phase>;
 
@@ -57,16 +79,29 @@ export const PhaseList = z
     if (ids.size !== phases.length) ctx.addIssue({ code: "custom", message: "phase ids must be unique" });
     const first = phases.find((p) => p.id === "0");
     if (first === undefined) ctx.addIssue({ code: "custom", message: "a composite skill starts at phase `0`" });
-    else if (first.type !== "LINEAR") ctx.addIssue({ code: "custom", message: "phase 0 must be LINEAR: clarification is never optional" });
+    else if (first.type !== "LINEAR")
+      ctx.addIssue({ code: "custom", message: "phase 0 must be LINEAR: clarification is never optional" });
     phases.forEach((p, i) => {
-      if (p.next !== null && !ids.has(p.next)) ctx.addIssue({ code: "custom", message: `phase \`${p.id}\` goes to unknown phase \`${p.next}\``, path: [i, "next"] });
+      if (p.next !== null && !ids.has(p.next))
+        ctx.addIssue({
+          code: "custom",
+          message: `phase \`${p.id}\` goes to unknown phase \`${p.next}\``,
+          path: [i, "next"],
+        });
       if (p.remediation_target !== undefined && !ids.has(p.remediation_target))
-        ctx.addIssue({ code: "custom", message: `phase \`${p.id}\` remediates to unknown phase \`${p.remediation_target}\``, path: [i, "remediation_target"] });
+        ctx.addIssue({
+          code: "custom",
+          message: `phase \`${p.id}\` remediates to unknown phase \`${p.remediation_target}\``,
+          path: [i, "remediation_target"],
+        });
     });
     const seen = new Set<string>();
-    for (let id: string | null = "0"; id !== null && ids.has(id); ) {
+    for (let id: string | null = "0"; id !== null && ids.has(id);) {
       if (seen.has(id)) {
-        ctx.addIssue({ code: "custom", message: `phases loop back to \`${id}\` through \`next\`; use a REMEDIATION phase for retries` });
+        ctx.addIssue({
+          code: "custom",
+          message: `phases loop back to \`${id}\` through \`next\`; use a REMEDIATION phase for retries`,
+        });
         return;
       }
       seen.add(id);
@@ -74,6 +109,9 @@ export const PhaseList = z
     }
     const unreachable = phases.filter((p) => !seen.has(p.id)).map((p) => p.id);
     if (first !== undefined && unreachable.length > 0)
-      ctx.addIssue({ code: "custom", message: `phases not reachable from phase 0 through \`next\`: ${unreachable.join(", ")}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `phases not reachable from phase 0 through \`next\`: ${unreachable.join(", ")}`,
+      });
   });
 export type PhaseList = z.infer<typeof PhaseList>;

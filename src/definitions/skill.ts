@@ -25,9 +25,12 @@ export const Trigger = z
   .string()
   .min(1)
   .refine((t) => t.split("|").every((alt) => /[\p{L}\p{N}]/u.test(alt)), {
-    message: "a trigger is alternatives separated by `|`, each with at least one letter or digit, e.g. `auth|login|sign in`",
+    message:
+      "a trigger is alternatives separated by `|`, each with at least one letter or digit, e.g. `auth|login|sign in`",
   })
-  .describe("Alternatives separated by `|`, matched case-insensitively on whole words (a plural `s` is allowed), e.g. `auth|login|sign in`.");
+  .describe(
+    "Alternatives separated by `|`, matched case-insensitively on whole words (a plural `s` is allowed), e.g. `auth|login|sign in`.",
+  );
 
 /** One handoff rule: when a message is about `trigger`, hand the work to skill `to`. */
 export const SkillHandoff = z.strictObject({
@@ -44,7 +47,9 @@ export const SkillHandoff = z.strictObject({
   context_template: z
     .string()
     .min(1)
-    .describe("How the handoff context starts, with slots such as `{user_goal}`, `{built}`, `{state}`, `{decisions}`, `{next_step}`, `{files}`."),
+    .describe(
+      "How the handoff context starts, with slots such as `{user_goal}`, `{built}`, `{state}`, `{decisions}`, `{next_step}`, `{files}`.",
+    ),
   exclude_from: z
     .array(KebabName)
     .default([])
@@ -92,7 +97,9 @@ export const SkillReference = z.strictObject({
 export const SkillDefinition = z
   .strictObject({
     $schema: z.string().optional().describe("Path or URL of the JSON Schema, for editors."),
-    id: KebabName.describe("The skill's name in Claude Code (`/<id>`, `lanes:<id>` in the plugin); equal to its folder name."),
+    id: KebabName.describe(
+      "The skill's name in Claude Code (`/<id>`, `lanes:<id>` in the plugin); equal to its folder name.",
+    ),
     name: z.string().min(1).max(64).describe("Display name, e.g. `API design`."),
     description: z
       .string()
@@ -100,40 +107,75 @@ export const SkillDefinition = z
       .max(500)
       .describe("When to use this skill (how Claude Code picks it): trigger-only, at most 500 characters."),
     identity: z.string().min(20).describe("Second-person identity paragraph: `You are ...`."),
-    owns: z.array(z.string().min(1)).min(1).describe("The topics this skill is authoritative on, specific, e.g. `REST resource design`."),
-    does_not_own: z.array(NotOwnedTopic).default([]).describe("Topics next to this domain and the skill that owns each."),
+    owns: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe("The topics this skill is authoritative on, specific, e.g. `REST resource design`."),
+    does_not_own: z
+      .array(NotOwnedTopic)
+      .default([])
+      .describe("Topics next to this domain and the skill that owns each."),
     handoffs: z.array(SkillHandoff).default([]).describe("When to hand the conversation to another skill."),
     specializes: z
       .array(KebabName)
       .default([])
-      .describe("Skills this one is more specific than: when a trigger routes to both, this one wins (resolves `trigger-collision`)."),
+      .describe(
+        "Skills this one is more specific than: when a trigger routes to both, this one wins (resolves `trigger-collision`).",
+      ),
     pairs_with: z.array(KebabName).default([]).describe("Skills that work well next to this one; they must exist."),
     requires: z.array(z.string().min(1)).default([]).describe("Knowledge this skill assumes, not necessarily a skill."),
-    steps: z.array(z.string().min(1)).optional().describe("The procedure when the skill is used, in order, imperative."),
+    steps: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("The procedure when the skill is used, in order, imperative."),
     output: z.string().min(1).optional().describe("What the skill reports when it is done (markdown)."),
     patterns: z.array(SkillPattern).default([]).describe("Approaches that work in this domain."),
     anti_patterns: z.array(SkillAntiPattern).default([]).describe("Approaches to avoid, each with the alternative."),
     sharp_edges: z.array(SkillSharpEdge).default([]).describe("Non-obvious failures and how to avoid them."),
-    references: z.array(SkillReference).default([]).describe("Longer material kept out of SKILL.md and read when needed."),
-    phases: PhaseList.optional().describe("Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`."),
-    argument_hint: z.string().min(1).max(80).optional().describe("Shown after `/<id>` in the slash menu (frontmatter `argument-hint`)."),
+    references: z
+      .array(SkillReference)
+      .default([])
+      .describe("Longer material kept out of SKILL.md and read when needed."),
+    phases: PhaseList.optional().describe(
+      "Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`.",
+    ),
+    argument_hint: z
+      .string()
+      .min(1)
+      .max(80)
+      .optional()
+      .describe("Shown after `/<id>` in the slash menu (frontmatter `argument-hint`)."),
     user_invocable: z.boolean().default(true).describe("false hides it from the `/` menu: only the model invokes it."),
-    model_invocable: z.boolean().default(true).describe("false makes it user-only (`disable-model-invocation`): handoffs to it ask the user to run it."),
+    model_invocable: z
+      .boolean()
+      .default(true)
+      .describe("false makes it user-only (`disable-model-invocation`): handoffs to it ask the user to run it."),
     allowed_tools: z
       .array(z.string().min(1))
       .optional()
-      .describe("Tools usable without a prompt while the skill is active (frontmatter `allowed-tools`). A skill with it needs a `Skill(<id>)` allow rule to be model-invoked without a prompt; set it only when needed."),
+      .describe(
+        "Tools usable without a prompt while the skill is active (frontmatter `allowed-tools`). A skill with it needs a `Skill(<id>)` allow rule to be model-invoked without a prompt; set it only when needed.",
+      ),
   })
   .superRefine((s, ctx) => {
     s.handoffs.forEach((h, i) => {
-      if (h.to === s.id) ctx.addIssue({ code: "custom", message: "a skill cannot hand off to itself", path: ["handoffs", i, "to"] });
+      if (h.to === s.id)
+        ctx.addIssue({ code: "custom", message: "a skill cannot hand off to itself", path: ["handoffs", i, "to"] });
     });
     if (!s.user_invocable && !s.model_invocable)
-      ctx.addIssue({ code: "custom", message: "a skill nobody can invoke: set `user_invocable` or `model_invocable` to true", path: ["user_invocable"] });
+      ctx.addIssue({
+        code: "custom",
+        message: "a skill nobody can invoke: set `user_invocable` or `model_invocable` to true",
+        path: ["user_invocable"],
+      });
     s.allowed_tools?.forEach((tool, i) => {
       const name = tool.replace(/\(.*\)$/s, "");
       if (!ToolName.safeParse(name).success)
-        ctx.addIssue({ code: "custom", message: `\`${tool}\` is not a Claude Code tool or rule such as \`Read\` or \`Bash(npm test:*)\``, path: ["allowed_tools", i] });
+        ctx.addIssue({
+          code: "custom",
+          message: `\`${tool}\` is not a Claude Code tool or rule such as \`Read\` or \`Bash(npm test:*)\``,
+          path: ["allowed_tools", i],
+        });
     });
   })
   .describe("A lanes skill definition.");

@@ -32,7 +32,8 @@ export function agentFrontmatter(def: AgentDefinition): Record<string, unknown> 
   };
   if (def.tools.allowed !== undefined) data["tools"] = def.tools.allowed.join(", ");
   // Claude Code ignores disallowedTools when tools is set (reference C.2)
-  else if (def.tools.forbidden !== undefined && def.tools.forbidden.length > 0) data["disallowedTools"] = def.tools.forbidden.join(", ");
+  else if (def.tools.forbidden !== undefined && def.tools.forbidden.length > 0)
+    data["disallowedTools"] = def.tools.forbidden.join(", ");
   data["model"] = def.model;
   if (def.color !== undefined) data["color"] = def.color;
   return data;
@@ -55,29 +56,56 @@ export function renderAgent(def: AgentDefinition, ctx: RenderContext): string {
 const code = (text: string) => `\`${text}\``;
 
 /** An agent that owns nothing and has no shell cannot run the lanes CLI: it reports instead. */
-const isReadOnly = (def: AgentDefinition): boolean => def.owns.length === 0 && def.tools.allowed !== undefined && !def.tools.allowed.includes("Bash");
+const isReadOnly = (def: AgentDefinition): boolean =>
+  def.owns.length === 0 && def.tools.allowed !== undefined && !def.tools.allowed.includes("Bash");
 
 function renderLane(def: AgentDefinition, ctx: RenderContext): string {
   const x = (text: string) => expandPlaceholders(text, ctx, "agent");
   const parts = ["## Your lane"];
-  if (def.owns.length === 0) parts.push("You own no paths: you read, analyse and report. Never create, change or delete files, not even through the shell.");
+  if (def.owns.length === 0)
+    parts.push(
+      "You own no paths: you read, analyse and report. Never create, change or delete files, not even through the shell.",
+    );
   else parts.push(`**Yours** to create, change and delete:\n\n${bullets(def.owns.map(code))}`);
   if (def.does_not_own.length > 0)
-    parts.push(`**Not yours**, even where it looks like it, with the agent that owns it:\n\n${bullets(def.does_not_own.map((n) => `${code(n.path)} → ${code(agentRef(ctx, n.owner))}`))}`);
-  if (def.owns.length > 0) parts.push("Anything outside these paths belongs to another agent or to the human: describe the change you need in your report instead of making it.");
+    parts.push(
+      `**Not yours**, even where it looks like it, with the agent that owns it:\n\n${bullets(def.does_not_own.map((n) => `${code(n.path)} → ${code(agentRef(ctx, n.owner))}`))}`,
+    );
+  if (def.owns.length > 0)
+    parts.push(
+      "Anything outside these paths belongs to another agent or to the human: describe the change you need in your report instead of making it.",
+    );
   if (def.must_not.length > 0)
-    parts.push(`**You MUST NOT:**\n\n${bullets(def.must_not.map((r) => `${x(r.text.trim())}${r.id === undefined ? "" : ` (enforced: ${code(`agent.${def.name}.${r.id}`)})`}`))}`);
+    parts.push(
+      `**You MUST NOT:**\n\n${bullets(def.must_not.map((r) => `${x(r.text.trim())}${r.id === undefined ? "" : ` (enforced: ${code(`agent.${def.name}.${r.id}`)})`}`))}`,
+    );
   const tools: string[] = [];
-  if (def.tools.forbidden !== undefined && def.tools.forbidden.length > 0) tools.push(`Never use ${def.tools.forbidden.map(code).join(", ")}.`);
+  if (def.tools.forbidden !== undefined && def.tools.forbidden.length > 0)
+    tools.push(`Never use ${def.tools.forbidden.map(code).join(", ")}.`);
   if (tools.length > 0) parts.push(tools.join(" "));
   const readOnly = isReadOnly(def);
   if (def.handoffs.length > 0) {
-    const how = def.role === "orchestrator" ? "by starting the agent" : readOnly ? "by naming the owner in your report" : "through `next_step`, never directly";
-    parts.push(`**Hand off** ${how}:\n\n${bullets(def.handoffs.map((h) => `to ${code(agentRef(ctx, h.to))} when ${x(h.when.trim()).replace(/\.$/, "")}`))}`);
+    const how =
+      def.role === "orchestrator"
+        ? "by starting the agent"
+        : readOnly
+          ? "by naming the owner in your report"
+          : "through `next_step`, never directly";
+    parts.push(
+      `**Hand off** ${how}:\n\n${bullets(def.handoffs.map((h) => `to ${code(agentRef(ctx, h.to))} when ${x(h.when.trim()).replace(/\.$/, "")}`))}`,
+    );
   }
   if (def.role === "orchestrator") {
-    const spawn = def.may_spawn === undefined ? "any agent of the team" : def.may_spawn.map((n) => code(agentRef(ctx, n))).join(", ");
-    const skills = def.may_invoke_skills === undefined || def.may_invoke_skills === true ? "any skill" : def.may_invoke_skills === false ? "no skill" : def.may_invoke_skills.map((s) => code(skillRef(ctx, s))).join(", ");
+    const spawn =
+      def.may_spawn === undefined
+        ? "any agent of the team"
+        : def.may_spawn.map((n) => code(agentRef(ctx, n))).join(", ");
+    const skills =
+      def.may_invoke_skills === undefined || def.may_invoke_skills === true
+        ? "any skill"
+        : def.may_invoke_skills === false
+          ? "no skill"
+          : def.may_invoke_skills.map((s) => code(skillRef(ctx, s))).join(", ");
     parts.push(`You may start ${spawn} with the Agent tool, and use ${skills} through the Skill tool.`);
   }
   parts.push(
@@ -114,7 +142,9 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
         : numbered([
             `Before you start, run \`${cli} progress resume\`: it prints the history, the next step and the context left for you. Continue from there and do not redo completed steps. When it says there is no workflow, just do the task you were given.`,
             `When your step is done, record it: ${step}. Repeat \`--created\`, \`--modified\` and \`--next-file\` per file; leave out the \`--next-\` options when nothing follows. \`${cli} help progress\` lists every option.`,
-            "Inside a composite skill's phase, also write the memory file its directive names (`memory write --task <id> --agent " + me + " …`) before you finish.",
+            "Inside a composite skill's phase, also write the memory file its directive names (`memory write --task <id> --agent " +
+              me +
+              " …`) before you finish.",
             "Never edit `.claude/state/progress.json` by hand: the CLI validates it and writes it atomically under a lock.",
           ]);
 
@@ -149,7 +179,7 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
       ? numbered([
           "First failure of an agent: retry once with more context (what failed, the files involved, what to try).",
           "Second failure: bring it to the human with both attempts.",
-          "Third failure: stop the workflow, record it with `progress fail \"<reason>\"`, and report.",
+          'Third failure: stop the workflow, record it with `progress fail "<reason>"`, and report.',
         ])
       : [
           `${readOnly ? "Report the error" : `Log it with \`${cli} progress error "<message>" --expert ${me} --action "<action>" --attempted "<what you tried>" --suggestion "<how to proceed>"\``}, try one recovery that stays in your lane, and if it persists, report:`,
@@ -178,4 +208,3 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
     `### Handoff\n\n${handoff}`,
   ].join("\n\n");
 }
-

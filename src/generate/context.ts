@@ -24,7 +24,9 @@ export const PLUGIN_NAME = "lanes";
  */
 export function cliCommand(ctx: RenderContext, kind: "skill" | "agent"): string {
   if (ctx.target === "plugin") return `node "\${CLAUDE_PLUGIN_ROOT}/dist/cli.mjs"`;
-  return kind === "skill" ? `node "\${CLAUDE_PROJECT_DIR}/.claude/lanes/dist/cli.mjs"` : "node .claude/lanes/dist/cli.mjs";
+  return kind === "skill"
+    ? `node "\${CLAUDE_PROJECT_DIR}/.claude/lanes/dist/cli.mjs"`
+    : "node .claude/lanes/dist/cli.mjs";
 }
 
 /** The name to give the Skill tool or type after `/`: `lanes:<id>` in the plugin. */

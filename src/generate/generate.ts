@@ -55,21 +55,33 @@ export function detectTarget(root: string): RenderTarget | undefined {
 }
 
 /** Where the definitions are, from a command's `--root` and `--target`; `usage` marks a bad option value. */
-export type LocatedRoot = { ok: true; root: string; target: RenderTarget } | { ok: false; message: string; usage: boolean };
+export type LocatedRoot =
+  { ok: true; root: string; target: RenderTarget } | { ok: false; message: string; usage: boolean };
 
 /** Resolves `root` against `cwd` and the target (given, or detected from the folders present). */
-export function locateRoot(cwd: string, options: { root?: string | undefined; target?: string | undefined }): LocatedRoot {
+export function locateRoot(
+  cwd: string,
+  options: { root?: string | undefined; target?: string | undefined },
+): LocatedRoot {
   const root = resolve(cwd, options.root ?? ".");
   if (options.target === "plugin" || options.target === "project") return { ok: true, root, target: options.target };
-  if (options.target !== undefined) return { ok: false, message: `unknown target \`${options.target}\`: use \`plugin\` or \`project\``, usage: true };
+  if (options.target !== undefined)
+    return { ok: false, message: `unknown target \`${options.target}\`: use \`plugin\` or \`project\``, usage: true };
   const target = detectTarget(root);
-  if (target === undefined) return { ok: false, message: `no definitions in \`${root}\`: expected \`definitions/\` (the plugin) or \`.claude/lanes/\` (a project)`, usage: false };
+  if (target === undefined)
+    return {
+      ok: false,
+      message: `no definitions in \`${root}\`: expected \`definitions/\` (the plugin) or \`.claude/lanes/\` (a project)`,
+      usage: false,
+    };
   return { ok: true, root, target };
 }
 
 /** Renders every file of a loaded set. Pure. */
 export function renderAll(set: DefinitionSet, ctx: RenderContext, options: { schemas: boolean }): OutputFile[] {
-  const skills = new Map<string, SkillSummary>(set.skills.map((s) => [s.value.id, { name: s.value.name, model_invocable: s.value.model_invocable }]));
+  const skills = new Map<string, SkillSummary>(
+    set.skills.map((s) => [s.value.id, { name: s.value.name, model_invocable: s.value.model_invocable }]),
+  );
   const files: OutputFile[] = [
     ...set.agents.map((a) => ({ path: `agents/${a.value.name}.md`, content: renderAgent(a.value, ctx) })),
     ...set.skills.flatMap((s) => [
@@ -88,7 +100,8 @@ export function generate(options: GenerateOptions): GenerateResult {
   const outDir = options.outDir ?? dirs.outDir;
   const set = loadDefinitionSet(definitionsDir, options.root);
   const findings = lint(set);
-  if (findings.some((f) => f.severity === "error")) return { findings, changes: [], written: false, outDir, definitionsDir };
+  if (findings.some((f) => f.severity === "error"))
+    return { findings, changes: [], written: false, outDir, definitionsDir };
   const files = renderAll(set, { target: options.target }, { schemas: options.schemas ?? options.target === "plugin" });
   const changes = planWrites(outDir, files);
   const write = options.check !== true;

@@ -37,7 +37,10 @@ export function renderHandoffContext(input: HandoffContextInput): string {
   const sections: string[] = [`## Handoff context\n\n**Previous skill:** ${input.from}\n**New skill:** ${input.to}`];
   const built = [clean(input.built), clean(input.context)].filter((t) => t !== "").join("\n\n");
   if (built !== "") sections.push(`### What was being built\n${built}`);
-  const state = [...(input.state ?? []).map(clean).filter((s) => s !== ""), ...((input.files ?? []).length > 0 ? [`Files: ${(input.files ?? []).join(", ")}`] : [])];
+  const state = [
+    ...(input.state ?? []).map(clean).filter((s) => s !== ""),
+    ...((input.files ?? []).length > 0 ? [`Files: ${(input.files ?? []).join(", ")}`] : []),
+  ];
   if (state.length > 0) sections.push(`### Current state\n${state.map((s) => `- ${s}`).join("\n")}`);
   if (clean(input.goal) !== "") sections.push(`### User's goal\n${clean(input.goal)}`);
   const decisions = (input.decisions ?? []).map(clean).filter((d) => d !== "");
@@ -53,7 +56,13 @@ export interface Summary {
 }
 
 /** Sections kept first when space is short: the goal and the next step matter most. */
-const PRIORITY = ["### Continue from here", "### User's goal", "### Current state", "### Relevant decisions", "### What was being built"];
+const PRIORITY = [
+  "### Continue from here",
+  "### User's goal",
+  "### Current state",
+  "### Relevant decisions",
+  "### What was being built",
+];
 
 /**
  * Bounds a markdown context to `limit` characters (trailing newline included). Headings and
@@ -69,7 +78,8 @@ export function summarizeContext(text: string, limit: number = DEFAULT_CONTEXT_L
   const isHeader = (line: string) => /^#{1,6} /.test(line) || /^\*\*[^*]+:\*\*/.test(line);
   const keep = lines.map((line) => isHeader(line) || line === "");
   const shown = lines.map((line) => (isHeader(line) ? line : ""));
-  const size = () => shown.reduce((n, line, i) => n + (keep[i] ? line.length + 1 : 0), 0) + TRUNCATION_MARKER.length + 2;
+  const size = () =>
+    shown.reduce((n, line, i) => n + (keep[i] ? line.length + 1 : 0), 0) + TRUNCATION_MARKER.length + 2;
 
   // body line indexes grouped by section, in priority order
   const sections: number[][] = [];
@@ -104,6 +114,7 @@ export function summarizeContext(text: string, limit: number = DEFAULT_CONTEXT_L
   const compact = out.filter((line, i) => !(line === "" && (i === 0 || out[i - 1] === "")));
   let result = `${compact.join("\n").trimEnd()}\n\n${TRUNCATION_MARKER}\n`;
   // only when the headings alone do not fit: cut hard
-  if (result.length > limit) result = `${result.slice(0, Math.max(0, limit - TRUNCATION_MARKER.length - 3))}\n\n${TRUNCATION_MARKER}\n`;
+  if (result.length > limit)
+    result = `${result.slice(0, Math.max(0, limit - TRUNCATION_MARKER.length - 3))}\n\n${TRUNCATION_MARKER}\n`;
   return { text: result, truncated: true };
 }

@@ -62,7 +62,11 @@ export interface FindHandoffOptions {
  * Handoffs are tried by priority (highest first); among equal priorities the longer matched
  * alternative wins (it is more specific), then the order of the definition.
  */
-export function findMatchingHandoff(skill: Pick<SkillDefinition, "handoffs">, text: string, options: FindHandoffOptions = {}): HandoffMatch | undefined {
+export function findMatchingHandoff(
+  skill: Pick<SkillDefinition, "handoffs">,
+  text: string,
+  options: FindHandoffOptions = {},
+): HandoffMatch | undefined {
   const { from } = options;
   const candidates: { match: HandoffMatch; index: number }[] = [];
   skill.handoffs.forEach((handoff, index) => {
@@ -70,7 +74,12 @@ export function findMatchingHandoff(skill: Pick<SkillDefinition, "handoffs">, te
     const matched = matchTrigger(handoff.trigger, text);
     if (matched !== undefined) candidates.push({ match: { to: handoff.to, matched, handoff }, index });
   });
-  candidates.sort((a, b) => b.match.handoff.priority - a.match.handoff.priority || b.match.matched.length - a.match.matched.length || a.index - b.index);
+  candidates.sort(
+    (a, b) =>
+      b.match.handoff.priority - a.match.handoff.priority ||
+      b.match.matched.length - a.match.matched.length ||
+      a.index - b.index,
+  );
   return candidates[0]?.match;
 }
 

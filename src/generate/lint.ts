@@ -75,8 +75,13 @@ export function lint(set: DefinitionSet): Finding[] {
     const line = located.line(path);
     return line === undefined ? { file: located.file } : { file: located.file, line };
   };
-  const add = (id: FindingId, where: { file: string; line?: number }, message: string, fix: string, severity: Finding["severity"] = "error") =>
-    findings.push({ id, severity, ...where, message, fix });
+  const add = (
+    id: FindingId,
+    where: { file: string; line?: number },
+    message: string,
+    fix: string,
+    severity: Finding["severity"] = "error",
+  ) => findings.push({ id, severity, ...where, message, fix });
 
   for (const located of [...set.skills, ...set.agents]) {
     if (!located.text.startsWith("# yaml-language-server: $schema="))
@@ -95,24 +100,51 @@ export function lint(set: DefinitionSet): Finding[] {
   lintCycles(set.skills, skills, at, add);
   lintOverlaps(set.agents, at, add);
 
-  return findings.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.id.localeCompare(b.id) || a.message.localeCompare(b.message));
+  return findings.sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      a.id.localeCompare(b.id) ||
+      a.message.localeCompare(b.message),
+  );
 }
 
-type At = (located: { file: string; line: (p: ValuePath) => number | undefined }, path: ValuePath) => { file: string; line?: number };
-type Add = (id: FindingId, where: { file: string; line?: number }, message: string, fix: string, severity?: Finding["severity"]) => void;
+type At = (
+  located: { file: string; line: (p: ValuePath) => number | undefined },
+  path: ValuePath,
+) => { file: string; line?: number };
+type Add = (
+  id: FindingId,
+  where: { file: string; line?: number },
+  message: string,
+  fix: string,
+  severity?: Finding["severity"],
+) => void;
 
 /** Every string of a value with its path. */
 function strings(value: unknown, path: PropertyKey[] = []): [PropertyKey[], string][] {
   if (typeof value === "string") return [[path, value]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, [...path, i]));
-  if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([k, v]) => strings(v, [...path, k]));
+  if (typeof value === "object" && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => strings(v, [...path, k]));
   return [];
 }
 
-function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agents: Map<string, LocatedAgent>, at: At, add: Add): void {
+function lintSkill(
+  skill: LocatedSkill,
+  skills: Map<string, LocatedSkill>,
+  agents: Map<string, LocatedAgent>,
+  at: At,
+  add: Add,
+): void {
   const def = skill.value;
   if (skill.dir !== def.id)
-    add("name-mismatch", at(skill, ["id"]), `skill id \`${def.id}\` differs from its folder \`${skill.dir}\``, `rename the folder to \`${def.id}\` or set \`id: ${skill.dir}\``);
+    add(
+      "name-mismatch",
+      at(skill, ["id"]),
+      `skill id \`${def.id}\` differs from its folder \`${skill.dir}\``,
+      `rename the folder to \`${def.id}\` or set \`id: ${skill.dir}\``,
+    );
 
   const frontmatter = renderSkillFrontmatter(def);
   if (frontmatter.length > FRONTMATTER_LIMIT)
@@ -126,7 +158,9 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
   const skillRefs: [ValuePath, string][] = [
     ...def.pairs_with.map((id, i): [ValuePath, string] => [["pairs_with", i], id]),
     ...def.specializes.map((id, i): [ValuePath, string] => [["specializes", i], id]),
-    ...def.handoffs.flatMap((h, i) => h.exclude_from.map((id, j): [ValuePath, string] => [["handoffs", i, "exclude_from", j], id])),
+    ...def.handoffs.flatMap((h, i) =>
+      h.exclude_from.map((id, j): [ValuePath, string] => [["handoffs", i, "exclude_from", j], id]),
+    ),
   ];
   const agentRefs: [ValuePath, string][] = [];
   for (const [path, text] of strings(def)) {
@@ -140,7 +174,9 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
         "skill-substitution",
         at(skill, path),
         `\`${substituted}\` in a skill is replaced by Claude Code when the skill loads`,
-        substituted.startsWith("!") ? "write the command in a code block without the leading `!`, or put a space after `!`" : "write it differently, e.g. `$ 1` or `the first argument`",
+        substituted.startsWith("!")
+          ? "write the command in a code block without the leading `!`, or put a space after `!`"
+          : "write it differently, e.g. `$ 1` or `the first argument`",
       );
   }
   def.phases?.forEach((phase, i) => {
@@ -148,18 +184,40 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
     phase.branches?.forEach((b, j) => agentRefs.push([["phases", i, "branches", j], b]));
   });
   for (const [path, id] of skillRefs)
-    if (!skills.has(id)) add("unknown-skill", at(skill, path), `\`${def.id}\` refers to skill \`${id}\`, which does not exist`, `create \`${id}\` or fix the name${near(id, skills)}`);
+    if (!skills.has(id))
+      add(
+        "unknown-skill",
+        at(skill, path),
+        `\`${def.id}\` refers to skill \`${id}\`, which does not exist`,
+        `create \`${id}\` or fix the name${near(id, skills)}`,
+      );
   for (const [path, name] of agentRefs)
-    if (!agents.has(name)) add("unknown-agent", at(skill, path), `\`${def.id}\` refers to agent \`${name}\`, which does not exist`, `create agent \`${name}\` or fix the name${near(name, agents)}`);
+    if (!agents.has(name))
+      add(
+        "unknown-agent",
+        at(skill, path),
+        `\`${def.id}\` refers to agent \`${name}\`, which does not exist`,
+        `create agent \`${name}\` or fix the name${near(name, agents)}`,
+      );
 
   def.does_not_own.forEach((n, i) => {
     if (!skills.has(n.owner))
-      add("unknown-owner", at(skill, ["does_not_own", i, "owner"]), `\`${n.topic}\` is owned by \`${n.owner}\`, which is not a skill`, `name an existing skill${near(n.owner, skills)}, or create \`${n.owner}\``);
+      add(
+        "unknown-owner",
+        at(skill, ["does_not_own", i, "owner"]),
+        `\`${n.topic}\` is owned by \`${n.owner}\`, which is not a skill`,
+        `name an existing skill${near(n.owner, skills)}, or create \`${n.owner}\``,
+      );
   });
 
   def.references.forEach((r, i) => {
     if (!skill.references.some((f) => f.file === r.file))
-      add("missing-reference", at(skill, ["references", i, "file"]), `reference \`${r.file}\` is not in \`references/\``, `add \`${skill.file.replace(/skill\.yaml$/, `references/${r.file}`)}\` or remove the entry`);
+      add(
+        "missing-reference",
+        at(skill, ["references", i, "file"]),
+        `reference \`${r.file}\` is not in \`references/\``,
+        `add \`${skill.file.replace(/skill\.yaml$/, `references/${r.file}`)}\` or remove the entry`,
+      );
   });
 
   def.handoffs.forEach((h, i) => {
@@ -172,7 +230,12 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
       );
     for (const alt of triggerAlternatives(h.trigger)) {
       if (!alt.includes(" ") && VAGUE_WORDS.has(alt))
-        add("vague-trigger", at(skill, ["handoffs", i, "trigger"]), `trigger alternative \`${alt}\` is a common word and would fire on most messages`, `replace \`${alt}\` with words specific to \`${h.to}\`, e.g. \`${alt} endpoint\``);
+        add(
+          "vague-trigger",
+          at(skill, ["handoffs", i, "trigger"]),
+          `trigger alternative \`${alt}\` is a common word and would fire on most messages`,
+          `replace \`${alt}\` with words specific to \`${h.to}\`, e.g. \`${alt} endpoint\``,
+        );
     }
     for (const slot of h.context_template.matchAll(/\{([^{}]*)\}/g)) {
       if (!(CONTEXT_SLOTS as readonly string[]).includes(slot[1]!))
@@ -187,32 +250,65 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
   });
 }
 
-function lintAgent(agent: LocatedAgent, skills: Map<string, LocatedSkill>, agents: Map<string, LocatedAgent>, at: At, add: Add): void {
+function lintAgent(
+  agent: LocatedAgent,
+  skills: Map<string, LocatedSkill>,
+  agents: Map<string, LocatedAgent>,
+  at: At,
+  add: Add,
+): void {
   const def = agent.value;
-  if (agent.stem !== def.name) add("name-mismatch", at(agent, ["name"]), `agent name \`${def.name}\` differs from its file \`${agent.stem}.yaml\``, `rename the file to \`${def.name}.yaml\` or set \`name: ${agent.stem}\``);
+  if (agent.stem !== def.name)
+    add(
+      "name-mismatch",
+      at(agent, ["name"]),
+      `agent name \`${def.name}\` differs from its file \`${agent.stem}.yaml\``,
+      `rename the file to \`${def.name}.yaml\` or set \`name: ${agent.stem}\``,
+    );
 
   const agentRefs: [ValuePath, string][] = [
     ...def.handoffs.map((h, i): [ValuePath, string] => [["handoffs", i, "to"], h.to]),
     ...(def.may_spawn ?? []).map((n, i): [ValuePath, string] => [["may_spawn", i], n]),
   ];
-  const skillRefs: [ValuePath, string][] = Array.isArray(def.may_invoke_skills) ? def.may_invoke_skills.map((s, i): [ValuePath, string] => [["may_invoke_skills", i], s]) : [];
+  const skillRefs: [ValuePath, string][] = Array.isArray(def.may_invoke_skills)
+    ? def.may_invoke_skills.map((s, i): [ValuePath, string] => [["may_invoke_skills", i], s])
+    : [];
   for (const [path, text] of strings(def)) {
     const refs = placeholderRefs(text);
     for (const id of refs.skills) skillRefs.push([path, id]);
     for (const name of refs.agents) agentRefs.push([path, name]);
   }
   for (const [path, name] of agentRefs)
-    if (!agents.has(name)) add("unknown-agent", at(agent, path), `\`${def.name}\` refers to agent \`${name}\`, which does not exist`, `create agent \`${name}\` or fix the name${near(name, agents)}`);
+    if (!agents.has(name))
+      add(
+        "unknown-agent",
+        at(agent, path),
+        `\`${def.name}\` refers to agent \`${name}\`, which does not exist`,
+        `create agent \`${name}\` or fix the name${near(name, agents)}`,
+      );
   for (const [path, id] of skillRefs)
-    if (!skills.has(id)) add("unknown-skill", at(agent, path), `\`${def.name}\` refers to skill \`${id}\`, which does not exist`, `create \`${id}\` or fix the name${near(id, skills)}`);
+    if (!skills.has(id))
+      add(
+        "unknown-skill",
+        at(agent, path),
+        `\`${def.name}\` refers to skill \`${id}\`, which does not exist`,
+        `create \`${id}\` or fix the name${near(id, skills)}`,
+      );
   def.does_not_own.forEach((n, i) => {
     if (!agents.has(n.owner))
-      add("unknown-owner", at(agent, ["does_not_own", i, "owner"]), `\`${n.path}\` is owned by \`${n.owner}\`, which is not an agent`, `name an existing agent${near(n.owner, agents)}, or create \`${n.owner}\``);
+      add(
+        "unknown-owner",
+        at(agent, ["does_not_own", i, "owner"]),
+        `\`${n.path}\` is owned by \`${n.owner}\`, which is not an agent`,
+        `name an existing agent${near(n.owner, agents)}, or create \`${n.owner}\``,
+      );
   });
 }
 
 function near(name: string, known: Map<string, unknown>): string {
-  const candidates = [...known.keys()].filter((k) => k.includes(name) || name.includes(k) || k.split("-")[0] === name.split("-")[0]);
+  const candidates = [...known.keys()].filter(
+    (k) => k.includes(name) || name.includes(k) || k.split("-")[0] === name.split("-")[0],
+  );
   return candidates.length === 0 ? "" : ` (did you mean \`${candidates.sort()[0]}\`?)`;
 }
 
@@ -225,7 +321,11 @@ interface Route {
 }
 
 function lintCollisions(list: readonly LocatedSkill[], skills: Map<string, LocatedSkill>, at: At, add: Add): void {
-  const routes: Route[] = list.flatMap((skill) => skill.value.handoffs.flatMap((h, index) => triggerAlternatives(h.trigger).map((alt) => ({ skill, index, alt, to: h.to }))));
+  const routes: Route[] = list.flatMap((skill) =>
+    skill.value.handoffs.flatMap((h, index) =>
+      triggerAlternatives(h.trigger).map((alt) => ({ skill, index, alt, to: h.to })),
+    ),
+  );
   const specializes = (a: string, b: string) => skills.get(a)?.value.specializes.includes(b) === true;
   const reported = new Set<string>();
   routes.forEach((b, j) => {
@@ -261,7 +361,8 @@ function lintCycles(list: readonly LocatedSkill[], skills: Map<string, LocatedSk
     );
   const key = (p: string, u: string) => `${p}>${u}`;
   const states: [string, string][] = [];
-  for (const [p, out] of edges) for (const e of out) if (!states.some(([a, b]) => a === p && b === e.to)) states.push([p, e.to]);
+  for (const [p, out] of edges)
+    for (const e of out) if (!states.some(([a, b]) => a === p && b === e.to)) states.push([p, e.to]);
   const next = (p: string, u: string): [string, string][] =>
     [...new Set((edges.get(u) ?? []).filter((e) => !e.exclude.includes(p)).map((e) => e.to))].map((v) => [u, v]);
 
@@ -344,7 +445,10 @@ function lintOverlaps(list: readonly LocatedAgent[], at: At, add: Add): void {
       a.value.owns.forEach((ga, ia) => {
         b.value.owns.forEach((gb) => {
           if (!globsOverlap(ga, gb)) return;
-          const declared = (x: LocatedAgent, y: LocatedAgent) => x.value.does_not_own.some((n) => n.owner === y.value.name && globsOverlap(n.path, ga) && globsOverlap(n.path, gb));
+          const declared = (x: LocatedAgent, y: LocatedAgent) =>
+            x.value.does_not_own.some(
+              (n) => n.owner === y.value.name && globsOverlap(n.path, ga) && globsOverlap(n.path, gb),
+            );
           if (declared(a, b) || declared(b, a)) return;
           add(
             "owned-path-overlap",
@@ -371,5 +475,10 @@ function narrower(a: string, b: string): string {
 
 /** Formats findings for a terminal: `file:line: severity id: message`, then the fix indented. */
 export function formatFindings(findings: readonly Finding[]): string {
-  return findings.map((f) => `${f.file}${f.line === undefined ? "" : `:${f.line}`}: ${f.severity} ${f.id}: ${f.message}\n  fix: ${f.fix}\n`).join("");
+  return findings
+    .map(
+      (f) =>
+        `${f.file}${f.line === undefined ? "" : `:${f.line}`}: ${f.severity} ${f.id}: ${f.message}\n  fix: ${f.fix}\n`,
+    )
+    .join("");
 }

@@ -4,7 +4,10 @@
 
 /** Escapes a table cell: pipes and line breaks. */
 export function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ").trim();
+  return text
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }
 
 /** A markdown table with a header row. */

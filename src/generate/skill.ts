@@ -55,11 +55,15 @@ export function renderSkill(def: SkillDefinition, ctx: SkillRenderContext): stri
     def.steps === undefined ? undefined : `## Steps\n\n${numbered(def.steps.map(x))}`,
     def.phases === undefined ? undefined : renderPhases(def, ctx),
     def.output === undefined ? undefined : `## Output\n\n${x(def.output)}`,
-    def.patterns.length === 0 ? undefined : `## Patterns\n\n${bullets(def.patterns.map((p) => `**${p.name}**: ${sentence(x(p.description))}`))}`,
+    def.patterns.length === 0
+      ? undefined
+      : `## Patterns\n\n${bullets(def.patterns.map((p) => `**${p.name}**: ${sentence(x(p.description))}`))}`,
     def.anti_patterns.length === 0
       ? undefined
       : `## Anti-patterns\n\n${bullets(def.anti_patterns.map((p) => `**${p.name}**: ${sentence(x(p.why))} Instead: ${sentence(x(p.instead))}`))}`,
-    def.sharp_edges.length === 0 ? undefined : `## Sharp edges\n\n${bullets(def.sharp_edges.map((e) => `**${e.name}**: ${sentence(x(e.detail))} Fix: ${sentence(x(e.fix))}`))}`,
+    def.sharp_edges.length === 0
+      ? undefined
+      : `## Sharp edges\n\n${bullets(def.sharp_edges.map((e) => `**${e.name}**: ${sentence(x(e.detail))} Fix: ${sentence(x(e.fix))}`))}`,
     def.references.length === 0
       ? undefined
       : `## References\n\nRead these only when you need them:\n\n${bullets(def.references.map((r) => `\`\${CLAUDE_SKILL_DIR}/references/${r.file}\`: ${sentence(x(r.when))}`))}`,
@@ -78,7 +82,10 @@ function isUserOnly(ctx: SkillRenderContext, id: string): boolean {
 
 function handoffRow(h: SkillHandoff, ctx: SkillRenderContext): string[] {
   const target = `\`${skillRef(ctx, h.to)}\`${isUserOnly(ctx, h.to) ? " (user-only)" : ""}`;
-  const except = h.exclude_from.length === 0 ? "" : ` (not when you came from ${h.exclude_from.map((s) => `\`${skillRef(ctx, s)}\``).join(", ")})`;
+  const except =
+    h.exclude_from.length === 0
+      ? ""
+      : ` (not when you came from ${h.exclude_from.map((s) => `\`${skillRef(ctx, s)}\``).join(", ")})`;
   return [triggerAlternatives(h.trigger).join(", "), `${target}${except}`, h.why, `"${h.context_template.trim()}"`];
 }
 
@@ -90,7 +97,9 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
   const parts = [
     "## Handoff protocol",
     `You are **${def.name}** (\`${self}\`). Check every user message against your lane before you answer: clearly your domain, answer it; ${
-      handoffs.length > 0 ? "matches a row below, hand off" : "another specialist's topic (see *Not yours* below), hand off"
+      handoffs.length > 0
+        ? "matches a row below, hand off"
+        : "another specialist's topic (see *Not yours* below), hand off"
     }; unsure, ask "This touches on <topic>: general guidance from me, or <specialist> for depth?" and follow the answer.`,
   ];
   if (handoffs.length > 0) {
@@ -118,9 +127,15 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
 function renderDomain(def: SkillDefinition, ctx: SkillRenderContext): string {
   const x = (text: string) => expandPlaceholders(text, ctx, "skill");
   const parts = ["## Domain", `You are authoritative on:\n\n${bullets(def.owns.map(x))}`];
-  if (def.does_not_own.length > 0) parts.push(`Not yours, hand off instead:\n\n${bullets(def.does_not_own.map((n) => `${x(n.topic)} → \`${skillRef(ctx, n.owner)}\``))}`);
+  if (def.does_not_own.length > 0)
+    parts.push(
+      `Not yours, hand off instead:\n\n${bullets(def.does_not_own.map((n) => `${x(n.topic)} → \`${skillRef(ctx, n.owner)}\``))}`,
+    );
   const extras: string[] = [];
-  if (def.pairs_with.length > 0) extras.push(`Works well with: ${def.pairs_with.map((id) => `\`${skillRef(ctx, id)}\` (${targetName(ctx, id)})`).join(", ")}.`);
+  if (def.pairs_with.length > 0)
+    extras.push(
+      `Works well with: ${def.pairs_with.map((id) => `\`${skillRef(ctx, id)}\` (${targetName(ctx, id)})`).join(", ")}.`,
+    );
   if (def.requires.length > 0) extras.push(`Assumes: ${def.requires.map(x).join(", ")}.`);
   if (extras.length > 0) parts.push(extras.join(" "));
   return parts.join("\n\n");
@@ -130,11 +145,18 @@ function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
   const phases = def.phases ?? [];
   const cli = cliCommand(ctx, "skill");
   const agent = (p: (typeof phases)[number]) =>
-    p.agent !== undefined ? `\`${agentRef(ctx, p.agent)}\`` : p.branches !== undefined ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ") : "(lanes)";
+    p.agent !== undefined
+      ? `\`${agentRef(ctx, p.agent)}\``
+      : p.branches !== undefined
+        ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ")
+        : "(lanes)";
   const detail = (p: (typeof phases)[number]) => {
     const extra: string[] = [];
     if (p.trigger !== undefined) extra.push(`runs when ${p.trigger}`);
-    if (p.remediation_target !== undefined) extra.push(`on a failed gate back to ${p.remediation_target}${p.max_remediation !== undefined ? `, at most ${p.max_remediation} times` : ""}`);
+    if (p.remediation_target !== undefined)
+      extra.push(
+        `on a failed gate back to ${p.remediation_target}${p.max_remediation !== undefined ? `, at most ${p.max_remediation} times` : ""}`,
+      );
     if (p.max_iterations !== undefined) extra.push(`at most ${p.max_iterations} rounds`);
     return extra.length === 0 ? p.description : `${p.description} (${extra.join("; ")})`;
   };

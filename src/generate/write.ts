@@ -31,7 +31,11 @@ export function planWrites(outDir: string, files: readonly OutputFile[]): FileCh
   const changes: FileChange[] = files.map((file) => {
     const target = join(outDir, file.path);
     if (!existsSync(target)) return { path: file.path, status: "created", content: file.content };
-    return { path: file.path, status: readFileSync(target, "utf8") === file.content ? "unchanged" : "updated", content: file.content };
+    return {
+      path: file.path,
+      status: readFileSync(target, "utf8") === file.content ? "unchanged" : "updated",
+      content: file.content,
+    };
   });
   const stale = (path: string) => {
     if (!wanted.has(path)) changes.push({ path, status: "removed" });
@@ -44,7 +48,8 @@ export function planWrites(outDir: string, files: readonly OutputFile[]): FileCh
     const skillFile = join(outDir, "skills", dir, "SKILL.md");
     if (!existsSync(skillFile) || !isGenerated(readFileSync(skillFile, "utf8"))) continue;
     stale(`skills/${dir}/SKILL.md`);
-    for (const ref of list(join(outDir, "skills", dir, "references"))) if (ref.endsWith(".md")) stale(`skills/${dir}/references/${ref}`);
+    for (const ref of list(join(outDir, "skills", dir, "references")))
+      if (ref.endsWith(".md")) stale(`skills/${dir}/references/${ref}`);
   }
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }

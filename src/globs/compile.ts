@@ -65,6 +65,13 @@ export function compilePathGlobs(globs: readonly string[], options: GlobOptions)
     byAnchor.set(compiled.anchor, [...(byAnchor.get(compiled.anchor) ?? []), compiled]);
   }
   return [...byAnchor.values()].map((group) =>
-    group.length === 1 ? group[0]! : { globs: group.flatMap((g) => g.globs), source: group.map((g) => g.source).join("|"), flags: group[0]!.flags, anchor: group[0]!.anchor },
+    group.length === 1
+      ? group[0]!
+      : {
+          globs: group.flatMap((g) => g.globs),
+          source: group.map((g) => g.source).join("|"),
+          flags: group[0]!.flags,
+          anchor: group[0]!.anchor,
+        },
   );
 }

@@ -10,7 +10,11 @@
  */
 
 type Segment = { kind: "globstar" } | { kind: "pattern"; tokens: Token[] };
-type Token = { kind: "char"; char: string } | { kind: "any" } | { kind: "star" } | { kind: "class"; negated: boolean; ranges: [string, string][] };
+type Token =
+  | { kind: "char"; char: string }
+  | { kind: "any" }
+  | { kind: "star" }
+  | { kind: "class"; negated: boolean; ranges: [string, string][] };
 
 /** Expands `{a,b}` alternatives (nested allowed), at most 64 results. */
 function expandBraces(glob: string): string[] {
@@ -170,7 +174,8 @@ function sequencesIntersect(a: Segment[], b: Segment[]): boolean {
     if (sa.kind === "globstar" && sb.kind === "globstar") stack.push([i, j, true]);
     else if (sa.kind === "globstar" && sb.kind === "pattern") stack.push([i, j + 1, true]);
     else if (sa.kind === "pattern" && sb.kind === "globstar") stack.push([i + 1, j, true]);
-    else if (sa.kind === "pattern" && sb.kind === "pattern" && segmentsIntersect(sa.tokens, sb.tokens)) stack.push([i + 1, j + 1, true]);
+    else if (sa.kind === "pattern" && sb.kind === "pattern" && segmentsIntersect(sa.tokens, sb.tokens))
+      stack.push([i + 1, j + 1, true]);
   }
   return false;
 }

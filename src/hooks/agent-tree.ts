@@ -50,7 +50,9 @@ const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 function read(path: string): AgentTreeFile {
   try {
     const data = JSON.parse(readFileSync(path, "utf8")) as AgentTreeFile;
-    return data !== null && typeof data === "object" && data.version === 1 && typeof data.sessions === "object" ? data : EMPTY;
+    return data !== null && typeof data === "object" && data.version === 1 && typeof data.sessions === "object"
+      ? data
+      : EMPTY;
   } catch {
     return EMPTY;
   }
@@ -61,7 +63,7 @@ export function agentPath(tree: AgentTreeFile, session: string, agentId: string 
   const nodes = tree.sessions[session]?.agents ?? {};
   const path: string[] = [];
   const seen = new Set<string>();
-  for (let id = agentId; id !== undefined && id !== null && !seen.has(id); ) {
+  for (let id = agentId; id !== undefined && id !== null && !seen.has(id);) {
     seen.add(id);
     const node: AgentNode | undefined = nodes[id];
     if (node === undefined) break;
@@ -76,7 +78,12 @@ export function readAgentTree(path: string): AgentTreeFile {
   return read(path);
 }
 
-function update(path: string, stateDir: string, change: (tree: AgentTreeFile, now: Date) => AgentTreeFile, now: Date): string | undefined {
+function update(
+  path: string,
+  stateDir: string,
+  change: (tree: AgentTreeFile, now: Date) => AgentTreeFile,
+  now: Date,
+): string | undefined {
   return updateBookkeeping(path, stateDir, read, (tree) => prune(change(tree, now), now));
 }
 
@@ -89,10 +96,18 @@ function prune(tree: AgentTreeFile, now: Date): AgentTreeFile {
   return { version: 1, sessions };
 }
 
-const sessionOf = (tree: AgentTreeFile, session: string): SessionTree => tree.sessions[session] ?? { agents: {}, intents: [], updated: new Date(0).toISOString() };
+const sessionOf = (tree: AgentTreeFile, session: string): SessionTree =>
+  tree.sessions[session] ?? { agents: {}, intents: [], updated: new Date(0).toISOString() };
 
 /** Records that `parent` (or the main session) is starting an agent of `type`. */
-export function recordSpawnIntent(path: string, stateDir: string, session: string, parent: string | undefined, type: string, now: Date): string | undefined {
+export function recordSpawnIntent(
+  path: string,
+  stateDir: string,
+  session: string,
+  parent: string | undefined,
+  type: string,
+  now: Date,
+): string | undefined {
   return update(
     path,
     stateDir,
@@ -106,10 +121,18 @@ export function recordSpawnIntent(path: string, stateDir: string, session: strin
 }
 
 /** Strips a plugin namespace for matching intents (`lanes:backend` was requested as `lanes:backend` or `backend`). */
-const sameType = (a: string, b: string): boolean => a === b || a.slice(a.lastIndexOf(":") + 1) === b.slice(b.lastIndexOf(":") + 1);
+const sameType = (a: string, b: string): boolean =>
+  a === b || a.slice(a.lastIndexOf(":") + 1) === b.slice(b.lastIndexOf(":") + 1);
 
 /** Adds a started subagent, linked to the oldest matching spawn intent. */
-export function recordSubagentStart(path: string, stateDir: string, session: string, agentId: string, type: string, now: Date): string | undefined {
+export function recordSubagentStart(
+  path: string,
+  stateDir: string,
+  session: string,
+  agentId: string,
+  type: string,
+  now: Date,
+): string | undefined {
   return update(
     path,
     stateDir,
@@ -126,7 +149,13 @@ export function recordSubagentStart(path: string, stateDir: string, session: str
 }
 
 /** Marks a subagent stopped (kept, so late tool calls still resolve their path). */
-export function recordSubagentStop(path: string, stateDir: string, session: string, agentId: string, now: Date): string | undefined {
+export function recordSubagentStop(
+  path: string,
+  stateDir: string,
+  session: string,
+  agentId: string,
+  now: Date,
+): string | undefined {
   return update(
     path,
     stateDir,

@@ -11,7 +11,16 @@ import type { RiskClass } from "../policy/types.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Events lanes records: those of the guard and the runtime, and those of the event table's handlers. */
-export type AuditEvent = "decision" | "boundary-violation" | "escalation" | "file-touched" | "conflict" | "policy-error" | "policy-compiled" | "checkpoint" | EventAudit;
+export type AuditEvent =
+  | "decision"
+  | "boundary-violation"
+  | "escalation"
+  | "file-touched"
+  | "conflict"
+  | "policy-error"
+  | "policy-compiled"
+  | "checkpoint"
+  | EventAudit;
 
 /** One line of the audit log. Fields beyond these depend on the event. */
 export interface AuditEntry {
@@ -47,7 +56,8 @@ export interface AuditLog {
  */
 function limitOf(compiledPolicy: string): number {
   try {
-    const limit = (JSON.parse(readFileSync(compiledPolicy, "utf8")) as { options?: { auditMaxBytes?: unknown } }).options?.auditMaxBytes;
+    const limit = (JSON.parse(readFileSync(compiledPolicy, "utf8")) as { options?: { auditMaxBytes?: unknown } })
+      .options?.auditMaxBytes;
     return typeof limit === "number" && limit >= AUDIT_MIN_BYTES ? limit : DEFAULT_OPTIONS.auditMaxBytes;
   } catch {
     return DEFAULT_OPTIONS.auditMaxBytes;
@@ -59,7 +69,10 @@ function limitOf(compiledPolicy: string): number {
  * holds it; otherwise the limit is read from the compiled policy, and only once the log has grown
  * past the smallest limit a policy may set (below it no limit can apply).
  */
-export function auditLog(paths: { readonly state: string; readonly compiledPolicy: string }, maxBytes?: number): AuditLog {
+export function auditLog(
+  paths: { readonly state: string; readonly compiledPolicy: string },
+  maxBytes?: number,
+): AuditLog {
   let limit = maxBytes;
   const path = `${paths.state}/audit.jsonl`;
   return {
@@ -68,7 +81,8 @@ export function auditLog(paths: { readonly state: string; readonly compiledPolic
         ensureStateDir(paths.state);
         try {
           const size = statSync(path).size;
-          if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy))) renameSync(path, `${paths.state}/audit.1.jsonl`);
+          if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy)))
+            renameSync(path, `${paths.state}/audit.1.jsonl`);
         } catch {
           // no log yet, or another hook rotated it first
         }

@@ -8,7 +8,12 @@ import { withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Applies `change` to the file's content under its lock; returns a problem message, if any. */
-export function updateBookkeeping<T>(path: string, stateDir: string, read: (path: string) => T, change: (current: T) => T): string | undefined {
+export function updateBookkeeping<T>(
+  path: string,
+  stateDir: string,
+  read: (path: string) => T,
+  change: (current: T) => T,
+): string | undefined {
   ensureStateDir(stateDir);
   const result = withLockSync(path, () => {
     atomicWriteFile(path, `${JSON.stringify(change(read(path)))}\n`, { durable: false });

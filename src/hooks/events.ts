@@ -20,9 +20,13 @@ import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 /** The reminder a subagent gets at start: who it is, where it sits, what it may write. */
 export function laneReminder(agent: CompiledAgent | undefined, agentType: string, path: readonly string[]): string {
   const where = `path: ${["main", ...path].join(" → ")}`;
-  if (agent === undefined) return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
+  if (agent === undefined)
+    return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
   const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : showGlobs(agent.owns);
-  const handoff = agent.notOwned.length === 0 ? "" : `; paths of other agents: ${agent.notOwned.map((n) => `${showGlobs([n.glob])} → ${n.owner}`).join(", ")}`;
+  const handoff =
+    agent.notOwned.length === 0
+      ? ""
+      : `; paths of other agents: ${agent.notOwned.map((n) => `${showGlobs([n.glob])} → ${n.owner}`).join(", ")}`;
   return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report`;
 }
 
@@ -46,30 +50,50 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     const agentType = input.agent_type;
 
     const event = input.hook_event_name;
-    if (!handledBy(event, "events")) return { stdout: "", stderr: [`lanes events: \`${event}\` is not handled by this hook`] };
+    if (!handledBy(event, "events"))
+      return { stdout: "", stderr: [`lanes events: \`${event}\` is not handled by this hook`] };
     switch (event) {
       case "SubagentStart": {
-        if (agentId === undefined || agentType === undefined) return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
+        if (agentId === undefined || agentType === undefined)
+          return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
         const problem = recordSubagentStart(paths.agentTree, paths.state, session, agentId, agentType, now);
         if (problem !== undefined) stderr.push(`lanes: could not record the subagent: ${problem}`);
         const path = agentPath(readAgentTree(paths.agentTree), session, agentId);
-        audit({ event: "subagent-start", agent_id: agentId, agent: baseAgentName(agentType), subject: ["main", ...path].join(" → ") });
+        audit({
+          event: "subagent-start",
+          agent_id: agentId,
+          agent: baseAgentName(agentType),
+          subject: ["main", ...path].join(" → "),
+        });
         const compiled = readCompiledPolicy(paths.compiledPolicy);
         const lane = compiled.ok ? compiled.policy.agents.find((a) => a.name === baseAgentName(agentType)) : undefined;
-        return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: laneReminder(lane, agentType, path) } }), stderr };
+        return {
+          stdout: JSON.stringify({
+            hookSpecificOutput: {
+              hookEventName: "SubagentStart",
+              additionalContext: laneReminder(lane, agentType, path),
+            },
+          }),
+          stderr,
+        };
       }
       case "SubagentStop": {
         if (agentId === undefined) return { stdout: "", stderr };
         const problem = recordSubagentStop(paths.agentTree, paths.state, session, agentId, now);
         if (problem !== undefined) stderr.push(`lanes: could not record the subagent stop: ${problem}`);
-        audit({ event: "subagent-stop", agent_id: agentId, ...(agentType !== undefined && { agent: baseAgentName(agentType) }) });
+        audit({
+          event: "subagent-stop",
+          agent_id: agentId,
+          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
+        });
         return { stdout: "", stderr };
       }
       case "PreCompact": {
         const trigger = typeof input["trigger"] === "string" ? input["trigger"] : "manual";
         const saved = saveCompactCheckpoint(projectDir, trigger);
         if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
-        else if (saved.value !== undefined) audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
+        else if (saved.value !== undefined)
+          audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
         return { stdout: "", stderr };
       }
       case "PostToolUseFailure": {
@@ -94,7 +118,9 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
           subject,
           task_id: input["task_id"],
           ...(typeof input["teammate_name"] === "string" && { teammate: input["teammate_name"] }),
-          ...(typeof input["task_description"] === "string" && { description: input["task_description"].slice(0, 500) }),
+          ...(typeof input["task_description"] === "string" && {
+            description: input["task_description"].slice(0, 500),
+          }),
         });
         return { stdout: "", stderr };
       }
@@ -102,6 +128,9 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         return assertNever(event, "hook event");
     }
   } catch (error) {
-    return { stdout: "", stderr: [...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      stdout: "",
+      stderr: [...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
 }

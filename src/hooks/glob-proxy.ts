@@ -12,8 +12,12 @@ declare const __lanesLoad: ((name: string) => unknown) | undefined;
 
 let loaded: typeof Compile | undefined;
 const compile = (): typeof Compile =>
-  (loaded ??= (typeof __lanesLoad === "function" ? __lanesLoad("globs") : require(join(__dirname, "globs.impl.cjs"))) as typeof Compile);
+  (loaded ??= (
+    typeof __lanesLoad === "function" ? __lanesLoad("globs") : require(join(__dirname, "globs.impl.cjs"))
+  ) as typeof Compile);
 
-export const compilePathGlob: typeof Compile.compilePathGlob = (glob, options) => compile().compilePathGlob(glob, options);
+export const compilePathGlob: typeof Compile.compilePathGlob = (glob, options) =>
+  compile().compilePathGlob(glob, options);
 export const compileNameGlob: typeof Compile.compileNameGlob = (glob) => compile().compileNameGlob(glob);
-export const compilePathGlobs: typeof Compile.compilePathGlobs = (globs, options) => compile().compilePathGlobs(globs, options);
+export const compilePathGlobs: typeof Compile.compilePathGlobs = (globs, options) =>
+  compile().compilePathGlobs(globs, options);

@@ -29,7 +29,8 @@ export interface ToolHookInput extends BaseHookInput {
 export type InputRead<T> = { readonly ok: true; readonly input: T } | { readonly ok: false; readonly message: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const optionalString = (o: Record<string, unknown>, key: string): boolean => o[key] === undefined || typeof o[key] === "string";
+const optionalString = (o: Record<string, unknown>, key: string): boolean =>
+  o[key] === undefined || typeof o[key] === "string";
 
 /** Parses any hook input and checks the common fields. */
 export function readBaseInput(raw: string): InputRead<BaseHookInput & Record<string, unknown>> {
@@ -42,7 +43,8 @@ export function readBaseInput(raw: string): InputRead<BaseHookInput & Record<str
   }
   if (!isObject(data)) return { ok: false, message: "stdin is not a JSON object" };
   for (const key of ["session_id", "cwd", "hook_event_name"]) {
-    if (typeof data[key] !== "string" || data[key] === "") return { ok: false, message: `\`${key}\` is missing or not a string` };
+    if (typeof data[key] !== "string" || data[key] === "")
+      return { ok: false, message: `\`${key}\` is missing or not a string` };
   }
   for (const key of ["agent_id", "agent_type", "transcript_path", "permission_mode"]) {
     if (!optionalString(data, key)) return { ok: false, message: `\`${key}\` is not a string` };
@@ -55,7 +57,8 @@ export function readHookInput(raw: string): InputRead<ToolHookInput> {
   const base = readBaseInput(raw);
   if (!base.ok) return base;
   const data = base.input;
-  if (typeof data["tool_name"] !== "string" || data["tool_name"] === "") return { ok: false, message: "`tool_name` is missing or not a string" };
+  if (typeof data["tool_name"] !== "string" || data["tool_name"] === "")
+    return { ok: false, message: "`tool_name` is missing or not a string" };
   if (!isObject(data["tool_input"])) return { ok: false, message: "`tool_input` is missing or not an object" };
   return { ok: true, input: data as unknown as ToolHookInput };
 }

@@ -22,7 +22,11 @@ const readText = (path: string): string | undefined => {
 };
 
 /** The deny and ask rules of every settings file. */
-export function loadSettingsRules(projectDir: string, home: string, env: Env): { rules: SettingsRule[]; problems: string[] } {
+export function loadSettingsRules(
+  projectDir: string,
+  home: string,
+  env: Env,
+): { rules: SettingsRule[]; problems: string[] } {
   return readSettingsRules(settingsFiles(projectDir, home, env), readText);
 }
 
@@ -38,7 +42,10 @@ export interface SourceRequest {
 }
 
 /** The evaluation sources of a call, and problems met reading them (for stderr). */
-export function readEvaluationSources(policy: CompiledPolicy, where: SourceRequest): { sources: EvaluationSources; problems: string[] } {
+export function readEvaluationSources(
+  policy: CompiledPolicy,
+  where: SourceRequest,
+): { sources: EvaluationSources; problems: string[] } {
   const settings = loadSettingsRules(where.projectDir, where.home, where.env);
   return {
     sources: {

@@ -46,13 +46,15 @@ export function changedFiles(input: ToolHookInput, home: string): { created: str
 
 function conflictMessage(c: PendingConflict, projectDir: string): string {
   const rel = shownPath(c.file, projectDir);
-  const kept = c.copy === undefined ? "" : `; ${c.earlier.agent}'s version is kept at \`${shownPath(c.copy, projectDir)}\``;
+  const kept =
+    c.copy === undefined ? "" : `; ${c.earlier.agent}'s version is kept at \`${shownPath(c.copy, projectDir)}\``;
   return `lanes conflict: \`${rel}\` was modified by ${c.earlier.agent} and now by ${c.later} in the same workflow${kept}; a human must choose which version wins — report it to the orchestrator and do not overwrite it again`;
 }
 
 export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readHookInput(raw);
-  if (!parsed.ok) return { stdout: "", stderr: [`lanes post-tool-use: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok)
+    return { stdout: "", stderr: [`lanes post-tool-use: could not read the hook input: ${parsed.message}`] };
   const input = parsed.input;
   const stderr: string[] = [];
   try {
@@ -65,26 +67,63 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => relativeWithin(f, projectDir) !== undefined;
-    const recorded = recordArtifacts(projectDir, { created: created.filter(inProject), modified: modified.filter(inProject) }, agent);
-    if (!recorded.ok) stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
+    const recorded = recordArtifacts(
+      projectDir,
+      { created: created.filter(inProject), modified: modified.filter(inProject) },
+      agent,
+    );
+    if (!recorded.ok)
+      stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
 
     const files = [...created, ...modified];
     const log = auditLog(paths);
-    log.append({ ts: now.toISOString(), event: "file-touched", session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agent !== undefined && { agent }), tool: input.tool_name, subject: files.join(" "), files });
+    log.append({
+      ts: now.toISOString(),
+      event: "file-touched",
+      session: input.session_id,
+      ...(input.agent_id !== undefined && { agent_id: input.agent_id }),
+      ...(agent !== undefined && { agent }),
+      tool: input.tool_name,
+      subject: files.join(" "),
+      files,
+    });
 
     if (agent === undefined) return { stdout: "", stderr };
     const workflow = workflowKey(progressForHooks(projectDir), input.session_id);
-    const conflicts = recordTouches({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflow, { agent, agent_id: input.agent_id, tool: input.tool_name, at: now.toISOString() }, files, now);
+    const conflicts = recordTouches(
+      { touches: paths.touches, state: paths.state, conflicts: paths.conflicts },
+      workflow,
+      { agent, agent_id: input.agent_id, tool: input.tool_name, at: now.toISOString() },
+      files,
+      now,
+    );
     if (conflicts.length === 0) return { stdout: "", stderr };
     const messages = conflicts.map((c) => conflictMessage(c, projectDir));
     for (const c of conflicts) {
-      log.append({ ts: now.toISOString(), event: "conflict", session: input.session_id, agent, tool: input.tool_name, subject: c.file, earlier: c.earlier.agent, later: c.later, copy: c.copy, workflow });
+      log.append({
+        ts: now.toISOString(),
+        event: "conflict",
+        session: input.session_id,
+        agent,
+        tool: input.tool_name,
+        subject: c.file,
+        earlier: c.earlier.agent,
+        later: c.later,
+        copy: c.copy,
+        workflow,
+      });
     }
     return {
-      stdout: JSON.stringify({ systemMessage: messages.join("\n"), hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: messages.join("\n") } }),
+      stdout: JSON.stringify({
+        systemMessage: messages.join("\n"),
+        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: messages.join("\n") },
+      }),
       stderr,
     };
   } catch (error) {
-    return { stdout: "", stderr: [...stderr, `lanes post-tool-use: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      stdout: "",
+      stderr: [...stderr, `lanes post-tool-use: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
 }

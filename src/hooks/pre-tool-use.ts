@@ -48,11 +48,14 @@ export interface GuardDeps {
 }
 
 const answer = (effect: "deny" | "ask", reason: string): string =>
-  JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason } });
+  JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason },
+  });
 
 /** A failure: deny with `message`, unless the team opted into failing open. */
 function failure(message: string, deps: GuardDeps, stderr: string[] = []): HookOutcome {
-  if (deps.env["LANES_FAILURE_MODE"] === "open") return { stdout: "", stderr: [...stderr, `${message} (LANES_FAILURE_MODE=open: no objection)`] };
+  if (deps.env["LANES_FAILURE_MODE"] === "open")
+    return { stdout: "", stderr: [...stderr, `${message} (LANES_FAILURE_MODE=open: no objection)`] };
   return { stdout: answer("deny", message), stderr: [...stderr, message] };
 }
 
@@ -70,7 +73,11 @@ function choosePolicy(input: ToolHookInput, projectDir: string, home: string, de
   if (compiled.ok) return { policy: compiled.policy };
   const fallback = readCompiledPolicy(deps.defaultPolicyPath);
   if (compiled.kind === "missing" && !hasPolicySources(projectDir, home)) {
-    return fallback.ok ? { policy: fallback.policy } : { error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package` };
+    return fallback.ok
+      ? { policy: fallback.policy }
+      : {
+          error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package`,
+        };
   }
   const problem =
     compiled.kind === "missing"
@@ -85,7 +92,9 @@ const GENERIC_SUBJECT = ["command", "file_path", "notebook_path", "path", "patte
 
 function subjectOf(input: ToolHookInput): string {
   const i = input.tool_input;
-  const value = [...subjectFields(input.tool_name), ...GENERIC_SUBJECT].map((key) => i[key]).find((v) => typeof v === "string");
+  const value = [...subjectFields(input.tool_name), ...GENERIC_SUBJECT]
+    .map((key) => i[key])
+    .find((v) => typeof v === "string");
   const text = typeof value === "string" ? value : "";
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
@@ -93,13 +102,20 @@ function subjectOf(input: ToolHookInput): string {
 /** Runs the guard on one raw hook input. Never throws. */
 export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readHookInput(raw);
-  if (!parsed.ok) return failure(`lanes could not read the hook input: ${parsed.message}; the call is blocked because the guard cannot judge it`, deps);
+  if (!parsed.ok)
+    return failure(
+      `lanes could not read the hook input: ${parsed.message}; the call is blocked because the guard cannot judge it`,
+      deps,
+    );
   const input = parsed.input;
   try {
     return judge(input, deps);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return failure(`lanes internal error while judging this ${input.tool_name} call: ${message}; the call is blocked; report it with \`lanes log\` output`, deps);
+    return failure(
+      `lanes internal error while judging this ${input.tool_name} call: ${message}; the call is blocked; report it with \`lanes log\` output`,
+      deps,
+    );
   }
 }
 
@@ -112,7 +128,13 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   const choice = choosePolicy(input, projectDir, home, deps);
   if ("error" in choice) {
-    auditLog(paths).append({ ts: deps.now().toISOString(), event: "policy-error", session: input.session_id, tool: input.tool_name, reason: choice.error });
+    auditLog(paths).append({
+      ts: deps.now().toISOString(),
+      event: "policy-error",
+      session: input.session_id,
+      tool: input.tool_name,
+      reason: choice.error,
+    });
     return failure(choice.error, deps);
   }
   const policy = choice.policy;
@@ -142,36 +164,82 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const now = deps.now();
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
-  const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
-  const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
+  const count = countDenial(
+    paths.state,
+    input.session_id,
+    input.agent_id ?? "main",
+    agentName ?? "main",
+    decision?.effect === "deny",
+    now,
+  );
+  const escalation =
+    decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter
+      ? { agent: agentName ?? "this session", count }
+      : undefined;
 
   if (spawning) {
     if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {
-      const problem = recordSpawnIntent(paths.agentTree, paths.state, input.session_id, input.agent_id, evaluation.facts.spawn, now);
+      const problem = recordSpawnIntent(
+        paths.agentTree,
+        paths.state,
+        input.session_id,
+        input.agent_id,
+        evaluation.facts.spawn,
+        now,
+      );
       if (problem !== undefined) stderr.push(`lanes: could not record the agent spawn: ${problem}`);
     }
   }
 
   // before a subagent overwrites a file another agent modified in this workflow, keep a copy
   if (agentName !== undefined && decision?.effect !== "deny") {
-    const writes = evaluation.facts.files.filter((f) => f.path !== undefined && !f.glob && (f.access === "write" || f.access === "delete")).map((f) => f.path!);
+    const writes = evaluation.facts.files
+      .filter((f) => f.path !== undefined && !f.glob && (f.access === "write" || f.access === "delete"))
+      .map((f) => f.path!);
     if (writes.length > 0) {
-      protectEarlierVersions({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflowKey(progress, input.session_id), agentName, [...new Set(writes)], now);
+      protectEarlierVersions(
+        { touches: paths.touches, state: paths.state, conflicts: paths.conflicts },
+        workflowKey(progress, input.session_id),
+        agentName,
+        [...new Set(writes)],
+        now,
+      );
     }
   }
 
-  const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName, escalation });
+  const reason =
+    decision === undefined
+      ? undefined
+      : renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName, escalation });
   const log = auditLog(paths, policy.options.auditMaxBytes);
   const audit = (entry: AuditEntry) => {
     const problem = log.append(entry);
     if (problem !== undefined) stderr.push(problem);
   };
-  const base = { ts: now.toISOString(), session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agentName !== undefined && { agent: agentName }), tool: input.tool_name, subject: subjectOf(input) };
-  audit({ ...base, event: "decision", decision: decision?.effect ?? "none", risk: riskOf(decision?.effect), rules: decision?.ruleIds ?? [], ...(reason !== undefined && { reason }) });
-  if (decision !== undefined && decision.matches.some((m) => m.layer === "must-not" || m.layer === "role" || m.layer === "task")) {
+  const base = {
+    ts: now.toISOString(),
+    session: input.session_id,
+    ...(input.agent_id !== undefined && { agent_id: input.agent_id }),
+    ...(agentName !== undefined && { agent: agentName }),
+    tool: input.tool_name,
+    subject: subjectOf(input),
+  };
+  audit({
+    ...base,
+    event: "decision",
+    decision: decision?.effect ?? "none",
+    risk: riskOf(decision?.effect),
+    rules: decision?.ruleIds ?? [],
+    ...(reason !== undefined && { reason }),
+  });
+  if (
+    decision !== undefined &&
+    decision.matches.some((m) => m.layer === "must-not" || m.layer === "role" || m.layer === "task")
+  ) {
     audit({ ...base, event: "boundary-violation", decision: decision.effect, rules: decision.ruleIds, reason });
   }
-  if (escalation !== undefined) audit({ ...base, event: "escalation", count: escalation.count, rules: decision?.ruleIds ?? [] });
+  if (escalation !== undefined)
+    audit({ ...base, event: "escalation", count: escalation.count, rules: decision?.ruleIds ?? [] });
 
   if (decision === undefined || reason === undefined) return { stdout: "", stderr };
   return { stdout: answer(decision.effect, reason), stderr };

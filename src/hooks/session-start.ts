@@ -24,7 +24,8 @@ export interface SessionStartDeps extends GuardDeps {
 
 export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcome {
   const parsed = readBaseInput(raw);
-  if (!parsed.ok) return { stdout: "", stderr: [`lanes session-start: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok)
+    return { stdout: "", stderr: [`lanes session-start: could not read the hook input: ${parsed.message}`] };
   const input = parsed.input;
   const stderr: string[] = [];
   const context: string[] = [];
@@ -34,12 +35,24 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const ts = deps.now().toISOString();
-    const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
+    const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, userPaths(home).policy].some((f) =>
+      existsSync(f),
+    );
     const compiled = readCompiledPolicy(paths.compiledPolicy);
     if (hasSources && !compiled.ok) {
-      const built = buildPolicy({ projectDir, home, lanesVersion: deps.lanesVersion, ...(deps.fallbackAgentsDir !== undefined && { fallbackAgentsDir: deps.fallbackAgentsDir }) });
+      const built = buildPolicy({
+        projectDir,
+        home,
+        lanesVersion: deps.lanesVersion,
+        ...(deps.fallbackAgentsDir !== undefined && { fallbackAgentsDir: deps.fallbackAgentsDir }),
+      });
       if (built.ok) {
-        auditLog(paths, built.policy.options.auditMaxBytes).append({ ts, event: "policy-compiled", session: input.session_id, subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}` });
+        auditLog(paths, built.policy.options.auditMaxBytes).append({
+          ts,
+          event: "policy-compiled",
+          session: input.session_id,
+          subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}`,
+        });
       } else {
         const first = built.issues[0]!;
         const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;

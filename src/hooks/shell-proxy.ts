@@ -11,7 +11,9 @@ declare const __lanesLoad: ((name: string) => unknown) | undefined;
 
 let loaded: typeof Shell | undefined;
 const shell = (): typeof Shell =>
-  (loaded ??= (typeof __lanesLoad === "function" ? __lanesLoad("shell") : require(join(__dirname, "shell.impl.cjs"))) as typeof Shell);
+  (loaded ??= (
+    typeof __lanesLoad === "function" ? __lanesLoad("shell") : require(join(__dirname, "shell.impl.cjs"))
+  ) as typeof Shell);
 
 export const analyzeShell: typeof Shell.analyzeShell = (source, options) => shell().analyzeShell(source, options);
 export const argView: typeof Shell.argView = (command) => shell().argView(command);

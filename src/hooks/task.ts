@@ -7,12 +7,16 @@ import { compilePathGlob } from "../globs/compile.ts";
 import type { TaskConstraints } from "../policy/lanes.ts";
 import type { RawProgress } from "../runtime/progress-hot.ts";
 
-const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined);
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
 
 /** The task constraints of the current step of `raw` (from progressForHooks). */
 export function taskConstraintsOf(raw: RawProgress | undefined, caseInsensitive: boolean): TaskConstraints | undefined {
   if (raw === undefined) return undefined;
-  const progress = raw as { status?: unknown; next_step?: { step?: unknown; expert?: unknown; constraints?: Record<string, unknown> } | null };
+  const progress = raw as {
+    status?: unknown;
+    next_step?: { step?: unknown; expert?: unknown; constraints?: Record<string, unknown> } | null;
+  };
   if (progress.status === "completed" || progress.status === "failed") return undefined;
   const next = progress.next_step;
   if (next === null || next === undefined || typeof next.expert !== "string") return undefined;

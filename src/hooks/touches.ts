@@ -35,7 +35,16 @@ export interface PendingConflict {
 
 export interface TouchesFile {
   readonly version: 1;
-  readonly workflows: Readonly<Record<string, { readonly files: Readonly<Record<string, Touch>>; readonly pending: readonly PendingConflict[]; readonly updated: string }>>;
+  readonly workflows: Readonly<
+    Record<
+      string,
+      {
+        readonly files: Readonly<Record<string, Touch>>;
+        readonly pending: readonly PendingConflict[];
+        readonly updated: string;
+      }
+    >
+  >;
 }
 
 const EMPTY: TouchesFile = { version: 1, workflows: {} };
@@ -58,17 +67,26 @@ export interface TouchPaths {
 
 /** The workflow key: the running workflow's id (`progress` from progressForHooks), else the session. */
 export function workflowKey(progress: RawProgress | undefined, session: string): string {
-  if (progress !== undefined && progress.status !== "completed" && progress.status !== "failed") return progress.workflow_id;
+  if (progress !== undefined && progress.status !== "completed" && progress.status !== "failed")
+    return progress.workflow_id;
   return `session-${session}`;
 }
 
 type Workflow = TouchesFile["workflows"][string];
 
 /** Changes one workflow's entry under the lock (pruning old workflows); returns a problem message, if any. */
-function updateWorkflow(paths: TouchPaths, workflow: string, now: Date, change: (wf: Workflow) => Workflow): string | undefined {
+function updateWorkflow(
+  paths: TouchPaths,
+  workflow: string,
+  now: Date,
+  change: (wf: Workflow) => Workflow,
+): string | undefined {
   return updateBookkeeping(paths.touches, paths.state, read, (file) => {
     const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: now.toISOString() };
-    return prune({ ...file, workflows: { ...file.workflows, [workflow]: { ...change(wf), updated: now.toISOString() } } }, now);
+    return prune(
+      { ...file, workflows: { ...file.workflows, [workflow]: { ...change(wf), updated: now.toISOString() } } },
+      now,
+    );
   });
 }
 
@@ -77,7 +95,13 @@ function updateWorkflow(paths: TouchPaths, workflow: string, now: Date, change: 
  * this workflow, copy its current content aside and remember the pending conflict. Cheap when no
  * other agent touched the files: one read of touches.json, no write.
  */
-export function protectEarlierVersions(paths: TouchPaths, workflow: string, agent: string, files: readonly string[], now: Date): PendingConflict[] {
+export function protectEarlierVersions(
+  paths: TouchPaths,
+  workflow: string,
+  agent: string,
+  files: readonly string[],
+  now: Date,
+): PendingConflict[] {
   const current = read(paths.touches).workflows[workflow];
   const contested = files.filter((f) => {
     const t = current?.files[f];
@@ -89,7 +113,8 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
     const pending = [...wf.pending];
     for (const f of contested) {
       const earlier = wf.files[f];
-      if (earlier === undefined || earlier.agent === agent || pending.some((p) => p.file === f && p.later === agent)) continue;
+      if (earlier === undefined || earlier.agent === agent || pending.some((p) => p.file === f && p.later === agent))
+        continue;
       let copy: string | undefined;
       if (existsSync(f)) {
         const dir = join(paths.conflicts, safeId(workflow));
@@ -110,7 +135,13 @@ export function protectEarlierVersions(paths: TouchPaths, workflow: string, agen
  * After `agent` modified `files`: records the touches and returns the conflicts that this write
  * completed (their pending entries are cleared).
  */
-export function recordTouches(paths: TouchPaths, workflow: string, touch: Touch, files: readonly string[], now: Date): PendingConflict[] {
+export function recordTouches(
+  paths: TouchPaths,
+  workflow: string,
+  touch: Touch,
+  files: readonly string[],
+  now: Date,
+): PendingConflict[] {
   if (files.length === 0) return [];
   let confirmed: PendingConflict[] = [];
   updateWorkflow(paths, workflow, now, (wf) => {
@@ -123,6 +154,8 @@ export function recordTouches(paths: TouchPaths, workflow: string, touch: Touch,
 }
 
 function prune(file: TouchesFile, now: Date): TouchesFile {
-  const workflows = Object.fromEntries(Object.entries(file.workflows).filter(([, wf]) => now.getTime() - Date.parse(wf.updated) < WORKFLOW_TTL_MS));
+  const workflows = Object.fromEntries(
+    Object.entries(file.workflows).filter(([, wf]) => now.getTime() - Date.parse(wf.updated) < WORKFLOW_TTL_MS),
+  );
   return { version: 1, workflows };
 }

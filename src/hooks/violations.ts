@@ -25,7 +25,14 @@ export interface ViolationCount {
  * Updates the count of `agentKey` (an agent_id, or `main`) after a decision and returns the new
  * count (0 after a reset). Errors leave the count unknown (`undefined`), never the decision changed.
  */
-export function countDenial(stateDir: string, session: string, agentKey: string, agent: string, denied: boolean, now: Date): number | undefined {
+export function countDenial(
+  stateDir: string,
+  session: string,
+  agentKey: string,
+  agent: string,
+  denied: boolean,
+  now: Date,
+): number | undefined {
   const file = join(stateDir, "violations", `${safeId(session)}-${safeId(agentKey)}.json`);
   let current = 0;
   try {

@@ -62,17 +62,42 @@ export function homeOf(env: Env): string {
 
 /** Directories where writing is never "outside the project". */
 export function tempDirsOf(env: Env, home: string): string[] {
-  const dirs = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", tmpdir(), env["TMPDIR"], env["TMP"], env["TEMP"]];
+  const dirs = [
+    "/tmp",
+    "/var/tmp",
+    "/private/tmp",
+    "/private/var/folders",
+    tmpdir(),
+    env["TMPDIR"],
+    env["TMP"],
+    env["TEMP"],
+  ];
   const cwd = "/";
-  return [...new Set(dirs.filter((d): d is string => d !== undefined && d !== "").map((d) => normalizePath(d, { cwd, home })))];
+  return [
+    ...new Set(
+      dirs.filter((d): d is string => d !== undefined && d !== "").map((d) => normalizePath(d, { cwd, home })),
+    ),
+  ];
 }
 
 /** Claude Code's settings files, managed first. */
-export function settingsFiles(projectDir: string, home: string, env: Env, platform: NodeJS.Platform = process.platform): SettingsFile[] {
-  const files: SettingsFile[] = managedSettingsPaths(platform).map((path) => ({ path, scope: "managed", baseDir: "/" }));
+export function settingsFiles(
+  projectDir: string,
+  home: string,
+  env: Env,
+  platform: NodeJS.Platform = process.platform,
+): SettingsFile[] {
+  const files: SettingsFile[] = managedSettingsPaths(platform).map((path) => ({
+    path,
+    scope: "managed",
+    baseDir: "/",
+  }));
   const dropIns = managedSettingsDropInDir(platform);
   if (dropIns !== undefined && existsSync(dropIns)) {
-    for (const entry of readdirSync(dropIns).filter((e) => e.endsWith(".json")).sort()) files.push({ path: join(dropIns, entry), scope: "managed", baseDir: "/" });
+    for (const entry of readdirSync(dropIns)
+      .filter((e) => e.endsWith(".json"))
+      .sort())
+      files.push({ path: join(dropIns, entry), scope: "managed", baseDir: "/" });
   }
   const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
   files.push({ path: join(configDir, "settings.json"), scope: "user", baseDir: home });

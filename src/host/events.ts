@@ -53,7 +53,8 @@ export type EventOf<B extends Bundle> = Extract<Row, { readonly bundle: B }>["ev
 export type EventAudit = Extract<Row, { readonly audit: string }>["audit"];
 
 /** True when `event` is handled by `bundle`. */
-export const handledBy = <B extends Bundle>(event: string, bundle: B): event is EventOf<B> => HOOK_EVENTS.some((row) => row.event === event && row.bundle === bundle);
+export const handledBy = <B extends Bundle>(event: string, bundle: B): event is EventOf<B> =>
+  HOOK_EVENTS.some((row) => row.event === event && row.bundle === bundle);
 
 /** Bundles that run on every tool call. */
 export const HOT_BUNDLES: readonly Bundle[] = (Object.keys(BUNDLES) as Bundle[]).filter((b) => BUNDLES[b].hot);

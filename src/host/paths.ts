@@ -27,7 +27,12 @@ export function normalizePath(raw: string, ctx: { readonly cwd: string; readonly
   // /proc/self/cwd and /proc/<pid>/cwd are symlinks to the working directory, /proc/self/root to /;
   // the kernel follows them before any `..` after them, so map them before normalising `..`.
   const segments = p.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments[0] === "proc" && segments[1] !== undefined && /^(?:self|thread-self|\d+)$/.test(segments[1]) && (segments[2] === "cwd" || segments[2] === "root")) {
+  if (
+    segments[0] === "proc" &&
+    segments[1] !== undefined &&
+    /^(?:self|thread-self|\d+)$/.test(segments[1]) &&
+    (segments[2] === "cwd" || segments[2] === "root")
+  ) {
     p = `${segments[2] === "cwd" ? ctx.cwd : ""}/${segments.slice(3).join("/")}`;
   }
   return stripSlash(posix.normalize(p));

@@ -13,7 +13,16 @@
  * - `.gitignore`: state, memory and personal files stay out of commits.
  * Then the policy is compiled to `state/policy.json`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { loadDefinitionSet } from "../definitions/load.ts";
@@ -80,14 +89,18 @@ function listFiles(dir: string): string[] {
 /** Points a definition's `yaml-language-server` comment at the installed schemas. */
 function rewriteSchemaComment(text: string, relPath: string): string {
   const depth = relPath.split("/").length - 1;
-  return text.replace(/^(# yaml-language-server: \$schema=)(?:\.\.\/)*schemas\/([a-z-]+\.schema\.json)$/m, (_m, head: string, file: string) => `${head}${"../".repeat(depth)}schemas/${file}`);
+  return text.replace(
+    /^(# yaml-language-server: \$schema=)(?:\.\.\/)*schemas\/([a-z-]+\.schema\.json)$/m,
+    (_m, head: string, file: string) => `${head}${"../".repeat(depth)}schemas/${file}`,
+  );
 }
 
 /** Plans the install; reads the pack and the target, writes nothing. */
 export function planInstall(options: InstallOptions): InstallPlan {
   const problems: string[] = [];
   const target = options.target;
-  if (!existsSync(target) || !statSync(target).isDirectory()) return { ok: false, problems: [`\`${target}\` is not a directory: create it or pass an existing repository`] };
+  if (!existsSync(target) || !statSync(target).isDirectory())
+    return { ok: false, problems: [`\`${target}\` is not a directory: create it or pass an existing repository`] };
   const paths = projectPaths(target);
   const pack = options.packRoot;
   const files: OutputFile[] = [];
@@ -95,10 +108,12 @@ export function planInstall(options: InstallOptions): InstallPlan {
   const dist = join(pack, "dist");
   for (const entry of DIST_FILES) {
     const content = read(join(dist, entry));
-    if (content === undefined) problems.push(`the lanes package at \`${pack}\` has no \`dist/${entry}\`: run \`npm run build\` there first`);
+    if (content === undefined)
+      problems.push(`the lanes package at \`${pack}\` has no \`dist/${entry}\`: run \`npm run build\` there first`);
     else files.push({ path: `lanes/dist/${entry}`, content });
   }
-  for (const schema of listFiles(join(pack, "schemas"))) files.push({ path: `lanes/schemas/${schema}`, content: read(join(pack, "schemas", schema))! });
+  for (const schema of listFiles(join(pack, "schemas")))
+    files.push({ path: `lanes/schemas/${schema}`, content: read(join(pack, "schemas", schema))! });
 
   // definitions: the team's own are kept; missing ones come from the pack
   const staging = mkdtempSync(join(tmpdir(), "lanes-init-"));
@@ -108,21 +123,28 @@ export function planInstall(options: InstallOptions): InstallPlan {
         for (const rel of listFiles(join(pack, "definitions", kind))) {
           const installed = join(paths.lanesDir, kind, rel);
           const relPath = `${kind}/${rel}`;
-          const content = existsSync(installed) && options.force !== true ? read(installed)! : rewriteSchemaComment(read(join(pack, "definitions", kind, rel))!, relPath);
+          const content =
+            existsSync(installed) && options.force !== true
+              ? read(installed)!
+              : rewriteSchemaComment(read(join(pack, "definitions", kind, rel))!, relPath);
           files.push({ path: `lanes/${relPath}`, content });
         }
         for (const rel of listFiles(join(paths.lanesDir, kind))) {
-          if (!files.some((f) => f.path === `lanes/${kind}/${rel}`)) files.push({ path: `lanes/${kind}/${rel}`, content: read(join(paths.lanesDir, kind, rel))! });
+          if (!files.some((f) => f.path === `lanes/${kind}/${rel}`))
+            files.push({ path: `lanes/${kind}/${rel}`, content: read(join(paths.lanesDir, kind, rel))! });
         }
       }
-      for (const file of files.filter((f) => f.path.startsWith("lanes/agents/") || f.path.startsWith("lanes/skills/"))) {
+      for (const file of files.filter(
+        (f) => f.path.startsWith("lanes/agents/") || f.path.startsWith("lanes/skills/"),
+      )) {
         const dest = join(staging, file.path.slice("lanes/".length));
         mkdirSync(dirname(dest), { recursive: true });
         writeFileSync(dest, file.content);
       }
       const set = loadDefinitionSet(staging, staging);
       const errors = lint(set).filter((f) => f.severity === "error");
-      for (const e of errors) problems.push(`.claude/lanes/${e.file}${e.line === undefined ? "" : `:${e.line}`}: ${e.message}: ${e.fix}`);
+      for (const e of errors)
+        problems.push(`.claude/lanes/${e.file}${e.line === undefined ? "" : `:${e.line}`}: ${e.message}: ${e.fix}`);
       if (errors.length === 0) files.push(...renderAll(set, { target: "project" }, { schemas: false }));
     }
   } finally {
@@ -131,7 +153,11 @@ export function planInstall(options: InstallOptions): InstallPlan {
 
   if (!existsSync(paths.policy)) files.push({ path: "lanes.yaml", content: STARTER_POLICY });
 
-  const merged = mergeHookSettings(read(paths.settings), hookWiring(projectCommand), relative(target, paths.settings) || paths.settings);
+  const merged = mergeHookSettings(
+    read(paths.settings),
+    hookWiring(projectCommand),
+    relative(target, paths.settings) || paths.settings,
+  );
   if (merged.ok) files.push({ path: "settings.json", content: merged.text });
   else problems.push(merged.message);
 
@@ -139,11 +165,21 @@ export function planInstall(options: InstallOptions): InstallPlan {
   const present = new Set(ignore.split("\n").map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l));
   const header = ignore === "" ? "# lanes: runtime state and personal files stay out of commits\n" : "";
-  files.push({ path: ".gitignore", content: missing.length === 0 ? ignore : `${ignore}${ignore === "" || ignore.endsWith("\n") ? "" : "\n"}${header}${missing.join("\n")}\n` });
+  files.push({
+    path: ".gitignore",
+    content:
+      missing.length === 0
+        ? ignore
+        : `${ignore}${ignore === "" || ignore.endsWith("\n") ? "" : "\n"}${header}${missing.join("\n")}\n`,
+  });
 
   if (problems.length > 0) return { ok: false, problems };
   const changes = planWrites(paths.claude, files);
-  return { ok: true, changes: options.guardOnly === true ? changes.filter((c) => c.status !== "removed") : changes, claudeDir: paths.claude };
+  return {
+    ok: true,
+    changes: options.guardOnly === true ? changes.filter((c) => c.status !== "removed") : changes,
+    claudeDir: paths.claude,
+  };
 }
 
 /** Writes a plan. */

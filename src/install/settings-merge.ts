@@ -9,7 +9,8 @@ export type MergeResult = { ok: true; text: string } | { ok: false; message: str
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const isLanesHandler = (handler: unknown): boolean => isObject(handler) && typeof handler["command"] === "string" && handler["command"].includes(LANES_MARKER);
+const isLanesHandler = (handler: unknown): boolean =>
+  isObject(handler) && typeof handler["command"] === "string" && handler["command"].includes(LANES_MARKER);
 
 /** Returns the new settings text, or why the file cannot be merged safely. */
 export function mergeHookSettings(existing: string | undefined, wiring: HookWiring, file: string): MergeResult {
@@ -19,13 +20,18 @@ export function mergeHookSettings(existing: string | undefined, wiring: HookWiri
     try {
       parsed = JSON.parse(existing);
     } catch {
-      return { ok: false, message: `\`${file}\` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run \`lanes init\` again` };
+      return {
+        ok: false,
+        message: `\`${file}\` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run \`lanes init\` again`,
+      };
     }
-    if (!isObject(parsed)) return { ok: false, message: `\`${file}\` is not a JSON object: fix it and run \`lanes init\` again` };
+    if (!isObject(parsed))
+      return { ok: false, message: `\`${file}\` is not a JSON object: fix it and run \`lanes init\` again` };
     settings = parsed;
   }
   const hooks = settings["hooks"] ?? {};
-  if (!isObject(hooks)) return { ok: false, message: `\`hooks\` in \`${file}\` is not an object: fix it and run \`lanes init\` again` };
+  if (!isObject(hooks))
+    return { ok: false, message: `\`hooks\` in \`${file}\` is not an object: fix it and run \`lanes init\` again` };
 
   const merged: Record<string, unknown> = {};
   const events = [...new Set([...Object.keys(hooks), ...Object.keys(wiring)])];

@@ -27,7 +27,14 @@ export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 export const HOOK_ENTRIES: readonly string[] = [...new Set(HOOK_EVENTS.map((row) => bundleFile(row.bundle)))];
 
 /** Every file of `dist/` an install copies. */
-export const DIST_FILES: readonly string[] = [...HOOK_ENTRIES, ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`), "shell.impl.cjs", "globs.impl.cjs", "cli.mjs", "policy.default.json"];
+export const DIST_FILES: readonly string[] = [
+  ...HOOK_ENTRIES,
+  ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`),
+  "shell.impl.cjs",
+  "globs.impl.cjs",
+  "cli.mjs",
+  "policy.default.json",
+];
 
 /** A marker that identifies lanes' own handlers when merging into existing settings. */
 export const LANES_MARKER = "/lanes/dist/";

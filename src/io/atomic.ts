@@ -3,7 +3,18 @@
  * file or the new one, never a half-written one, and a process killed mid-write leaves the old
  * file intact. Sync on purpose: hooks are short-lived processes with nothing else to do.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 let sequence = 0;
@@ -38,7 +49,7 @@ export function atomicWriteFile(path: string, data: string | Uint8Array, options
   try {
     fd = openSync(temp, "wx", options.mode ?? 0o600);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.durable !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

@@ -32,7 +32,18 @@
  *   few levels, and then retries.
  * Releasing re-reads the lock and deletes it only if it still holds the releaser's own token.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { sweepStaleTemps } from "./atomic.ts";
@@ -141,7 +152,8 @@ function tryCreate(path: string, record: LockRecord): boolean {
     if (code === "EEXIST") return false;
     // the temp was swept by another process (only when it thought we were dead): just retry
     if (code === "ENOENT") return false;
-    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return createExclusive(path, text);
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS")
+      return createExclusive(path, text);
     throw error;
   } finally {
     try {
@@ -172,7 +184,12 @@ function createExclusive(path: string, text: string): boolean {
 function isLockRecord(value: unknown): value is LockRecord {
   if (typeof value !== "object" || value === null) return false;
   const r = value as Record<string, unknown>;
-  return typeof r.pid === "number" && typeof r.host === "string" && typeof r.created === "string" && typeof r.token === "string";
+  return (
+    typeof r.pid === "number" &&
+    typeof r.host === "string" &&
+    typeof r.created === "string" &&
+    typeof r.token === "string"
+  );
 }
 
 /** Reads what is at `path` now; undefined when nothing is. */
@@ -273,7 +290,10 @@ function sweep(target: string, lockPath: string, ctx: Context): void {
   sweepStaleTemps(target, { now: ctx.now(), staleMs: ctx.staleMs, isAlive: ctx.isAlive });
 }
 
-type Step = { readonly kind: "acquired"; readonly token: string } | { readonly kind: "wait"; readonly ms: number } | { readonly kind: "timeout"; readonly result: Result<never> };
+type Step =
+  | { readonly kind: "acquired"; readonly token: string }
+  | { readonly kind: "wait"; readonly ms: number }
+  | { readonly kind: "timeout"; readonly result: Result<never> };
 
 /** One attempt to take the lock: the shared body of the sync and async loops. */
 function attempt(target: string, lockPath: string, ctx: Context, started: number, tries: number): Step {
@@ -293,7 +313,10 @@ function attempt(target: string, lockPath: string, ctx: Context, started: number
 
 function timeoutIssue(lockPath: string, seen: Observed, ctx: Context): Result<never> {
   const r = seen.record;
-  const who = r === undefined ? "an unreadable lock" : `pid ${r.pid}${r.pid === ctx.pid && r.host === ctx.host ? " (this process)" : ""} on \`${r.host}\` since ${r.created}`;
+  const who =
+    r === undefined
+      ? "an unreadable lock"
+      : `pid ${r.pid}${r.pid === ctx.pid && r.host === ctx.host ? " (this process)" : ""} on \`${r.host}\` since ${r.created}`;
   const after = ctx.timeoutMs < 1000 ? `${ctx.timeoutMs} ms` : `${Math.round(ctx.timeoutMs / 1000)} s`;
   return fail("locked", `timed out after ${after} waiting for \`${lockPath}\`: it is held by ${who}`, {
     help: `if that process is gone, delete \`${lockPath}\` and try again`,
@@ -302,7 +325,10 @@ function timeoutIssue(lockPath: string, seen: Observed, ctx: Context): Result<ne
 }
 
 function ioIssue(lockPath: string, error: unknown): Result<never> {
-  return fail("io", `cannot lock \`${lockPath}\`: ${describeError(error)}`, { help: "check that the state directory exists and is writable", file: lockPath });
+  return fail("io", `cannot lock \`${lockPath}\`: ${describeError(error)}`, {
+    help: "check that the state directory exists and is writable",
+    file: lockPath,
+  });
 }
 
 /**
@@ -333,7 +359,11 @@ export function withLockSync<T>(path: string, fn: () => T, options: LockOptions 
 }
 
 /** The async form of {@link withLockSync}: waits with timers, and `fn` may be async. */
-export async function withLock<T>(path: string, fn: () => T | Promise<T>, options: LockOptions = {}): Promise<Result<T>> {
+export async function withLock<T>(
+  path: string,
+  fn: () => T | Promise<T>,
+  options: LockOptions = {},
+): Promise<Result<T>> {
   const ctx = contextOf(options);
   const lockPath = `${path}.lock`;
   let token: string;
@@ -357,7 +387,11 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, option
  * The acquisition loop of both forms: yields how long to wait before the next try, and returns
  * the token of the acquired lock or the timeout issue. The caller does the waiting (sync or async).
  */
-function* acquisition(path: string, lockPath: string, ctx: Context): Generator<number, { readonly token: string } | { readonly result: Result<never> }> {
+function* acquisition(
+  path: string,
+  lockPath: string,
+  ctx: Context,
+): Generator<number, { readonly token: string } | { readonly result: Result<never> }> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const started = ctx.now();
   for (let tries = 0; ; tries++) {

@@ -32,19 +32,27 @@ export interface RuntimeIssue {
 }
 
 /** Errors are values inside the runtime; only the CLI turns them into {@link CliError}s. */
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly RuntimeIssue[] };
+export type Result<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly RuntimeIssue[] };
 
 /** A successful {@link Result}. */
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
 /** A failed {@link Result} with one issue. */
-export const fail = <T = never>(code: IssueCode, message: string, extra: { help?: string; file?: string } = {}): Result<T> => ({
+export const fail = <T = never>(
+  code: IssueCode,
+  message: string,
+  extra: { help?: string; file?: string } = {},
+): Result<T> => ({
   ok: false,
   issues: [{ code, message, ...extra }],
 });
 
 /** Re-types a failed result (its value type is irrelevant). */
-export const propagate = <T>(result: { readonly ok: false; readonly issues: readonly RuntimeIssue[] }): Result<T> => ({ ok: false, issues: result.issues });
+export const propagate = <T>(result: { readonly ok: false; readonly issues: readonly RuntimeIssue[] }): Result<T> => ({
+  ok: false,
+  issues: result.issues,
+});
 
 /** Time and randomness, injected so tests are deterministic. Defaults: the real clock and `Math.random`. */
 export interface RuntimeDeps {

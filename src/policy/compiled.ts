@@ -11,7 +11,8 @@ import type { Effect, Layer } from "./types.ts";
 export const COMPILED_FORMAT = 6;
 
 /** SQL statement kinds the database rules can name. */
-export type SqlKind = "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";
+export type SqlKind =
+  "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";
 
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =
@@ -35,7 +36,12 @@ export type CompiledMatch =
     }
   | { readonly kind: "tools"; readonly tools: readonly CompiledGlob[] }
   /** A destructive delete (rm -r, find -delete, rmtree, ...) of a path in one of the classes. */
-  | { readonly kind: "delete"; readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean }
+  | {
+      readonly kind: "delete";
+      readonly targets: readonly PathClass[];
+      readonly dynamic?: boolean;
+      readonly filtered?: boolean;
+    }
   /** A file effect (write, chmod, chown) on a path in one of the classes. */
   | {
       readonly kind: "file-effect";

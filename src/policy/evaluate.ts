@@ -78,7 +78,11 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
     tempDirs: context.tempDirs,
     caseInsensitive: policy.options.caseInsensitivePaths,
   };
-  const roots: GlobRoots = { projectDir: request.projectDir, home: request.home, caseInsensitive: policy.options.caseInsensitivePaths };
+  const roots: GlobRoots = {
+    projectDir: request.projectDir,
+    home: request.home,
+    caseInsensitive: policy.options.caseInsensitivePaths,
+  };
 
   const facts = extractFacts(request, {
     pathContext,
@@ -86,10 +90,20 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
     ...(context.expandGlob !== undefined && { expandGlob: context.expandGlob }),
   });
   const matches: Match[] = [
-    ...matchSettingsRules(context.settingsRules, facts, { cwd: request.cwd, roots, compile: context.compileSettingsGlob }),
+    ...matchSettingsRules(context.settingsRules, facts, {
+      cwd: request.cwd,
+      roots,
+      compile: context.compileSettingsGlob,
+    }),
     ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots)),
     ...laneMatchesFor(
-      { policy, agentType: request.agent?.type, position: context.position, knownAgentTypes: context.knownAgentTypes, task: context.task },
+      {
+        policy,
+        agentType: request.agent?.type,
+        position: context.position,
+        knownAgentTypes: context.knownAgentTypes,
+        task: context.task,
+      },
       facts,
       pathContext,
       roots,

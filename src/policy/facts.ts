@@ -4,7 +4,14 @@
  * become spawn and skill facts. Paths are normalised and classified here, once.
  */
 import { analyzeShell, argView, fileEffects } from "../shell/index.ts";
-import type { ArgView, CodeExecution, ShellAnalysis, ShellCommand, ShellFunction, Unrepresentable } from "../shell/types.ts";
+import type {
+  ArgView,
+  CodeExecution,
+  ShellAnalysis,
+  ShellCommand,
+  ShellFunction,
+  Unrepresentable,
+} from "../shell/types.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
@@ -89,7 +96,14 @@ function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
     if (!fact.glob || fact.path === undefined) continue;
     const paths = expand(fact.path, fact.basis === "tool") ?? [];
     for (const path of paths.slice(0, 200)) {
-      out.push({ ...fact, path, raw: path, glob: false, classes: classifyPath(path, false, options.pathContext), scope: `${fact.scope.slice(0, fact.scope.indexOf(":path:"))}:path:${path}` });
+      out.push({
+        ...fact,
+        path,
+        raw: path,
+        glob: false,
+        classes: classifyPath(path, false, options.pathContext),
+        scope: `${fact.scope.slice(0, fact.scope.indexOf(":path:"))}:path:${path}`,
+      });
     }
   }
   return out;
@@ -100,12 +114,23 @@ function fileFact(
   access: Access,
   basis: FileFact["basis"],
   command: number | undefined,
-  extra: { glob?: boolean; recursive?: boolean; force?: boolean; filtered?: boolean; dynamic?: boolean; cwd?: string | undefined },
+  extra: {
+    glob?: boolean;
+    recursive?: boolean;
+    force?: boolean;
+    filtered?: boolean;
+    dynamic?: boolean;
+    cwd?: string | undefined;
+  },
   ctx: PathContext,
 ): FileFact {
   const glob = extra.glob ?? false;
   const cwd = extra.cwd ?? ctx.cwd;
-  const path = extra.dynamic === true || (command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~")) ? undefined : normalizePath(raw, { cwd, home: ctx.home });
+  const path =
+    extra.dynamic === true ||
+    (command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~"))
+      ? undefined
+      : normalizePath(raw, { cwd, home: ctx.home });
   const classes = path === undefined ? new Set<PathClass>() : classifyPath(path, glob, { ...ctx, cwd });
   const where = command === undefined ? "call" : `cmd:${command}`;
   return {
@@ -129,7 +154,15 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
   const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, budgetMs: options.analysisBudgetMs });
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
-    return { index: command.index, command, program: command.program, argv, line: argv.join(" "), view: argView(command), scope: `cmd:${command.index}` };
+    return {
+      index: command.index,
+      command,
+      program: command.program,
+      argv,
+      line: argv.join(" "),
+      view: argView(command),
+      scope: `cmd:${command.index}`,
+    };
   });
 
   const files: FileFact[] = [];
@@ -137,14 +170,21 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     const command = shell.commands[effect.command];
     const cwd = command?.cwd;
     files.push(
-      fileFact(effect.path.value ?? effect.path.text, effect.basis === "operand" ? "read" : effect.access, effect.basis, effect.command, {
-        glob: effect.path.glob,
-        recursive: effect.recursive,
-        force: effect.force,
-        filtered: effect.filtered,
-        dynamic: effect.path.value === undefined,
-        cwd,
-      }, ctx),
+      fileFact(
+        effect.path.value ?? effect.path.text,
+        effect.basis === "operand" ? "read" : effect.access,
+        effect.basis,
+        effect.command,
+        {
+          glob: effect.path.glob,
+          recursive: effect.recursive,
+          force: effect.force,
+          filtered: effect.filtered,
+          dynamic: effect.path.value === undefined,
+          cwd,
+        },
+        ctx,
+      ),
     );
   }
   for (const call of shell.calls) {
@@ -152,7 +192,16 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     const cwd = shell.commands[call.command]?.cwd;
     const args = call.args.length === 0 ? [undefined] : call.args;
     for (const arg of args) {
-      files.push(fileFact(arg ?? "<dynamic>", call.access, "interpreter", call.command, { recursive: call.recursive, dynamic: arg === undefined, cwd }, ctx));
+      files.push(
+        fileFact(
+          arg ?? "<dynamic>",
+          call.access,
+          "interpreter",
+          call.command,
+          { recursive: call.recursive, dynamic: arg === undefined, cwd },
+          ctx,
+        ),
+      );
     }
   }
 

@@ -47,7 +47,14 @@ export interface LaneInput {
 }
 
 /** Claude Code's own agent types, always available. */
-export const BUILTIN_AGENT_TYPES: readonly string[] = ["general-purpose", "Explore", "Plan", "statusline-setup", "output-style-setup", "claude-code-guide"];
+export const BUILTIN_AGENT_TYPES: readonly string[] = [
+  "general-purpose",
+  "Explore",
+  "Plan",
+  "statusline-setup",
+  "output-style-setup",
+  "claude-code-guide",
+];
 
 /** `lanes:backend` → `backend`. */
 export const baseAgentName = (agentType: string): string => agentType.slice(agentType.lastIndexOf(":") + 1);
@@ -57,7 +64,8 @@ const SHARED_WRITABLE = [".claude/memory"];
 
 const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 
-const toolListed = (list: readonly string[], tool: string): boolean => list.some((t) => sameTool(t, tool) || (t.includes("*") && wildcard(t, tool)));
+const toolListed = (list: readonly string[], tool: string): boolean =>
+  list.some((t) => sameTool(t, tool) || (t.includes("*") && wildcard(t, tool)));
 
 function laneMatch(
   ruleId: string,
@@ -83,34 +91,95 @@ function writeFacts(facts: Facts): FileFact[] {
   return facts.files.filter((f) => WRITE_ACCESS.has(f.access));
 }
 
-function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: PathContext, roots: GlobRoots): Match[] {
+function roleMatches(
+  agent: CompiledAgent,
+  input: LaneInput,
+  facts: Facts,
+  ctx: PathContext,
+  roots: GlobRoots,
+): Match[] {
   const matches: Match[] = [];
   const src = agent.source;
   const tool = facts.tool;
 
   if (agent.toolsAllowed !== undefined && !toolListed(agent.toolsAllowed, tool)) {
     matches.push(
-      laneMatch("lane.tool-not-allowed", "role", "deny", `\`${tool}\` is not among ${agent.name}'s tools (${agent.toolsAllowed.join(", ")})`, "use one of your own tools, or hand the step to the orchestrator", `the \`${tool}\` tool`, "call", src),
+      laneMatch(
+        "lane.tool-not-allowed",
+        "role",
+        "deny",
+        `\`${tool}\` is not among ${agent.name}'s tools (${agent.toolsAllowed.join(", ")})`,
+        "use one of your own tools, or hand the step to the orchestrator",
+        `the \`${tool}\` tool`,
+        "call",
+        src,
+      ),
     );
   }
   if (toolListed(agent.toolsForbidden, tool)) {
-    matches.push(laneMatch("lane.tool-forbidden", "role", "deny", `${agent.name} must not use \`${tool}\``, "hand the step to the orchestrator so an agent allowed to use it can do it", `the \`${tool}\` tool`, "call", src));
-  }
-  if (facts.skill !== undefined && !agent.mayInvokeSkills.includes("*") && !agent.mayInvokeSkills.includes(baseAgentName(facts.skill))) {
     matches.push(
-      laneMatch("lane.skill-not-allowed", "role", "deny", `skills are invoked by the human or the orchestrator, not by ${agent.name}`, "finish your step and name the skill you need in your report to the orchestrator", `skill \`${facts.skill}\``, "call", src),
+      laneMatch(
+        "lane.tool-forbidden",
+        "role",
+        "deny",
+        `${agent.name} must not use \`${tool}\``,
+        "hand the step to the orchestrator so an agent allowed to use it can do it",
+        `the \`${tool}\` tool`,
+        "call",
+        src,
+      ),
     );
   }
-  if (facts.spawn !== undefined && !agent.maySpawn.includes("*") && !agent.maySpawn.includes(baseAgentName(facts.spawn))) {
+  if (
+    facts.skill !== undefined &&
+    !agent.mayInvokeSkills.includes("*") &&
+    !agent.mayInvokeSkills.includes(baseAgentName(facts.skill))
+  ) {
     matches.push(
-      laneMatch("lane.spawn-not-allowed", "role", "deny", `${agent.name} may not start other agents`, "report what you need to the orchestrator, which delegates work", `starting agent \`${facts.spawn}\``, "call", src),
+      laneMatch(
+        "lane.skill-not-allowed",
+        "role",
+        "deny",
+        `skills are invoked by the human or the orchestrator, not by ${agent.name}`,
+        "finish your step and name the skill you need in your report to the orchestrator",
+        `skill \`${facts.skill}\``,
+        "call",
+        src,
+      ),
+    );
+  }
+  if (
+    facts.spawn !== undefined &&
+    !agent.maySpawn.includes("*") &&
+    !agent.maySpawn.includes(baseAgentName(facts.spawn))
+  ) {
+    matches.push(
+      laneMatch(
+        "lane.spawn-not-allowed",
+        "role",
+        "deny",
+        `${agent.name} may not start other agents`,
+        "report what you need to the orchestrator, which delegates work",
+        `starting agent \`${facts.spawn}\``,
+        "call",
+        src,
+      ),
     );
   }
 
   for (const fact of writeFacts(facts)) {
     if (fact.path === undefined) {
       matches.push(
-        laneMatch("lane.write-unknown-path", "role", "ask", `${agent.name} writes a path that is only known at run time, so its lane cannot be checked`, "write the path out literally", fact.raw, fact.scope, src),
+        laneMatch(
+          "lane.write-unknown-path",
+          "role",
+          "ask",
+          `${agent.name} writes a path that is only known at run time, so its lane cannot be checked`,
+          "write the path out literally",
+          fact.raw,
+          fact.scope,
+          src,
+        ),
       );
       continue;
     }
@@ -118,7 +187,11 @@ function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: 
     if (!isWithin(fact.path, ctx.projectDir, ctx.caseInsensitive)) continue;
     if (SHARED_WRITABLE.some((d) => isWithin(fact.path!, `${ctx.projectDir}/${d}`, ctx.caseInsensitive))) continue;
     // in the lane: inside `owns` and not carved out by `does_not_own`
-    if (agent.owns.some((g) => matchPath(g, fact.path!, roots)) && !agent.notOwned.some((n) => matchPath(n.glob, fact.path!, roots))) continue;
+    if (
+      agent.owns.some((g) => matchPath(g, fact.path!, roots)) &&
+      !agent.notOwned.some((n) => matchPath(n.glob, fact.path!, roots))
+    )
+      continue;
     const owner = ownerOf(fact.path, agent, input.policy, roots);
     const rel = relativeWithin(fact.path, ctx.projectDir, ctx.caseInsensitive) ?? fact.path;
     matches.push(
@@ -126,7 +199,9 @@ function roleMatches(agent: CompiledAgent, input: LaneInput, facts: Facts, ctx: 
         "lane.write-outside-owned",
         "role",
         "deny",
-        owner === undefined ? `\`${rel}\` is outside ${agent.name}'s lane and no agent owns it` : `\`${rel}\` is owned by \`${owner}\`, not ${agent.name}`,
+        owner === undefined
+          ? `\`${rel}\` is outside ${agent.name}'s lane and no agent owns it`
+          : `\`${rel}\` is owned by \`${owner}\`, not ${agent.name}`,
         owner === undefined
           ? "stop and report to the orchestrator that this path needs an owner; do not work around the lane"
           : `hand this change to \`${owner}\` through the orchestrator (say what to change in your report); do not work around the lane`,
@@ -144,14 +219,48 @@ function taskMatches(task: TaskConstraints, facts: Facts, roots: GlobRoots): Mat
   const step = task.step === undefined ? "the current step" : `step ${task.step}`;
   const source = "progress.json next_step.constraints";
   if (task.tools !== undefined && !toolListed(task.tools, facts.tool)) {
-    matches.push(laneMatch("task.tool-not-allowed", "task", "deny", `${step} allows only ${task.tools.join(", ")}`, "finish the step with those tools, or report why you need another", `the \`${facts.tool}\` tool`, "call", source));
+    matches.push(
+      laneMatch(
+        "task.tool-not-allowed",
+        "task",
+        "deny",
+        `${step} allows only ${task.tools.join(", ")}`,
+        "finish the step with those tools, or report why you need another",
+        `the \`${facts.tool}\` tool`,
+        "call",
+        source,
+      ),
+    );
   }
   for (const fact of writeFacts(facts)) {
     if (task.readOnly) {
-      matches.push(laneMatch("task.read-only", "task", "deny", `${step} is read-only`, "report your findings instead of changing files", `\`${fact.raw}\``, fact.scope, source));
-    } else if (task.writePaths !== undefined && (fact.path === undefined || !task.writePaths.some((g) => matchPath(g, fact.path!, roots)))) {
       matches.push(
-        laneMatch("task.write-outside-scope", "task", "deny", `${step} may only write ${showGlobs(task.writePaths)}`, "stay within the step's paths, or report that the step needs more", `\`${fact.raw}\``, fact.scope, source),
+        laneMatch(
+          "task.read-only",
+          "task",
+          "deny",
+          `${step} is read-only`,
+          "report your findings instead of changing files",
+          `\`${fact.raw}\``,
+          fact.scope,
+          source,
+        ),
+      );
+    } else if (
+      task.writePaths !== undefined &&
+      (fact.path === undefined || !task.writePaths.some((g) => matchPath(g, fact.path!, roots)))
+    ) {
+      matches.push(
+        laneMatch(
+          "task.write-outside-scope",
+          "task",
+          "deny",
+          `${step} may only write ${showGlobs(task.writePaths)}`,
+          "stay within the step's paths, or report that the step needs more",
+          `\`${fact.raw}\``,
+          fact.scope,
+          source,
+        ),
       );
     }
   }
@@ -167,17 +276,46 @@ function spawnMatches(input: LaneInput, facts: Facts): Match[] {
   const base = baseAgentName(target);
   if (!input.knownAgentTypes.has(target) && !input.knownAgentTypes.has(base)) {
     const known = [...input.knownAgentTypes].sort().join(", ");
-    matches.push(laneMatch("agents.unknown-type", "builtin", "deny", `there is no agent type \`${target}\``, `use one of: ${known}`, `starting agent \`${target}\``, "call", "lanes built-in"));
+    matches.push(
+      laneMatch(
+        "agents.unknown-type",
+        "builtin",
+        "deny",
+        `there is no agent type \`${target}\``,
+        `use one of: ${known}`,
+        `starting agent \`${target}\``,
+        "call",
+        "lanes built-in",
+      ),
+    );
   }
   const depth = path.length + 1;
   if (depth > input.policy.options.maxAgentDepth) {
     matches.push(
-      laneMatch("agents.depth-limit", "builtin", "deny", `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`, "do the work yourself or return to the agent that started you", `starting agent \`${target}\``, "call", "lanes built-in"),
+      laneMatch(
+        "agents.depth-limit",
+        "builtin",
+        "deny",
+        `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`,
+        "do the work yourself or return to the agent that started you",
+        `starting agent \`${target}\``,
+        "call",
+        "lanes built-in",
+      ),
     );
   }
   if (path.includes(base)) {
     matches.push(
-      laneMatch("agents.cycle", "builtin", "deny", `\`${base}\` is already on the agent path ${shown}`, "return your result to your caller instead of starting it again", `starting agent \`${target}\``, "call", "lanes built-in"),
+      laneMatch(
+        "agents.cycle",
+        "builtin",
+        "deny",
+        `\`${base}\` is already on the agent path ${shown}`,
+        "return your result to your caller instead of starting it again",
+        `starting agent \`${target}\``,
+        "call",
+        "lanes built-in",
+      ),
     );
   }
   return matches;
@@ -193,7 +331,16 @@ export function laneMatchesFor(input: LaneInput, facts: Facts, ctx: PathContext,
     if (input.policy.options.defaultLane === "deny-writes") {
       for (const fact of writeFacts(facts)) {
         matches.push(
-          laneMatch("lane.undefined-agent", "role", "deny", `agent \`${input.agentType}\` has no lanes definition, and the team's default lane denies its writes`, "add a definition under `.claude/lanes/agents/` or hand the change to a defined agent", `\`${fact.raw}\``, fact.scope, "lanes options"),
+          laneMatch(
+            "lane.undefined-agent",
+            "role",
+            "deny",
+            `agent \`${input.agentType}\` has no lanes definition, and the team's default lane denies its writes`,
+            "add a definition under `.claude/lanes/agents/` or hand the change to a defined agent",
+            `\`${fact.raw}\``,
+            fact.scope,
+            "lanes options",
+          ),
         );
       }
     }

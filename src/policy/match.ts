@@ -30,7 +30,10 @@ function programMatches(program: string | undefined, names: readonly string[]): 
 }
 
 /** True when one of the option's values matches one of the wanted words (`*` matches any text). */
-function valueMatches(values: readonly { readonly value: string | undefined }[] | undefined, wanted: readonly string[]): boolean {
+function valueMatches(
+  values: readonly { readonly value: string | undefined }[] | undefined,
+  wanted: readonly string[],
+): boolean {
   if (values === undefined) return false;
   return values.some(({ value }) => value !== undefined && wanted.some((w) => wildcard(w, value)));
 }
@@ -38,13 +41,23 @@ function valueMatches(values: readonly { readonly value: string | undefined }[] 
 const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``;
 
 /** The classes of a command operand, resolved against the command's cwd. */
-function operandClasses(value: string | undefined, glob: boolean, fact: CommandFact, ctx: PathContext): ReadonlySet<PathClass> {
+function operandClasses(
+  value: string | undefined,
+  glob: boolean,
+  fact: CommandFact,
+  ctx: PathContext,
+): ReadonlySet<PathClass> {
   if (value === undefined) return new Set();
   const cwd = fact.command.cwd ?? ctx.cwd;
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
-function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+function matchCommand(
+  m: Extract<CompiledMatch, { kind: "command" }>,
+  facts: Facts,
+  ctx: PathContext,
+  roots: GlobRoots,
+): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.program)) continue;
@@ -63,12 +76,24 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
-    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))) continue;
+    if (
+      m.optionValues !== undefined &&
+      !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))
+    )
+      continue;
     const operands = positionals.slice(args.length);
-    if (m.targets !== undefined && !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))) continue;
+    if (
+      m.targets !== undefined &&
+      !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))
+    )
+      continue;
     if (m.operands !== undefined) {
       const cwd = fact.command.cwd ?? ctx.cwd;
-      const matched = operands.some((w) => w.value !== undefined && m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)));
+      const matched = operands.some(
+        (w) =>
+          w.value !== undefined &&
+          m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
+      );
       if (!matched) continue;
     }
     hits.push({ subject: quote(fact.command.text), scope: fact.scope });
@@ -83,10 +108,18 @@ function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: Fil
   return fact.access === "delete";
 }
 
-const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean => globs.some((g) => matchPath(g, path, roots));
+const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean =>
+  globs.some((g) => matchPath(g, path, roots));
 
 function describeFile(fact: FileFact): string {
-  const verb = { read: "reads", write: "writes", delete: "deletes", chmod: "changes the mode of", chown: "changes the owner of", exec: "runs" }[fact.access];
+  const verb = {
+    read: "reads",
+    write: "writes",
+    delete: "deletes",
+    chmod: "changes the mode of",
+    chown: "changes the owner of",
+    exec: "runs",
+  }[fact.access];
   return `${verb} ${quote(fact.raw)}`;
 }
 
@@ -95,7 +128,12 @@ function describeFile(fact: FileFact): string {
  * first member, the first brace alternative.
  */
 function sampleNames(globs: readonly string[]): string[] {
-  return globs.map((one) => one.replace(/\{([^,}]*)[^}]*\}/g, "$1").replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1").replace(/[*?]/g, "x"));
+  return globs.map((one) =>
+    one
+      .replace(/\{([^,}]*)[^}]*\}/g, "$1")
+      .replace(/\[!?\^?([^\]])[^\]]*\]/g, "$1")
+      .replace(/[*?]/g, "x"),
+  );
 }
 
 /**
@@ -103,7 +141,12 @@ function sampleNames(globs: readonly string[]): string[] {
  * file that a name rule (`.env`, `*.pem`) covers? Conservative: yes when a sample name of either
  * pattern matches the other and that name is not an exception.
  */
-function globReachesName(fact: FileFact, rule: CompiledGlob, except: readonly CompiledGlob[], roots: GlobRoots): boolean {
+function globReachesName(
+  fact: FileFact,
+  rule: CompiledGlob,
+  except: readonly CompiledGlob[],
+  roots: GlobRoots,
+): boolean {
   if (rule.anchor !== "basename-anywhere" || fact.path === undefined) return false;
   const last = fact.path.slice(fact.path.lastIndexOf("/") + 1);
   // the shell's `*` skips dotfiles; a tool's glob is assumed to reach them
@@ -113,7 +156,10 @@ function globReachesName(fact: FileFact, rule: CompiledGlob, except: readonly Co
   // starts with a wildcard (`*`, `*.json`) reaches any name, so only its own samples count; the
   // files it really expands to were added as facts by the expander (facts.ts).
   const literalStart = last.length > 0 && !["*", "?", "["].includes(last[0]!);
-  const candidates = [...(literalStart ? sampleNames(rule.globs).filter((n) => matchName(factGlob, n)) : []), ...sampleNames([last]).filter((n) => matchName(rule, n))];
+  const candidates = [
+    ...(literalStart ? sampleNames(rule.globs).filter((n) => matchName(factGlob, n)) : []),
+    ...sampleNames([last]).filter((n) => matchName(rule, n)),
+  ];
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 
@@ -140,7 +186,8 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     if (fact.access !== "delete") continue;
     const bulk = fact.recursive || fact.force || fact.glob;
     if (m.dynamic === true) {
-      if (fact.path === undefined && bulk && !fact.filtered) hits.push({ subject: describeFile(fact), scope: fact.scope });
+      if (fact.path === undefined && bulk && !fact.filtered)
+        hits.push({ subject: describeFile(fact), scope: fact.scope });
       continue;
     }
     if (fact.path === undefined) continue;
@@ -156,7 +203,13 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
 
 function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, facts: Facts): Hit[] {
   return facts.files
-    .filter((f) => f.path !== undefined && (m.access as readonly string[]).includes(f.access) && (m.recursive !== true || f.recursive) && m.targets.some((c) => f.classes.has(c)))
+    .filter(
+      (f) =>
+        f.path !== undefined &&
+        (m.access as readonly string[]).includes(f.access) &&
+        (m.recursive !== true || f.recursive) &&
+        m.targets.some((c) => f.classes.has(c)),
+    )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));
 }
 
@@ -167,13 +220,18 @@ function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, fac
     const fetcher = exec.producers.map((i) => facts.commands[i]?.program).find((p) => programMatches(p, m.fetchers));
     if (fetcher === undefined) continue;
     const runner = facts.commands[exec.command];
-    hits.push({ subject: `${quote(fetcher)} output run by ${quote(exec.interpreter)}`, scope: runner?.scope ?? "call" });
+    hits.push({
+      subject: `${quote(fetcher)} output run by ${quote(exec.interpreter)}`,
+      scope: runner?.scope ?? "call",
+    });
   }
   return hits;
 }
 
 function matchForkBomb(facts: Facts): Hit[] {
-  return facts.functions.filter((f) => f.recursive && f.forks && f.called).map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
+  return facts.functions
+    .filter((f) => f.recursive && f.forks && f.called)
+    .map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
 }
 
 /** SQL text a client command receives: `-c`/`-e` values, stdin bodies, static text piped in, positionals for sqlite3. */
@@ -186,10 +244,16 @@ function sqlTexts(fact: CommandFact, facts: Facts): string[] {
   for (const pipe of facts.shell?.pipes ?? []) {
     if (pipe.to !== fact.index) continue;
     const producer = facts.commands[pipe.from];
-    if (producer !== undefined && (producer.program === "echo" || producer.program === "printf")) texts.push(producer.argv.slice(1).join(" "));
+    if (producer !== undefined && (producer.program === "echo" || producer.program === "printf"))
+      texts.push(producer.argv.slice(1).join(" "));
   }
   if (fact.program === "sqlite3" || fact.program === "duckdb" || fact.program === "redis-cli") {
-    texts.push(fact.view.positionals.slice(fact.program === "redis-cli" ? 0 : 1).map((w) => w.value ?? "").join(" "));
+    texts.push(
+      fact.view.positionals
+        .slice(fact.program === "redis-cli" ? 0 : 1)
+        .map((w) => w.value ?? "")
+        .join(" "),
+    );
   }
   return texts;
 }
@@ -200,19 +264,23 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit
     if (!programMatches(fact.program, m.clients)) continue;
     const kinds = new Set(sqlTexts(fact, facts).flatMap(classifySql));
     const found = m.statements.filter((k) => kinds.has(k));
-    if (found.length > 0) hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
+    if (found.length > 0)
+      hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
   }
   return hits;
 }
 
 function matchUnrepresentable(facts: Facts): Hit[] {
   const hits: Hit[] = facts.unrepresentable.map((u) => ({ subject: `${u.message}: ${quote(u.text)}`, scope: "call" }));
-  if (facts.budgetExceeded) hits.push({ subject: "the command is too large or too nested to analyse in time", scope: "call" });
+  if (facts.budgetExceeded)
+    hits.push({ subject: "the command is too large or too nested to analyse in time", scope: "call" });
   return hits;
 }
 
 function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts): Hit[] {
-  return m.tools.some((g) => toolNames(facts.tool).some((name) => matchName(g, name))) ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }] : [];
+  return m.tools.some((g) => toolNames(facts.tool).some((name) => matchName(g, name)))
+    ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }]
+    : [];
 }
 
 /** Every hit of one match against the facts. */
@@ -242,7 +310,13 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
 }
 
 /** Matches of one rule, as precedence entries. */
-export function matchRule(rule: CompiledRule, facts: Facts, ctx: PathContext, roots: GlobRoots, layer: Layer = rule.layer): Match[] {
+export function matchRule(
+  rule: CompiledRule,
+  facts: Facts,
+  ctx: PathContext,
+  roots: GlobRoots,
+  layer: Layer = rule.layer,
+): Match[] {
   return hitsOf(rule.match, facts, ctx, roots).map((hit) => ({
     ruleId: rule.id,
     layer,

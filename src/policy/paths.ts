@@ -44,10 +44,42 @@ const SYSTEM_DIRS = [
 ];
 
 /** Paths under system directories that are scratch space, not system state. */
-const SYSTEM_EXCEPTIONS = ["/var/tmp", "/var/folders", "/private/var/folders", "/private/tmp", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/fd", "/dev/shm"];
+const SYSTEM_EXCEPTIONS = [
+  "/var/tmp",
+  "/var/folders",
+  "/private/var/folders",
+  "/private/tmp",
+  "/dev/null",
+  "/dev/stdout",
+  "/dev/stderr",
+  "/dev/stdin",
+  "/dev/tty",
+  "/dev/zero",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/fd",
+  "/dev/shm",
+];
 
 /** Block devices and disks, by name prefix under /dev. */
-const DEVICE_PREFIXES = ["sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/", "sr", "nbd", "zd", "root"];
+const DEVICE_PREFIXES = [
+  "sd",
+  "hd",
+  "vd",
+  "xvd",
+  "nvme",
+  "mmcblk",
+  "disk",
+  "rdisk",
+  "md",
+  "dm-",
+  "loop",
+  "mapper/",
+  "sr",
+  "nbd",
+  "zd",
+  "root",
+];
 
 /**
  * The classes a normalised absolute path falls in. `glob` marks a word with an unquoted glob,
@@ -60,7 +92,12 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   const target = glob ? globBase(abs) : abs;
 
   if (glob) {
-    const broadBase = target === "/" || eq(target, ctx.home) || eq(target, ctx.projectDir) || isWithin(ctx.projectDir, target, ci) || isWithin(ctx.home, target, ci);
+    const broadBase =
+      target === "/" ||
+      eq(target, ctx.home) ||
+      eq(target, ctx.projectDir) ||
+      isWithin(ctx.projectDir, target, ci) ||
+      isWithin(ctx.home, target, ci);
     // A glob directly in a broad directory (`/*`, `~/*`, `./*` at the project root, `../*`).
     if (broadBase && !abs.slice(target.length + 1).includes("/")) classes.add("broad-glob");
     // `**` anywhere under a broad directory is just as broad.
@@ -79,7 +116,13 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   // a disk device is classified as a device, the more precise class, not also as a system path
   const device = target.startsWith("/dev/") && DEVICE_PREFIXES.some((prefix) => target.slice(5).startsWith(prefix));
   if (device) classes.add("device");
-  else if (!inTemp && !exempt && SYSTEM_DIRS.some((d) => isWithin(target, d, ci)) && !isWithin(target, ctx.home, ci) && !isWithin(target, ctx.projectDir, ci)) {
+  else if (
+    !inTemp &&
+    !exempt &&
+    SYSTEM_DIRS.some((d) => isWithin(target, d, ci)) &&
+    !isWithin(target, ctx.home, ci) &&
+    !isWithin(target, ctx.projectDir, ci)
+  ) {
     classes.add("system");
   }
   if (!inTemp && !exempt && !isWithin(target, ctx.projectDir, ci)) classes.add("outside-project");
@@ -104,5 +147,8 @@ function isClaudeConfig(abs: string, ctx: PathContext): boolean {
   ];
   // lanes' own files: hooks, definitions, compiled policy, runtime state and the hooks' code cache
   const dirs = [`${project}/lanes`, `${project}/state`, "/etc/claude-code", "/Library/Application Support/ClaudeCode"];
-  return files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) || dirs.some((d) => isWithin(abs, d, ci));
+  return (
+    files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) ||
+    dirs.some((d) => isWithin(abs, d, ci))
+  );
 }

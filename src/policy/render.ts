@@ -13,7 +13,8 @@ export interface Escalation {
   readonly count: number;
 }
 
-const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+const ordinal = (n: number): string =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;
 
 /** How a tool call is named in a message: the command for Bash, the tool and path for file tools. */
 export function describeCall(tool: string, input: Readonly<Record<string, unknown>>): string {
@@ -22,7 +23,9 @@ export function describeCall(tool: string, input: Readonly<Record<string, unknow
   const spec = toolSpec(tool);
   const command = spec?.command === undefined ? undefined : str(spec.command);
   if (command !== undefined) return `\`${clip(command)}\``;
-  const path = [...(spec?.writes ?? []), ...(spec?.reads ?? []), "file_path", "notebook_path", "path"].map(str).find((v) => v !== undefined);
+  const path = [...(spec?.writes ?? []), ...(spec?.reads ?? []), "file_path", "notebook_path", "path"]
+    .map(str)
+    .find((v) => v !== undefined);
   if (path !== undefined) return `${tool} of \`${clip(path)}\``;
   const agent = spec?.spawns === undefined ? undefined : str(spec.spawns);
   if (agent !== undefined) return `starting agent \`${agent}\``;
@@ -36,13 +39,22 @@ export function describeCall(tool: string, input: Readonly<Record<string, unknow
  * detail says which part of the call matched when that is not the whole call, and the escalation
  * notice follows repeated denials.
  */
-export function renderReason(decision: Decision, options: { call: string; agent?: string | undefined; escalation?: Escalation | undefined }): string {
+export function renderReason(
+  decision: Decision,
+  options: { call: string; agent?: string | undefined; escalation?: Escalation | undefined },
+): string {
   const first = decision.matches[0]!;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
   const by = options.agent === undefined ? "" : ` by ${options.agent}`;
   const detail = first.subject === options.call || first.why.includes(first.subject) ? "" : `${first.subject}: `;
   const others = decision.matches.slice(1).filter((m) => m.ruleId !== first.ruleId);
-  const also = others.length === 0 ? "" : `; also ${others.slice(0, 3).map((m) => `${m.subject} [${m.ruleId}]`).join(", ")}`;
+  const also =
+    others.length === 0
+      ? ""
+      : `; also ${others
+          .slice(0, 3)
+          .map((m) => `${m.subject} [${m.ruleId}]`)
+          .join(", ")}`;
   let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${first.instead}`;
   if (options.escalation !== undefined) {
     const { agent, count } = options.escalation;

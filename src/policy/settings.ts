@@ -123,7 +123,10 @@ function toMatch(rule: SettingsRule, subject: string, scope: string): Match {
     layer: "settings",
     effect: rule.effect,
     why: `the ${rule.scope} settings ${rule.effect === "deny" ? "deny" : "ask about"} \`${rule.raw}\``,
-    instead: rule.effect === "deny" ? "do not try another way around this rule; ask the user if the task needs it" : "wait for the user's answer",
+    instead:
+      rule.effect === "deny"
+        ? "do not try another way around this rule; ask the user if the task needs it"
+        : "wait for the user's answer",
     subject,
     source: rule.file,
     scope,
@@ -148,8 +151,12 @@ export function matchSettingsRules(
     switch (syntax) {
       case "command":
         for (const command of facts.commands) {
-          const lines = [command.line, ...command.command.wrappers.map((_, i) => [...command.command.wrappers.slice(i), command.line].join(" "))];
-          if (lines.some((line) => bashRuleMatches(rule.content!, line))) matches.push(toMatch(rule, `\`${command.command.text}\``, command.scope));
+          const lines = [
+            command.line,
+            ...command.command.wrappers.map((_, i) => [...command.command.wrappers.slice(i), command.line].join(" ")),
+          ];
+          if (lines.some((line) => bashRuleMatches(rule.content!, line)))
+            matches.push(toMatch(rule, `\`${command.command.text}\``, command.scope));
         }
         break;
       case "read-paths":
@@ -157,16 +164,23 @@ export function matchSettingsRules(
         const glob = context.compile(settingsPathGlob(rule.content, rule, context.cwd));
         for (const fact of facts.files) {
           if (fact.path === undefined || !fileTouches(syntax, fact)) continue;
-          const viaTool = fact.basis === "tool" && (syntax === "read-paths" ? readsFiles(facts.tool) : writesFiles(facts.tool));
-          if ((viaTool || fact.basis !== "tool") && matchPath(glob, fact.path, context.roots)) matches.push(toMatch(rule, `\`${fact.raw}\``, fact.scope));
+          const viaTool =
+            fact.basis === "tool" && (syntax === "read-paths" ? readsFiles(facts.tool) : writesFiles(facts.tool));
+          if ((viaTool || fact.basis !== "tool") && matchPath(glob, fact.path, context.roots))
+            matches.push(toMatch(rule, `\`${fact.raw}\``, fact.scope));
         }
         break;
       }
       case "agent-type":
-        if (facts.spawn !== undefined && facts.spawn === rule.content) matches.push(toMatch(rule, `starting agent \`${facts.spawn}\``, "call"));
+        if (facts.spawn !== undefined && facts.spawn === rule.content)
+          matches.push(toMatch(rule, `starting agent \`${facts.spawn}\``, "call"));
         break;
       case "skill":
-        if (facts.skill !== undefined && (facts.skill === rule.content || (rule.content.endsWith(":*") && facts.skill.startsWith(rule.content.slice(0, -1))))) {
+        if (
+          facts.skill !== undefined &&
+          (facts.skill === rule.content ||
+            (rule.content.endsWith(":*") && facts.skill.startsWith(rule.content.slice(0, -1))))
+        ) {
           matches.push(toMatch(rule, `skill \`${facts.skill}\``, "call"));
         }
         break;

@@ -10,7 +10,8 @@ export type Effect = "deny" | "ask" | "allow";
 export type RiskClass = "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS";
 
 /** The risk class of a decision's effect (`undefined` = no opinion), for the audit log and `lanes check`. */
-export const riskOf = (effect: Effect | undefined): RiskClass => (effect === "deny" ? "DANGEROUS" : effect === "ask" ? "REVIEW_REQUIRED" : "SAFE");
+export const riskOf = (effect: Effect | undefined): RiskClass =>
+  effect === "deny" ? "DANGEROUS" : effect === "ask" ? "REVIEW_REQUIRED" : "SAFE";
 
 /**
  * Precedence layers, highest first. One rule of precedence for the whole of lanes:

@@ -43,7 +43,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function contextOfRaw(raw: RawProgress, now: string): TaskContext {
   const doc = raw as unknown as ProgressFile;
   const steps = Array.isArray(doc.completed_steps) ? doc.completed_steps : [];
-  const task = isRecord(doc.task) ? doc.task : { original_request: "", summary: "", project_context: { name: "", root: "" } };
+  const task = isRecord(doc.task)
+    ? doc.task
+    : { original_request: "", summary: "", project_context: { name: "", root: "" } };
   return taskContextOf({
     ...doc,
     created_at: typeof doc.created_at === "string" ? doc.created_at : now,
@@ -71,14 +73,21 @@ const phaseSnapshots = (projectDir: string): unknown[] => activePhaseStates(proj
  * Saves a checkpoint of the current task (inter-skill protocol `saveCheckpoint`). Works without a
  * progress file (the task context is then empty); fails when the progress file is corrupt.
  */
-export function saveCheckpoint(projectDir: string, input: CheckpointInput = {}, deps: RuntimeDeps = {}): Result<Checkpoint> {
+export function saveCheckpoint(
+  projectDir: string,
+  input: CheckpointInput = {},
+  deps: RuntimeDeps = {},
+): Result<Checkpoint> {
   const raw = readProgressRaw(projectDir);
   if (!raw.ok) return propagate(raw);
   const now = nowOf(deps).toISOString();
   const id = input.id ?? newId("cp", nowOf(deps), randomOf(deps));
   const file = checkpointPath(projectDir, id);
   if (existsSync(file)) {
-    return fail("refused", `checkpoint \`${id}\` already exists`, { help: "pick another id, or omit `--id` to get a fresh one", file });
+    return fail("refused", `checkpoint \`${id}\` already exists`, {
+      help: "pick another id, or omit `--id` to get a fresh one",
+      file,
+    });
   }
   const phases = activePhaseStates(projectDir).active;
   const context: TaskContext =
@@ -100,7 +109,13 @@ export function saveCheckpoint(projectDir: string, input: CheckpointInput = {}, 
     (doc === undefined
       ? { phases: phaseSnapshots(projectDir) }
       : {
-          workflow: { workflow_id: doc.workflow_id, status: doc.status, current_step: doc.current_step, total_steps: doc.total_steps, next_step: doc.next_step ?? null },
+          workflow: {
+            workflow_id: doc.workflow_id,
+            status: doc.status,
+            current_step: doc.current_step,
+            total_steps: doc.total_steps,
+            next_step: doc.next_step ?? null,
+          },
           phases: phaseSnapshots(projectDir),
         });
   const checkpoint: Checkpoint = {
@@ -123,12 +138,20 @@ export function saveCheckpoint(projectDir: string, input: CheckpointInput = {}, 
  * composite skill mid-way), else does nothing (`undefined`). Keeps the newest
  * {@link KEEP_PRECOMPACT} PreCompact checkpoints.
  */
-export function saveCompactCheckpoint(projectDir: string, trigger: string, deps: RuntimeDeps = {}): Result<Checkpoint | undefined> {
+export function saveCompactCheckpoint(
+  projectDir: string,
+  trigger: string,
+  deps: RuntimeDeps = {},
+): Result<Checkpoint | undefined> {
   const raw = readProgressRaw(projectDir);
   if (!raw.ok) return propagate(raw);
   const unfinished = raw.value !== undefined && raw.value.status !== "completed" && raw.value.status !== "failed";
   if (!unfinished && activePhaseStates(projectDir).active.length === 0) return ok(undefined);
-  const saved = saveCheckpoint(projectDir, { id: newId("precompact", nowOf(deps), randomOf(deps)), reason: `precompact-${safeId(trigger)}` }, deps);
+  const saved = saveCheckpoint(
+    projectDir,
+    { id: newId("precompact", nowOf(deps), randomOf(deps)), reason: `precompact-${safeId(trigger)}` },
+    deps,
+  );
   if (saved.ok) prunePrecompact(projectDir);
   return saved;
 }
@@ -137,8 +160,11 @@ export function saveCompactCheckpoint(projectDir: string, trigger: string, deps:
 function prunePrecompact(projectDir: string): void {
   const dir = projectPaths(projectDir).checkpoints;
   try {
-    const names = readdirSync(dir).filter((n) => n.startsWith("precompact-") && n.endsWith(".json")).sort();
-    for (const name of names.slice(0, Math.max(0, names.length - KEEP_PRECOMPACT))) rmSync(join(dir, name), { force: true });
+    const names = readdirSync(dir)
+      .filter((n) => n.startsWith("precompact-") && n.endsWith(".json"))
+      .sort();
+    for (const name of names.slice(0, Math.max(0, names.length - KEEP_PRECOMPACT)))
+      rmSync(join(dir, name), { force: true });
   } catch {
     // pruning is housekeeping; the checkpoint itself was saved
   }

@@ -12,7 +12,13 @@ import { readStateFile } from "./state-file.ts";
 import { describeError, fail, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 import { validatorOf } from "./zod-problem.ts";
 
-export { checkpointPath, KEEP_PRECOMPACT, saveCheckpoint, saveCompactCheckpoint, type CheckpointInput } from "./checkpoints-hot.ts";
+export {
+  checkpointPath,
+  KEEP_PRECOMPACT,
+  saveCheckpoint,
+  saveCompactCheckpoint,
+  type CheckpointInput,
+} from "./checkpoints-hot.ts";
 
 const validate = validatorOf(Checkpoint);
 
@@ -20,9 +26,16 @@ const validate = validatorOf(Checkpoint);
 export function readCheckpoint(projectDir: string, id: string, deps: RuntimeDeps = {}): Result<Checkpoint> {
   const file = checkpointPath(projectDir, id);
   const display = displayOf(projectDir, file);
-  const read = readStateFile(file, validate, { display, repair: "delete it, or resume another one from `lanes checkpoint list`", ...deps });
+  const read = readStateFile(file, validate, {
+    display,
+    repair: "delete it, or resume another one from `lanes checkpoint list`",
+    ...deps,
+  });
   if (!read.ok) return propagate(read);
-  if (read.value === undefined) return fail("missing", `there is no checkpoint \`${id}\``, { help: "run `lanes checkpoint list` to see the saved ones" });
+  if (read.value === undefined)
+    return fail("missing", `there is no checkpoint \`${id}\``, {
+      help: "run `lanes checkpoint list` to see the saved ones",
+    });
   return ok(read.value);
 }
 
@@ -34,7 +47,9 @@ export function resumeCheckpoint(projectDir: string, id: string, deps: RuntimeDe
   const read = readCheckpoint(projectDir, id, deps);
   if (!read.ok) return read;
   if (!read.value.resumable) {
-    return fail("refused", `checkpoint \`${id}\` was saved as not resumable`, { help: "resume another one from `lanes checkpoint list`, or start the task again" });
+    return fail("refused", `checkpoint \`${id}\` was saved as not resumable`, {
+      help: "resume another one from `lanes checkpoint list`, or start the task again",
+    });
   }
   return read;
 }

@@ -19,7 +19,10 @@ export function safeId(id: string): string {
 
 /** `20250102T030405Z`: a compact UTC timestamp for ids and file names (sorts as time). */
 export function compactTimestamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /** `n` lowercase base-36 characters drawn from `random`. */

@@ -17,7 +17,9 @@ import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from ".
 import { firstProblem } from "./zod-problem.ts";
 
 /** How the agent's work ended. */
-export const MemoryStatus = z.enum(["complete", "partial", "failed"]).describe("complete: done, the phase may advance; partial: unfinished; failed: gave up");
+export const MemoryStatus = z
+  .enum(["complete", "partial", "failed"])
+  .describe("complete: done, the phase may advance; partial: unfinished; failed: gave up");
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 
 /** An id written by hand may come out of YAML as a number (`task_id: 42`); it is the same id. */
@@ -75,9 +77,13 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
   const path = memoryPath(projectDir, input.taskId, input.agent);
   const display = displayOf(projectDir, path);
   if (input.body.trim() === "") {
-    return fail("invalid-input", `the memory body for \`${input.agent}\` is empty: the next phase reads the findings from it`, {
-      help: "pass the findings with `--body`, `--body-file FILE` or `--body-file -` (stdin)",
-    });
+    return fail(
+      "invalid-input",
+      `the memory body for \`${input.agent}\` is empty: the next phase reads the findings from it`,
+      {
+        help: "pass the findings with `--body`, `--body-file FILE` or `--body-file -` (stdin)",
+      },
+    );
   }
   const data = {
     task_id: input.taskId,
@@ -109,27 +115,47 @@ export function inspectMemory(
   expect?: { readonly taskId: string; readonly agent: string },
 ): Result<{ frontmatter: MemoryFrontmatter; body: string }> {
   const parsed = parseFrontmatter(text);
-  if (!parsed.ok) return fail("verify-failed", `\`${display}\` has unreadable frontmatter: ${parsed.message.replace(/:$/, "")}`, { help: "rewrite it with `lanes memory write`" });
-  if (!parsed.value.present) {
-    return fail("verify-failed", `\`${display}\` has no frontmatter: a memory file starts with a \`---\` block of task_id, agent, status, created and summary`, {
+  if (!parsed.ok)
+    return fail("verify-failed", `\`${display}\` has unreadable frontmatter: ${parsed.message.replace(/:$/, "")}`, {
       help: "rewrite it with `lanes memory write`",
     });
+  if (!parsed.value.present) {
+    return fail(
+      "verify-failed",
+      `\`${display}\` has no frontmatter: a memory file starts with a \`---\` block of task_id, agent, status, created and summary`,
+      {
+        help: "rewrite it with `lanes memory write`",
+      },
+    );
   }
   const fm = MemoryFrontmatter.safeParse(parsed.value.data);
-  if (!fm.success) return fail("verify-failed", `\`${display}\` frontmatter: ${firstProblem(fm.error)}`, { help: "fix the frontmatter or rewrite it with `lanes memory write`" });
+  if (!fm.success)
+    return fail("verify-failed", `\`${display}\` frontmatter: ${firstProblem(fm.error)}`, {
+      help: "fix the frontmatter or rewrite it with `lanes memory write`",
+    });
   const value = { frontmatter: fm.data, body: parsed.value.body };
   if (expect === undefined) return ok(value);
-  if (fm.data.task_id !== expect.taskId) return fail("verify-failed", `\`${display}\` is for task \`${fm.data.task_id}\`, not \`${expect.taskId}\``);
-  if (fm.data.agent !== expect.agent) return fail("verify-failed", `\`${display}\` was written by \`${fm.data.agent}\`, not \`${expect.agent}\``);
+  if (fm.data.task_id !== expect.taskId)
+    return fail("verify-failed", `\`${display}\` is for task \`${fm.data.task_id}\`, not \`${expect.taskId}\``);
+  if (fm.data.agent !== expect.agent)
+    return fail("verify-failed", `\`${display}\` was written by \`${fm.data.agent}\`, not \`${expect.agent}\``);
   if (fm.data.status !== "complete") {
-    return fail("verify-failed", `\`${display}\` has status \`${fm.data.status}\`: \`${expect.agent}\` did not finish: ${fm.data.summary}`, {
-      help: "run the phase's agent again until it writes status `complete`",
-    });
+    return fail(
+      "verify-failed",
+      `\`${display}\` has status \`${fm.data.status}\`: \`${expect.agent}\` did not finish: ${fm.data.summary}`,
+      {
+        help: "run the phase's agent again until it writes status `complete`",
+      },
+    );
   }
   if (parsed.value.body.trim() === "") {
-    return fail("verify-failed", `\`${display}\` has an empty body: the agent must write its findings below the frontmatter`, {
-      help: "run the phase's agent again, or add the findings with `lanes memory write`",
-    });
+    return fail(
+      "verify-failed",
+      `\`${display}\` has an empty body: the agent must write its findings below the frontmatter`,
+      {
+        help: "run the phase's agent again, or add the findings with `lanes memory write`",
+      },
+    );
   }
   return ok(value);
 }
@@ -167,7 +193,11 @@ export function verifyMemory(projectDir: string, taskId: string, agent: string):
   const path = memoryPath(projectDir, taskId, agent);
   const display = displayOf(projectDir, path);
   const text = readText(path, display, agent);
-  if (!text.ok) return { ok: false, issues: text.issues.map((i) => (i.code === "missing" ? { ...i, code: "verify-failed" as const } : i)) };
+  if (!text.ok)
+    return {
+      ok: false,
+      issues: text.issues.map((i) => (i.code === "missing" ? { ...i, code: "verify-failed" as const } : i)),
+    };
   const inspected = inspectMemory(text.value, display, { taskId, agent });
   return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
 }
@@ -182,7 +212,9 @@ export function listMemory(projectDir: string, filter: { readonly taskId?: strin
   const dir = projectPaths(projectDir).memory;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith("-memory.md")).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith("-memory.md"))
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
     return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
@@ -198,7 +230,8 @@ export function listMemory(projectDir: string, filter: { readonly taskId?: strin
     }
     const inspected = inspectMemory(text, name);
     if (!inspected.ok) {
-      if (filter.taskId === undefined || name.startsWith(`${safeId(filter.taskId)}-`)) out.push({ file: name, ok: false, problem: inspected.issues[0]!.message });
+      if (filter.taskId === undefined || name.startsWith(`${safeId(filter.taskId)}-`))
+        out.push({ file: name, ok: false, problem: inspected.issues[0]!.message });
       continue;
     }
     if (filter.taskId !== undefined && inspected.value.frontmatter.task_id !== filter.taskId) continue;
@@ -211,7 +244,12 @@ export function listMemory(projectDir: string, filter: { readonly taskId?: strin
  * Moves a memory file aside (`…-memory.md.<suffix>`, e.g. `.iteration-1`) so a phase that runs
  * again must produce a fresh one. Returns the new path, or undefined when there was no file.
  */
-export function archiveMemory(projectDir: string, taskId: string, agent: string, suffix: string): Result<string | undefined> {
+export function archiveMemory(
+  projectDir: string,
+  taskId: string,
+  agent: string,
+  suffix: string,
+): Result<string | undefined> {
   const path = memoryPath(projectDir, taskId, agent);
   const target = `${path}.${safeId(suffix)}`;
   try {

@@ -23,7 +23,11 @@ export const DEFAULT_MAX_REMEDIATION = 2;
 
 /** What a finished phase produced (composite skills invariant 7: phase outputs live in the state). */
 export const PhaseOutput = z.looseObject({
-  status: z.enum(["completed", "skipped", "auto"]).describe("completed: its agents' memory files passed; skipped: OPTIONAL and not triggered; auto: done by the runtime"),
+  status: z
+    .enum(["completed", "skipped", "auto"])
+    .describe(
+      "completed: its agents' memory files passed; skipped: OPTIONAL and not triggered; auto: done by the runtime",
+    ),
   agents: z.array(z.string()).describe("The agents whose memory files were verified."),
   memory_files: z.array(z.string()).describe("Those memory files, relative to the project."),
   summaries: z.record(z.string(), z.string()).describe("Each agent's memory summary, by agent."),
@@ -45,13 +49,19 @@ export const PhaseState = z.looseObject({
   version: z.literal(1).describe("Always 1."),
   skill: z.string().min(1).describe("The composite skill."),
   task_id: z.string().min(1).describe("The task it runs for."),
-  status: z.enum(["in_progress", "awaiting_completion", "completed"]).describe("in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed"),
+  status: z
+    .enum(["in_progress", "awaiting_completion", "completed"])
+    .describe(
+      "in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed",
+    ),
   current_phase: z.string().nullable().describe("The phase running now; null once all are done."),
   completed_phases: z.array(z.string()).describe("Phases completed (or auto-completed), in order."),
   skipped_phases: z.array(z.string()).describe("OPTIONAL phases skipped."),
   phase_outputs: z.record(z.string(), PhaseOutput).describe("What each finished phase produced, by phase id."),
   iterations: z.record(z.string(), z.number().int().min(0)).describe("Retries done so far, by ITERATIVE phase id."),
-  remediations: z.record(z.string(), z.number().int().min(0)).describe("Remediations done so far, by REMEDIATION phase id."),
+  remediations: z
+    .record(z.string(), z.number().int().min(0))
+    .describe("Remediations done so far, by REMEDIATION phase id."),
   history: z.array(PhaseEvent).describe("Every transition, oldest first."),
   started_at: IsoDateTime.describe("When the run started."),
   updated_at: IsoDateTime.describe("When the state last changed."),
@@ -75,7 +85,11 @@ export type VerifyAgent = (agent: string) => Result<VerifiedMemory>;
 /** Validates a phase list (the invariants of src/definitions/phases.ts: phase 0 LINEAR, `next` chain, ...). */
 export function checkPhases(skill: string, phases: unknown): Result<PhaseList> {
   const parsed = PhaseList.safeParse(phases);
-  return parsed.success ? ok(parsed.data) : fail("invalid-input", `the phases of skill \`${skill}\` are invalid: ${firstProblem(parsed.error)}`, { help: "fix the skill definition's `phases`" });
+  return parsed.success
+    ? ok(parsed.data)
+    : fail("invalid-input", `the phases of skill \`${skill}\` are invalid: ${firstProblem(parsed.error)}`, {
+        help: "fix the skill definition's `phases`",
+      });
 }
 
 /** Phase ids in execution order (following `next` from phase 0). */
@@ -165,7 +179,7 @@ export interface Transition {
 /** Enters `id` and every AUTO phase after it, until a phase that needs an agent or the end. */
 function enter(state: PhaseState, phases: PhaseList, id: string | null, now: string, entered: Phase[]): void {
   const byId = new Map(phases.map((p) => [p.id, p]));
-  for (let next = id; ; ) {
+  for (let next = id; ;) {
     const phase = next === null ? undefined : byId.get(next);
     if (phase === undefined) {
       state.current_phase = null;
@@ -178,7 +192,14 @@ function enter(state: PhaseState, phases: PhaseList, id: string | null, now: str
       state.history.push({ phase: phase.id, event: "started", at: now });
       return;
     }
-    state.phase_outputs[phase.id] = { status: "auto", agents: [], memory_files: [], summaries: {}, artifacts: [], completed_at: now };
+    state.phase_outputs[phase.id] = {
+      status: "auto",
+      agents: [],
+      memory_files: [],
+      summaries: {},
+      artifacts: [],
+      completed_at: now,
+    };
     if (!state.completed_phases.includes(phase.id)) state.completed_phases.push(phase.id);
     state.history.push({ phase: phase.id, event: "auto", at: now });
     next = phase.next;
@@ -190,11 +211,22 @@ function enter(state: PhaseState, phases: PhaseList, id: string | null, now: str
  * (`skip`, OPTIONAL only) or runs it again (`retry`, ITERATIVE and REMEDIATION only, bounded), and
  * enters the next phase. Bad transitions are refused with the reason.
  */
-export function advanceState(current: PhaseState, phases: PhaseList, options: AdvanceOptions, verify: VerifyAgent, now: string): Result<Transition> {
+export function advanceState(
+  current: PhaseState,
+  phases: PhaseList,
+  options: AdvanceOptions,
+  verify: VerifyAgent,
+  now: string,
+): Result<Transition> {
   const where = `skill \`${current.skill}\` for task \`${current.task_id}\``;
-  if (current.status === "completed") return fail("refused", `${where} is already completed`, { help: `start a new run with \`lanes phase start ${current.skill} --task <new id>\`` });
+  if (current.status === "completed")
+    return fail("refused", `${where} is already completed`, {
+      help: `start a new run with \`lanes phase start ${current.skill} --task <new id>\``,
+    });
   if (current.current_phase === null) {
-    return fail("refused", `all phases of ${where} are done`, { help: `run \`lanes phase complete ${current.skill} --task ${current.task_id}\`` });
+    return fail("refused", `all phases of ${where} are done`, {
+      help: `run \`lanes phase complete ${current.skill} --task ${current.task_id}\``,
+    });
   }
   const phase = phases.find((p) => p.id === current.current_phase);
   if (phase === undefined) {
@@ -202,15 +234,26 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
       help: `start over with \`lanes phase start ${current.skill} --task ${current.task_id} --force\``,
     });
   }
-  if (options.skip === true && options.retry === true) return fail("invalid-input", "`--skip` and `--retry` cannot be used together");
+  if (options.skip === true && options.retry === true)
+    return fail("invalid-input", "`--skip` and `--retry` cannot be used together");
   const state: PhaseState = structuredClone(current);
   state.updated_at = now;
   const entered: Phase[] = [];
 
   if (options.skip === true) {
-    if (!phaseBehaviour(phase.type).skippable) return fail("refused", `${label(phase)} is ${phase.type}: only OPTIONAL phases can be skipped`, { help: "run the phase, then advance" });
+    if (!phaseBehaviour(phase.type).skippable)
+      return fail("refused", `${label(phase)} is ${phase.type}: only OPTIONAL phases can be skipped`, {
+        help: "run the phase, then advance",
+      });
     state.skipped_phases.push(phase.id);
-    state.phase_outputs[phase.id] = { status: "skipped", agents: [], memory_files: [], summaries: {}, artifacts: [], completed_at: now };
+    state.phase_outputs[phase.id] = {
+      status: "skipped",
+      agents: [],
+      memory_files: [],
+      summaries: {},
+      artifacts: [],
+      completed_at: now,
+    };
     state.history.push({ phase: phase.id, event: "skipped", at: now });
     enter(state, phases, phase.next, now, entered);
     return ok({ state, entered, archive: [] });
@@ -222,22 +265,34 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
       const done = state.iterations[phase.id] ?? 0;
       const max = phase.max_iterations ?? DEFAULT_MAX_ITERATIONS;
       if (done + 1 >= max) {
-        return fail("refused", `${label(phase)} already ran ${done + 1} time${done + 1 === 1 ? "" : "s"}, its bound of ${max}`, {
-          help: "advance once its memory file passes, or stop and report to the user",
-        });
+        return fail(
+          "refused",
+          `${label(phase)} already ran ${done + 1} time${done + 1 === 1 ? "" : "s"}, its bound of ${max}`,
+          {
+            help: "advance once its memory file passes, or stop and report to the user",
+          },
+        );
       }
       state.iterations[phase.id] = done + 1;
       state.history.push({ phase: phase.id, event: "retried", at: now });
       enter(state, phases, phase.id, now, entered);
-      return ok({ state, entered, archive: phaseAgents(phase).map((agent) => ({ agent, suffix: `iteration-${done + 1}` })) });
+      return ok({
+        state,
+        entered,
+        archive: phaseAgents(phase).map((agent) => ({ agent, suffix: `iteration-${done + 1}` })),
+      });
     }
     if (retry === "remediate") {
       const done = state.remediations[phase.id] ?? 0;
       const max = phase.max_remediation ?? DEFAULT_MAX_REMEDIATION;
       if (done >= max) {
-        return fail("refused", `${label(phase)} already remediated ${done} time${done === 1 ? "" : "s"}, its bound of ${max}`, {
-          help: "advance once its memory file passes, or stop and report to the user",
-        });
+        return fail(
+          "refused",
+          `${label(phase)} already remediated ${done} time${done === 1 ? "" : "s"}, its bound of ${max}`,
+          {
+            help: "advance once its memory file passes, or stop and report to the user",
+          },
+        );
       }
       const order = phaseOrder(phases);
       const target = phase.remediation_target!;
@@ -251,7 +306,11 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
       enter(state, phases, target, now, entered);
       return ok({ state, entered, archive: agents.map((agent) => ({ agent, suffix: `remediation-${done + 1}` })) });
     }
-    return fail("refused", `\`--retry\` applies to ITERATIVE and REMEDIATION phases: ${label(phase)} is ${phase.type}`, { help: "advance once its memory file passes" });
+    return fail(
+      "refused",
+      `\`--retry\` applies to ITERATIVE and REMEDIATION phases: ${label(phase)} is ${phase.type}`,
+      { help: "advance once its memory file passes" },
+    );
   }
 
   const agents = phaseAgents(phase);
@@ -261,9 +320,13 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
     const reasons = failed.map((c) => (c.result.ok ? "" : c.result.issues[0]!.message));
     const which = agents.length > 1 ? `${failed.length} of ${agents.length} branches are not done: ` : "";
     const first = failed[0]!.result;
-    return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, { help: first.ok ? undefined : first.issues[0]!.help });
+    return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, {
+      help: first.ok ? undefined : first.issues[0]!.help,
+    });
   }
-  const verified = checks.map((c) => (c.result.ok ? c.result.value : undefined)).filter((v): v is VerifiedMemory => v !== undefined);
+  const verified = checks
+    .map((c) => (c.result.ok ? c.result.value : undefined))
+    .filter((v): v is VerifiedMemory => v !== undefined);
   state.phase_outputs[phase.id] = {
     status: "completed",
     agents,
@@ -279,21 +342,33 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
 }
 
 /** `complete`: every phase must be completed or skipped; returns the completed state and the aggregated outputs. */
-export function completeState(current: PhaseState, phases: PhaseList, now: string): Result<{ state: PhaseState; summary: string }> {
+export function completeState(
+  current: PhaseState,
+  phases: PhaseList,
+  now: string,
+): Result<{ state: PhaseState; summary: string }> {
   const where = `skill \`${current.skill}\` for task \`${current.task_id}\``;
   if (current.status === "completed") return fail("refused", `${where} is already completed`);
   if (current.current_phase !== null) {
     const phase = phases.find((p) => p.id === current.current_phase);
-    return fail("refused", `${where} cannot complete: ${phase === undefined ? `phase \`${current.current_phase}\`` : label(phase)} is still running`, {
-      help: `finish it, then run \`lanes phase advance ${current.skill} --task ${current.task_id}\``,
-    });
+    return fail(
+      "refused",
+      `${where} cannot complete: ${phase === undefined ? `phase \`${current.current_phase}\`` : label(phase)} is still running`,
+      {
+        help: `finish it, then run \`lanes phase advance ${current.skill} --task ${current.task_id}\``,
+      },
+    );
   }
   const order = phaseOrder(phases);
   const missing = order.filter((id) => !current.completed_phases.includes(id) && !current.skipped_phases.includes(id));
   if (missing.length > 0) {
-    return fail("refused", `${where} cannot complete: phases ${missing.map((m) => `\`${m}\``).join(", ")} were neither completed nor skipped`, {
-      help: `start over with \`lanes phase start ${current.skill} --task ${current.task_id} --force\``,
-    });
+    return fail(
+      "refused",
+      `${where} cannot complete: phases ${missing.map((m) => `\`${m}\``).join(", ")} were neither completed nor skipped`,
+      {
+        help: `start over with \`lanes phase start ${current.skill} --task ${current.task_id} --force\``,
+      },
+    );
   }
   const state: PhaseState = { ...structuredClone(current), status: "completed", updated_at: now, completed_at: now };
   const lines = order.map((id) => {
@@ -310,7 +385,8 @@ export function completeState(current: PhaseState, phases: PhaseList, now: strin
 }
 
 /** `DEVELOP_SKILL_COMPLETE` for `develop-skill`: the completion marker the seeds print. */
-export const completionMarker = (skill: string): string => `${skill.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_COMPLETE`;
+export const completionMarker = (skill: string): string =>
+  `${skill.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_COMPLETE`;
 
 /**
  * How directives name things for the install they run in: the command that runs the lanes CLI
@@ -325,10 +401,17 @@ export interface PhaseRender {
 export const DEFAULT_RENDER: PhaseRender = { cli: "lanes", agentRef: (name) => name };
 
 /** The directive printed after a phase's content: what the model does next (pure). */
-export function renderDirective(skill: string, taskId: string, phase: Phase, state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
+export function renderDirective(
+  skill: string,
+  taskId: string,
+  phase: Phase,
+  state: PhaseState,
+  render: PhaseRender = DEFAULT_RENDER,
+): string {
   const cmd = (verb: string, extra = ""): string => `\`${render.cli} phase ${verb} ${skill} --task ${taskId}${extra}\``;
   const advance = cmd("advance");
-  const write = (agent: string): string => `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
+  const write = (agent: string): string =>
+    `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
   const parts: string[] = [];
   // the type's own guidance, before and after the agent instructions
   let before: string | undefined;
@@ -375,7 +458,14 @@ export function renderDirective(skill: string, taskId: string, phase: Phase, sta
 }
 
 /** What `start`, `advance` and `status` print: the content of every phase entered, then the directive (pure). */
-export function renderTransition(skill: string, taskId: string, phases: PhaseList, entered: readonly Phase[], state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
+export function renderTransition(
+  skill: string,
+  taskId: string,
+  phases: PhaseList,
+  entered: readonly Phase[],
+  state: PhaseState,
+  render: PhaseRender = DEFAULT_RENDER,
+): string {
   const count = phases.length;
   const out: string[] = [];
   for (const phase of entered) {
@@ -383,7 +473,9 @@ export function renderTransition(skill: string, taskId: string, phases: PhaseLis
     if (phaseBehaviour(phase.type).agents === "none") out.push(`lanes completed this AUTO phase.`, "");
   }
   if (state.current_phase === null) {
-    out.push(`All phases of \`${skill}\` are done for task \`${taskId}\`: run \`${render.cli} phase complete ${skill} --task ${taskId}\`.`);
+    out.push(
+      `All phases of \`${skill}\` are done for task \`${taskId}\`: run \`${render.cli} phase complete ${skill} --task ${taskId}\`.`,
+    );
   } else {
     const current = phases.find((p) => p.id === state.current_phase)!;
     out.push("---", `DIRECTIVE: ${renderDirective(skill, taskId, current, state, render)}`);

@@ -69,7 +69,16 @@ function target(projectDir: string, skill: string, phases: unknown, taskId: stri
   if (!list.ok) return propagate(list);
   const file = phaseStatePath(projectDir, skill, taskId);
   const start = `\`lanes phase start ${skill} --task ${taskId} --force\``;
-  return ok({ file, phases: list.value, options: { display: displayOf(projectDir, file), repair: `run ${start} to start over, or fix the file by hand`, now: deps.now, random: deps.random } });
+  return ok({
+    file,
+    phases: list.value,
+    options: {
+      display: displayOf(projectDir, file),
+      repair: `run ${start} to start over, or fix the file by hand`,
+      now: deps.now,
+      random: deps.random,
+    },
+  });
 }
 
 /** Reads the run's state; refuses a file that belongs to another run (names can collide after sanitising). */
@@ -77,15 +86,21 @@ function readRun(t: Target, skill: string, taskId: string): Result<PhaseState | 
   const read = readStateFile(t.file, validate, t.options);
   if (!read.ok || read.value === undefined) return read;
   if (read.value.skill !== skill || read.value.task_id !== taskId) {
-    return fail("refused", `\`${t.options.display}\` belongs to skill \`${read.value.skill}\` for task \`${read.value.task_id}\`, not \`${skill}\` for \`${taskId}\``, {
-      help: "use a task id made of letters, digits, `.`, `_` and `-` so the file names differ",
-    });
+    return fail(
+      "refused",
+      `\`${t.options.display}\` belongs to skill \`${read.value.skill}\` for task \`${read.value.task_id}\`, not \`${skill}\` for \`${taskId}\``,
+      {
+        help: "use a task id made of letters, digits, `.`, `_` and `-` so the file names differ",
+      },
+    );
   }
   return read;
 }
 
 function noRun(skill: string, taskId: string): Result<never> {
-  return fail("missing", `skill \`${skill}\` has no run for task \`${taskId}\``, { help: `start it with \`lanes phase start ${skill} --task ${taskId}\`` });
+  return fail("missing", `skill \`${skill}\` has no run for task \`${taskId}\``, {
+    help: `start it with \`lanes phase start ${skill} --task ${taskId}\``,
+  });
 }
 
 /** Runs `fn` under the state file's lock and flattens the result. */
@@ -109,7 +124,14 @@ function archiveAll(projectDir: string, taskId: string, archive: Transition["arc
  * `force`; memory files left by earlier runs of the skill's agents for this task are moved aside
  * so they cannot pass a gate.
  */
-export function startPhases(projectDir: string, skill: string, phases: unknown, taskId: string, options: { readonly force?: boolean } = {}, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function startPhases(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  options: { readonly force?: boolean } = {},
+  deps: PhaseDeps = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
   return locked(t.value, deps, () => {
@@ -124,7 +146,11 @@ export function startPhases(projectDir: string, skill: string, phases: unknown, 
     }
     const now = nowOf(deps);
     const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
-    const archived = archiveAll(projectDir, taskId, agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })));
+    const archived = archiveAll(
+      projectDir,
+      taskId,
+      agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })),
+    );
     if (!archived.ok) return propagate(archived);
     const state = startState(skill, taskId, now.toISOString());
     ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
@@ -140,7 +166,14 @@ export function startPhases(projectDir: string, skill: string, phases: unknown, 
  * skips / retries it, moves along `next` (completing AUTO phases), saves the state, then returns
  * the next phase's content and directive.
  */
-export function advancePhase(projectDir: string, skill: string, phases: unknown, taskId: string, options: AdvanceOptions = {}, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function advancePhase(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  options: AdvanceOptions = {},
+  deps: PhaseDeps = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
   return locked(t.value, deps, () => {
@@ -149,7 +182,13 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
     if (read.value === undefined) return noRun(skill, taskId);
     const verify = (agent: string) => {
       const m = verifyMemory(projectDir, taskId, agent);
-      return m.ok ? ok({ display: m.value.display, summary: m.value.frontmatter.summary, artifacts: m.value.frontmatter.artifacts }) : propagate<never>(m);
+      return m.ok
+        ? ok({
+            display: m.value.display,
+            summary: m.value.frontmatter.summary,
+            artifacts: m.value.frontmatter.artifacts,
+          })
+        : propagate<never>(m);
     };
     const moved = advanceState(read.value, t.value.phases, options, verify, nowOf(deps).toISOString());
     if (!moved.ok) return propagate(moved);
@@ -157,7 +196,10 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
     if (!archived.ok) return propagate(archived);
     const saved = writeStateFile(t.value.file, moved.value.state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
-    return ok({ state: moved.value.state, text: renderTransition(skill, taskId, t.value.phases, moved.value.entered, moved.value.state, deps.render) });
+    return ok({
+      state: moved.value.state,
+      text: renderTransition(skill, taskId, t.value.phases, moved.value.entered, moved.value.state, deps.render),
+    });
   });
 }
 
@@ -165,7 +207,13 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
  * Completion: checks that every phase was completed or skipped, aggregates the phase outputs,
  * saves the completed state, then returns the summary ending with `<SKILL>_COMPLETE`.
  */
-export function completePhases(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function completePhases(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  deps: PhaseDeps = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
   return locked(t.value, deps, () => {
@@ -182,7 +230,13 @@ export function completePhases(projectDir: string, skill: string, phases: unknow
 }
 
 /** Where a run stands, with the current phase's content and directive again (for a session that lost them). */
-export function phaseStatus(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function phaseStatus(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  deps: PhaseDeps = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
   const read = readRun(t.value, skill, taskId);
@@ -190,10 +244,16 @@ export function phaseStatus(projectDir: string, skill: string, phases: unknown, 
   if (read.value === undefined) return noRun(skill, taskId);
   const state = read.value;
   if (state.status === "completed") {
-    return ok({ state, text: `skill \`${skill}\` for task \`${taskId}\` is completed (${state.completed_at ?? state.updated_at})\n` });
+    return ok({
+      state,
+      text: `skill \`${skill}\` for task \`${taskId}\` is completed (${state.completed_at ?? state.updated_at})\n`,
+    });
   }
   const current = t.value.phases.find((p) => p.id === state.current_phase);
-  return ok({ state, text: renderTransition(skill, taskId, t.value.phases, current === undefined ? [] : [current], state, deps.render) });
+  return ok({
+    state,
+    text: renderTransition(skill, taskId, t.value.phases, current === undefined ? [] : [current], state, deps.render),
+  });
 }
 
 /**
@@ -205,7 +265,11 @@ export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir
   const name = KebabName.safeParse(skill);
   if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
   // the project's own definitions first, then the pack's (a plugin install has no copy in the project)
-  const candidates = [join(projectPaths(projectDir).skillDefinitions, skill, "skill.yaml"), join(projectDir, "definitions", "skills", skill, "skill.yaml"), ...(packSkillsDir === undefined ? [] : [join(packSkillsDir, skill, "skill.yaml")])];
+  const candidates = [
+    join(projectPaths(projectDir).skillDefinitions, skill, "skill.yaml"),
+    join(projectDir, "definitions", "skills", skill, "skill.yaml"),
+    ...(packSkillsDir === undefined ? [] : [join(packSkillsDir, skill, "skill.yaml")]),
+  ];
   for (const file of candidates) {
     let text: string;
     try {
@@ -218,16 +282,28 @@ export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir
     try {
       doc = YAML.parse(text, { prettyErrors: true, strict: true, uniqueKeys: true });
     } catch (error) {
-      return fail("invalid-input", `\`${displayOf(projectDir, file)}\` is not valid YAML: ${describeError(error).replace(/^[A-Z]/, (c) => c.toLowerCase())}`, { file });
+      return fail(
+        "invalid-input",
+        `\`${displayOf(projectDir, file)}\` is not valid YAML: ${describeError(error).replace(/^[A-Z]/, (c) => c.toLowerCase())}`,
+        { file },
+      );
     }
     const phases = typeof doc === "object" && doc !== null ? (doc as Record<string, unknown>).phases : undefined;
     if (phases === undefined) {
-      return fail("invalid-input", `skill \`${skill}\` has no \`phases\` in \`${displayOf(projectDir, file)}\`: it is not a composite skill`, { file });
+      return fail(
+        "invalid-input",
+        `skill \`${skill}\` has no \`phases\` in \`${displayOf(projectDir, file)}\`: it is not a composite skill`,
+        { file },
+      );
     }
     const checked = checkPhases(skill, phases);
     return checked.ok ? checked : { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
   }
-  return fail("missing", `skill \`${skill}\` has no definition: looked for ${candidates.map((c) => `\`${displayOf(projectDir, c)}\``).join(" and ")}`, {
-    help: "check the skill name, or add its definition",
-  });
+  return fail(
+    "missing",
+    `skill \`${skill}\` has no definition: looked for ${candidates.map((c) => `\`${displayOf(projectDir, c)}\``).join(" and ")}`,
+    {
+      help: "check the skill name, or add its definition",
+    },
+  );
 }

@@ -52,7 +52,8 @@ export interface RawProgress {
   readonly artifacts: { files_created: string[]; files_modified: string[]; [key: string]: unknown };
 }
 
-const REPAIR = "run `lanes progress show` to see the problem and keep a backup, then `lanes progress init --force` to start over or fix the file by hand";
+const REPAIR =
+  "run `lanes progress show` to see the problem and keep a backup, then `lanes progress init --force` to start over or fix the file by hand";
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -84,7 +85,10 @@ export function readProgressRaw(projectDir: string): Result<RawProgress | undefi
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail("corrupt", `\`${display}\` is not usable: not valid JSON: ${describeError(error)}`, { help: REPAIR, file });
+    return fail("corrupt", `\`${display}\` is not usable: not valid JSON: ${describeError(error)}`, {
+      help: REPAIR,
+      file,
+    });
   }
   const problem = progressStructureProblem(data);
   if (problem !== undefined) return fail("corrupt", `\`${display}\` is not usable: ${problem}`, { help: REPAIR, file });
@@ -120,9 +124,15 @@ const isFinished = (status: string): boolean => status === "completed" || status
  * created them. Files registered in `task_context.artifacts` get their version bumped; created
  * files are registered there (typed by extension, `created_by` the agent or `main`).
  */
-export function applyFileChanges(doc: RawProgress, created: readonly string[], modified: readonly string[], agent: string | undefined): boolean {
+export function applyFileChanges(
+  doc: RawProgress,
+  created: readonly string[],
+  modified: readonly string[],
+  agent: string | undefined,
+): boolean {
   const lists = doc.artifacts;
-  const registry = isRecord(doc.task_context) && isRecord(doc.task_context.artifacts) ? doc.task_context.artifacts : undefined;
+  const registry =
+    isRecord(doc.task_context) && isRecord(doc.task_context.artifacts) ? doc.task_context.artifacts : undefined;
   let changed = false;
   const bump = (file: string, create: boolean): void => {
     if (registry === undefined) return;
@@ -154,13 +164,16 @@ export function applyFileChanges(doc: RawProgress, created: readonly string[], m
 
 /** True when applying the changes would change nothing (so the lock and the write can be skipped). */
 function alreadyRecorded(doc: RawProgress, created: readonly string[], modified: readonly string[]): boolean {
-  const registry = isRecord(doc.task_context) && isRecord(doc.task_context.artifacts) ? doc.task_context.artifacts : undefined;
+  const registry =
+    isRecord(doc.task_context) && isRecord(doc.task_context.artifacts) ? doc.task_context.artifacts : undefined;
   // with a task-context registry, a created file is registered or its version bumped: always a change
   if (registry !== undefined && created.length > 0) return false;
   const lists = doc.artifacts;
   return (
     created.every((f) => lists.files_created.includes(f)) &&
-    modified.every((f) => (lists.files_created.includes(f) || lists.files_modified.includes(f)) && registry?.[f] === undefined)
+    modified.every(
+      (f) => (lists.files_created.includes(f) || lists.files_modified.includes(f)) && registry?.[f] === undefined,
+    )
   );
 }
 
@@ -170,11 +183,19 @@ function alreadyRecorded(doc: RawProgress, created: readonly string[], modified:
  * file. Paths inside the project are stored relative to it. `agent` (the subagent type, if any)
  * is recorded as `created_by` of new task-context artifacts.
  */
-export function recordArtifacts(projectDir: string, files: FileChanges, agent?: string, options: HotOptions = {}): Result<RecordOutcome> {
+export function recordArtifacts(
+  projectDir: string,
+  files: FileChanges,
+  agent?: string,
+  options: HotOptions = {},
+): Result<RecordOutcome> {
   const created = [...new Set((files.created ?? []).map((f) => artifactPath(projectDir, f)))];
-  const modified = [...new Set((files.modified ?? []).map((f) => artifactPath(projectDir, f)))].filter((f) => !created.includes(f));
+  const modified = [...new Set((files.modified ?? []).map((f) => artifactPath(projectDir, f)))].filter(
+    (f) => !created.includes(f),
+  );
   const file = projectPaths(projectDir).progress;
-  if (created.length + modified.length === 0 || !existsSync(file)) return ok(created.length + modified.length === 0 ? "unchanged" : "no-workflow");
+  if (created.length + modified.length === 0 || !existsSync(file))
+    return ok(created.length + modified.length === 0 ? "unchanged" : "no-workflow");
 
   // Unlocked look first: the rename in atomicWriteFile makes any read consistent, and artifact
   // lists only grow, so "already listed" seen here stays true.
@@ -232,14 +253,21 @@ export function activePhaseStates(projectDir: string): { active: RawPhaseState[]
   const unreadable: string[] = [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .sort();
   } catch {
     return { active, unreadable };
   }
   for (const name of names) {
     try {
       const data: unknown = JSON.parse(readFileSync(join(dir, name), "utf8"));
-      if (!isRecord(data) || typeof data.skill !== "string" || typeof data.task_id !== "string" || typeof data.status !== "string") {
+      if (
+        !isRecord(data) ||
+        typeof data.skill !== "string" ||
+        typeof data.task_id !== "string" ||
+        typeof data.status !== "string"
+      ) {
         unreadable.push(name);
         continue;
       }
@@ -265,11 +293,18 @@ export function resumeSummary(projectDir: string, cli = "lanes"): Result<string 
   const doc = raw.value;
   if (doc !== undefined && !isFinished(doc.status)) {
     const task = isRecord(doc.task) ? doc.task : {};
-    const about = typeof task.summary === "string" && task.summary !== "" ? task.summary : typeof task.original_request === "string" ? task.original_request : "";
+    const about =
+      typeof task.summary === "string" && task.summary !== ""
+        ? task.summary
+        : typeof task.original_request === "string"
+          ? task.original_request
+          : "";
     const step = typeof doc.current_step === "number" ? doc.current_step : undefined;
     const total = typeof doc.total_steps === "number" ? doc.total_steps : undefined;
     const at = step === undefined ? "" : `, step ${step}${total === undefined ? "" : ` of ${total}`}`;
-    lines.push(`lanes: unfinished workflow \`${doc.workflow_id}\` (${doc.status}${at})${about === "" ? "" : `: ${oneLine(about)}`}`);
+    lines.push(
+      `lanes: unfinished workflow \`${doc.workflow_id}\` (${doc.status}${at})${about === "" ? "" : `: ${oneLine(about)}`}`,
+    );
     const next = isRecord(doc.next_step) ? doc.next_step : undefined;
     if (next !== undefined && typeof next.expert === "string" && typeof next.action === "string") {
       lines.push(`next: \`${next.expert}\` does \`${next.action}\``);
@@ -279,9 +314,12 @@ export function resumeSummary(projectDir: string, cli = "lanes"): Result<string 
   const phases = activePhaseStates(projectDir);
   for (const s of phases.active) {
     const where = s.current_phase === null ? "all phases done, not completed" : `at phase ${s.current_phase}`;
-    lines.push(`lanes: composite skill \`${s.skill}\` for task \`${s.task_id}\` is ${where}: run \`${cli} phase status ${s.skill} --task ${s.task_id}\` for its directive`);
+    lines.push(
+      `lanes: composite skill \`${s.skill}\` for task \`${s.task_id}\` is ${where}: run \`${cli} phase status ${s.skill} --task ${s.task_id}\` for its directive`,
+    );
   }
-  for (const name of phases.unreadable) lines.push(`lanes: phase state \`${name}\` is unreadable: fix it by hand or delete it`);
+  for (const name of phases.unreadable)
+    lines.push(`lanes: phase state \`${name}\` is unreadable: fix it by hand or delete it`);
   return ok(lines.length === 0 ? undefined : lines.join("\n"));
 }
 

@@ -33,7 +33,9 @@ function resultLine(result: CompletedStep["result"]): string | undefined {
 
 function errorLine(e: ProgressFile["errors"][number]): string {
   if (typeof e === "string") return e;
-  const where = [e.step === undefined ? undefined : `step ${e.step}`, e.expert].filter((x) => x !== undefined).join(", ");
+  const where = [e.step === undefined ? undefined : `step ${e.step}`, e.expert]
+    .filter((x) => x !== undefined)
+    .join(", ");
   return `${where === "" ? "" : `${where}: `}${e.message}${e.suggestion === undefined ? "" : ` (suggestion: ${e.suggestion})`}`;
 }
 
@@ -54,7 +56,8 @@ export function renderProgressReport(doc: ProgressFile): string {
   out.push(`🎯 Task: ${clip(doc.task.summary === "" ? doc.task.original_request : doc.task.summary, 200)}`, "");
   out.push("📋 Classification:");
   out.push(`   • Primary Expert: ${doc.classification.primary_expert}`);
-  if (doc.classification.supporting_experts.length > 0) out.push(`   • Supporting Experts: ${doc.classification.supporting_experts.join(", ")}`);
+  if (doc.classification.supporting_experts.length > 0)
+    out.push(`   • Supporting Experts: ${doc.classification.supporting_experts.join(", ")}`);
   out.push(`   • Strategy: ${doc.classification.strategy}`, `   • Steps: ${n}`, "");
   for (const s of doc.completed_steps) {
     out.push(`🤖 Step ${s.step}/${n}: ${s.expert}`, `   ├─ ▶️  Action: ${s.action}`);
@@ -81,7 +84,14 @@ export function renderProgressReport(doc: ProgressFile): string {
   if (doc.status === "completed" || doc.status === "failed") {
     out.push(RULE);
     if (doc.status === "completed") out.push(`✨ Task Completed in ${formatDuration(Math.max(0, total))}`, "");
-    else out.push(`❌ Task Failed after ${formatDuration(Math.max(0, total))}`, "", "❗ Errors:", ...errors.map((e) => `   • ${e}`), "");
+    else
+      out.push(
+        `❌ Task Failed after ${formatDuration(Math.max(0, total))}`,
+        "",
+        "❗ Errors:",
+        ...errors.map((e) => `   • ${e}`),
+        "",
+      );
     const summary = doc.completion?.summary ?? doc.task.summary;
     if (summary !== "") out.push("📋 Summary:", `   ${summary}`, "");
     if (files.length > 0) out.push("📁 Artifacts:", ...files.map((f) => `   • ${f}`), "");
@@ -91,7 +101,9 @@ export function renderProgressReport(doc: ProgressFile): string {
     out.push(RULE);
   } else {
     if (files.length > 0) out.push("📁 Artifacts so far:", ...files.map((f) => `   • ${f}`), "");
-    out.push(`⏳ ${doc.status === "initialized" ? "Initialized" : "In progress"}: workflow ${doc.workflow_id}, step ${doc.current_step} of ${Math.max(n, doc.current_step)}`);
+    out.push(
+      `⏳ ${doc.status === "initialized" ? "Initialized" : "In progress"}: workflow ${doc.workflow_id}, step ${doc.current_step} of ${Math.max(n, doc.current_step)}`,
+    );
   }
   return `${out.join("\n")}\n`;
 }
@@ -115,7 +127,8 @@ export function renderResume(doc: ProgressFile): string {
   if (next === null) out.push("next step: none planned");
   else {
     out.push(`next step ${next.step}: ${next.expert} does ${next.action}`);
-    for (const [key, value] of Object.entries(next.context)) out.push(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+    for (const [key, value] of Object.entries(next.context))
+      out.push(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
     for (const line of constraintLines(next)) out.push(`  ${line}`);
   }
   out.push("");

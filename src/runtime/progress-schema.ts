@@ -13,7 +13,9 @@ import { z } from "zod";
 export const PROGRESS_VERSION = "2.0";
 
 /** An ISO 8601 date-time, e.g. `2025-01-02T03:04:05.000Z`. */
-export const IsoDateTime = z.iso.datetime({ offset: true }).describe("ISO 8601 date-time, e.g. `2025-01-02T03:04:05.000Z`.");
+export const IsoDateTime = z.iso
+  .datetime({ offset: true })
+  .describe("ISO 8601 date-time, e.g. `2025-01-02T03:04:05.000Z`.");
 
 /** A free-form JSON object (step results, handoff context). */
 export const JsonObject = z.record(z.string(), z.unknown());
@@ -21,10 +23,19 @@ export const JsonObject = z.record(z.string(), z.unknown());
 /** What lanes detected about the project (CLAUDE.md, package.json, pyproject.toml, Cargo.toml, go.mod, docker-compose). */
 export const ProjectContext = z
   .looseObject({
-    name: z.string().min(1).describe("Project name: the first heading of CLAUDE.md, else a manifest's name, else the directory name."),
+    name: z
+      .string()
+      .min(1)
+      .describe("Project name: the first heading of CLAUDE.md, else a manifest's name, else the directory name."),
     root: z.string().min(1).describe("Absolute path of the project directory."),
-    detected_from: z.array(z.string()).optional().describe("The files the context was read from, e.g. `CLAUDE.md`, `package.json`."),
-    languages: z.array(z.string()).optional().describe("Languages implied by the manifests found, e.g. `javascript`, `python`, `rust`, `go`."),
+    detected_from: z
+      .array(z.string())
+      .optional()
+      .describe("The files the context was read from, e.g. `CLAUDE.md`, `package.json`."),
+    languages: z
+      .array(z.string())
+      .optional()
+      .describe("Languages implied by the manifests found, e.g. `javascript`, `python`, `rust`, `go`."),
     scripts: z.array(z.string()).optional().describe("Script names from package.json, e.g. `test`, `build`."),
     services: z.array(z.string()).optional().describe("Service names from docker-compose."),
   })
@@ -40,7 +51,9 @@ export const Task = z.looseObject({
 export type Task = z.infer<typeof Task>;
 
 /** How the work is split between experts. */
-export const Strategy = z.enum(["sequential", "parallel", "single"]).describe("sequential: one expert after another; parallel: independent experts at once; single: one expert");
+export const Strategy = z
+  .enum(["sequential", "parallel", "single"])
+  .describe("sequential: one expert after another; parallel: independent experts at once; single: one expert");
 export type Strategy = z.infer<typeof Strategy>;
 
 /** Which experts do the work and how. */
@@ -63,7 +76,9 @@ export const CompletedStep = z.looseObject({
   step: z.number().int().min(1).describe("Step number, from 1."),
   expert: z.string().min(1).describe("The expert that did the step."),
   action: z.string().min(1).describe("What it did, as a short snake_case verb phrase, e.g. `analyze_workflow`."),
-  result: z.union([JsonObject, z.string()]).describe("What it produced: an object (conventionally with `summary`), or text."),
+  result: z
+    .union([JsonObject, z.string()])
+    .describe("What it produced: an object (conventionally with `summary`), or text."),
   artifacts: z.array(z.string()).describe("Files this step created or modified."),
   duration_ms: z.number().int().min(0).describe("How long the step took."),
   timestamp: IsoDateTime.describe("When the step was recorded."),
@@ -75,8 +90,14 @@ export type CompletedStep = z.infer<typeof CompletedStep>;
  * the lane of the agent doing the step, never widen it.
  */
 export const StepConstraints = z.looseObject({
-  write_paths: z.array(z.string().min(1)).optional().describe("Globs (relative to the project) the step may write; the agent's own lane still applies."),
-  tools: z.array(z.string().min(1)).optional().describe("The only tools the step may use, within the agent's own tools."),
+  write_paths: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Globs (relative to the project) the step may write; the agent's own lane still applies."),
+  tools: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("The only tools the step may use, within the agent's own tools."),
   read_only: z.boolean().optional().describe("When true the step writes nothing."),
 });
 export type StepConstraints = z.infer<typeof StepConstraints>;
@@ -93,7 +114,9 @@ export type NextStep = z.infer<typeof NextStep>;
 
 /** Files touched and documentation read during the workflow. */
 export const Artifacts = z.looseObject({
-  files_created: z.array(z.string()).describe("Files created during the workflow, relative to the project when inside it."),
+  files_created: z
+    .array(z.string())
+    .describe("Files created during the workflow, relative to the project when inside it."),
   files_modified: z.array(z.string()).describe("Pre-existing files modified during the workflow."),
   documentation_consulted: z.array(z.string()).describe("Documentation URLs read."),
 });
@@ -106,7 +129,10 @@ export const ProgressError = z.looseObject({
   expert: z.string().optional().describe("The expert that hit it."),
   action: z.string().optional().describe("The action being attempted."),
   error_type: z.enum(["validation", "execution", "timeout", "resource"]).optional().describe("Kind of error."),
-  severity: z.enum(["critical", "recoverable", "warning"]).optional().describe("critical stops the workflow; recoverable can be retried; warning is informational"),
+  severity: z
+    .enum(["critical", "recoverable", "warning"])
+    .optional()
+    .describe("critical stops the workflow; recoverable can be retried; warning is informational"),
   attempted: z.string().optional().describe("What was tried."),
   suggestion: z.string().optional().describe("How to proceed."),
   timestamp: IsoDateTime.describe("When it was logged."),
@@ -138,7 +164,10 @@ export const Nesting = z.looseObject({
   current_depth: z.number().int().min(0).describe("How many skills deep the task is now (0 at the top)."),
   max_depth: z.number().int().min(1).describe("The deepest nesting allowed (default 3)."),
   path: z.array(z.string().min(1)).describe("The skills entered, outermost first, e.g. `orchestrator`, `parallel`."),
-  entered_at: z.array(IsoDateTime).optional().describe("When each skill in `path` was entered (same length as `path`)."),
+  entered_at: z
+    .array(IsoDateTime)
+    .optional()
+    .describe("When each skill in `path` was entered (same length as `path`)."),
 });
 export type Nesting = z.infer<typeof Nesting>;
 
@@ -172,8 +201,12 @@ export const ProgressFile = z.looseObject({
   completed_steps: z.array(CompletedStep).describe("Finished steps, in the order recorded."),
   next_step: NextStep.nullable().describe("The step to do next and its handoff context; null when none is planned."),
   artifacts: Artifacts,
-  errors: z.array(z.union([z.string().min(1), ProgressError])).describe("Errors logged, oldest first (plain strings are accepted from hand edits)."),
-  task_context: TaskContextState.optional().describe("The inter-skill protocol's task context (history, typed artifacts, nesting)."),
+  errors: z
+    .array(z.union([z.string().min(1), ProgressError]))
+    .describe("Errors logged, oldest first (plain strings are accepted from hand edits)."),
+  task_context: TaskContextState.optional().describe(
+    "The inter-skill protocol's task context (history, typed artifacts, nesting).",
+  ),
   completion: Completion.optional().describe("Set by `complete`."),
 });
 export type ProgressFile = z.infer<typeof ProgressFile>;

@@ -43,7 +43,14 @@ export const START_OVER = "run `lanes progress init --force` to start over, or f
 
 function fileOptions(projectDir: string, deps: ProgressDeps): StateFileOptions & { file: string } {
   const file = projectPaths(projectDir).progress;
-  return { file, display: displayOf(projectDir, file), repair: START_OVER, now: deps.now, random: deps.random, lock: deps.lock };
+  return {
+    file,
+    display: displayOf(projectDir, file),
+    repair: START_OVER,
+    now: deps.now,
+    random: deps.random,
+    lock: deps.lock,
+  };
 }
 
 /** The handoff to the next step. */
@@ -83,11 +90,17 @@ export interface InitInput {
 /** Checks a document against the schema before it is written, so bad input never reaches the disk. */
 function checked(doc: unknown): Result<ProgressFile> {
   const v = validate(doc);
-  return v.ok ? ok(v.value) : fail("invalid-input", `the update would make an invalid progress file: ${v.problem}`, { help: "check the values passed" });
+  return v.ok
+    ? ok(v.value)
+    : fail("invalid-input", `the update would make an invalid progress file: ${v.problem}`, {
+        help: "check the values passed",
+      });
 }
 
 const noWorkflow = (display: string): Result<never> =>
-  fail("missing", `there is no workflow: \`${display}\` does not exist`, { help: 'run `lanes progress init "<request>" --primary <expert>` first' });
+  fail("missing", `there is no workflow: \`${display}\` does not exist`, {
+    help: 'run `lanes progress init "<request>" --primary <expert>` first',
+  });
 
 const isFinished = (doc: ProgressFile): boolean => doc.status === "completed" || doc.status === "failed";
 
@@ -105,10 +118,14 @@ export function initProgress(projectDir: string, input: InitInput, deps: Progres
       if (!current.ok && !(input.force === true && current.issues[0]?.code === "corrupt")) return propagate(current);
       const existing = current.ok ? current.value : undefined;
       if (existing !== undefined && !isFinished(existing) && input.force !== true) {
-        return fail("refused", `workflow \`${existing.workflow_id}\` is ${existing.status} at step ${existing.current_step} of ${existing.total_steps}: init would discard it`, {
-          help: "run `lanes progress resume` to continue it, `lanes progress complete` or `fail` to close it, or `lanes progress init --force` to start over",
-          file: o.file,
-        });
+        return fail(
+          "refused",
+          `workflow \`${existing.workflow_id}\` is ${existing.status} at step ${existing.current_step} of ${existing.total_steps}: init would discard it`,
+          {
+            help: "run `lanes progress resume` to continue it, `lanes progress complete` or `fail` to close it, or `lanes progress init --force` to start over",
+            file: o.file,
+          },
+        );
       }
       const at = nowOf(deps);
       const now = at.toISOString();
@@ -165,7 +182,11 @@ export function readProgress(projectDir: string, deps: ProgressDeps = {}): Resul
 }
 
 /** Runs `edit` on the current document under the lock; refuses when there is no workflow. */
-function update(projectDir: string, deps: ProgressDeps, edit: (doc: ProgressFile, now: string) => Result<unknown>): Result<ProgressFile> {
+function update(
+  projectDir: string,
+  deps: ProgressDeps,
+  edit: (doc: ProgressFile, now: string) => Result<unknown>,
+): Result<ProgressFile> {
   const o = fileOptions(projectDir, deps);
   return updateStateFile(
     o.file,
@@ -184,7 +205,9 @@ function update(projectDir: string, deps: ProgressDeps, edit: (doc: ProgressFile
 }
 
 const refuseFinished = (doc: ProgressFile, what: string): Result<never> =>
-  fail("refused", `workflow \`${doc.workflow_id}\` is ${doc.status}: ${what}`, { help: 'start a new one with `lanes progress init "<request>" --primary <expert>`' });
+  fail("refused", `workflow \`${doc.workflow_id}\` is ${doc.status}: ${what}`, {
+    help: 'start a new one with `lanes progress init "<request>" --primary <expert>`',
+  });
 
 /** Input of {@link recordStep}. */
 export interface StepInput {
@@ -239,7 +262,8 @@ export function recordStep(projectDir: string, input: StepInput, deps: ProgressD
     doc.current_step = Math.max(doc.current_step, step + 1);
     doc.total_steps = Math.max(doc.total_steps, step);
     applyFileChanges(doc as unknown as RawProgress, created, modified, input.expert);
-    for (const url of input.documentation ?? []) if (!doc.artifacts.documentation_consulted.includes(url)) doc.artifacts.documentation_consulted.push(url);
+    for (const url of input.documentation ?? [])
+      if (!doc.artifacts.documentation_consulted.includes(url)) doc.artifacts.documentation_consulted.push(url);
     if (input.next !== undefined) {
       doc.next_step = nextStepOf(input.next, doc.current_step);
       doc.total_steps = Math.max(doc.total_steps, doc.current_step);
@@ -303,7 +327,11 @@ export interface CompleteInput {
 }
 
 /** Marks the workflow completed, clears the next step and records the completion summary. */
-export function completeProgress(projectDir: string, input: CompleteInput = {}, deps: ProgressDeps = {}): Result<ProgressFile> {
+export function completeProgress(
+  projectDir: string,
+  input: CompleteInput = {},
+  deps: ProgressDeps = {},
+): Result<ProgressFile> {
   return update(projectDir, deps, (doc) => {
     if (isFinished(doc)) return refuseFinished(doc, "it cannot be completed again");
     doc.status = "completed";
@@ -334,12 +362,18 @@ export interface ArtifactsInput {
 }
 
 /** Adds artifacts with full validation (the CLI form of the hot path's `recordArtifacts`). */
-export function addArtifacts(projectDir: string, input: ArtifactsInput, agent?: string, deps: ProgressDeps = {}): Result<ProgressFile> {
+export function addArtifacts(
+  projectDir: string,
+  input: ArtifactsInput,
+  agent?: string,
+  deps: ProgressDeps = {},
+): Result<ProgressFile> {
   return update(projectDir, deps, (doc) => {
     const created = (input.created ?? []).map((f) => artifactPath(projectDir, f));
     const modified = (input.modified ?? []).map((f) => artifactPath(projectDir, f)).filter((f) => !created.includes(f));
     applyFileChanges(doc as unknown as RawProgress, created, modified, agent);
-    for (const url of input.documentation ?? []) if (!doc.artifacts.documentation_consulted.includes(url)) doc.artifacts.documentation_consulted.push(url);
+    for (const url of input.documentation ?? [])
+      if (!doc.artifacts.documentation_consulted.includes(url)) doc.artifacts.documentation_consulted.push(url);
     return ok(undefined);
   });
 }
@@ -387,13 +421,23 @@ export interface LeaveInput {
 }
 
 /** Leaves the innermost skill, which must be `skill`, and records its phase record in the history. */
-export function leaveSkill(projectDir: string, skill: string, input: LeaveInput, deps: ProgressDeps = {}): Result<ProgressFile> {
+export function leaveSkill(
+  projectDir: string,
+  skill: string,
+  input: LeaveInput,
+  deps: ProgressDeps = {},
+): Result<ProgressFile> {
   return update(projectDir, deps, (doc, now) => {
     const state = doc.task_context ?? emptyTaskContextState();
     const left = leaveNesting(state.nesting, skill);
     if (!left.ok) return left;
     const since = left.value.enteredAt === undefined ? 0 : Date.parse(now) - Date.parse(left.value.enteredAt);
-    const record: PhaseRecord = { skill, duration_ms: Math.max(0, Math.round(input.durationMs ?? since)), status: input.status, timestamp: now };
+    const record: PhaseRecord = {
+      skill,
+      duration_ms: Math.max(0, Math.round(input.durationMs ?? since)),
+      status: input.status,
+      timestamp: now,
+    };
     if (input.input !== undefined) record.input = input.input;
     if (input.output !== undefined) record.output = input.output;
     state.history.push(record);

@@ -56,7 +56,9 @@ function parseJsonObject(text: string | undefined): Record<string, unknown> | un
   if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -67,7 +69,9 @@ function composeServices(text: string | undefined): string[] | undefined {
   try {
     const doc: unknown = YAML.parse(text);
     const services = typeof doc === "object" && doc !== null ? (doc as Record<string, unknown>).services : undefined;
-    return typeof services === "object" && services !== null && !Array.isArray(services) ? Object.keys(services) : undefined;
+    return typeof services === "object" && services !== null && !Array.isArray(services)
+      ? Object.keys(services)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -97,7 +101,9 @@ export function projectContextFromFiles(root: string, files: ContextFiles): Proj
   if (cargo !== undefined) languages.push("rust");
   if (gomod !== undefined) languages.push("go");
   const scripts = typeof pkg?.scripts === "object" && pkg.scripts !== null ? Object.keys(pkg.scripts) : undefined;
-  const services = composeServices(files["docker-compose.yml"] ?? files["docker-compose.yaml"] ?? files["compose.yml"] ?? files["compose.yaml"]);
+  const services = composeServices(
+    files["docker-compose.yml"] ?? files["docker-compose.yaml"] ?? files["compose.yml"] ?? files["compose.yaml"],
+  );
 
   return {
     name: name.trim(),

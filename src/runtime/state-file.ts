@@ -14,7 +14,9 @@ import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 
 /** A validator: the value, or the first problem as `path: message` (e.g. `completed_steps.2.expert: expected string`). */
-export type Validate<T> = (data: unknown) => { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+export type Validate<T> = (
+  data: unknown,
+) => { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
 /** How to talk about a state file in messages. */
 export interface StateFileOptions extends RuntimeDeps {
@@ -32,7 +34,11 @@ export interface StateFileOptions extends RuntimeDeps {
  * Reads and validates `file`. `undefined` when it does not exist; a `corrupt` issue (and a backup
  * copy) when it does not parse or validate; an `io` issue when it cannot be read.
  */
-export function readStateFile<T>(file: string, validate: Validate<T>, options: StateFileOptions): Result<T | undefined> {
+export function readStateFile<T>(
+  file: string,
+  validate: Validate<T>,
+  options: StateFileOptions,
+): Result<T | undefined> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -44,7 +50,12 @@ export function readStateFile<T>(file: string, validate: Validate<T>, options: S
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return corrupt(file, text, `not valid JSON: ${describeError(error).replace(/^[A-Z]/, (c) => c.toLowerCase())}`, options);
+    return corrupt(
+      file,
+      text,
+      `not valid JSON: ${describeError(error).replace(/^[A-Z]/, (c) => c.toLowerCase())}`,
+      options,
+    );
   }
   const checked = validate(data);
   if (!checked.ok) return corrupt(file, text, checked.problem, options);
@@ -91,7 +102,10 @@ export function writeStateFile(file: string, value: unknown, display: string): R
     atomicWriteFile(file, renderJson(value));
     return ok(undefined);
   } catch (error) {
-    return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, { help: "check that the `.claude/state` directory is writable", file });
+    return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, {
+      help: "check that the `.claude/state` directory is writable",
+      file,
+    });
   }
 }
 

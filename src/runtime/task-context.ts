@@ -11,16 +11,25 @@ export const DEFAULT_MAX_DEPTH = 3;
 
 /** A fresh task context state: no history, no artifacts, depth 0. */
 export function emptyTaskContextState(maxDepth = DEFAULT_MAX_DEPTH): TaskContextState {
-  return { current_phase: "init", history: [], artifacts: {}, nesting: { current_depth: 0, max_depth: maxDepth, path: [], entered_at: [] } };
+  return {
+    current_phase: "init",
+    history: [],
+    artifacts: {},
+    nesting: { current_depth: 0, max_depth: maxDepth, path: [], entered_at: [] },
+  };
 }
 
 /** Whether `skill` may be entered from `nesting`: refused at the maximum depth and when it is already in the path (a cycle). */
 export function checkNesting(nesting: Nesting, skill: string): Result<void> {
   const path = nesting.path.length === 0 ? "(top level)" : nesting.path.join(" → ");
   if (nesting.current_depth >= nesting.max_depth) {
-    return fail("refused", `cannot enter \`${skill}\`: the maximum nesting depth ${nesting.max_depth} is reached: current path ${path}`, {
-      help: "finish the current skill first, or do the work in this one",
-    });
+    return fail(
+      "refused",
+      `cannot enter \`${skill}\`: the maximum nesting depth ${nesting.max_depth} is reached: current path ${path}`,
+      {
+        help: "finish the current skill first, or do the work in this one",
+      },
+    );
   }
   if (nesting.path.includes(skill)) {
     return fail("refused", `cannot enter \`${skill}\`: it is already in the path ${path}, which would be a cycle`, {
@@ -41,11 +50,16 @@ export function enterNesting(nesting: Nesting, skill: string, at: string): Nesti
 }
 
 /** The nesting after leaving the innermost skill, which must be `skill`; also when it was entered. */
-export function leaveNesting(nesting: Nesting, skill: string): Result<{ nesting: Nesting; enteredAt: string | undefined }> {
+export function leaveNesting(
+  nesting: Nesting,
+  skill: string,
+): Result<{ nesting: Nesting; enteredAt: string | undefined }> {
   const innermost = nesting.path.at(-1);
   if (innermost !== skill) {
     const now = innermost === undefined ? "no skill is entered" : `the innermost skill is \`${innermost}\``;
-    return fail("refused", `cannot leave \`${skill}\`: ${now}`, { help: "leave skills in the reverse order they were entered" });
+    return fail("refused", `cannot leave \`${skill}\`: ${now}`, {
+      help: "leave skills in the reverse order they were entered",
+    });
   }
   const enteredAt = nesting.entered_at?.at(-1);
   return ok({

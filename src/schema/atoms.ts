@@ -12,7 +12,9 @@ export const RuleId = z
   .regex(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/, "a rule id is lowercase words joined by `.` or `-`, e.g. `team.no-publish`")
   .describe("Stable rule id; it appears in decisions and the audit log and must not change once used.");
 
-export const Effect = z.enum(["deny", "ask", "allow"]).describe("deny blocks, ask asks the human, allow is an exception that cancels lower policy layers");
+export const Effect = z
+  .enum(["deny", "ask", "allow"])
+  .describe("deny blocks, ask asks the human, allow is an exception that cancels lower policy layers");
 
 /**
  * Classes of paths that rules can name instead of globs. They are resolved against the project
@@ -30,35 +32,63 @@ export const KebabName = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`");
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    "names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`",
+  );
 
 /** Claude Code tool names lanes knows; MCP tools (`mcp__server__tool`) are also accepted. */
 export const ToolName = z
   .string()
-  .regex(/^(?:[A-Z][A-Za-z]*|mcp__[A-Za-z0-9_-]+(?:__[A-Za-z0-9_*-]+)?)$/, "a Claude Code tool name such as `Read`, `Bash` or `mcp__github__create_issue`");
+  .regex(
+    /^(?:[A-Z][A-Za-z]*|mcp__[A-Za-z0-9_-]+(?:__[A-Za-z0-9_*-]+)?)$/,
+    "a Claude Code tool name such as `Read`, `Bash` or `mcp__github__create_issue`",
+  );
 
 const stringList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /** Matches simple commands after unwrapping (sudo, env, xargs, bash -c, find -exec, ...). */
 export const CommandMatch = z
   .strictObject({
-    program: stringList.describe("Program basename(s), e.g. `git` or [psql, mysql]; `/usr/bin/git` and `\\git` match `git`."),
+    program: stringList.describe(
+      "Program basename(s), e.g. `git` or [psql, mysql]; `/usr/bin/git` and `\\git` match `git`.",
+    ),
     args: z
       .array(z.string().min(1))
       .optional()
-      .describe("Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word; compared case-insensitively."),
-    flags_any: z.array(z.string().min(1)).optional().describe("At least one of these flags is present (clusters like -rf are split, --x=y counts as --x)."),
+      .describe(
+        "Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word; compared case-insensitively.",
+      ),
+    flags_any: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("At least one of these flags is present (clusters like -rf are split, --x=y counts as --x)."),
     flags_all: z
       .array(stringList)
       .optional()
-      .describe("Each entry must be present; an entry that is a list is satisfied by any of its spellings, e.g. [[-r, -R, --recursive], [-f, --force]]."),
-    flags_none: z.array(z.string().min(1)).optional().describe("None of these flags is present, e.g. [--force-with-lease, --dry-run]."),
+      .describe(
+        "Each entry must be present; an entry that is a list is satisfied by any of its spellings, e.g. [[-r, -R, --recursive], [-f, --force]].",
+      ),
+    flags_none: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("None of these flags is present, e.g. [--force-with-lease, --dry-run]."),
     option_values: z
       .record(z.string().min(1), z.array(z.string().min(1)).min(1))
       .optional()
-      .describe("Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd."),
-    double_dash: z.boolean().optional().describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
-    operands: z.array(z.string().min(1)).optional().describe("At least one operand (after `args`) matches one of these path globs, resolved against the command's directory."),
+      .describe(
+        "Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd.",
+      ),
+    double_dash: z
+      .boolean()
+      .optional()
+      .describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+    operands: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "At least one operand (after `args`) matches one of these path globs, resolved against the command's directory.",
+      ),
     targets: z.array(PathClass).optional().describe("At least one operand falls in one of these path classes."),
   })
   .describe("Matches a simple command that would execute, wherever it appears in the command string.");
@@ -69,7 +99,12 @@ export const PathMatch = z.strictObject({
   access: z
     .enum(["zero-access", "read-only", "no-delete"])
     .describe("zero-access: no read, write or delete; read-only: no write or delete; no-delete: no delete"),
-  patterns: z.array(z.string().min(1)).min(1).describe("gitignore-style globs; relative ones are relative to the project root (`**/` is implied for a bare name like `.env`)."),
+  patterns: z
+    .array(z.string().min(1))
+    .min(1)
+    .describe(
+      "gitignore-style globs; relative ones are relative to the project root (`**/` is implied for a bare name like `.env`).",
+    ),
   except: z.array(z.string().min(1)).optional().describe("Globs exempt from this rule, e.g. .env.example."),
 });
 export type PathMatch = z.infer<typeof PathMatch>;

@@ -29,6 +29,8 @@ describe("committed build output", () => {
 
   it("this repository's .claude/ is the pack installed into itself", () => {
     const plan = planInstall({ target: ROOT, packRoot: ROOT, force: true });
-    expect(plan.ok && plan.changes.filter((c) => c.status !== "unchanged").map((c) => `${c.status} .claude/${c.path}`)).toEqual([]);
+    expect(
+      plan.ok && plan.changes.filter((c) => c.status !== "unchanged").map((c) => `${c.status} .claude/${c.path}`),
+    ).toEqual([]);
   });
 });

@@ -14,6 +14,14 @@ describe("repository hygiene", () => {
     expect(run.status, run.stderr).toBe(0);
     const files = run.stdout.split("\0").filter((f) => f !== "");
     expect(files.length).toBeGreaterThan(0);
-    expect(files.filter((f) => f === ".claude.json" || f.startsWith(".claude/telemetry/") || f.startsWith(".claude/backups/") || f.endsWith("/.claude.json"))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          f === ".claude.json" ||
+          f.startsWith(".claude/telemetry/") ||
+          f.startsWith(".claude/backups/") ||
+          f.endsWith("/.claude.json"),
+      ),
+    ).toEqual([]);
   });
 });

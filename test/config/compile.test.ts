@@ -8,16 +8,30 @@ const builtin: RuleSpec[] = [
   { id: "core.a", effect: "deny", why: "w", instead: "i", command: { program: "a" } },
   { id: "core.b", effect: "ask", why: "w", instead: "i", command: { program: "b" } },
 ];
-const layer = (l: PolicyLayerInput["layer"], file: Partial<PolicyFile> | undefined): PolicyLayerInput => ({ layer: l, path: `/${l}/lanes.yaml`, file: file === undefined ? undefined : { version: 1, ...file } });
+const layer = (l: PolicyLayerInput["layer"], file: Partial<PolicyFile> | undefined): PolicyLayerInput => ({
+  layer: l,
+  path: `/${l}/lanes.yaml`,
+  file: file === undefined ? undefined : { version: 1, ...file },
+});
 const compile = (layers: PolicyLayerInput[], agents: { path: string; definition: AgentDefinition }[] = []) =>
   compilePolicy({ lanesVersion: "test", layers, agents, sources: [], listings: [], builtin });
 
 const agent = (over: Partial<AgentDefinition> & { name: string }): AgentDefinition =>
-  AgentDefinition.parse({ description: "an agent for testing the compiler output", role: "specialist", identity: "You are a test agent for the compiler.", responsibilities: ["test"], owns: [], ...over });
+  AgentDefinition.parse({
+    description: "an agent for testing the compiler output",
+    role: "specialist",
+    identity: "You are a test agent for the compiler.",
+    responsibilities: ["test"],
+    owns: [],
+    ...over,
+  });
 
 describe("compilePolicy", () => {
   it("orders rules highest layer first and tags their layer and source", () => {
-    const result = compile([layer("local", { rules: [{ id: "l.x", effect: "ask", why: "w", instead: "i", command: { program: "x" } }] }), layer("user", { rules: [{ id: "u.y", effect: "deny", why: "w", instead: "i", tools: ["WebFetch"] }] })]);
+    const result = compile([
+      layer("local", { rules: [{ id: "l.x", effect: "ask", why: "w", instead: "i", command: { program: "x" } }] }),
+      layer("user", { rules: [{ id: "u.y", effect: "deny", why: "w", instead: "i", tools: ["WebFetch"] }] }),
+    ]);
     expect(result.ok && result.value.rules.map((r) => [r.id, r.layer, r.source])).toEqual([
       ["u.y", "user", "/user/lanes.yaml"],
       ["l.x", "local", "/local/lanes.yaml"],
@@ -34,13 +48,27 @@ describe("compilePolicy", () => {
   });
 
   it("refuses to let a lower layer switch off a higher one", () => {
-    const result = compile([layer("user", { rules: [{ id: "u.z", effect: "deny", why: "w", instead: "i", command: { program: "z" } }] }), layer("local", { disable: ["u.z"] })]);
+    const result = compile([
+      layer("user", { rules: [{ id: "u.z", effect: "deny", why: "w", instead: "i", command: { program: "z" } }] }),
+      layer("local", { disable: ["u.z"] }),
+    ]);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.issues).toEqual([{ file: "/local/lanes.yaml", message: "`disable` cannot switch off `u.z` from /user/lanes.yaml: a layer only switches off rules of lower layers" }]);
+    expect(!result.ok && result.issues).toEqual([
+      {
+        file: "/local/lanes.yaml",
+        message:
+          "`disable` cannot switch off `u.z` from /user/lanes.yaml: a layer only switches off rules of lower layers",
+      },
+    ]);
   });
 
   it("refuses unknown ids in disable and duplicate rule ids", () => {
-    const result = compile([layer("project", { disable: ["nope"], rules: [{ id: "core.a", effect: "allow", why: "w", instead: "i", command: { program: "a" } }] })]);
+    const result = compile([
+      layer("project", {
+        disable: ["nope"],
+        rules: [{ id: "core.a", effect: "allow", why: "w", instead: "i", command: { program: "a" } }],
+      }),
+    ]);
     expect(!result.ok && result.issues.map((i) => i.message)).toEqual([
       "rule id `core.a` is already used in /project/lanes.yaml: give this rule its own id, or switch the other off with `disable: [core.a]`",
       "`disable` names unknown rule `nope`: run `lanes rules` for the ids",
@@ -48,8 +76,15 @@ describe("compilePolicy", () => {
   });
 
   it("takes each option from the highest layer that sets it", () => {
-    const result = compile([layer("project", { options: { max_agent_depth: 5, outside_project_writes: "deny" } }), layer("user", { options: { max_agent_depth: 2 } })]);
-    expect(result.ok && result.value.options).toMatchObject({ maxAgentDepth: 2, outsideProjectWrites: "deny", defaultLane: "global-only" });
+    const result = compile([
+      layer("project", { options: { max_agent_depth: 5, outside_project_writes: "deny" } }),
+      layer("user", { options: { max_agent_depth: 2 } }),
+    ]);
+    expect(result.ok && result.value.options).toMatchObject({
+      maxAgentDepth: 2,
+      outsideProjectWrites: "deny",
+      defaultLane: "global-only",
+    });
   });
 
   it("drops the outside-project rule when the option is off", () => {
@@ -68,7 +103,10 @@ describe("compilePolicy", () => {
             name: "backend",
             owns: ["src/server/**"],
             does_not_own: [{ path: "src/server/db/**", owner: "orchestrator" }],
-            must_not: [{ id: "no-publish", text: "publish packages", command: { program: "npm", args: ["publish"] } }, { text: "prose only" }],
+            must_not: [
+              { id: "no-publish", text: "publish packages", command: { program: "npm", args: ["publish"] } },
+              { text: "prose only" },
+            ],
           }),
         },
       ],
@@ -77,12 +115,26 @@ describe("compilePolicy", () => {
     if (!result.ok) return;
     const [orchestrator, backend] = result.value.agents;
     expect(orchestrator).toMatchObject({ maySpawn: ["*"], mayInvokeSkills: ["*"] });
-    expect(backend).toMatchObject({ maySpawn: [], mayInvokeSkills: [], owns: [{ globs: ["src/server/**"], anchor: "project" }] });
-    expect(backend?.mustNot.map((r) => [r.id, r.layer, r.match.kind])).toEqual([["agent.backend.no-publish", "must-not", "command"]]);
+    expect(backend).toMatchObject({
+      maySpawn: [],
+      mayInvokeSkills: [],
+      owns: [{ globs: ["src/server/**"], anchor: "project" }],
+    });
+    expect(backend?.mustNot.map((r) => [r.id, r.layer, r.match.kind])).toEqual([
+      ["agent.backend.no-publish", "must-not", "command"],
+    ]);
   });
 
   it("refuses owners and spawn targets that have no definition", () => {
-    const result = compile([], [{ path: "/a/b.yaml", definition: agent({ name: "b", may_spawn: ["ghost"], does_not_own: [{ path: "x/**", owner: "phantom" }] }) }]);
+    const result = compile(
+      [],
+      [
+        {
+          path: "/a/b.yaml",
+          definition: agent({ name: "b", may_spawn: ["ghost"], does_not_own: [{ path: "x/**", owner: "phantom" }] }),
+        },
+      ],
+    );
     expect(!result.ok && result.issues.map((i) => i.message)).toEqual([
       "`does_not_own` names owner `phantom`, which has no definition: add it or fix the name",
       "`may_spawn` names `ghost`, which has no definition",

@@ -20,7 +20,13 @@ const first = (text: string, schema: typeof SkillDefinition | typeof AgentDefini
 
 describe("parseDefinition", () => {
   it("accepts a valid definition and keeps the line of every value", () => {
-    const result = parseDefinition(SkillDefinition, skill("handoffs:\n  - trigger: auth|login\n    to: auth-security\n    why: security\n    context_template: '{user_goal}'\n"), "skill.yaml");
+    const result = parseDefinition(
+      SkillDefinition,
+      skill(
+        "handoffs:\n  - trigger: auth|login\n    to: auth-security\n    why: security\n    context_template: '{user_goal}'\n",
+      ),
+      "skill.yaml",
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.value.handoffs[0]?.priority).toBe(1);
@@ -29,11 +35,36 @@ describe("parseDefinition", () => {
   });
 
   it.each([
-    ["a wrong type", "handoffs:\n  - trigger: auth\n    to: auth-security\n    priority: high\n    why: x\n    context_template: y\n", "definitions/skills/demo/skill.yaml:11: handoffs[0].priority: expected number, received string", "invalid-definition"],
-    ["a number out of range", "handoffs:\n  - trigger: auth\n    to: auth-security\n    priority: 12\n    why: x\n    context_template: y\n", "definitions/skills/demo/skill.yaml:11: handoffs[0].priority: expected at most 9, received 12", "invalid-definition"],
-    ["a missing key", "handoffs:\n  - trigger: auth\n    why: x\n    context_template: y\n", "definitions/skills/demo/skill.yaml:9: handoffs[0].to: expected string, received nothing", "invalid-definition"],
-    ["an unknown enum value", "phases:\n  - id: '0'\n    name: CLARIFY\n    title: Clarify\n    type: FIRST\n    agent: orchestrator\n    content: x\n    description: y\n    next: null\n", "definitions/skills/demo/skill.yaml:12: phases[0].type: expected one of LINEAR, OPTIONAL, ITERATIVE, REMEDIATION, AUTO, PARALLEL, received \"FIRST\"", "invalid-definition"],
-    ["a name that is not kebab-case", "pairs_with: [API_Design]\n", 'definitions/skills/demo/skill.yaml:8: pairs_with[0]: names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`, received "API_Design"', "name-not-kebab"],
+    [
+      "a wrong type",
+      "handoffs:\n  - trigger: auth\n    to: auth-security\n    priority: high\n    why: x\n    context_template: y\n",
+      "definitions/skills/demo/skill.yaml:11: handoffs[0].priority: expected number, received string",
+      "invalid-definition",
+    ],
+    [
+      "a number out of range",
+      "handoffs:\n  - trigger: auth\n    to: auth-security\n    priority: 12\n    why: x\n    context_template: y\n",
+      "definitions/skills/demo/skill.yaml:11: handoffs[0].priority: expected at most 9, received 12",
+      "invalid-definition",
+    ],
+    [
+      "a missing key",
+      "handoffs:\n  - trigger: auth\n    why: x\n    context_template: y\n",
+      "definitions/skills/demo/skill.yaml:9: handoffs[0].to: expected string, received nothing",
+      "invalid-definition",
+    ],
+    [
+      "an unknown enum value",
+      "phases:\n  - id: '0'\n    name: CLARIFY\n    title: Clarify\n    type: FIRST\n    agent: orchestrator\n    content: x\n    description: y\n    next: null\n",
+      'definitions/skills/demo/skill.yaml:12: phases[0].type: expected one of LINEAR, OPTIONAL, ITERATIVE, REMEDIATION, AUTO, PARALLEL, received "FIRST"',
+      "invalid-definition",
+    ],
+    [
+      "a name that is not kebab-case",
+      "pairs_with: [API_Design]\n",
+      'definitions/skills/demo/skill.yaml:8: pairs_with[0]: names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`, received "API_Design"',
+      "name-not-kebab",
+    ],
     ["an unknown key", "handof: []\n", "definitions/skills/demo/skill.yaml:8: unknown key `handof`", "unknown-key"],
   ])("reports %s as file:line: path: expected, received", (_, extra, formatted, id) => {
     const issues = first(skill(extra));
@@ -48,7 +79,11 @@ describe("parseDefinition", () => {
   it("reports a description over 500 characters as description-too-long", () => {
     const text = skill("").replace("Use for demonstrating how the loader reports problems.", "x".repeat(501));
     const [issue] = first(text);
-    expect(issue).toMatchObject({ id: "description-too-long", line: 4, message: "description: expected at most 500 characters, received 501" });
+    expect(issue).toMatchObject({
+      id: "description-too-long",
+      line: 4,
+      message: "description: expected at most 500 characters, received 501",
+    });
   });
 
   it("reports YAML syntax errors with their line", () => {
@@ -59,7 +94,9 @@ describe("parseDefinition", () => {
 
   it("reports refinements of the schema with their path", () => {
     const issues = first(skill("handoffs:\n  - trigger: x\n    to: demo\n    why: x\n    context_template: y\n"));
-    expect(issues.map(formatLoadIssue)).toEqual(["definitions/skills/demo/skill.yaml:10: handoffs[0].to: a skill cannot hand off to itself"]);
+    expect(issues.map(formatLoadIssue)).toEqual([
+      "definitions/skills/demo/skill.yaml:10: handoffs[0].to: a skill cannot hand off to itself",
+    ]);
   });
 
   it("reports an enforced MUST NOT rule without an id on the agent schema", () => {
@@ -75,7 +112,9 @@ must_not:
       program: git
 `;
     const issues = first(agent, AgentDefinition);
-    expect(issues.map(formatLoadIssue)).toEqual(["definitions/skills/demo/skill.yaml:8: must_not[0].id: an enforced MUST NOT rule (with paths, command or tools) needs an `id`"]);
+    expect(issues.map(formatLoadIssue)).toEqual([
+      "definitions/skills/demo/skill.yaml:8: must_not[0].id: an enforced MUST NOT rule (with paths, command or tools) needs an `id`",
+    ]);
   });
 });
 

@@ -13,9 +13,27 @@ describe("the pack's own definitions", () => {
   });
 
   it("ship the default team", () => {
-    expect(set.agents.map((a) => a.value.name).sort()).toEqual(["backend", "database", "design-reviewer", "docs", "frontend", "orchestrator", "qa"]);
+    expect(set.agents.map((a) => a.value.name).sort()).toEqual([
+      "backend",
+      "database",
+      "design-reviewer",
+      "docs",
+      "frontend",
+      "orchestrator",
+      "qa",
+    ]);
     expect(set.skills.map((s) => s.value.id)).toEqual(
-      expect.arrayContaining(["validate-agent-boundaries", "risk-classifier", "coordinate-work", "api-design", "ui-components", "schema-migrations", "test-strategy", "technical-writing", "auth-security"]),
+      expect.arrayContaining([
+        "validate-agent-boundaries",
+        "risk-classifier",
+        "coordinate-work",
+        "api-design",
+        "ui-components",
+        "schema-migrations",
+        "test-strategy",
+        "technical-writing",
+        "auth-security",
+      ]),
     );
   });
 
@@ -23,10 +41,15 @@ describe("the pack's own definitions", () => {
     expect(lint(set)).toEqual([]);
   });
 
-  it.each([...set.agents, ...set.skills].map((d) => [d.file, d.text] as const))("%s starts with its yaml-language-server schema comment", (file, text) => {
-    const kind = file.startsWith("definitions/agents/") ? "../../schemas/agent.schema.json" : "../../../schemas/skill.schema.json";
-    expect(text.split("\n")[0]).toBe(`# yaml-language-server: $schema=${kind}`);
-  });
+  it.each([...set.agents, ...set.skills].map((d) => [d.file, d.text] as const))(
+    "%s starts with its yaml-language-server schema comment",
+    (file, text) => {
+      const kind = file.startsWith("definitions/agents/")
+        ? "../../schemas/agent.schema.json"
+        : "../../../schemas/skill.schema.json";
+      expect(text.split("\n")[0]).toBe(`# yaml-language-server: $schema=${kind}`);
+    },
+  );
 
   it("match the committed agents/, skills/ and schemas/ (npm run build refreshes them)", () => {
     const result = generate({ root: ROOT, target: "plugin", check: true });

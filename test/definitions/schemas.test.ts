@@ -23,16 +23,22 @@ describe("JSON Schemas for editors", () => {
     await expect(renderJsonSchema(file)).toMatchFileSnapshot(join(ROOT, file));
   });
 
-  it.each(["schemas/agent.schema.json", "schemas/skill.schema.json"] as const)("%s describes every field of the definitions", (file) => {
-    const schema: unknown = JSON.parse(readFileSync(join(ROOT, file), "utf8"));
-    const missing = properties(schema)
-      .filter(([path, value]) => !path.endsWith(".$schema") && typeof value["description"] !== "string")
-      .map(([path]) => path);
-    expect(missing).toEqual([]);
-  });
+  it.each(["schemas/agent.schema.json", "schemas/skill.schema.json"] as const)(
+    "%s describes every field of the definitions",
+    (file) => {
+      const schema: unknown = JSON.parse(readFileSync(join(ROOT, file), "utf8"));
+      const missing = properties(schema)
+        .filter(([path, value]) => !path.endsWith(".$schema") && typeof value["description"] !== "string")
+        .map(([path]) => path);
+      expect(missing).toEqual([]);
+    },
+  );
 
   it("describes what people write: fields with defaults are optional", () => {
-    const schema = JSON.parse(renderJsonSchema("schemas/skill.schema.json")) as { required: string[]; additionalProperties: boolean };
+    const schema = JSON.parse(renderJsonSchema("schemas/skill.schema.json")) as {
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(schema.required).toEqual(["id", "name", "description", "identity", "owns"]);
     expect(schema.additionalProperties).toBe(false);
   });

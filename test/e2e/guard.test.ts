@@ -3,7 +3,18 @@
  * the model saw in the next request.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { explain, makeRepo, runClaude, startMockApi, startScenario, text, toolUse, type MockApi, type Scenario, type TempRepo } from "./harness/index.ts";
+import {
+  explain,
+  makeRepo,
+  runClaude,
+  startMockApi,
+  startScenario,
+  text,
+  toolUse,
+  type MockApi,
+  type Scenario,
+  type TempRepo,
+} from "./harness/index.ts";
 import { installLanes } from "./install.ts";
 
 let s: Scenario | undefined;
@@ -14,18 +25,31 @@ afterEach(async () => {
 
 describe("the guard in the real client", () => {
   it("blocks a destructive Bash call, and the model receives the reason with the rule id", async () => {
-    s = await startScenario({ files: { "README.md": "# demo\n" }, script: { main: [[toolUse("Bash", { command: "rm -rf / --no-preserve-root", description: "clean" })], [text("understood")]] } });
+    s = await startScenario({
+      files: { "README.md": "# demo\n" },
+      script: {
+        main: [
+          [toolUse("Bash", { command: "rm -rf / --no-preserve-root", description: "clean" })],
+          [text("understood")],
+        ],
+      },
+    });
     installLanes(s.repo);
     const run = await s.run("clean the machine", { args: ["--allowedTools", "Bash"] });
     const [result] = s.api.toolResults();
     expect(result?.is_error, explain(run, s.api)).toBe(true);
-    expect(result?.text).toMatch(/^PreToolUse:Bash hook error: lanes denied `rm -rf \/ --no-preserve-root` \[fs\.delete-root\]: deletes `\/`: it deletes the whole filesystem from `\/`; instead, delete the specific directory you mean/);
+    expect(result?.text).toMatch(
+      /^PreToolUse:Bash hook error: lanes denied `rm -rf \/ --no-preserve-root` \[fs\.delete-root\]: deletes `\/`: it deletes the whole filesystem from `\/`; instead, delete the specific directory you mean/,
+    );
     expect(run.json?.permission_denials.map((d) => d.tool_name)).toEqual(["Bash"]);
     expect(s.api.notes).toEqual([]);
   });
 
   it("blocks `cat .env` in the main session", async () => {
-    s = await startScenario({ files: { ".env": "SECRET=1\n", ".env.example": "SECRET=\n" }, script: { main: [[toolUse("Bash", { command: "cat .env", description: "read env" })], [text("ok")]] } });
+    s = await startScenario({
+      files: { ".env": "SECRET=1\n", ".env.example": "SECRET=\n" },
+      script: { main: [[toolUse("Bash", { command: "cat .env", description: "read env" })], [text("ok")]] },
+    });
     installLanes(s.repo);
     const run = await s.run("show the env", { args: ["--allowedTools", "Bash"] });
     const [result] = s.api.toolResults();
@@ -35,7 +59,15 @@ describe("the guard in the real client", () => {
   });
 
   it("lets an everyday command run and the model sees its output", async () => {
-    s = await startScenario({ files: { "notes.txt": "hello from the repo\n" }, script: { main: [[toolUse("Bash", { command: "cat notes.txt && git status --short", description: "look" })], [text("ok")]] } });
+    s = await startScenario({
+      files: { "notes.txt": "hello from the repo\n" },
+      script: {
+        main: [
+          [toolUse("Bash", { command: "cat notes.txt && git status --short", description: "look" })],
+          [text("ok")],
+        ],
+      },
+    });
     installLanes(s.repo);
     const run = await s.run("look around", { args: ["--allowedTools", "Bash"] });
     const [result] = s.api.toolResults();
@@ -50,7 +82,13 @@ describe("the guard in the real client", () => {
     let api: MockApi | undefined;
     try {
       installLanes(repo);
-      api = await startMockApi({ main: [[toolUse("Read", { file_path: repo.path(".env.example") })], [toolUse("Read", { file_path: repo.path(".env") })], [text("ok")]] });
+      api = await startMockApi({
+        main: [
+          [toolUse("Read", { file_path: repo.path(".env.example") })],
+          [toolUse("Read", { file_path: repo.path(".env") })],
+          [text("ok")],
+        ],
+      });
       const run = await runClaude({ repo, api, prompt: "read the env files" });
       const [example, secret] = api.toolResults();
       expect(example?.is_error, explain(run, api)).toBe(false);

@@ -99,7 +99,14 @@ describe("harness against the real claude client", () => {
     const s = await start({
       files: { ".claude/settings.json": settings(["PreToolUse"]), [HOOK_PATH]: FIXTURE_HOOK },
       script: {
-        main: [[text("trying both"), toolUse("Bash", { command: denied }), toolUse("Bash", { command: "echo allowed-output" })], [text("done")]],
+        main: [
+          [
+            text("trying both"),
+            toolUse("Bash", { command: denied }),
+            toolUse("Bash", { command: "echo allowed-output" }),
+          ],
+          [text("done")],
+        ],
       },
     });
     const run = await s.run("run the two commands", { args: ["--allowedTools", "Bash"] });
@@ -150,10 +157,16 @@ describe("harness against the real claude client", () => {
     expect(api.toolResults(MAIN)[0]).toMatchObject({ toolName: "Write", is_error: false });
     expect(repo.read("notes/out.txt")).toBe("written by e2e\n");
     const pre = only(repo.readJsonl("hook-log.jsonl"), "PreToolUse");
-    expect(pre).toMatchObject({ tool_name: "Write", permission_mode: "acceptEdits", tool_input: { file_path: target } });
+    expect(pre).toMatchObject({
+      tool_name: "Write",
+      permission_mode: "acceptEdits",
+      tool_input: { file_path: target },
+    });
 
     // control: the same kind of call in default mode is denied (nobody to ask in -p): `args` do pass through
-    const api2 = await startMockApi({ main: [[toolUse("Write", { file_path: other, content: "x" })], [text("not written")]] });
+    const api2 = await startMockApi({
+      main: [[toolUse("Write", { file_path: other, content: "x" })], [text("not written")]],
+    });
     cleanups.push(() => api2.close());
     const run2 = await runClaude({ repo, api: api2, prompt: "write the other file" });
     const call = only(api2.toolUses(MAIN), "Write call");
@@ -203,18 +216,30 @@ describe("harness against the real claude client", () => {
     expect(toolNames(workerRequest)).toEqual(["Bash"]);
 
     const log = s.repo.readJsonl("hook-log.jsonl");
-    const agentPre = only(log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_name === "Agent"), "Agent PreToolUse");
+    const agentPre = only(
+      log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_name === "Agent"),
+      "Agent PreToolUse",
+    );
     expect(agentPre.agent_id).toBeUndefined();
     expect(agentPre.tool_input).toEqual(spawn("worker", "say hello from the worker"));
 
-    const bashPre = only(log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_use_id === workerCall.id), "worker PreToolUse");
+    const bashPre = only(
+      log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_use_id === workerCall.id),
+      "worker PreToolUse",
+    );
     expect(bashPre.agent_type).toBe("worker");
     expect(bashPre.agent_id).toMatch(AGENT_ID);
     const workerId = bashPre.agent_id;
 
-    const startEvent = only(log.filter((e) => e.hook_event_name === "SubagentStart"), "SubagentStart");
+    const startEvent = only(
+      log.filter((e) => e.hook_event_name === "SubagentStart"),
+      "SubagentStart",
+    );
     expect(startEvent).toMatchObject({ agent_id: workerId, agent_type: "worker" });
-    const stopEvent = only(log.filter((e) => e.hook_event_name === "SubagentStop"), "SubagentStop");
+    const stopEvent = only(
+      log.filter((e) => e.hook_event_name === "SubagentStop"),
+      "SubagentStop",
+    );
     expect(stopEvent).toMatchObject({
       agent_id: workerId,
       agent_type: "worker",
@@ -224,7 +249,10 @@ describe("harness against the real claude client", () => {
     expect(stopEvent.agent_transcript_path).toBe(
       `${String(stopEvent.transcript_path).replace(/\.jsonl$/, "")}/subagents/agent-${String(workerId)}.jsonl`,
     );
-    const agentPost = only(log.filter((e) => e.hook_event_name === "PostToolUse" && e.tool_name === "Agent"), "Agent PostToolUse");
+    const agentPost = only(
+      log.filter((e) => e.hook_event_name === "PostToolUse" && e.tool_name === "Agent"),
+      "Agent PostToolUse",
+    );
     expect(agentPost.tool_response).toMatchObject({ status: "completed", agentId: workerId, agentType: "worker" });
 
     expect(log.map((e) => `${e.hook_event_name}:${e.agent_type ?? MAIN}`)).toEqual([
@@ -252,7 +280,11 @@ describe("harness against the real claude client", () => {
       script: {
         main: [[toolUse("Agent", spawn("worker", "delegate further"))], [text("main done")]],
         agents: {
-          worker: [[toolUse("Agent", spawn("worker2", "nested task"))], [toolUse("Bash", { command: "echo from-worker" })], [text("worker done")]],
+          worker: [
+            [toolUse("Agent", spawn("worker2", "nested task"))],
+            [toolUse("Bash", { command: "echo from-worker" })],
+            [text("worker done")],
+          ],
           worker2: [[toolUse("Bash", { command: "echo from-worker2" })], [text("worker2 done")]],
         },
       },
@@ -268,7 +300,10 @@ describe("harness against the real claude client", () => {
     const worker2Bash = only(s.api.toolUses("worker2"), "worker2 call");
     const log = s.repo.readJsonl("hook-log.jsonl");
     const pre = (id: string | undefined): HookPayload =>
-      only(log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_use_id === id), `PreToolUse ${String(id)}`);
+      only(
+        log.filter((e) => e.hook_event_name === "PreToolUse" && e.tool_use_id === id),
+        `PreToolUse ${String(id)}`,
+      );
 
     const workerId = pre(workerBash?.id).agent_id;
     const worker2Id = pre(worker2Bash.id).agent_id;
@@ -304,8 +339,19 @@ describe("harness against the real claude client", () => {
     for (const event of stops) {
       expect(Object.keys(event).sort()).toEqual(
         [
-          "agent_id", "agent_transcript_path", "agent_type", "background_tasks", "cwd", "effort", "hook_event_name",
-          "last_assistant_message", "permission_mode", "prompt_id", "session_crons", "session_id", "stop_hook_active",
+          "agent_id",
+          "agent_transcript_path",
+          "agent_type",
+          "background_tasks",
+          "cwd",
+          "effort",
+          "hook_event_name",
+          "last_assistant_message",
+          "permission_mode",
+          "prompt_id",
+          "session_crons",
+          "session_id",
+          "stop_hook_active",
           "transcript_path",
         ].sort(),
       );
@@ -342,7 +388,12 @@ describe("harness against the real claude client", () => {
     const transcriptDir = String(log[0]?.transcript_path).replace(/\.jsonl$/, "");
     const meta = (id: string | undefined): JsonObject =>
       JSON.parse(readFileSync(`${transcriptDir}/subagents/agent-${String(id)}.meta.json`, "utf8")) as JsonObject;
-    expect(meta(worker2Id)).toMatchObject({ agentType: "worker2", toolUseId: nestedSpawn?.id, parentAgentId: workerId, spawnDepth: 2 });
+    expect(meta(worker2Id)).toMatchObject({
+      agentType: "worker2",
+      toolUseId: nestedSpawn?.id,
+      parentAgentId: workerId,
+      spawnDepth: 2,
+    });
     expect(meta(workerId)).toMatchObject({ agentType: "worker", spawnDepth: 1 });
     expect(meta(workerId)["parentAgentId"]).toBeUndefined();
   });
@@ -363,13 +414,19 @@ describe("harness against the real claude client", () => {
     expect(run.json?.result, info).toBe("hello to you");
 
     const texts = userTexts(s.api.lastRequest());
-    expect(texts).toContain("<command-message>hello</command-message>\n<command-name>/hello</command-name>\n<command-args>some context</command-args>\n");
+    expect(texts).toContain(
+      "<command-message>hello</command-message>\n<command-name>/hello</command-name>\n<command-args>some context</command-args>\n",
+    );
     const body = texts.find((t) => t.includes("LANES-E2E-SKILL"));
     expect(body).toBe(
       `Base directory for this skill: ${s.repo.path(".claude/skills/hello")}\n\nLANES-E2E-SKILL hello body. Context: [some context]. First word: some.\n`,
     );
     const expansion = only(s.repo.readJsonl("hook-log.jsonl"), "UserPromptExpansion");
-    expect(expansion).toMatchObject({ expansion_type: "slash_command", command_name: "hello", command_args: "some context" });
+    expect(expansion).toMatchObject({
+      expansion_type: "slash_command",
+      command_name: "hello",
+      command_args: "some context",
+    });
   });
 
   it("answers an exhausted script with a final text and a note instead of hanging; function scripts see results", async () => {
@@ -426,7 +483,9 @@ async function isGone(pid: number): Promise<boolean> {
     let state = "gone";
     try {
       process.kill(pid, 0);
-      state = existsSync(`/proc/${pid}/stat`) ? (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.charAt(0) ?? "?") : "?";
+      state = existsSync(`/proc/${pid}/stat`)
+        ? (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.charAt(0) ?? "?")
+        : "?";
     } catch {
       // ESRCH
     }
@@ -457,9 +516,20 @@ describe("mock api on its own", () => {
     const api = await startMockApi({ main: [] });
     try {
       const post = (path: string, body: unknown): Promise<Response> =>
-        fetch(`${api.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      const side = await post("/v1/messages?beta=true", { model: "m", messages: [{ role: "user", content: "title?" }] });
-      expect(await side.json()).toMatchObject({ type: "message", content: [{ type: "text" }], stop_reason: "end_turn" });
+        fetch(`${api.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const side = await post("/v1/messages?beta=true", {
+        model: "m",
+        messages: [{ role: "user", content: "title?" }],
+      });
+      expect(await side.json()).toMatchObject({
+        type: "message",
+        content: [{ type: "text" }],
+        stop_reason: "end_turn",
+      });
       const count = await post("/v1/messages/count_tokens?beta=true", { messages: [] });
       expect(await count.json()).toEqual({ input_tokens: 100 });
       const other = await fetch(`${api.url}/api/hello`);

@@ -12,7 +12,8 @@ export function lanes(repo: TempRepo, args: readonly string[]): string {
     env: { PATH: process.env["PATH"] ?? "", HOME: repo.home },
     encoding: "utf8",
   });
-  if (result.status !== 0) throw new Error(`lanes ${args.join(" ")} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`lanes ${args.join(" ")} exited ${String(result.status)}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 

@@ -3,7 +3,16 @@
  * started through the Agent tool, and what each subagent saw in its next request.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { explain, makeRepo, runClaude, startMockApi, text, toolUse, type MockApi, type TempRepo } from "./harness/index.ts";
+import {
+  explain,
+  makeRepo,
+  runClaude,
+  startMockApi,
+  text,
+  toolUse,
+  type MockApi,
+  type TempRepo,
+} from "./harness/index.ts";
 import { installLanes, lanes } from "./install.ts";
 
 let repo: TempRepo | undefined;
@@ -18,7 +27,8 @@ afterEach(async () => {
 /** The line that opens the generated backend agent's body, which becomes its system prompt. */
 const BACKEND_MARKER = "You are the backend specialist.";
 
-const spawn = (type: string, prompt: string) => toolUse("Agent", { description: `${type} work`, prompt, subagent_type: type, run_in_background: false });
+const spawn = (type: string, prompt: string) =>
+  toolUse("Agent", { description: `${type} work`, prompt, subagent_type: type, run_in_background: false });
 
 describe("agent lanes in the real client", () => {
   it("denies the backend writing into the frontend's path, naming frontend, and lets it write its own", async () => {
@@ -31,24 +41,45 @@ describe("agent lanes in the real client", () => {
       agents: {
         backend: {
           marker: BACKEND_MARKER,
-          turns: [[toolUse("Write", { file_path: foreign, content: "export const Button = () => null;\n" })], [toolUse("Write", { file_path: own, content: "export const orders = [];\n" })], [text("backend done")]],
+          turns: [
+            [toolUse("Write", { file_path: foreign, content: "export const Button = () => null;\n" })],
+            [toolUse("Write", { file_path: own, content: "export const orders = [];\n" })],
+            [text("backend done")],
+          ],
         },
       },
     });
-    const run = await runClaude({ repo, api, prompt: "build the orders feature", args: ["--permission-mode", "acceptEdits"] });
+    const run = await runClaude({
+      repo,
+      api,
+      prompt: "build the orders feature",
+      args: ["--permission-mode", "acceptEdits"],
+    });
     const [denied, written] = api.toolResults("backend");
     expect(denied?.is_error, explain(run, api)).toBe(true);
     expect(denied?.text).toContain("PreToolUse:Write hook error: lanes denied Write of `");
     expect(denied?.text).toContain("by backend [lane.write-outside-owned]: ");
-    expect(denied?.text).toContain("is owned by `frontend`, not backend; instead, hand this change to `frontend` through the orchestrator");
+    expect(denied?.text).toContain(
+      "is owned by `frontend`, not backend; instead, hand this change to `frontend` through the orchestrator",
+    );
     expect(repo.read("src/components/Button.tsx")).toBeUndefined();
     expect(written?.is_error, explain(run, api)).toBe(false);
     expect(repo.read("src/server/orders.ts")).toBe("export const orders = [];\n");
     expect(api.notes).toEqual([]);
 
-    const audit = (repo.read(".claude/state/audit.jsonl") ?? "").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(audit.find((e) => e["event"] === "boundary-violation")).toMatchObject({ agent: "backend", tool: "Write", rules: ["lane.write-outside-owned"] });
-    expect(audit.find((e) => e["event"] === "subagent-start")).toMatchObject({ agent: "backend", subject: "main → backend" });
+    const audit = (repo.read(".claude/state/audit.jsonl") ?? "")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.find((e) => e["event"] === "boundary-violation")).toMatchObject({
+      agent: "backend",
+      tool: "Write",
+      rules: ["lane.write-outside-owned"],
+    });
+    expect(audit.find((e) => e["event"] === "subagent-start")).toMatchObject({
+      agent: "backend",
+      subject: "main → backend",
+    });
     expect(audit.some((e) => e["event"] === "file-touched" && e["agent"] === "backend")).toBe(true);
   });
 
@@ -87,7 +118,9 @@ describe("agent lanes in the real client", () => {
     expect(planner?.is_error, explain(run, api)).toBe(false);
     expect(lead?.is_error, explain(run, api)).toBe(false);
     expect(worker?.is_error, explain(run, api)).toBe(true);
-    expect(worker?.text).toContain("lanes denied starting agent `worker` by lead [agents.depth-limit]: starting `worker` would nest agents 3 deep (limit 2); path: main → planner → lead");
+    expect(worker?.text).toContain(
+      "lanes denied starting agent `worker` by lead [agents.depth-limit]: starting `worker` would nest agents 3 deep (limit 2); path: main → planner → lead",
+    );
     expect(api.actors()).not.toContain("worker");
   });
 });

@@ -7,10 +7,21 @@ import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generate } from "../../src/generate/generate.ts";
-import { explain, makeRepo, runClaude, startMockApi, text, toolUse, userTexts, type MockApi, type TempRepo } from "./harness/index.ts";
+import {
+  explain,
+  makeRepo,
+  runClaude,
+  startMockApi,
+  text,
+  toolUse,
+  userTexts,
+  type MockApi,
+  type TempRepo,
+} from "./harness/index.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const CONTEXT = "## Handoff context **Previous skill:** ui-components **New skill:** auth-security ### User's goal Users sign in with Google E2E-MARKER-7f3a";
+const CONTEXT =
+  "## Handoff context **Previous skill:** ui-components **New skill:** auth-security ### User's goal Users sign in with Google E2E-MARKER-7f3a";
 
 let api: MockApi | undefined;
 const repos: TempRepo[] = [];
@@ -24,7 +35,10 @@ afterEach(async () => {
 function pluginDir(repo: TempRepo): string {
   const dir = join(repo.home, "lanes-plugin");
   mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
-  writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "lanes", version: "0.0.0", description: "lanes skills under test" }));
+  writeFileSync(
+    join(dir, ".claude-plugin", "plugin.json"),
+    JSON.stringify({ name: "lanes", version: "0.0.0", description: "lanes skills under test" }),
+  );
   cpSync(join(ROOT, "skills"), join(dir, "skills"), { recursive: true });
   return dir;
 }
@@ -42,12 +56,19 @@ describe("a generated skill invoked with context", () => {
     repos.push(repo);
     const plugin = pluginDir(repo);
     api = await startMockApi({ main: [[text("ok")]] });
-    const run = await runClaude({ repo, api, prompt: `/lanes:auth-security ${CONTEXT}`, args: ["--plugin-dir", plugin] });
+    const run = await runClaude({
+      repo,
+      api,
+      prompt: `/lanes:auth-security ${CONTEXT}`,
+      args: ["--plugin-dir", plugin],
+    });
     expect(run.exitCode, explain(run, api)).toBe(0);
     const seen = received(api);
     expect(seen).toContain("## Handoff protocol");
     expect(seen).toContain("You are **Auth and security** (`lanes:auth-security`)");
-    expect(seen).toMatch(/## Context from previous skill\n\n## Handoff context .*E2E-MARKER-7f3a\n\nIf nothing appears above/);
+    expect(seen).toMatch(
+      /## Context from previous skill\n\n## Handoff context .*E2E-MARKER-7f3a\n\nIf nothing appears above/,
+    );
     // ${CLAUDE_PLUGIN_ROOT} is substituted, so the handoff command the model runs has a real path
     expect(seen).toContain(`node "${plugin}/dist/cli.mjs" handoff --from auth-security`);
     expect(seen).not.toContain("$ARGUMENTS");
@@ -57,8 +78,15 @@ describe("a generated skill invoked with context", () => {
     const repo = makeRepo();
     repos.push(repo);
     const plugin = pluginDir(repo);
-    api = await startMockApi({ main: [[toolUse("Skill", { skill: "lanes:auth-security", args: CONTEXT })], [text("handed off")]] });
-    const run = await runClaude({ repo, api, prompt: "add Google login to the dashboard", args: ["--plugin-dir", plugin] });
+    api = await startMockApi({
+      main: [[toolUse("Skill", { skill: "lanes:auth-security", args: CONTEXT })], [text("handed off")]],
+    });
+    const run = await runClaude({
+      repo,
+      api,
+      prompt: "add Google login to the dashboard",
+      args: ["--plugin-dir", plugin],
+    });
     expect(run.exitCode, explain(run, api)).toBe(0);
     const seen = received(api);
     expect(seen, explain(run, api)).toContain("## Handoff protocol");
@@ -75,7 +103,10 @@ describe("a generated skill invoked with context", () => {
     const run = await runClaude({ repo, api, prompt: "hi", args: ["--plugin-dir", plugin] });
     expect(run.exitCode, explain(run, api)).toBe(0);
     const request = JSON.stringify(api.lastRequest()?.body ?? {});
-    const names = [...readdirSync(join(ROOT, "agents")).map((f) => f.replace(/\.md$/, "")), ...readdirSync(join(ROOT, "skills"))];
+    const names = [
+      ...readdirSync(join(ROOT, "agents")).map((f) => f.replace(/\.md$/, "")),
+      ...readdirSync(join(ROOT, "skills")),
+    ];
     expect(names.filter((name) => !request.includes(`lanes:${name}: `))).toEqual([]);
   });
 

@@ -28,7 +28,13 @@ function temp(): string {
 async function run(command: Command, args: string[], cwd: string, env: Record<string, string> = {}) {
   let out = "";
   let err = "";
-  const ctx = { cwd, env: { HOME: cwd, ...env }, out: (t: string) => void (out += t), err: (t: string) => void (err += t), stdin: async () => "" };
+  const ctx = {
+    cwd,
+    env: { HOME: cwd, ...env },
+    out: (t: string) => void (out += t),
+    err: (t: string) => void (err += t),
+    stdin: async () => "",
+  };
   try {
     const code = (await command.run(args, ctx)) ?? 0;
     return { code, out, err };
@@ -42,7 +48,9 @@ describe("lanes build and lanes lint", () => {
   it("build --check reports no drift for this repository", async () => {
     const result = await run(buildCommand, ["--check"], ROOT);
     expect(result).toMatchObject({ code: 0, err: "" });
-    expect(result.out).toMatch(/^lanes build: \d+ files up to date in `\.`\nlanes build: policy compiles \(\d+ rules, 7 agent lanes\)\n$/);
+    expect(result.out).toMatch(
+      /^lanes build: \d+ files up to date in `\.`\nlanes build: policy compiles \(\d+ rules, 7 agent lanes\)\n$/,
+    );
   });
 
   it("lint finds nothing in this repository", async () => {
@@ -71,15 +79,27 @@ describe("lanes build and lanes lint", () => {
   });
 
   it("lint --json prints the findings as data", async () => {
-    const result = await run(lintCommand, ["--json", "--definitions", join(ROOT, "test/fixtures/definitions/lint/vague-trigger")], ROOT);
+    const result = await run(
+      lintCommand,
+      ["--json", "--definitions", join(ROOT, "test/fixtures/definitions/lint/vague-trigger")],
+      ROOT,
+    );
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.out)).toEqual([expect.objectContaining({ id: "vague-trigger", severity: "error", file: "skills/eager/skill.yaml", line: 9 })]);
+    expect(JSON.parse(result.out)).toEqual([
+      expect.objectContaining({ id: "vague-trigger", severity: "error", file: "skills/eager/skill.yaml", line: 9 }),
+    ]);
   });
 
   it("reports a root without definitions and an unknown target as usage problems", async () => {
     const dir = temp();
-    expect(await run(lintCommand, [], dir)).toMatchObject({ code: 1, err: expect.stringContaining("no definitions in") });
-    expect(await run(buildCommand, ["--target", "cloud"], dir)).toMatchObject({ code: 64, err: "unknown target `cloud`: use `plugin` or `project`\n" });
+    expect(await run(lintCommand, [], dir)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("no definitions in"),
+    });
+    expect(await run(buildCommand, ["--target", "cloud"], dir)).toMatchObject({
+      code: 64,
+      err: "unknown target `cloud`: use `plugin` or `project`\n",
+    });
   });
 });
 
@@ -93,7 +113,22 @@ describe("lanes handoff", () => {
     }
     return dir;
   }
-  const args = ["--from", "lanes:ui-components", "--to", "auth-security", "--goal", "Users sign in with Google.", "--built", "A dashboard.", "--decision", "Supabase", "--decision", "HttpOnly cookies", "--next", "Add Google OAuth."];
+  const args = [
+    "--from",
+    "lanes:ui-components",
+    "--to",
+    "auth-security",
+    "--goal",
+    "Users sign in with Google.",
+    "--built",
+    "A dashboard.",
+    "--decision",
+    "Supabase",
+    "--decision",
+    "HttpOnly cookies",
+    "--next",
+    "Add Google OAuth.",
+  ];
 
   it("prints the structured context and records it", async () => {
     const dir = installed();
@@ -105,17 +140,35 @@ describe("lanes handoff", () => {
     const records = readdirSync(join(dir, ".claude/state/handoffs"));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatch(/^\d{8}T\d{6}Z-ui-components-to-auth-security\.json$/);
-    expect(JSON.parse(readFileSync(join(dir, ".claude/state/handoffs", records[0]!), "utf8"))).toMatchObject({ version: 1, from: "ui-components", to: "auth-security", truncated: false, context: result.out });
+    expect(JSON.parse(readFileSync(join(dir, ".claude/state/handoffs", records[0]!), "utf8"))).toMatchObject({
+      version: 1,
+      from: "ui-components",
+      to: "auth-security",
+      truncated: false,
+      context: result.out,
+    });
   });
 
   it("adds the handoff to next_step.context of an unfinished workflow", async () => {
     const dir = installed();
-    const init = initProgress(dir, { request: "dashboard with login", primaryExpert: "frontend", next: { expert: "backend", action: "add the session endpoint", context: { notes: "keep" } } });
+    const init = initProgress(dir, {
+      request: "dashboard with login",
+      primaryExpert: "frontend",
+      next: { expert: "backend", action: "add the session endpoint", context: { notes: "keep" } },
+    });
     expect(init.ok).toBe(true);
     const result = await run(handoffCommand, [...args, "--json"], dir);
-    expect(JSON.parse(result.out)).toMatchObject({ available: true, progress: true, truncated: false, recorded: expect.stringMatching(/^\.claude\/state\/handoffs\//) });
+    expect(JSON.parse(result.out)).toMatchObject({
+      available: true,
+      progress: true,
+      truncated: false,
+      recorded: expect.stringMatching(/^\.claude\/state\/handoffs\//),
+    });
     const progress = readProgress(dir);
-    expect(progress.ok && progress.value?.next_step).toMatchObject({ expert: "backend", context: { notes: "keep", handoff: { from: "ui-components", to: "auth-security" } } });
+    expect(progress.ok && progress.value?.next_step).toMatchObject({
+      expert: "backend",
+      context: { notes: "keep", handoff: { from: "ui-components", to: "auth-security" } },
+    });
   });
 
   it("leaves a finished workflow alone", async () => {
@@ -130,7 +183,11 @@ describe("lanes handoff", () => {
 
   it("bounds the context with --max and marks the cut", async () => {
     const dir = installed();
-    const result = await run(handoffCommand, [...args, "--context", "word ".repeat(400), "--max", "400", "--no-record"], dir);
+    const result = await run(
+      handoffCommand,
+      [...args, "--context", "word ".repeat(400), "--max", "400", "--no-record"],
+      dir,
+    );
     expect(result.code).toBe(0);
     expect(result.out.length).toBeLessThanOrEqual(400);
     expect(result.out).toContain("[context truncated to fit the handoff limit]");
@@ -139,7 +196,11 @@ describe("lanes handoff", () => {
 
   it("says the current skill continues when the target does not exist, and exits 0", async () => {
     const dir = installed();
-    const result = await run(handoffCommand, ["--from", "ui-components", "--to", "payments", "--goal", "charge cards"], dir);
+    const result = await run(
+      handoffCommand,
+      ["--from", "ui-components", "--to", "payments", "--goal", "charge cards"],
+      dir,
+    );
     expect(result).toEqual({
       code: 0,
       out: "the `payments` skill is not available: stay in `ui-components` and continue with general knowledge; the user can pick another skill from the `/` menu\n",
@@ -150,15 +211,28 @@ describe("lanes handoff", () => {
 
   it("finds skills of the plugin it runs from", async () => {
     const dir = temp();
-    const result = await run(handoffCommand, ["--from", "ui-components", "--to", "lanes:api-design", "--goal", "an endpoint", "--no-record"], dir);
+    const result = await run(
+      handoffCommand,
+      ["--from", "ui-components", "--to", "lanes:api-design", "--goal", "an endpoint", "--no-record"],
+      dir,
+    );
     expect(result.out).toContain("**New skill:** api-design");
   });
 
   it.each([
     [["--to", "auth-security", "--goal", "x"], "`--from` is required"],
-    [["--from", "UI", "--to", "auth-security", "--goal", "x"], "`--from UI` is not a skill name: names are kebab-case, e.g. `api-design`"],
-    [["--from", "a", "--to", "b"], "nothing to hand off: pass at least `--context`, `--goal`, `--built`, `--state`, `--decision` or `--next`"],
-    [["--from", "a", "--to", "b", "--goal", "x", "--max", "20"], "`--max 20` must be a whole number of characters, at least 300"],
+    [
+      ["--from", "UI", "--to", "auth-security", "--goal", "x"],
+      "`--from UI` is not a skill name: names are kebab-case, e.g. `api-design`",
+    ],
+    [
+      ["--from", "a", "--to", "b"],
+      "nothing to hand off: pass at least `--context`, `--goal`, `--built`, `--state`, `--decision` or `--next`",
+    ],
+    [
+      ["--from", "a", "--to", "b", "--goal", "x", "--max", "20"],
+      "`--max 20` must be a whole number of characters, at least 300",
+    ],
     [["--from", "a", "--to", "b", "--colour", "x"], "unknown option '--colour'"],
   ])("%j is a usage error (exit 64)", async (argv, message) => {
     const result = await run(handoffCommand, argv, temp());

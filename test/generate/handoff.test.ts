@@ -2,7 +2,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitionSet } from "../../src/definitions/load.ts";
 import { SkillDefinition, type SkillDefinitionInput } from "../../src/definitions/skill.ts";
-import { findMatchingHandoff, matchesAlternative, sortedHandoffs, triggerAlternatives } from "../../src/generate/handoff.ts";
+import {
+  findMatchingHandoff,
+  matchesAlternative,
+  sortedHandoffs,
+  triggerAlternatives,
+} from "../../src/generate/handoff.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const pack = new Map(loadDefinitionSet(join(ROOT, "definitions"), ROOT).skills.map((s) => [s.value.id, s.value]));
@@ -20,24 +25,54 @@ const nextjs = SkillDefinition.parse({
   identity: "You are the Next.js App Router specialist.",
   owns: ["next.js app router", "server components", "client components"],
   handoffs: [
-    { trigger: "authentication|login|signup|session|auth", to: "nextjs-supabase-auth", priority: 1, why: "security", context_template: "Needs auth for: {user_goal}" },
-    { trigger: "database|query|SQL|migration|schema", to: "supabase-backend", priority: 1, why: "data", context_template: "Database need: {user_goal}" },
-    { trigger: "styling|CSS|Tailwind|design|responsive|dark mode", to: "tailwind-ui", priority: 2, why: "styling", context_template: "Styling: {user_goal}" },
-    { trigger: "frontend|components", to: "frontend-skill", why: "ui", context_template: "{user_goal}", exclude_from: ["frontend-skill"] },
+    {
+      trigger: "authentication|login|signup|session|auth",
+      to: "nextjs-supabase-auth",
+      priority: 1,
+      why: "security",
+      context_template: "Needs auth for: {user_goal}",
+    },
+    {
+      trigger: "database|query|SQL|migration|schema",
+      to: "supabase-backend",
+      priority: 1,
+      why: "data",
+      context_template: "Database need: {user_goal}",
+    },
+    {
+      trigger: "styling|CSS|Tailwind|design|responsive|dark mode",
+      to: "tailwind-ui",
+      priority: 2,
+      why: "styling",
+      context_template: "Styling: {user_goal}",
+    },
+    {
+      trigger: "frontend|components",
+      to: "frontend-skill",
+      why: "ui",
+      context_template: "{user_goal}",
+      exclude_from: ["frontend-skill"],
+    },
   ],
 } satisfies SkillDefinitionInput);
 
 describe("findMatchingHandoff with the seeds' examples", () => {
-  it.each(["add login", "user authentication", "session management", "Now I need to add Google login to my app"])("%s hands off to the auth skill", (text) => {
-    expect(findMatchingHandoff(nextjs, text)?.to).toBe("nextjs-supabase-auth");
-  });
+  it.each(["add login", "user authentication", "session management", "Now I need to add Google login to my app"])(
+    "%s hands off to the auth skill",
+    (text) => {
+      expect(findMatchingHandoff(nextjs, text)?.to).toBe("nextjs-supabase-auth");
+    },
+  );
 
   it.each(["server component", "app router", "loading.tsx", "author page"])("%s stays in the current skill", (text) => {
     expect(findMatchingHandoff(nextjs, text)).toBeUndefined();
   });
 
   it("checks higher priorities first: styling (2) wins over the database (1)", () => {
-    expect(findMatchingHandoff(nextjs, "responsive table of database rows")).toMatchObject({ to: "tailwind-ui", matched: "responsive" });
+    expect(findMatchingHandoff(nextjs, "responsive table of database rows")).toMatchObject({
+      to: "tailwind-ui",
+      matched: "responsive",
+    });
   });
 
   it("respects exclude_from: no suggestion to a skill when coming from it", () => {
@@ -81,7 +116,9 @@ describe("findMatchingHandoff with the pack's skills", () => {
 
   it("does not send api-design back to ui-components when the conversation came from ui-components", () => {
     expect(findMatchingHandoff(skill("api-design"), "style the client component")?.to).toBe("ui-components");
-    expect(findMatchingHandoff(skill("api-design"), "style the client component", { from: "ui-components" })).toBeUndefined();
+    expect(
+      findMatchingHandoff(skill("api-design"), "style the client component", { from: "ui-components" }),
+    ).toBeUndefined();
   });
 });
 
@@ -106,6 +143,11 @@ describe("trigger alternatives", () => {
   });
 
   it("sorts handoffs by priority, keeping the file order among equals", () => {
-    expect(sortedHandoffs(nextjs.handoffs).map((h) => h.to)).toEqual(["tailwind-ui", "nextjs-supabase-auth", "supabase-backend", "frontend-skill"]);
+    expect(sortedHandoffs(nextjs.handoffs).map((h) => h.to)).toEqual([
+      "tailwind-ui",
+      "nextjs-supabase-auth",
+      "supabase-backend",
+      "frontend-skill",
+    ]);
   });
 });

@@ -17,24 +17,120 @@ const lintFixture = (id: string) => {
 
 const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
   ["invalid-yaml", "skills/broken/skill.yaml", 8, /^not valid YAML: map keys must be unique$/, /fix the YAML syntax/],
-  ["invalid-definition", "agents/boss.yaml", 4, /^role: expected one of orchestrator, specialist, reviewer, received "boss"$/, /use one of the listed values/],
+  [
+    "invalid-definition",
+    "agents/boss.yaml",
+    4,
+    /^role: expected one of orchestrator, specialist, reviewer, received "boss"$/,
+    /use one of the listed values/,
+  ],
   ["unknown-key", "skills/typo/skill.yaml", 8, /^unknown key `handof`$/, /^rename it to `handoffs`/],
-  ["name-not-kebab", "agents/design-reviewer.yaml", 2, /^name: names are kebab-case: .*, received "Design_Reviewer"$/, /rename it to `design-reviewer`/],
-  ["description-too-long", "skills/wordy/skill.yaml", 4, /^description: expected at most 500 characters, received \d+$/, /shorten the description/],
-  ["frontmatter-too-long", "skills/greedy/skill.yaml", 4, /^the rendered frontmatter of `greedy` is \d+ characters, over 1024$/, /shorten `description`/],
-  ["name-mismatch", "agents/frontend.yaml", 2, /^agent name `front-end` differs from its file `frontend.yaml`$/, /rename the file to `front-end.yaml`/],
-  ["unknown-handoff-target", "skills/lonely/skill.yaml", 10, /^`lonely` hands off to `auth-securty`, which does not exist$/, /create the skill `auth-securty`/],
-  ["unknown-skill", "skills/friendly/skill.yaml", 8, /^`friendly` refers to skill `best-friend`, which does not exist$/, /create `best-friend`/],
-  ["unknown-agent", "agents/caller.yaml", 11, /^`caller` refers to agent `ghost`, which does not exist$/, /create agent `ghost`/],
-  ["unknown-owner", "agents/modest.yaml", 12, /^`fixtures\/modest\/generated\/\*\*` is owned by `nobody`, which is not an agent$/, /name an existing agent/],
-  ["handoff-cycle", "skills/ping/skill.yaml", 10, /^handoffs can loop: `pong` → `ping` → `pong`, and no `exclude_from` breaks it$/, /add `pong` to `exclude_from` of the `ping` → `pong` handoff/],
-  ["trigger-collision", "skills/router/skill.yaml", 13, /^trigger `social login` hands off to `social` here, but `login` hands off to `auth` in the same skill$/, /specializes: \[auth\]` in `social`/],
+  [
+    "name-not-kebab",
+    "agents/design-reviewer.yaml",
+    2,
+    /^name: names are kebab-case: .*, received "Design_Reviewer"$/,
+    /rename it to `design-reviewer`/,
+  ],
+  [
+    "description-too-long",
+    "skills/wordy/skill.yaml",
+    4,
+    /^description: expected at most 500 characters, received \d+$/,
+    /shorten the description/,
+  ],
+  [
+    "frontmatter-too-long",
+    "skills/greedy/skill.yaml",
+    4,
+    /^the rendered frontmatter of `greedy` is \d+ characters, over 1024$/,
+    /shorten `description`/,
+  ],
+  [
+    "name-mismatch",
+    "agents/frontend.yaml",
+    2,
+    /^agent name `front-end` differs from its file `frontend.yaml`$/,
+    /rename the file to `front-end.yaml`/,
+  ],
+  [
+    "unknown-handoff-target",
+    "skills/lonely/skill.yaml",
+    10,
+    /^`lonely` hands off to `auth-securty`, which does not exist$/,
+    /create the skill `auth-securty`/,
+  ],
+  [
+    "unknown-skill",
+    "skills/friendly/skill.yaml",
+    8,
+    /^`friendly` refers to skill `best-friend`, which does not exist$/,
+    /create `best-friend`/,
+  ],
+  [
+    "unknown-agent",
+    "agents/caller.yaml",
+    11,
+    /^`caller` refers to agent `ghost`, which does not exist$/,
+    /create agent `ghost`/,
+  ],
+  [
+    "unknown-owner",
+    "agents/modest.yaml",
+    12,
+    /^`fixtures\/modest\/generated\/\*\*` is owned by `nobody`, which is not an agent$/,
+    /name an existing agent/,
+  ],
+  [
+    "handoff-cycle",
+    "skills/ping/skill.yaml",
+    10,
+    /^handoffs can loop: `pong` → `ping` → `pong`, and no `exclude_from` breaks it$/,
+    /add `pong` to `exclude_from` of the `ping` → `pong` handoff/,
+  ],
+  [
+    "trigger-collision",
+    "skills/router/skill.yaml",
+    13,
+    /^trigger `social login` hands off to `social` here, but `login` hands off to `auth` in the same skill$/,
+    /specializes: \[auth\]` in `social`/,
+  ],
   ["vague-trigger", "skills/eager/skill.yaml", 9, /^trigger alternative `help` is a common word/, /replace `help`/],
-  ["unknown-template-slot", "skills/templater/skill.yaml", 12, /^context template slot `\{goal\}` is not one lanes knows$/, /\{user_goal\}/],
-  ["owned-path-overlap", "agents/web.yaml", 9, /^`web` owns `src\/\*\*` and `widgets` owns `src\/components\/\*\*`: both match some paths and neither declares the owner$/, /add `\{ path: "src\/components\/\*\*", owner: widgets \}` to `does_not_own` of `web`/],
-  ["missing-reference", "skills/forgetful/skill.yaml", 9, /^reference `guide.md` is not in `references\/`$/, /add `skills\/forgetful\/references\/guide.md`/],
-  ["skill-substitution", "skills/shell/skill.yaml", 9, /^`\$1` in a skill is replaced by Claude Code when the skill loads$/, /write it differently/],
-  ["missing-schema-comment", "skills/bare/skill.yaml", 1, /^no `yaml-language-server` schema comment/, /yaml-language-server: \$schema=/],
+  [
+    "unknown-template-slot",
+    "skills/templater/skill.yaml",
+    12,
+    /^context template slot `\{goal\}` is not one lanes knows$/,
+    /\{user_goal\}/,
+  ],
+  [
+    "owned-path-overlap",
+    "agents/web.yaml",
+    9,
+    /^`web` owns `src\/\*\*` and `widgets` owns `src\/components\/\*\*`: both match some paths and neither declares the owner$/,
+    /add `\{ path: "src\/components\/\*\*", owner: widgets \}` to `does_not_own` of `web`/,
+  ],
+  [
+    "missing-reference",
+    "skills/forgetful/skill.yaml",
+    9,
+    /^reference `guide.md` is not in `references\/`$/,
+    /add `skills\/forgetful\/references\/guide.md`/,
+  ],
+  [
+    "skill-substitution",
+    "skills/shell/skill.yaml",
+    9,
+    /^`\$1` in a skill is replaced by Claude Code when the skill loads$/,
+    /write it differently/,
+  ],
+  [
+    "missing-schema-comment",
+    "skills/bare/skill.yaml",
+    1,
+    /^no `yaml-language-server` schema comment/,
+    /yaml-language-server: \$schema=/,
+  ],
 ];
 
 describe("lint fixtures", () => {
@@ -47,7 +143,12 @@ describe("lint fixtures", () => {
     const findings = lintFixture(id);
     expect(findings, formatFindings(findings)).toHaveLength(1);
     const [finding] = findings;
-    expect(finding).toMatchObject({ id, file, line, severity: id === "missing-schema-comment" || id === "unknown-template-slot" ? "warning" : "error" });
+    expect(finding).toMatchObject({
+      id,
+      file,
+      line,
+      severity: id === "missing-schema-comment" || id === "unknown-template-slot" ? "warning" : "error",
+    });
     expect(finding?.message).toMatch(message);
     expect(finding?.fix).toMatch(fix);
   });
@@ -57,14 +158,20 @@ describe("lint resolutions", () => {
   it("a declared owner resolves an owned-path overlap", () => {
     const set = loadDefinitionSet(join(FIXTURES, "owned-path-overlap"));
     const [web, widgets] = set.agents;
-    const declared = { ...web!, value: { ...web!.value, does_not_own: [{ path: "src/components/**", owner: "widgets" }] } };
+    const declared = {
+      ...web!,
+      value: { ...web!.value, does_not_own: [{ path: "src/components/**", owner: "widgets" }] },
+    };
     expect(lint({ ...set, agents: [declared, widgets!] })).toEqual([]);
   });
 
   it("exclude_from on either side breaks a two-skill cycle", () => {
     const set = loadDefinitionSet(join(FIXTURES, "handoff-cycle"));
     const [ping, pong] = set.skills;
-    const broken = { ...pong!, value: { ...pong!.value, handoffs: pong!.value.handoffs.map((h) => ({ ...h, exclude_from: ["ping"] })) } };
+    const broken = {
+      ...pong!,
+      value: { ...pong!.value, handoffs: pong!.value.handoffs.map((h) => ({ ...h, exclude_from: ["ping"] })) },
+    };
     expect(lint({ ...set, skills: [ping!, broken] })).toEqual([]);
   });
 
@@ -88,14 +195,27 @@ describe("lint resolutions", () => {
     const paper = skill("paper", "scissors cut", "scissors");
     const findings = lint({ agents: [], issues: [], skills: [rock, paper, skill("scissors", "rock smash", "rock")] });
     expect(findings.map((f) => [f.id, f.file, f.message, f.fix])).toEqual([
-      ["handoff-cycle", "skills/paper/skill.yaml", "handoffs can loop: `scissors` → `rock` → `paper` → `scissors`, and no `exclude_from` breaks it", "add `rock` to `exclude_from` of the `paper` → `scissors` handoff (skip it when `paper` was reached from `rock`)"],
+      [
+        "handoff-cycle",
+        "skills/paper/skill.yaml",
+        "handoffs can loop: `scissors` → `rock` → `paper` → `scissors`, and no `exclude_from` breaks it",
+        "add `rock` to `exclude_from` of the `paper` → `scissors` handoff (skip it when `paper` was reached from `rock`)",
+      ],
     ]);
-    expect(lint({ agents: [], issues: [], skills: [rock, skill("paper", "scissors cut", "scissors", ["rock"]), skill("scissors", "rock smash", "rock")] })).toEqual([]);
+    expect(
+      lint({
+        agents: [],
+        issues: [],
+        skills: [rock, skill("paper", "scissors cut", "scissors", ["rock"]), skill("scissors", "rock smash", "rock")],
+      }),
+    ).toEqual([]);
   });
 
   it("declaring the more specific skill resolves a trigger collision", () => {
     const set = loadDefinitionSet(join(FIXTURES, "trigger-collision"));
-    const skills = set.skills.map((s) => (s.value.id === "social" ? { ...s, value: { ...s.value, specializes: ["auth"] } } : s));
+    const skills = set.skills.map((s) =>
+      s.value.id === "social" ? { ...s, value: { ...s.value, specializes: ["auth"] } } : s,
+    );
     expect(lint({ ...set, skills })).toEqual([]);
   });
 });

@@ -37,7 +37,14 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
   const tool = options.tool ?? "Bash";
   const input = options.input ?? { command };
   return evaluate(
-    { tool, input, cwd: options.cwd ?? PROJECT, projectDir: PROJECT, home: HOME, agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent } },
+    {
+      tool,
+      input,
+      cwd: options.cwd ?? PROJECT,
+      projectDir: PROJECT,
+      home: HOME,
+      agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent },
+    },
     evaluationContext(policy, {
       settingsRules: options.settings ?? [],
       tempDirs: ["/tmp", "/var/tmp"],
@@ -48,7 +55,9 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));
           const name = pattern.slice(pattern.lastIndexOf("/") + 1);
           const glob = compilePathGlob(name, { caseInsensitive: false, dot });
-          return (options.files![dir] ?? []).filter((e) => new RegExp(glob.source, glob.flags).test(e)).map((e) => `${dir}/${e}`);
+          return (options.files![dir] ?? [])
+            .filter((e) => new RegExp(glob.source, glob.flags).test(e))
+            .map((e) => `${dir}/${e}`);
         },
       }),
     }),
@@ -56,10 +65,15 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
 }
 
 const describeDecision = (e: Evaluation): string =>
-  e.decision === undefined ? "no opinion" : `${e.decision.effect} [${e.decision.ruleIds.join(", ")}] — ${e.decision.matches[0]?.subject}; trace: ${JSON.stringify(e.decision.trace)}`;
+  e.decision === undefined
+    ? "no opinion"
+    : `${e.decision.effect} [${e.decision.ruleIds.join(", ")}] — ${e.decision.matches[0]?.subject}; trace: ${JSON.stringify(e.decision.trace)}`;
 
 export function expectDecision(e: Evaluation, effect: "deny" | "ask" | "none", rules: readonly string[] = []): void {
-  const got = e.decision === undefined ? { effect: "none", rules: [] as string[] } : { effect: e.decision.effect, rules: [...e.decision.ruleIds].sort() };
+  const got =
+    e.decision === undefined
+      ? { effect: "none", rules: [] as string[] }
+      : { effect: e.decision.effect, rules: [...e.decision.ruleIds].sort() };
   expect(got, describeDecision(e)).toEqual({ effect, rules: [...rules].sort() });
 }
 

@@ -15,8 +15,17 @@ const SDK = join(ROOT, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk
 
 /** JSON Schemas of the SDK hook types, as zod schemas (generated once per test file). */
 export function sdkSchemas<T extends string>(types: readonly T[]): Record<T, z.ZodType> {
-  const generator = createGenerator({ path: SDK, skipTypeCheck: true, expose: "none", topRef: false, additionalProperties: false });
-  return Object.fromEntries(types.map((t) => [t, z.fromJSONSchema(generator.createSchema(t) as never)])) as Record<T, z.ZodType>;
+  const generator = createGenerator({
+    path: SDK,
+    skipTypeCheck: true,
+    expose: "none",
+    topRef: false,
+    additionalProperties: false,
+  });
+  return Object.fromEntries(types.map((t) => [t, z.fromJSONSchema(generator.createSchema(t) as never)])) as Record<
+    T,
+    z.ZodType
+  >;
 }
 
 export interface Project {
@@ -40,7 +49,10 @@ export function installedProject(files: Record<string, string> = {}): Project {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), content);
   }
-  const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", dir], { env: { PATH: process.env["PATH"], HOME: home }, encoding: "utf8" });
+  const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", dir], {
+    env: { PATH: process.env["PATH"], HOME: home },
+    encoding: "utf8",
+  });
   if (init.status !== 0) throw new Error(`lanes init failed: ${init.stderr}`);
   return {
     dir,
@@ -73,7 +85,12 @@ export function runHook(project: Project, entry: string, input: unknown, env: Re
     timeout: 20_000,
   });
   const stdout = result.stdout ?? "";
-  return { status: result.status, stdout, stderr: result.stderr ?? "", json: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
+  return {
+    status: result.status,
+    stdout,
+    stderr: result.stderr ?? "",
+    json: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>),
+  };
 }
 
 /** A realistic hook input for `event`, as Claude Code 2.1.330 sends it. */
@@ -83,7 +100,11 @@ export function hookInput(project: Project, event: string, fields: Record<string
     transcript_path: join(project.home, ".claude", "projects", "p", "9e59050b-377d-4726-aa64-e18d3d71bc2e.jsonl"),
     cwd: project.dir,
     hook_event_name: event,
-    ...(["PreToolUse", "PostToolUse"].includes(event) && { permission_mode: "default", prompt_id: "57cf6aaa-b7f0-4089-85ef-5e9a9e7f2922", tool_use_id: "toolu_01" }),
+    ...(["PreToolUse", "PostToolUse"].includes(event) && {
+      permission_mode: "default",
+      prompt_id: "57cf6aaa-b7f0-4089-85ef-5e9a9e7f2922",
+      tool_use_id: "toolu_01",
+    }),
     ...fields,
   };
 }

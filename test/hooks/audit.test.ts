@@ -26,7 +26,8 @@ function project(limit: number | undefined) {
 const entry = { ts: "2026-01-01T00:00:00.000Z", event: "file-touched" as const, subject: "x".repeat(200) };
 const fill = (paths: ReturnType<typeof project>, bytes: number, maxBytes?: number) => {
   const log = auditLog(paths, maxBytes);
-  while (!existsSync(paths.rotated) && (existsSync(paths.audit) ? statSync(paths.audit).size : 0) < bytes) expect(log.append(entry)).toBeUndefined();
+  while (!existsSync(paths.rotated) && (existsSync(paths.audit) ? statSync(paths.audit).size : 0) < bytes)
+    expect(log.append(entry)).toBeUndefined();
 };
 
 describe("audit log", () => {

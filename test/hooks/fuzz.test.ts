@@ -16,7 +16,11 @@ beforeAll(() => {
 });
 afterAll(() => p.cleanup());
 
-const deps = () => ({ env: { HOME: p.home, CLAUDE_PROJECT_DIR: p.dir }, now: () => new Date(), defaultPolicyPath: `${ROOT}/dist/policy.default.json` });
+const deps = () => ({
+  env: { HOME: p.home, CLAUDE_PROJECT_DIR: p.dir },
+  now: () => new Date(),
+  defaultPolicyPath: `${ROOT}/dist/policy.default.json`,
+});
 
 function expectOneObjectOrNothing(stdout: string): void {
   if (stdout === "") return;
@@ -30,14 +34,67 @@ function expectOneObjectOrNothing(stdout: string): void {
 const shellText = fc
   .array(
     fc.oneof(
-      fc.constantFrom("rm", "-rf", "/", "~", "$(", ")", "`", "'", '"', "|", "&&", ";", "<<EOF\n", "\nEOF", "bash -c", "eval", "sudo", "xargs", "find . -exec", "{}", "\\;", "*", "..", "$HOME", "${", "}", "(", "<(", ">", ">>", "2>&1", "python3 -c", "node -e", "cd", "&", "\n", "#", "\\"),
+      fc.constantFrom(
+        "rm",
+        "-rf",
+        "/",
+        "~",
+        "$(",
+        ")",
+        "`",
+        "'",
+        '"',
+        "|",
+        "&&",
+        ";",
+        "<<EOF\n",
+        "\nEOF",
+        "bash -c",
+        "eval",
+        "sudo",
+        "xargs",
+        "find . -exec",
+        "{}",
+        "\\;",
+        "*",
+        "..",
+        "$HOME",
+        "${",
+        "}",
+        "(",
+        "<(",
+        ">",
+        ">>",
+        "2>&1",
+        "python3 -c",
+        "node -e",
+        "cd",
+        "&",
+        "\n",
+        "#",
+        "\\",
+      ),
       fc.string({ maxLength: 12 }),
     ),
     { maxLength: 40 },
   )
   .map((parts) => parts.join(" "));
 
-const anyTool = fc.constantFrom("Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "Agent", "Skill", "WebFetch", "mcp__x__y", "TodoWrite");
+const anyTool = fc.constantFrom(
+  "Bash",
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "Glob",
+  "Grep",
+  "Agent",
+  "Skill",
+  "WebFetch",
+  "mcp__x__y",
+  "TodoWrite",
+);
 
 describe("the guard on arbitrary input", () => {
   it("survives random JSON values on stdin", () => {
@@ -59,12 +116,40 @@ describe("the guard on arbitrary input", () => {
   });
 
   it("survives malformed hook inputs of the right general shape", () => {
-    const field = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.string(), { maxKeys: 3 }));
+    const field = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 8 }), fc.string(), { maxKeys: 3 }),
+    );
     fc.assert(
-      fc.property(anyTool, fc.dictionary(fc.constantFrom("command", "file_path", "path", "pattern", "glob", "subagent_type", "skill", "url", "notebook_path", "content"), field), fc.option(fc.string({ maxLength: 20 })), (tool, toolInput, agent) => {
-        const input = { ...hookInput(p, "PreToolUse", { tool_name: tool, tool_input: toolInput }), ...(agent !== null && { agent_id: "a0000000000000001", agent_type: agent }) };
-        expectOneObjectOrNothing(runPreToolUse(JSON.stringify(input), deps()).stdout);
-      }),
+      fc.property(
+        anyTool,
+        fc.dictionary(
+          fc.constantFrom(
+            "command",
+            "file_path",
+            "path",
+            "pattern",
+            "glob",
+            "subagent_type",
+            "skill",
+            "url",
+            "notebook_path",
+            "content",
+          ),
+          field,
+        ),
+        fc.option(fc.string({ maxLength: 20 })),
+        (tool, toolInput, agent) => {
+          const input = {
+            ...hookInput(p, "PreToolUse", { tool_name: tool, tool_input: toolInput }),
+            ...(agent !== null && { agent_id: "a0000000000000001", agent_type: agent }),
+          };
+          expectOneObjectOrNothing(runPreToolUse(JSON.stringify(input), deps()).stdout);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -72,7 +157,10 @@ describe("the guard on arbitrary input", () => {
   it("survives hostile shell strings, deciding something for each", () => {
     fc.assert(
       fc.property(shellText, (command) => {
-        const outcome = runPreToolUse(JSON.stringify(hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })), deps());
+        const outcome = runPreToolUse(
+          JSON.stringify(hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })),
+          deps(),
+        );
         expectOneObjectOrNothing(outcome.stdout);
       }),
       { numRuns: 400 },
@@ -80,15 +168,29 @@ describe("the guard on arbitrary input", () => {
   });
 
   it("answers ask, not allow, for pathological nesting", () => {
-    for (const command of ["$(".repeat(3000), "(".repeat(5000), "a | ".repeat(20000) + "b", "eval ".repeat(50) + "'rm -rf /'"]) {
-      const outcome = runPreToolUse(JSON.stringify(hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })), deps());
+    for (const command of [
+      "$(".repeat(3000),
+      "(".repeat(5000),
+      "a | ".repeat(20000) + "b",
+      "eval ".repeat(50) + "'rm -rf /'",
+    ]) {
+      const outcome = runPreToolUse(
+        JSON.stringify(hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })),
+        deps(),
+      );
       expectOneObjectOrNothing(outcome.stdout);
       expect(outcome.stdout, command.slice(0, 20)).not.toBe("");
     }
   });
 
   it("holds through the real process for a sample of inputs", () => {
-    const samples = fc.sample(fc.oneof(shellText.map((command) => hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })), fc.jsonValue()), { numRuns: 15, seed: 42 });
+    const samples = fc.sample(
+      fc.oneof(
+        shellText.map((command) => hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command } })),
+        fc.jsonValue(),
+      ),
+      { numRuns: 15, seed: 42 },
+    );
     for (const input of samples) {
       const run = runHook(p, "pre-tool-use.cjs", input);
       expect(run.status, run.stderr).toBe(0);

@@ -6,14 +6,24 @@ import { existsSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hookInput, installedProject, runHook, sdkSchemas, type Project } from "../helpers/hooks.ts";
 
-const schemas = sdkSchemas(["SyncHookJSONOutput", "PreToolUseHookInput", "PostToolUseHookInput", "SessionStartHookInput", "SubagentStartHookInput", "SubagentStopHookInput", "PreCompactHookInput", "TaskCreatedHookInput"] as const);
+const schemas = sdkSchemas([
+  "SyncHookJSONOutput",
+  "PreToolUseHookInput",
+  "PostToolUseHookInput",
+  "SessionStartHookInput",
+  "SubagentStartHookInput",
+  "SubagentStopHookInput",
+  "PreCompactHookInput",
+  "TaskCreatedHookInput",
+] as const);
 let p: Project;
 beforeAll(() => {
   p = installedProject({ ".env": "SECRET=1\n", "README.md": "# demo\n" });
 });
 afterAll(() => p.cleanup());
 
-const pre = (tool: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) => hookInput(p, "PreToolUse", { tool_name: tool, tool_input: input, ...extra });
+const pre = (tool: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  hookInput(p, "PreToolUse", { tool_name: tool, tool_input: input, ...extra });
 
 function expectValidOutput(stdout: string): void {
   const parsed = schemas.SyncHookJSONOutput.safeParse(JSON.parse(stdout));
@@ -46,11 +56,21 @@ describe("PreToolUse through the real process", () => {
   });
 
   it("escalates: the third denial in a row tells the agent to stop and report, and an allowed call resets", () => {
-    const call = (command: string) => runHook(p, "pre-tool-use.cjs", pre("Bash", { command }, { agent_id: "a00000000000000e1", agent_type: "backend" }));
-    const reason = (command: string) => (call(command).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.["permissionDecisionReason"] ?? "";
+    const call = (command: string) =>
+      runHook(
+        p,
+        "pre-tool-use.cjs",
+        pre("Bash", { command }, { agent_id: "a00000000000000e1", agent_type: "backend" }),
+      );
+    const reason = (command: string) =>
+      (call(command).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.[
+        "permissionDecisionReason"
+      ] ?? "";
     expect(reason("git push --force")).not.toContain("denial in a row");
     expect(reason("git reset --hard")).not.toContain("denial in a row");
-    expect(reason("git clean -fdx")).toContain("— this is the 3rd denial in a row for backend: stop, do not try another way around it, and report to the orchestrator or the user what you need");
+    expect(reason("git clean -fdx")).toContain(
+      "— this is the 3rd denial in a row for backend: stop, do not try another way around it, and report to the orchestrator or the user what you need",
+    );
     expect(call("git status").stdout).toBe("");
     expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(p.read(".claude/state/audit.jsonl")).toContain('"event":"escalation"');
@@ -58,8 +78,19 @@ describe("PreToolUse through the real process", () => {
 
   it("logs every decision in the audit log", () => {
     runHook(p, "pre-tool-use.cjs", pre("Bash", { command: "dropdb prod" }));
-    const lines = p.read(".claude/state/audit.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.at(-1)).toMatchObject({ event: "decision", tool: "Bash", subject: "dropdb prod", decision: "deny", risk: "DANGEROUS", rules: ["db.dropdb"] });
+    const lines = p
+      .read(".claude/state/audit.jsonl")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({
+      event: "decision",
+      tool: "Bash",
+      subject: "dropdb prod",
+      decision: "deny",
+      risk: "DANGEROUS",
+      rules: ["db.dropdb"],
+    });
     expect(lines.some((l) => l["decision"] === "none")).toBe(true);
   });
 });
@@ -69,14 +100,20 @@ describe("failure posture", () => {
     ["empty stdin", "", "stdin was empty"],
     ["not JSON", "{not json", "stdin is not valid JSON"],
     ["not an object", "[1,2]", "stdin is not a JSON object"],
-    ["no tool_input", JSON.stringify({ session_id: "s", cwd: "/", hook_event_name: "PreToolUse", tool_name: "Bash" }), "`tool_input` is missing or not an object"],
+    [
+      "no tool_input",
+      JSON.stringify({ session_id: "s", cwd: "/", hook_event_name: "PreToolUse", tool_name: "Bash" }),
+      "`tool_input` is missing or not an object",
+    ],
   ])("unreadable hook input (%s) → deny with a message", (_name, raw, message) => {
     const run = runHook(p, "pre-tool-use.cjs", raw);
     expect(run.status).toBe(0);
     expectValidOutput(run.stdout);
     const out = run.json?.["hookSpecificOutput"] as Record<string, string>;
     expect(out["permissionDecision"]).toBe("deny");
-    expect(out["permissionDecisionReason"]).toBe(`lanes could not read the hook input: ${message}; the call is blocked because the guard cannot judge it`);
+    expect(out["permissionDecisionReason"]).toBe(
+      `lanes could not read the hook input: ${message}; the call is blocked because the guard cannot judge it`,
+    );
   });
 
   it("LANES_FAILURE_MODE=open turns a failure into no opinion, and says why on stderr", () => {
@@ -94,31 +131,61 @@ describe("failure posture", () => {
 
     it("a lanes.yaml edited after compiling denies mutating tools, naming the file and the fix", () => {
       q.write(".claude/lanes.yaml", `${q.read(".claude/lanes.yaml")}\n# an edit\n`);
-      const run = runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }));
+      const run = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }),
+      );
       const reason = (run.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"];
-      expect(reason).toBe(`lanes policy is stale: \`${q.path(".claude/lanes.yaml")}\`: it changed after the policy was compiled; run \`node .claude/lanes/dist/cli.mjs build\` (or start a new session) to recompile`);
+      expect(reason).toBe(
+        `lanes policy is stale: \`${q.path(".claude/lanes.yaml")}\`: it changed after the policy was compiled; run \`node .claude/lanes/dist/cli.mjs build\` (or start a new session) to recompile`,
+      );
     });
 
     it("…while non-mutating tools are still judged by the built-in rules", () => {
-      expect(runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Read", tool_input: { file_path: q.path("README.md") } })).stdout).toBe("");
-      const secret = runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Read", tool_input: { file_path: q.path(".env") } }));
+      expect(
+        runHook(
+          q,
+          "pre-tool-use.cjs",
+          hookInput(q, "PreToolUse", { tool_name: "Read", tool_input: { file_path: q.path("README.md") } }),
+        ).stdout,
+      ).toBe("");
+      const secret = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", { tool_name: "Read", tool_input: { file_path: q.path(".env") } }),
+      );
       expect((secret.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecision"]).toBe("deny");
     });
 
     it("SessionStart recompiles a stale policy, and the guard enforces it again", () => {
       const run = runHook(q, "session-start.cjs", hookInput(q, "SessionStart", { source: "startup" }));
       expect(run.stdout).toBe("");
-      expect(runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).stdout).toBe("");
+      expect(
+        runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }))
+          .stdout,
+      ).toBe("");
     });
 
     it("an invalid lanes.yaml: SessionStart reports it with file and line, the guard denies mutating tools", () => {
-      q.write(".claude/lanes.yaml", "version: 1\nrules:\n  - id: Bad Id\n    why: w\n    instead: i\n    command: { program: x }\n");
+      q.write(
+        ".claude/lanes.yaml",
+        "version: 1\nrules:\n  - id: Bad Id\n    why: w\n    instead: i\n    command: { program: x }\n",
+      );
       rmSync(q.path(".claude/state/policy.json"));
       const start = runHook(q, "session-start.cjs", hookInput(q, "SessionStart", { source: "startup" }));
       expectValidOutput(start.stdout);
-      expect(String(start.json?.["systemMessage"])).toMatch(/^lanes policy does not compile: .*lanes\.yaml:3: rules\[0\]\.id: a rule id is lowercase words/);
-      const denied = runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Write", tool_input: { file_path: q.path("a.txt"), content: "x" } }));
-      expect((denied.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"]).toContain("lanes policy is not compiled");
+      expect(String(start.json?.["systemMessage"])).toMatch(
+        /^lanes policy does not compile: .*lanes\.yaml:3: rules\[0\]\.id: a rule id is lowercase words/,
+      );
+      const denied = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", { tool_name: "Write", tool_input: { file_path: q.path("a.txt"), content: "x" } }),
+      );
+      expect((denied.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"]).toContain(
+        "lanes policy is not compiled",
+      );
     });
   });
 
@@ -137,7 +204,11 @@ describe("failure posture", () => {
 
 describe("the other hooks", () => {
   it("PostToolUse records a Write in the audit log and prints nothing", () => {
-    const input = hookInput(p, "PostToolUse", { tool_name: "Write", tool_input: { file_path: p.path("src/a.ts"), content: "x" }, tool_response: { type: "create", filePath: p.path("src/a.ts") } });
+    const input = hookInput(p, "PostToolUse", {
+      tool_name: "Write",
+      tool_input: { file_path: p.path("src/a.ts"), content: "x" },
+      tool_response: { type: "create", filePath: p.path("src/a.ts") },
+    });
     expect(schemas.PostToolUseHookInput.safeParse(input).success).toBe(true);
     expect(runHook(p, "post-tool-use.cjs", input).stdout).toBe("");
     expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"file-touched"`);
@@ -148,14 +219,36 @@ describe("the other hooks", () => {
     expect(schemas.SubagentStartHookInput.safeParse(input).success).toBe(true);
     const run = runHook(p, "events.cjs", input);
     expectValidOutput(run.stdout);
-    expect((run.json?.["hookSpecificOutput"] as Record<string, string>)["additionalContext"]).toMatch(/^lanes: you run as `backend` \(path: main → backend\); you may write `src\/server\/\*\*`/);
-    expect(JSON.parse(p.read(".claude/state/agents.json")).sessions["9e59050b-377d-4726-aa64-e18d3d71bc2e"].agents["a1234567890abcdef"]).toMatchObject({ type: "backend", parent: null });
+    expect((run.json?.["hookSpecificOutput"] as Record<string, string>)["additionalContext"]).toMatch(
+      /^lanes: you run as `backend` \(path: main → backend\); you may write `src\/server\/\*\*`/,
+    );
+    expect(
+      JSON.parse(p.read(".claude/state/agents.json")).sessions["9e59050b-377d-4726-aa64-e18d3d71bc2e"].agents[
+        "a1234567890abcdef"
+      ],
+    ).toMatchObject({ type: "backend", parent: null });
   });
 
   it("SubagentStop, PreCompact and TaskCreated print nothing", () => {
-    expect(runHook(p, "events.cjs", hookInput(p, "SubagentStop", { agent_id: "a1234567890abcdef", agent_type: "backend", stop_hook_active: false, agent_transcript_path: "/t" })).stdout).toBe("");
-    expect(runHook(p, "events.cjs", hookInput(p, "PreCompact", { trigger: "auto", custom_instructions: null })).stdout).toBe("");
-    expect(runHook(p, "events.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" })).stdout).toBe("");
+    expect(
+      runHook(
+        p,
+        "events.cjs",
+        hookInput(p, "SubagentStop", {
+          agent_id: "a1234567890abcdef",
+          agent_type: "backend",
+          stop_hook_active: false,
+          agent_transcript_path: "/t",
+        }),
+      ).stdout,
+    ).toBe("");
+    expect(
+      runHook(p, "events.cjs", hookInput(p, "PreCompact", { trigger: "auto", custom_instructions: null })).stdout,
+    ).toBe("");
+    expect(
+      runHook(p, "events.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" }))
+        .stdout,
+    ).toBe("");
     expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"task-created"`);
   });
 });

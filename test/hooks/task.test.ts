@@ -9,8 +9,18 @@ import { taskConstraintsOf } from "../../src/hooks/task.ts";
 import { workflowKey } from "../../src/hooks/touches.ts";
 import { progressForHooks, type RawProgress } from "../../src/runtime/progress-hot.ts";
 
-const doc = (extra: Record<string, unknown>): RawProgress => ({ version: "2.0", workflow_id: "wf-1", status: "in_progress", artifacts: { files_created: [], files_modified: [] }, ...extra });
-const next = { step: 2, expert: "lanes:backend", constraints: { write_paths: ["src/server/**"], tools: ["Read", "Edit"], read_only: false } };
+const doc = (extra: Record<string, unknown>): RawProgress => ({
+  version: "2.0",
+  workflow_id: "wf-1",
+  status: "in_progress",
+  artifacts: { files_created: [], files_modified: [] },
+  ...extra,
+});
+const next = {
+  step: 2,
+  expert: "lanes:backend",
+  constraints: { write_paths: ["src/server/**"], tools: ["Read", "Edit"], read_only: false },
+};
 
 describe("task constraints", () => {
   it("reads the current step's constraints", () => {

@@ -26,13 +26,43 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("findProjectDir", () => {
   const env = { HOME: home };
   it.each([
-    ["CLAUDE_PROJECT_DIR wins", join(root, "outside", "x"), { ...env, CLAUDE_PROJECT_DIR: join(root, "home", "work", "plain") }, join(root, "home", "work", "plain")],
-    ["the nearest .claude/ above the cwd", join(root, "home", "work", "installed", "a", "b"), env, join(root, "home", "work", "installed")],
-    ["the git root when no .claude/ exists", join(root, "home", "work", "gitrepo", "pkg", "src"), env, join(root, "home", "work", "gitrepo")],
-    ["never the home directory, whose .claude/ is user configuration", join(root, "home", "work", "plain", "src"), env, join(root, "home", "work", "plain", "src")],
+    [
+      "CLAUDE_PROJECT_DIR wins",
+      join(root, "outside", "x"),
+      { ...env, CLAUDE_PROJECT_DIR: join(root, "home", "work", "plain") },
+      join(root, "home", "work", "plain"),
+    ],
+    [
+      "the nearest .claude/ above the cwd",
+      join(root, "home", "work", "installed", "a", "b"),
+      env,
+      join(root, "home", "work", "installed"),
+    ],
+    [
+      "the git root when no .claude/ exists",
+      join(root, "home", "work", "gitrepo", "pkg", "src"),
+      env,
+      join(root, "home", "work", "gitrepo"),
+    ],
+    [
+      "never the home directory, whose .claude/ is user configuration",
+      join(root, "home", "work", "plain", "src"),
+      env,
+      join(root, "home", "work", "plain", "src"),
+    ],
     ["the cwd when nothing is found", join(root, "outside", "x"), env, join(root, "outside", "x")],
-    ["from CLAUDE_PROJECT_DIR up to the lanes configuration (a monorepo package)", join(root, "outside"), { ...env, CLAUDE_PROJECT_DIR: join(root, "home", "work", "mono", "packages", "api") }, join(root, "home", "work", "mono")],
-    ["the lanes configuration before a nearer plain .claude/", join(root, "home", "work", "mono", "packages", "api"), env, join(root, "home", "work", "mono")],
+    [
+      "from CLAUDE_PROJECT_DIR up to the lanes configuration (a monorepo package)",
+      join(root, "outside"),
+      { ...env, CLAUDE_PROJECT_DIR: join(root, "home", "work", "mono", "packages", "api") },
+      join(root, "home", "work", "mono"),
+    ],
+    [
+      "the lanes configuration before a nearer plain .claude/",
+      join(root, "home", "work", "mono", "packages", "api"),
+      env,
+      join(root, "home", "work", "mono"),
+    ],
   ])("%s", (_name, cwd, e, expected) => {
     expect(findProjectDir(cwd, e)).toBe(expected);
   });

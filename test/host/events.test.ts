@@ -16,18 +16,26 @@ describe("event table", () => {
   });
 
   it("has a source file for every bundle", () => {
-    for (const bundle of Object.keys(BUNDLES) as (keyof typeof BUNDLES)[]) expect(existsSync(join(ROOT, bundleSource(bundle))), bundle).toBe(true);
+    for (const bundle of Object.keys(BUNDLES) as (keyof typeof BUNDLES)[])
+      expect(existsSync(join(ROOT, bundleSource(bundle))), bundle).toBe(true);
   });
 
   it("names the hot bundles once", () => {
     expect(HOT_BUNDLES).toEqual(["pre-tool-use", "post-tool-use"]);
-    expect(DIST_FILES).toEqual(expect.arrayContaining(["pre-tool-use.impl.cjs", "post-tool-use.impl.cjs", "pre-tool-use.cjs", "events.cjs"]));
+    expect(DIST_FILES).toEqual(
+      expect.arrayContaining(["pre-tool-use.impl.cjs", "post-tool-use.impl.cjs", "pre-tool-use.cjs", "events.cjs"]),
+    );
   });
 
   it("wires every row, blocking only the enforcing ones", () => {
     const wiring = hookWiring((entry) => entry);
     expect(Object.keys(wiring)).toEqual(HOOK_EVENTS.map((row) => row.event));
-    expect(wiring["PreToolUse"]?.[0]?.hooks[0]).toEqual({ type: "command", command: "pre-tool-use.cjs", timeout: 10, onFailure: "block" });
+    expect(wiring["PreToolUse"]?.[0]?.hooks[0]).toEqual({
+      type: "command",
+      command: "pre-tool-use.cjs",
+      timeout: 10,
+      onFailure: "block",
+    });
     expect(wiring["SubagentStop"]?.[0]?.hooks[0]).toEqual({ type: "command", command: "events.cjs", timeout: 10 });
   });
 

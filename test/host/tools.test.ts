@@ -10,7 +10,15 @@ import { describeCall } from "../../src/policy/render.ts";
 import type { SettingsRule } from "../../src/policy/settings.ts";
 import { expectDenied, expectNoOpinion, judge, testPolicy } from "../helpers/guard.ts";
 
-const settingsRule = (raw: string, tool: string, content: string | undefined): SettingsRule => ({ raw, effect: "deny", tool, content, scope: "project", file: "/work/app/.claude/settings.json", baseDir: "/work/app" });
+const settingsRule = (raw: string, tool: string, content: string | undefined): SettingsRule => ({
+  raw,
+  effect: "deny",
+  tool,
+  content,
+  scope: "project",
+  file: "/work/app/.claude/settings.json",
+  baseDir: "/work/app",
+});
 
 describe("tool table", () => {
   it("names every tool once, aliases included", () => {
@@ -76,7 +84,14 @@ describe("aliases reach every reader", () => {
     ["Task(Explore)", "Task", "Explore", "Agent"],
     ["Agent(Explore)", "Agent", "Explore", "Task"],
   ])("the settings rule %s denies a %s call", (raw, tool, content, calledAs) => {
-    expectDenied(judge(policy, undefined, { tool: calledAs, input: { subagent_type: "Explore", prompt: "x" }, settings: [settingsRule(raw, tool, content)] }), "settings.deny");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: calledAs,
+        input: { subagent_type: "Explore", prompt: "x" },
+        settings: [settingsRule(raw, tool, content)],
+      }),
+      "settings.deny",
+    );
   });
 
   it.each<[string, string]>([
@@ -84,21 +99,65 @@ describe("aliases reach every reader", () => {
     ["KillBash", "TaskStop"],
     ["TaskStop", "KillShell"],
   ])("the settings rule %s denies a %s call", (raw, calledAs) => {
-    expectDenied(judge(policy, undefined, { tool: calledAs, input: { task_id: "b1" }, settings: [settingsRule(raw, raw, undefined)] }), "settings.deny");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: calledAs,
+        input: { task_id: "b1" },
+        settings: [settingsRule(raw, raw, undefined)],
+      }),
+      "settings.deny",
+    );
   });
 
   it("a lanes.yaml `tools: [KillShell]` rule denies a TaskStop call", () => {
-    const withRule = testPolicy([{ layer: "project", path: "/work/app/.claude/lanes.yaml", file: { version: 1, rules: [{ id: "team.keep-shells", effect: "deny", why: "background shells are shared", instead: "ask the user to stop it", tools: ["KillShell"] }] } }]);
+    const withRule = testPolicy([
+      {
+        layer: "project",
+        path: "/work/app/.claude/lanes.yaml",
+        file: {
+          version: 1,
+          rules: [
+            {
+              id: "team.keep-shells",
+              effect: "deny",
+              why: "background shells are shared",
+              instead: "ask the user to stop it",
+              tools: ["KillShell"],
+            },
+          ],
+        },
+      },
+    ]);
     expectDenied(judge(withRule, undefined, { tool: "TaskStop", input: { task_id: "b1" } }), "team.keep-shells");
   });
 
   it("a settings rule for another agent type has no opinion", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Task", input: { subagent_type: "Plan", prompt: "x" }, settings: [settingsRule("Agent(Explore)", "Agent", "Explore")] }));
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Task",
+        input: { subagent_type: "Plan", prompt: "x" },
+        settings: [settingsRule("Agent(Explore)", "Agent", "Explore")],
+      }),
+    );
   });
 
   it.each(["Agent", "Task"])("a lanes.yaml `tools: [Task]` rule denies an %s call", (calledAs) => {
-    const withRule = testPolicy([{ layer: "project", path: "/work/app/.claude/lanes.yaml", file: { version: 1, rules: [{ id: "team.no-agents", effect: "deny", why: "agents are off", instead: "do it yourself", tools: ["Task"] }] } }]);
-    expectDenied(judge(withRule, undefined, { tool: calledAs, input: { subagent_type: "Explore", prompt: "x" } }), "team.no-agents");
+    const withRule = testPolicy([
+      {
+        layer: "project",
+        path: "/work/app/.claude/lanes.yaml",
+        file: {
+          version: 1,
+          rules: [
+            { id: "team.no-agents", effect: "deny", why: "agents are off", instead: "do it yourself", tools: ["Task"] },
+          ],
+        },
+      },
+    ]);
+    expectDenied(
+      judge(withRule, undefined, { tool: calledAs, input: { subagent_type: "Explore", prompt: "x" } }),
+      "team.no-agents",
+    );
   });
 
   it("a lane that forbids `Task` forbids the Agent tool", () => {
@@ -112,7 +171,11 @@ describe("aliases reach every reader", () => {
       tools: { forbidden: ["Task"] },
     });
     const lanes = testPolicy([], [{ path: "solo.yaml", definition: solo }]);
-    const evaluation = judge(lanes, undefined, { tool: "Agent", input: { subagent_type: "Explore", prompt: "x" }, agent: "solo" });
+    const evaluation = judge(lanes, undefined, {
+      tool: "Agent",
+      input: { subagent_type: "Explore", prompt: "x" },
+      agent: "solo",
+    });
     expect(evaluation.decision?.effect).toBe("deny");
     expect(evaluation.decision?.ruleIds).toContain("lane.tool-forbidden");
   });

@@ -10,16 +10,39 @@ describe("mergeHookSettings", () => {
     expect(result.ok).toBe(true);
     const settings = JSON.parse(result.ok ? result.text : "{}");
     expect(settings.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"', timeout: 10, onFailure: "block" }] },
+      {
+        matcher: "*",
+        hooks: [
+          {
+            type: "command",
+            command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"',
+            timeout: 10,
+            onFailure: "block",
+          },
+        ],
+      },
     ]);
-    expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual([
+      "PostToolUse",
+      "PostToolUseFailure",
+      "PreCompact",
+      "PreToolUse",
+      "SessionStart",
+      "SubagentStart",
+      "SubagentStop",
+      "TaskCompleted",
+      "TaskCreated",
+    ]);
   });
 
   it("keeps every existing key and hook, and is idempotent", () => {
     const existing = JSON.stringify({
       model: "opus",
       permissions: { deny: ["Bash(rm:*)"] },
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-linter" }] }], Stop: [{ hooks: [{ type: "command", command: "notify" }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-linter" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "notify" }] }],
+      },
     });
     const once = mergeHookSettings(existing, wiring, "settings.json");
     const twice = once.ok ? mergeHookSettings(once.text, wiring, "settings.json") : once;
@@ -28,12 +51,26 @@ describe("mergeHookSettings", () => {
     expect(settings.model).toBe("opus");
     expect(settings.permissions).toEqual({ deny: ["Bash(rm:*)"] });
     expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "notify" }] }]);
-    expect(settings.hooks.PreToolUse[0]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "my-linter" }] });
+    expect(settings.hooks.PreToolUse[0]).toEqual({
+      matcher: "Bash",
+      hooks: [{ type: "command", command: "my-linter" }],
+    });
     expect(settings.hooks.PreToolUse).toHaveLength(2);
   });
 
   it("replaces the handlers of an older lanes install instead of adding a second set", () => {
-    const old = JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash|Write", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/guard.mjs"', timeout: 5 }] }] } });
+    const old = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash|Write",
+            hooks: [
+              { type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/guard.mjs"', timeout: 5 },
+            ],
+          },
+        ],
+      },
+    });
     const result = mergeHookSettings(old, wiring, "settings.json");
     const settings = JSON.parse(result.ok ? result.text : "{}");
     expect(settings.hooks.PreToolUse).toHaveLength(1);
@@ -41,7 +78,10 @@ describe("mergeHookSettings", () => {
   });
 
   it.each([
-    ["{ not json", "`settings.json` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run `lanes init` again"],
+    [
+      "{ not json",
+      "`settings.json` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run `lanes init` again",
+    ],
     ["[]", "`settings.json` is not a JSON object: fix it and run `lanes init` again"],
     ['{"hooks": 3}', "`hooks` in `settings.json` is not an object: fix it and run `lanes init` again"],
   ])("refuses to rewrite %s", (text, message) => {

@@ -76,6 +76,12 @@ describe("sweepStaleTemps", () => {
     const alive = new Set([333]);
     const removed = sweepStaleTemps(target, { now, isAlive: (pid) => alive.has(pid) });
     expect(removed).toBe(2);
-    expect(readdirSync(dir).sort()).toEqual([".claude", ".other.json.111.e.tmp", ".progress.json.222.b.tmp", ".progress.json.333.c.tmp", "progress.json"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      ".claude",
+      ".other.json.111.e.tmp",
+      ".progress.json.222.b.tmp",
+      ".progress.json.333.c.tmp",
+      "progress.json",
+    ]);
   });
 });

@@ -22,7 +22,13 @@ function deadPid(): number {
 }
 
 function writeLock(path: string, record: Partial<LockRecord>): LockRecord {
-  const full: LockRecord = { pid: process.pid, host: hostname(), created: new Date().toISOString(), token: "held", ...record };
+  const full: LockRecord = {
+    pid: process.pid,
+    host: hostname(),
+    created: new Date().toISOString(),
+    token: "held",
+    ...record,
+  };
   writeFileSync(path, JSON.stringify(full));
   return full;
 }
@@ -66,7 +72,11 @@ describe("withLockSync", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues[0]).toMatchObject({ code: "locked", file: lock });
-    expect(result.issues[0]!.message).toMatch(new RegExp(`^timed out after 80 ms waiting for \`.*state\\.json\\.lock\`: it is held by pid ${process.pid} \\(this process\\) on`));
+    expect(result.issues[0]!.message).toMatch(
+      new RegExp(
+        `^timed out after 80 ms waiting for \`.*state\\.json\\.lock\`: it is held by pid ${process.pid} \\(this process\\) on`,
+      ),
+    );
     expect(result.issues[0]!.help).toBe(`if that process is gone, delete \`${lock}\` and try again`);
     expect(existsSync(lock)).toBe(true);
   });
@@ -74,7 +84,10 @@ describe("withLockSync", () => {
   it.each([
     ["the holder's pid is dead on this host", () => ({ pid: deadPid() })],
     ["the lock is older than staleMs", () => ({ created: new Date(Date.now() - 31_000).toISOString() })],
-    ["another host's lock is older than staleMs", () => ({ host: "elsewhere", created: new Date(Date.now() - 31_000).toISOString() })],
+    [
+      "another host's lock is older than staleMs",
+      () => ({ host: "elsewhere", created: new Date(Date.now() - 31_000).toISOString() }),
+    ],
   ])("recovers a stale lock when %s", (_, record) => {
     const { target, lock } = setup();
     writeLock(lock, record());

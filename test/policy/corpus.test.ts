@@ -19,8 +19,13 @@ interface Case {
 }
 
 const dir = join(import.meta.dirname, "..", "cases");
-const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
-const corpus = files.map((file) => ({ file, cases: (parse(readFileSync(join(dir, file), "utf8")) as { cases: Case[] }).cases }));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
+const corpus = files.map((file) => ({
+  file,
+  cases: (parse(readFileSync(join(dir, file), "utf8")) as { cases: Case[] }).cases,
+}));
 const policy = testPolicy();
 
 /** A case's name shows the call and the expected decision: `git reset --hard -> deny [git.reset-hard]`. */
@@ -32,7 +37,16 @@ const nameOf = (c: Case): string => {
 
 describe.each(corpus)("corpus $file", ({ cases }) => {
   it.each(cases.map((c) => [nameOf(c), c] as const))("%s", (_name, c) => {
-    expectDecision(judge(policy, c.command, { ...(c.tool !== undefined && { tool: c.tool }), ...(c.input !== undefined && { input: c.input }), ...(c.cwd !== undefined && { cwd: c.cwd }), ...(c.agent !== undefined && { agent: c.agent }) }), c.decision, c.rules ?? []);
+    expectDecision(
+      judge(policy, c.command, {
+        ...(c.tool !== undefined && { tool: c.tool }),
+        ...(c.input !== undefined && { input: c.input }),
+        ...(c.cwd !== undefined && { cwd: c.cwd }),
+        ...(c.agent !== undefined && { agent: c.agent }),
+      }),
+      c.decision,
+      c.rules ?? [],
+    );
   });
 });
 
@@ -44,7 +58,9 @@ describe("the corpus", () => {
   });
   it("names only rules that exist", () => {
     const ids = new Set(policy.rules.map((r) => r.id));
-    const unknown = corpus.flatMap((f) => f.cases.flatMap((c) => (c.rules ?? []).filter((r) => !ids.has(r)).map((r) => `${f.file}: ${r}`)));
+    const unknown = corpus.flatMap((f) =>
+      f.cases.flatMap((c) => (c.rules ?? []).filter((r) => !ids.has(r)).map((r) => `${f.file}: ${r}`)),
+    );
     expect(unknown).toEqual([]);
   });
 });

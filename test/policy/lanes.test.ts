@@ -28,7 +28,14 @@ const api = AgentDefinition.parse({
   responsibilities: ["serve"],
   owns: ["src/server/**", "src/services/**", "src/jobs/**", "api/**", "server/**"],
 });
-const policy = testPolicy([], [...agents.filter((a) => a.definition.name !== "backend"), { path: "api.yaml", definition: api }, ...agents.filter((a) => a.definition.name === "backend")]);
+const policy = testPolicy(
+  [],
+  [
+    ...agents.filter((a) => a.definition.name !== "backend"),
+    { path: "api.yaml", definition: api },
+    ...agents.filter((a) => a.definition.name === "backend"),
+  ],
+);
 const abs = (rel: string) => `${PROJECT}/${rel}`;
 
 describe("writes inside and outside an agent's lane, through every tool", () => {
@@ -49,7 +56,12 @@ describe("writes inside and outside an agent's lane, through every tool", () => 
 
   it.each<[string, string, Record<string, unknown>, string]>([
     ["Write", "src/components/Button.tsx", { file_path: abs("src/components/Button.tsx"), content: "x" }, "frontend"],
-    ["Edit", "src/components/Button.tsx", { file_path: abs("src/components/Button.tsx"), old_string: "a", new_string: "b" }, "frontend"],
+    [
+      "Edit",
+      "src/components/Button.tsx",
+      { file_path: abs("src/components/Button.tsx"), old_string: "a", new_string: "b" },
+      "frontend",
+    ],
     ["MultiEdit", "migrations/001.sql", { file_path: abs("migrations/001.sql"), edits: [] }, "database"],
     ["NotebookEdit", "docs/guide.md", { notebook_path: abs("docs/guide.md"), new_source: "x" }, "docs"],
     ["Bash", "src/components/a.tsx", { command: "echo x > src/components/a.tsx" }, "frontend"],
@@ -69,28 +81,62 @@ describe("writes inside and outside an agent's lane, through every tool", () => 
   });
 
   it("denies a tool the agent's definition does not allow, before looking at paths", () => {
-    expectDenied(judge(policy, undefined, { tool: "NotebookEdit", input: { notebook_path: abs("src/server/a.ipynb"), new_source: "x" }, agent: "backend" }), "lane.tool-not-allowed");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "NotebookEdit",
+        input: { notebook_path: abs("src/server/a.ipynb"), new_source: "x" },
+        agent: "backend",
+      }),
+      "lane.tool-not-allowed",
+    );
   });
 
   it("follows does_not_own: frontend owns app/** but app/api/** is the backend's", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs("app/dashboard/page.tsx"), content: "x" }, agent: "frontend" }));
-    const e = judge(policy, undefined, { tool: "Write", input: { file_path: abs("app/api/users/route.ts"), content: "x" }, agent: "frontend" });
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("app/dashboard/page.tsx"), content: "x" },
+        agent: "frontend",
+      }),
+    );
+    const e = judge(policy, undefined, {
+      tool: "Write",
+      input: { file_path: abs("app/api/users/route.ts"), content: "x" },
+      agent: "frontend",
+    });
     expectDenied(e, "lane.write-outside-owned");
     expect(e.decision?.matches[0]?.why).toContain("owned by `backend`");
   });
 
   it("names no owner when nobody owns the path", () => {
-    const e = judge(policy, undefined, { tool: "Write", input: { file_path: abs("Makefile"), content: "x" }, agent: "backend" });
+    const e = judge(policy, undefined, {
+      tool: "Write",
+      input: { file_path: abs("Makefile"), content: "x" },
+      agent: "backend",
+    });
     expectDenied(e, "lane.write-outside-owned");
     expect(e.decision?.matches[0]?.why).toBe("`Makefile` is outside backend's lane and no agent owns it");
   });
 
   it("lets every agent write its memory file", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs(".claude/memory/t1-backend-memory.md"), content: "x" }, agent: "backend" }));
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs(".claude/memory/t1-backend-memory.md"), content: "x" },
+        agent: "backend",
+      }),
+    );
   });
 
   it("accepts plugin-namespaced agent types", () => {
-    expectDenied(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/components/a.tsx"), content: "x" }, agent: "lanes:backend" }), "lane.write-outside-owned");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/components/a.tsx"), content: "x" },
+        agent: "lanes:backend",
+      }),
+      "lane.write-outside-owned",
+    );
   });
 
   it("asks when a subagent writes a path known only at run time", () => {
@@ -99,7 +145,9 @@ describe("writes inside and outside an agent's lane, through every tool", () => 
 
   it("allows reads anywhere", () => {
     expectNoOpinion(judge(policy, "cat src/components/Button.tsx", { agent: "backend" }));
-    expectNoOpinion(judge(policy, undefined, { tool: "Read", input: { file_path: abs("migrations/001.sql") }, agent: "backend" }));
+    expectNoOpinion(
+      judge(policy, undefined, { tool: "Read", input: { file_path: abs("migrations/001.sql") }, agent: "backend" }),
+    );
   });
 });
 
@@ -112,14 +160,32 @@ describe("MUST NOT rules, tools, skills and spawns", () => {
     expectAsk(judge(policy, "prisma migrate deploy", { agent: "database" }), "agent.database.ask-deploy");
   });
   it("enforces MUST NOT tools for a read-only reviewer", () => {
-    expectDenied(judge(policy, "ls", { agent: "design-reviewer" }), "agent.design-reviewer.read-only", "lane.tool-not-allowed");
+    expectDenied(
+      judge(policy, "ls", { agent: "design-reviewer" }),
+      "agent.design-reviewer.read-only",
+      "lane.tool-not-allowed",
+    );
   });
   it("denies tools outside the allowed list", () => {
-    expectDenied(judge(policy, undefined, { tool: "Agent", input: { description: "x", prompt: "y", subagent_type: "qa" }, agent: "backend" }), "lane.spawn-not-allowed", "lane.tool-not-allowed");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Agent",
+        input: { description: "x", prompt: "y", subagent_type: "qa" },
+        agent: "backend",
+      }),
+      "lane.spawn-not-allowed",
+      "lane.tool-not-allowed",
+    );
   });
   it("keeps skills for the human and the orchestrator", () => {
-    expectDenied(judge(policy, undefined, { tool: "Skill", input: { skill: "risk-classifier" }, agent: "backend" }), "lane.skill-not-allowed", "lane.tool-not-allowed");
-    expectNoOpinion(judge(policy, undefined, { tool: "Skill", input: { skill: "risk-classifier" }, agent: "orchestrator" }));
+    expectDenied(
+      judge(policy, undefined, { tool: "Skill", input: { skill: "risk-classifier" }, agent: "backend" }),
+      "lane.skill-not-allowed",
+      "lane.tool-not-allowed",
+    );
+    expectNoOpinion(
+      judge(policy, undefined, { tool: "Skill", input: { skill: "risk-classifier" }, agent: "orchestrator" }),
+    );
     expectNoOpinion(judge(policy, undefined, { tool: "Skill", input: { skill: "risk-classifier" } }));
   });
 });
@@ -138,9 +204,15 @@ describe("spawning agents: existence, depth and cycles", () => {
   });
   it("denies nesting beyond the bound, with the path in the reason", () => {
     // main → orchestrator → orchestrator-2 → orchestrator-3 would be 4 deep (limit 3)
-    const e = judge(policy, undefined, { ...spawn("backend"), agent: "orchestrator", path: ["lanes:orchestrator", "orchestrator"] });
+    const e = judge(policy, undefined, {
+      ...spawn("backend"),
+      agent: "orchestrator",
+      path: ["lanes:orchestrator", "orchestrator"],
+    });
     expectDenied(e, "agents.depth-limit");
-    expect(e.decision?.matches.map((m) => m.why)).toContain("starting `backend` would nest agents 4 deep (limit 3); path: main → orchestrator → orchestrator → orchestrator");
+    expect(e.decision?.matches.map((m) => m.why)).toContain(
+      "starting `backend` would nest agents 4 deep (limit 3); path: main → orchestrator → orchestrator → orchestrator",
+    );
   });
   it("denies a cycle: an agent type already on the path", () => {
     const e = judge(policy, undefined, { ...spawn("orchestrator"), agent: "orchestrator" });
@@ -151,27 +223,90 @@ describe("spawning agents: existence, depth and cycles", () => {
 
 describe("precedence between layers", () => {
   it("a global deny beats an agent's allowance: backend owns src/server/** but not its secrets", () => {
-    expectDenied(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/server/.env"), content: "K=1" }, agent: "backend" }), "secrets.env-files");
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/server/.env"), content: "K=1" },
+        agent: "backend",
+      }),
+      "secrets.env-files",
+    );
   });
   it("global destructive rules apply inside a lane", () => {
-    expectDenied(judge(policy, "rm -rf src/server/../..", { agent: "backend" }), "lane.write-outside-owned", "fs.delete-project-root");
+    expectDenied(
+      judge(policy, "rm -rf src/server/../..", { agent: "backend" }),
+      "lane.write-outside-owned",
+      "fs.delete-project-root",
+    );
   });
   it("the main session, which has no agent_id, gets only the global rules", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/components/Button.tsx"), content: "x" } }));
+    expectNoOpinion(
+      judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/components/Button.tsx"), content: "x" } }),
+    );
   });
   it("a task constraint narrows a lane", () => {
-    const task = { agent: "backend", step: 2, writePaths: [compilePathGlob("src/server/users/**", { caseInsensitive: false })], tools: undefined, readOnly: false };
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/server/users/a.ts"), content: "x" }, agent: "backend", task }));
-    expectDenied(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/server/orders/a.ts"), content: "x" }, agent: "backend", task }), "task.write-outside-scope");
+    const task = {
+      agent: "backend",
+      step: 2,
+      writePaths: [compilePathGlob("src/server/users/**", { caseInsensitive: false })],
+      tools: undefined,
+      readOnly: false,
+    };
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/server/users/a.ts"), content: "x" },
+        agent: "backend",
+        task,
+      }),
+    );
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/server/orders/a.ts"), content: "x" },
+        agent: "backend",
+        task,
+      }),
+      "task.write-outside-scope",
+    );
   });
   it("a task constraint cannot relax anything: paths outside the lane stay denied", () => {
-    const task = { agent: "backend", step: 2, writePaths: [compilePathGlob("src/components/**", { caseInsensitive: false })], tools: undefined, readOnly: false };
-    expectDenied(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/components/a.tsx"), content: "x" }, agent: "backend", task }), "lane.write-outside-owned");
+    const task = {
+      agent: "backend",
+      step: 2,
+      writePaths: [compilePathGlob("src/components/**", { caseInsensitive: false })],
+      tools: undefined,
+      readOnly: false,
+    };
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/components/a.tsx"), content: "x" },
+        agent: "backend",
+        task,
+      }),
+      "lane.write-outside-owned",
+    );
   });
   it("a read-only task step denies writes, and applies only to the step's agent", () => {
     const task = { agent: "backend", step: 1, writePaths: undefined, tools: undefined, readOnly: true };
-    expectDenied(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/server/a.ts"), content: "x" }, agent: "backend", task }), "task.read-only");
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs("src/components/a.tsx"), content: "x" }, agent: "frontend", task }));
+    expectDenied(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/server/a.ts"), content: "x" },
+        agent: "backend",
+        task,
+      }),
+      "task.read-only",
+    );
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("src/components/a.tsx"), content: "x" },
+        agent: "frontend",
+        task,
+      }),
+    );
   });
   it("a task tool list narrows the tools", () => {
     const task = { agent: "qa", step: 3, writePaths: undefined, tools: ["Read", "Grep"], readOnly: false };
@@ -181,11 +316,27 @@ describe("precedence between layers", () => {
 
 describe("agents without a lanes definition", () => {
   it("get only the global rules by default", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs("x.ts"), content: "x" }, agent: "general-purpose" }));
+    expectNoOpinion(
+      judge(policy, undefined, {
+        tool: "Write",
+        input: { file_path: abs("x.ts"), content: "x" },
+        agent: "general-purpose",
+      }),
+    );
   });
   it("get no writes when the team's default lane is deny-writes", () => {
-    const strict = testPolicy([{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, options: { default_lane: "deny-writes" } } }], agents);
-    expectDenied(judge(strict, undefined, { tool: "Write", input: { file_path: abs("x.ts"), content: "x" }, agent: "general-purpose" }), "lane.undefined-agent");
+    const strict = testPolicy(
+      [{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, options: { default_lane: "deny-writes" } } }],
+      agents,
+    );
+    expectDenied(
+      judge(strict, undefined, {
+        tool: "Write",
+        input: { file_path: abs("x.ts"), content: "x" },
+        agent: "general-purpose",
+      }),
+      "lane.undefined-agent",
+    );
     expectNoOpinion(judge(strict, "git status", { agent: "general-purpose" }));
   });
 });

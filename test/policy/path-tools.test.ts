@@ -12,8 +12,20 @@ const team: PolicyLayerInput = {
   file: {
     version: 1,
     rules: [
-      { id: "team.fixtures-read-only", effect: "deny", why: "fixtures are recorded from production", instead: "add a new fixture next to it", paths: { access: "read-only", patterns: ["test/fixtures/**"] } },
-      { id: "team.keep-migrations", effect: "deny", why: "applied migrations must stay", instead: "write a new migration that reverts it", paths: { access: "no-delete", patterns: ["migrations/"] } },
+      {
+        id: "team.fixtures-read-only",
+        effect: "deny",
+        why: "fixtures are recorded from production",
+        instead: "add a new fixture next to it",
+        paths: { access: "read-only", patterns: ["test/fixtures/**"] },
+      },
+      {
+        id: "team.keep-migrations",
+        effect: "deny",
+        why: "applied migrations must stay",
+        instead: "write a new migration that reverts it",
+        paths: { access: "no-delete", patterns: ["migrations/"] },
+      },
     ],
   },
 };
@@ -34,7 +46,10 @@ const write = (rel: string): Call[] => [
   ["NotebookEdit", { notebook_path: abs(rel), new_source: "x" }],
   ["Bash", { command: `echo x > ${rel}` }],
 ];
-const remove = (rel: string): Call[] => [["Bash", { command: `rm ${rel}` }], ["Bash", { command: `mv ${rel} /tmp/x` }]];
+const remove = (rel: string): Call[] => [
+  ["Bash", { command: `rm ${rel}` }],
+  ["Bash", { command: `mv ${rel} /tmp/x` }],
+];
 
 describe("zero-access: secrets cannot be read, written or deleted through any tool", () => {
   it.each([...read(".env"), ...write(".env"), ...remove(".env")])("%s %j", (tool, input) => {
@@ -70,32 +85,58 @@ describe("read-only: readable, not writable or deletable", () => {
   it.each(read("test/fixtures/users.json"))("%s %j is allowed", (tool, input) => {
     expectNoOpinion(judge(policy, undefined, { tool, input }));
   });
-  it.each([...write("test/fixtures/users.json"), ...remove("test/fixtures/users.json")])("%s %j is denied", (tool, input) => {
-    expectDenied(judge(policy, undefined, { tool, input }), "team.fixtures-read-only");
-  });
+  it.each([...write("test/fixtures/users.json"), ...remove("test/fixtures/users.json")])(
+    "%s %j is denied",
+    (tool, input) => {
+      expectDenied(judge(policy, undefined, { tool, input }), "team.fixtures-read-only");
+    },
+  );
 });
 
 describe("no-delete: editable, not deletable", () => {
-  it.each([...write("migrations/001_init.sql"), ...read("migrations/001_init.sql")])("%s %j is allowed", (tool, input) => {
-    expectNoOpinion(judge(policy, undefined, { tool, input }));
-  });
-  it.each<Call>([...remove("migrations/001_init.sql"), ["Bash", { command: "rm -rf migrations" }], ["Bash", { command: "find migrations -name '*.sql' -delete" }]])("%s %j is denied", (tool, input) => {
+  it.each([...write("migrations/001_init.sql"), ...read("migrations/001_init.sql")])(
+    "%s %j is allowed",
+    (tool, input) => {
+      expectNoOpinion(judge(policy, undefined, { tool, input }));
+    },
+  );
+  it.each<Call>([
+    ...remove("migrations/001_init.sql"),
+    ["Bash", { command: "rm -rf migrations" }],
+    ["Bash", { command: "find migrations -name '*.sql' -delete" }],
+  ])("%s %j is denied", (tool, input) => {
     expectDenied(judge(policy, undefined, { tool, input }), "team.keep-migrations");
   });
 });
 
 describe("normalisation", () => {
-  it.each(["./.env", "src/../.env", "/work/app//.env", "/proc/self/cwd/.env", "~/../../work/app/.env", "$HOME/../../work/app/.env"])("%s resolves to the secret", (path) => {
+  it.each([
+    "./.env",
+    "src/../.env",
+    "/work/app//.env",
+    "/proc/self/cwd/.env",
+    "~/../../work/app/.env",
+    "$HOME/../../work/app/.env",
+  ])("%s resolves to the secret", (path) => {
     expectDenied(judge(policy, `cat ${path}`), "secrets.env-files");
   });
   it("resolves Read paths relative to the cwd", () => {
-    expectDenied(judge(policy, undefined, { tool: "Read", input: { file_path: "../.env" }, cwd: abs("src") }), "secrets.env-files");
+    expectDenied(
+      judge(policy, undefined, { tool: "Read", input: { file_path: "../.env" }, cwd: abs("src") }),
+      "secrets.env-files",
+    );
   });
   it("is case-sensitive unless the team says otherwise", () => {
     expectNoOpinion(judge(policy, "cat .ENV"));
-    const ci = testPolicy([{ layer: "project", path: "/p", file: { version: 1, options: { case_insensitive_paths: true } } }]);
+    const ci = testPolicy([
+      { layer: "project", path: "/p", file: { version: 1, options: { case_insensitive_paths: true } } },
+    ]);
     expectDenied(judge(ci, "cat .ENV"), "secrets.env-files");
-    expectDenied(judge(ci, undefined, { tool: "Read", input: { file_path: "/home/dev/.SSH/ID_RSA" } }), "secrets.credential-files", "secrets.private-keys");
+    expectDenied(
+      judge(ci, undefined, { tool: "Read", input: { file_path: "/home/dev/.SSH/ID_RSA" } }),
+      "secrets.credential-files",
+      "secrets.private-keys",
+    );
   });
 });
 
@@ -117,16 +158,38 @@ describe("writes outside the project", () => {
     expectNoOpinion(judge(policy, undefined, { tool, input }));
   });
   it("can be made a deny or switched off", () => {
-    const deny = testPolicy([{ layer: "project", path: "/p", file: { version: 1, options: { outside_project_writes: "deny" } } }]);
-    expectDenied(judge(deny, undefined, { tool: "Write", input: { file_path: "/home/dev/x", content: "" } }), "fs.write-outside-project");
-    const off = testPolicy([{ layer: "project", path: "/p", file: { version: 1, options: { outside_project_writes: "off" } } }]);
+    const deny = testPolicy([
+      { layer: "project", path: "/p", file: { version: 1, options: { outside_project_writes: "deny" } } },
+    ]);
+    expectDenied(
+      judge(deny, undefined, { tool: "Write", input: { file_path: "/home/dev/x", content: "" } }),
+      "fs.write-outside-project",
+    );
+    const off = testPolicy([
+      { layer: "project", path: "/p", file: { version: 1, options: { outside_project_writes: "off" } } },
+    ]);
     expectNoOpinion(judge(off, undefined, { tool: "Write", input: { file_path: "/home/dev/x", content: "" } }));
   });
 });
 
 describe("an allow exception of a higher layer", () => {
   const layers: PolicyLayerInput[] = [
-    { layer: "project", path: "/work/app/.claude/lanes.yaml", file: { version: 1, rules: [{ id: "team.test-env", effect: "allow", why: "the test env holds no secrets", instead: "-", paths: { access: "zero-access", patterns: [".env.test"] } }] } },
+    {
+      layer: "project",
+      path: "/work/app/.claude/lanes.yaml",
+      file: {
+        version: 1,
+        rules: [
+          {
+            id: "team.test-env",
+            effect: "allow",
+            why: "the test env holds no secrets",
+            instead: "-",
+            paths: { access: "zero-access", patterns: [".env.test"] },
+          },
+        ],
+      },
+    },
   ];
   const withException = testPolicy(layers);
   it("cancels the built-in deny for that path only", () => {
@@ -135,8 +198,22 @@ describe("an allow exception of a higher layer", () => {
   });
   it("cannot cancel a lower layer's rule from an even lower layer", () => {
     const local = testPolicy([
-      { layer: "project", path: "/p", file: { version: 1, rules: [{ id: "team.no-curl", effect: "deny", why: "w", instead: "i", command: { program: "curl" } }] } },
-      { layer: "local", path: "/l", file: { version: 1, rules: [{ id: "me.curl", effect: "allow", why: "w", instead: "i", command: { program: "curl" } }] } },
+      {
+        layer: "project",
+        path: "/p",
+        file: {
+          version: 1,
+          rules: [{ id: "team.no-curl", effect: "deny", why: "w", instead: "i", command: { program: "curl" } }],
+        },
+      },
+      {
+        layer: "local",
+        path: "/l",
+        file: {
+          version: 1,
+          rules: [{ id: "me.curl", effect: "allow", why: "w", instead: "i", command: { program: "curl" } }],
+        },
+      },
     ]);
     expectDenied(judge(local, "curl https://example.com"), "team.no-curl");
   });
@@ -151,6 +228,10 @@ describe("globs expanded against the file system, as the shell would", () => {
     expectNoOpinion(judge(policy, "wc -l src/*", { files }));
   });
   it("a tool's glob reaches dotfiles", () => {
-    expectDenied(judge(policy, undefined, { tool: "Grep", input: { pattern: "x", path: PROJECT, glob: "*" }, files }), "secrets.env-files", "secrets.private-keys");
+    expectDenied(
+      judge(policy, undefined, { tool: "Grep", input: { pattern: "x", path: PROJECT, glob: "*" }, files }),
+      "secrets.env-files",
+      "secrets.private-keys",
+    );
   });
 });

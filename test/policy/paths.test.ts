@@ -4,7 +4,13 @@ import { matchPath } from "../../src/globs/match.ts";
 import { classifyPath, type PathContext } from "../../src/policy/paths.ts";
 import { globBase, normalizePath } from "../../src/host/paths.ts";
 
-const ctx: PathContext = { cwd: "/work/app/src", projectDir: "/work/app", home: "/home/dev", tempDirs: ["/tmp"], caseInsensitive: false };
+const ctx: PathContext = {
+  cwd: "/work/app/src",
+  projectDir: "/work/app",
+  home: "/home/dev",
+  tempDirs: ["/tmp"],
+  caseInsensitive: false,
+};
 
 describe("normalizePath", () => {
   it.each([

@@ -37,7 +37,12 @@ describe("Bash rule contents", () => {
 
 describe("settings files", () => {
   it("reads deny and ask rules, reports what it cannot read", () => {
-    const files = { "/p/.claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash(rm:*)", "Read(./.env)", "Bash("], ask: ["Bash(git push:*)"], allow: ["Bash(ls)"] } }), "/h/.claude/settings.json": "{not json" };
+    const files = {
+      "/p/.claude/settings.json": JSON.stringify({
+        permissions: { deny: ["Bash(rm:*)", "Read(./.env)", "Bash("], ask: ["Bash(git push:*)"], allow: ["Bash(ls)"] },
+      }),
+      "/h/.claude/settings.json": "{not json",
+    };
     const { rules, problems } = readSettingsRules(
       [
         { path: "/h/.claude/settings.json", scope: "user", baseDir: "/h" },
@@ -51,7 +56,10 @@ describe("settings files", () => {
       ["deny", "Read(./.env)", "project"],
       ["ask", "Bash(git push:*)", "project"],
     ]);
-    expect(problems).toEqual(["/h/.claude/settings.json: not valid JSON, its permission rules are not enforced by lanes", "/p/.claude/settings.json: cannot read rule `Bash(`"]);
+    expect(problems).toEqual([
+      "/h/.claude/settings.json: not valid JSON, its permission rules are not enforced by lanes",
+      "/p/.claude/settings.json: cannot read rule `Bash(`",
+    ]);
   });
 
   it.each([

@@ -3,7 +3,13 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Checkpoint } from "../../src/runtime/checkpoint-schema.ts";
-import { KEEP_PRECOMPACT, listCheckpoints, resumeCheckpoint, saveCheckpoint, saveCompactCheckpoint } from "../../src/runtime/checkpoints.ts";
+import {
+  KEEP_PRECOMPACT,
+  listCheckpoints,
+  resumeCheckpoint,
+  saveCheckpoint,
+  saveCompactCheckpoint,
+} from "../../src/runtime/checkpoints.ts";
 import { recordArtifacts } from "../../src/runtime/progress-hot.ts";
 import { completeProgress, enterSkill, initProgress, recordStep } from "../../src/runtime/progress.ts";
 import { detect, readJson, seededRandom, steppingClock, tempProject } from "./helpers.ts";
@@ -39,7 +45,10 @@ describe("saveCheckpoint", () => {
         metadata: { created_at: "2025-01-02T03:04:05.000Z", total_duration_ms: 700 },
         nesting: { current_depth: 1, max_depth: 3, path: ["sequential"] },
       },
-      state_snapshot: { workflow: { status: "in_progress", current_step: 2, next_step: { expert: "q", action: "parse" } }, phases: [] },
+      state_snapshot: {
+        workflow: { status: "in_progress", current_step: 2, next_step: { expert: "q", action: "parse" } },
+        phases: [],
+      },
       artifacts_so_far: [
         { type: "code", content: "src/lexer.ts", created_by: "p", version: 1 },
         { type: "document", content: "README.md", created_by: "unknown", version: 1 },
@@ -49,8 +58,17 @@ describe("saveCheckpoint", () => {
 
   it("works without a progress file, and refuses to overwrite an id", () => {
     const { dir, deps } = setup();
-    const first = saveCheckpoint(dir, { id: "x", skill: "evaluator", state: { scores: [1, 2] }, resumable: false }, deps);
-    expect(first.ok && first.value).toMatchObject({ current_skill: "evaluator", state_snapshot: { scores: [1, 2] }, resumable: false, task_context: { task_id: "x", history: [] } });
+    const first = saveCheckpoint(
+      dir,
+      { id: "x", skill: "evaluator", state: { scores: [1, 2] }, resumable: false },
+      deps,
+    );
+    expect(first.ok && first.value).toMatchObject({
+      current_skill: "evaluator",
+      state_snapshot: { scores: [1, 2] },
+      resumable: false,
+      task_context: { task_id: "x", history: [] },
+    });
     const again = saveCheckpoint(dir, { id: "x" }, deps);
     expect(again.ok ? undefined : again.issues[0]!.message).toBe("checkpoint `x` already exists");
   });
@@ -78,7 +96,12 @@ describe("saveCompactCheckpoint (PreCompact)", () => {
     const state = { skill: "develop-skill", task_id: "t1", status: "in_progress", current_phase: "1" };
     writeFileSync(join(phases, "develop-skill-t1.json"), JSON.stringify(state));
     const saved = saveCompactCheckpoint(dir, "manual", deps);
-    expect(saved.ok && saved.value).toMatchObject({ current_skill: "develop-skill", reason: "precompact-manual", state_snapshot: { phases: [state] }, task_context: { task_id: "t1" } });
+    expect(saved.ok && saved.value).toMatchObject({
+      current_skill: "develop-skill",
+      reason: "precompact-manual",
+      state_snapshot: { phases: [state] },
+      task_context: { task_id: "t1" },
+    });
   });
 
   it(`keeps the newest ${KEEP_PRECOMPACT} and leaves manual checkpoints alone`, () => {
@@ -108,8 +131,20 @@ describe("resumeCheckpoint and listCheckpoints", () => {
     saveCheckpoint(dir, { id: "final", resumable: false }, deps);
     const good = resumeCheckpoint(dir, "good");
     expect(good.ok && good.value.task_context.original_request).toBe("r");
-    expect(resumeCheckpoint(dir, "final")).toMatchObject({ ok: false, issues: [{ code: "refused", message: "checkpoint `final` was saved as not resumable" }] });
-    expect(resumeCheckpoint(dir, "nope")).toMatchObject({ ok: false, issues: [{ code: "missing", message: "there is no checkpoint `nope`", help: "run `lanes checkpoint list` to see the saved ones" }] });
+    expect(resumeCheckpoint(dir, "final")).toMatchObject({
+      ok: false,
+      issues: [{ code: "refused", message: "checkpoint `final` was saved as not resumable" }],
+    });
+    expect(resumeCheckpoint(dir, "nope")).toMatchObject({
+      ok: false,
+      issues: [
+        {
+          code: "missing",
+          message: "there is no checkpoint `nope`",
+          help: "run `lanes checkpoint list` to see the saved ones",
+        },
+      ],
+    });
   });
 
   it("reports a corrupt checkpoint with its first problem and keeps a copy", () => {
@@ -117,7 +152,9 @@ describe("resumeCheckpoint and listCheckpoints", () => {
     saveCheckpoint(dir, { id: "bad" }, deps);
     writeFileSync(join(checkpoints, "bad.json"), JSON.stringify({ checkpoint_id: "bad" }));
     const result = resumeCheckpoint(dir, "bad", deps);
-    expect(result.ok ? undefined : result.issues[0]!.message).toMatch(/^`\.claude\/state\/checkpoints\/bad\.json` is not usable: task_context: missing \(expected object\): the file was left as is and copied to `bad\.json\.corrupt-/);
+    expect(result.ok ? undefined : result.issues[0]!.message).toMatch(
+      /^`\.claude\/state\/checkpoints\/bad\.json` is not usable: task_context: missing \(expected object\): the file was left as is and copied to `bad\.json\.corrupt-/,
+    );
   });
 
   it("lists oldest first, invalid files with their problem", () => {
@@ -126,7 +163,11 @@ describe("resumeCheckpoint and listCheckpoints", () => {
     saveCheckpoint(dir, { id: "a-third" }, deps);
     writeFileSync(join(checkpoints, "broken.json"), "[]");
     const listed = listCheckpoints(dir);
-    expect(listed.ok && listed.value.map((e) => (e.ok ? e.id : `${e.id}: ${e.problem}`))).toEqual(["broken: `broken.json` is not usable: expected object, received array", "b-second", "a-third"]);
+    expect(listed.ok && listed.value.map((e) => (e.ok ? e.id : `${e.id}: ${e.problem}`))).toEqual([
+      "broken: `broken.json` is not usable: expected object, received array",
+      "b-second",
+      "a-third",
+    ]);
     expect(readdirSync(checkpoints).filter((n) => n.includes("corrupt"))).toEqual([]);
   });
 });

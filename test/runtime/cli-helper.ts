@@ -19,7 +19,13 @@ const HOME = mkdtempSync(join(tmpdir(), "lanes-cli-home-"));
 export async function cli(argv: readonly string[], cwd: string, stdin = ""): Promise<CliRun> {
   let out = "";
   let err = "";
-  const ctx: CliContext = { cwd, env: { HOME }, out: (t) => (out += t), err: (t) => (err += t), stdin: async () => stdin };
+  const ctx: CliContext = {
+    cwd,
+    env: { HOME },
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    stdin: async () => stdin,
+  };
   const code = await runCli(argv, ctx);
   return { code, out, err };
 }

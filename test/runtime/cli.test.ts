@@ -18,36 +18,93 @@ describe("lanes progress", () => {
   it("round-trips a workflow: init, step with a handoff, show, resume, error, complete", async () => {
     const dir = project();
     writeFileSync(join(dir, "CLAUDE.md"), "# Guard Service\n");
-    const init = await cli(["progress", "init", "Add a test for the hex pattern", "--primary", "n8n-expert", "--supporting", "vitest-expert", "--steps", "2"], dir);
-    expect(init).toMatchObject({ code: 0, err: "" });
-    expect(init.out).toMatch(/^started workflow wf-\d{8}T\d{6}Z-[a-z0-9]{6} for Guard Service: 2 steps planned, n8n-expert leads\n$/);
-
-    const step = await cli(
-      ["progress", "step", "--expert", "n8n-expert", "--action", "analyze_workflow", "--summary", "pattern at line 245", "--created", "rules.json", "--next-expert", "vitest-expert", "--next-action", "create_test", "--next-notes", "category CODE_INJECTION", "--next-file", "rules.json", "--next-write-path", "test/**", "--next-tool", "Write"],
+    const init = await cli(
+      [
+        "progress",
+        "init",
+        "Add a test for the hex pattern",
+        "--primary",
+        "n8n-expert",
+        "--supporting",
+        "vitest-expert",
+        "--steps",
+        "2",
+      ],
       dir,
     );
-    expect(step).toEqual({ code: 0, out: "recorded step 1: `n8n-expert` did `analyze_workflow`; next: step 2, `vitest-expert` does `create_test`\n", err: "" });
+    expect(init).toMatchObject({ code: 0, err: "" });
+    expect(init.out).toMatch(
+      /^started workflow wf-\d{8}T\d{6}Z-[a-z0-9]{6} for Guard Service: 2 steps planned, n8n-expert leads\n$/,
+    );
+
+    const step = await cli(
+      [
+        "progress",
+        "step",
+        "--expert",
+        "n8n-expert",
+        "--action",
+        "analyze_workflow",
+        "--summary",
+        "pattern at line 245",
+        "--created",
+        "rules.json",
+        "--next-expert",
+        "vitest-expert",
+        "--next-action",
+        "create_test",
+        "--next-notes",
+        "category CODE_INJECTION",
+        "--next-file",
+        "rules.json",
+        "--next-write-path",
+        "test/**",
+        "--next-tool",
+        "Write",
+      ],
+      dir,
+    );
+    expect(step).toEqual({
+      code: 0,
+      out: "recorded step 1: `n8n-expert` did `analyze_workflow`; next: step 2, `vitest-expert` does `create_test`\n",
+      err: "",
+    });
 
     const json = await cli(["progress", "show", "--json"], dir);
     const doc = ProgressFile.parse(JSON.parse(json.out));
-    expect(doc.next_step).toEqual({ step: 2, expert: "vitest-expert", action: "create_test", context: { notes: "category CODE_INJECTION", relevant_files: ["rules.json"] }, constraints: { write_paths: ["test/**"], tools: ["Write"] } });
+    expect(doc.next_step).toEqual({
+      step: 2,
+      expert: "vitest-expert",
+      action: "create_test",
+      context: { notes: "category CODE_INJECTION", relevant_files: ["rules.json"] },
+      constraints: { write_paths: ["test/**"], tools: ["Write"] },
+    });
     expect(doc.task.project_context).toMatchObject({ name: "Guard Service", detected_from: ["CLAUDE.md"] });
 
     const show = await cli(["progress", "show"], dir);
     expect(show.out).toContain("🎯 Task: Add a test for the hex pattern");
-    expect(show.out).toContain("🤖 Step 1/2: n8n-expert\n   ├─ ▶️  Action: analyze_workflow\n   ├─ 📝 pattern at line 245\n   └─ ✅ Completed (");
+    expect(show.out).toContain(
+      "🤖 Step 1/2: n8n-expert\n   ├─ ▶️  Action: analyze_workflow\n   ├─ 📝 pattern at line 245\n   └─ ✅ Completed (",
+    );
     expect(show.out).toContain("⏭️  Step 2/2: vitest-expert (next)");
 
     const resume = await cli(["progress", "resume"], dir);
-    expect(resume.out).toContain("next step 2: vitest-expert does create_test\n  notes: category CODE_INJECTION\n  relevant_files: [\"rules.json\"]\n  constraints: writes only `test/**`; tools only `Write`");
+    expect(resume.out).toContain(
+      'next step 2: vitest-expert does create_test\n  notes: category CODE_INJECTION\n  relevant_files: ["rules.json"]\n  constraints: writes only `test/**`; tools only `Write`',
+    );
     expect(resume.out).toContain("history:\n  1. n8n-expert analyze_workflow: pattern at line 245 [rules.json]");
 
     expect((await cli(["progress", "error", "flaky", "network", "--severity", "warning"], dir)).out).toBe(
       `logged error 1 in workflow ${doc.workflow_id}: the status stays in_progress; run \`lanes progress fail\` if it cannot go on\n`,
     );
-    const complete = await cli(["progress", "complete", "--summary", "hex pattern covered", "--suggestion", "add the octal variant"], dir);
+    const complete = await cli(
+      ["progress", "complete", "--summary", "hex pattern covered", "--suggestion", "add the octal variant"],
+      dir,
+    );
     expect(complete.out).toContain("✨ Task Completed in ");
-    expect(complete.out).toContain("📋 Summary:\n   hex pattern covered\n\n📁 Artifacts:\n   • rules.json (created)\n\n💡 Next Steps:\n   1. add the octal variant\n═");
+    expect(complete.out).toContain(
+      "📋 Summary:\n   hex pattern covered\n\n📁 Artifacts:\n   • rules.json (created)\n\n💡 Next Steps:\n   1. add the octal variant\n═",
+    );
   });
 
   it("refuses to replace an unfinished workflow, with the way out on the next line", async () => {
@@ -55,7 +112,9 @@ describe("lanes progress", () => {
     await cli(["progress", "init", "first", "--primary", "a"], dir);
     const again = await cli(["progress", "init", "second", "--primary", "a"], dir);
     expect(again.code).toBe(1);
-    expect(again.err).toMatch(/^lanes progress: workflow `wf-[^`]+` is initialized at step 1 of 1: init would discard it\nrun `lanes progress resume` to continue it, .* or `lanes progress init --force` to start over\n$/);
+    expect(again.err).toMatch(
+      /^lanes progress: workflow `wf-[^`]+` is initialized at step 1 of 1: init would discard it\nrun `lanes progress resume` to continue it, .* or `lanes progress init --force` to start over\n$/,
+    );
     expect((await cli(["progress", "init", "second", "--primary", "a", "--force"], dir)).code).toBe(0);
   });
 
@@ -67,20 +126,50 @@ describe("lanes progress", () => {
     writeFileSync(file, JSON.stringify({ ...doc, status: "paused" }));
     const show = await cli(["progress", "show"], dir);
     expect(show.code).toBe(65);
-    expect(show.err).toMatch(/^lanes progress: `\.claude\/state\/progress\.json` is not usable: status: expected one of .*: the file was left as is and copied to `progress\.json\.corrupt-\d{8}T\d{6}Z`\nrun `lanes progress init --force` to start over, or fix the file by hand\n$/);
+    expect(show.err).toMatch(
+      /^lanes progress: `\.claude\/state\/progress\.json` is not usable: status: expected one of .*: the file was left as is and copied to `progress\.json\.corrupt-\d{8}T\d{6}Z`\nrun `lanes progress init --force` to start over, or fix the file by hand\n$/,
+    );
     expect(readdirSync(join(dir, ".claude", "state")).filter((n) => n.includes("corrupt"))).toHaveLength(1);
   });
 
   it.each([
     [["progress", "init", "x"], 64, "lanes progress: `--primary` is required"],
-    [["progress", "init", "--primary", "a"], 64, 'lanes progress: the request (`lanes progress init "<request>" --primary <expert>`) is required'],
-    [["progress", "init", "x", "--primary", "a", "--strategy", "swarm"], 64, "lanes progress: `--strategy` is sequential, parallel, single, received `swarm`"],
-    [["progress", "init", "x", "--primary", "a", "--steps", "0"], 64, "lanes progress: `--steps 0` must be a whole number, at least 1"],
-    [["progress", "step", "--expert", "a", "--action", "b", "--result", "[1]"], 64, "lanes progress: `--result` must be a JSON object, received `[1]`"],
-    [["progress", "step", "--expert", "a", "--action", "b", "--final", "--next-action", "c"], 64, "lanes progress: `--final` and `--next-*` contradict each other: a final step has no next step"],
-    [["progress", "step", "--expert", "a", "--action", "b"], 1, "lanes progress: there is no workflow: `.claude/state/progress.json` does not exist"],
+    [
+      ["progress", "init", "--primary", "a"],
+      64,
+      'lanes progress: the request (`lanes progress init "<request>" --primary <expert>`) is required',
+    ],
+    [
+      ["progress", "init", "x", "--primary", "a", "--strategy", "swarm"],
+      64,
+      "lanes progress: `--strategy` is sequential, parallel, single, received `swarm`",
+    ],
+    [
+      ["progress", "init", "x", "--primary", "a", "--steps", "0"],
+      64,
+      "lanes progress: `--steps 0` must be a whole number, at least 1",
+    ],
+    [
+      ["progress", "step", "--expert", "a", "--action", "b", "--result", "[1]"],
+      64,
+      "lanes progress: `--result` must be a JSON object, received `[1]`",
+    ],
+    [
+      ["progress", "step", "--expert", "a", "--action", "b", "--final", "--next-action", "c"],
+      64,
+      "lanes progress: `--final` and `--next-*` contradict each other: a final step has no next step",
+    ],
+    [
+      ["progress", "step", "--expert", "a", "--action", "b"],
+      1,
+      "lanes progress: there is no workflow: `.claude/state/progress.json` does not exist",
+    ],
     [["progress", "step", "--expert", "a", "--action", "b", "--bogus"], 64, "lanes progress: unknown option '--bogus'"],
-    [["progress", "dance"], 64, "lanes progress: unknown subcommand `dance`: `lanes progress` has `init`, `show`, `step`, `error`, `complete`, `fail`, `resume`, `artifacts`, `enter`, `leave`"],
+    [
+      ["progress", "dance"],
+      64,
+      "lanes progress: unknown subcommand `dance`: `lanes progress` has `init`, `show`, `step`, `error`, `complete`, `fail`, `resume`, `artifacts`, `enter`, `leave`",
+    ],
     [["progress", "resume"], 1, "lanes progress: there is no workflow: `.claude/state/progress.json` does not exist"],
   ])("%j exits %i: %s", async (argv, code, first) => {
     const run = await cli(argv, project());
@@ -106,43 +195,103 @@ describe("lanes progress", () => {
 
   it("shows that there is no workflow without failing", async () => {
     const dir = project();
-    expect(await cli(["progress", "show"], dir)).toEqual({ code: 0, out: 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n', err: "" });
+    expect(await cli(["progress", "show"], dir)).toEqual({
+      code: 0,
+      out: 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n',
+      err: "",
+    });
     expect((await cli(["progress", "show", "--json"], dir)).out).toBe("null\n");
   });
 
   it("enters and leaves nested skills", async () => {
     const dir = project();
     await cli(["progress", "init", "r", "--primary", "a", "--max-depth", "1"], dir);
-    expect((await cli(["progress", "enter", "orchestrator"], dir)).out).toBe("entered `orchestrator`: depth 1 of 1 (orchestrator)\n");
-    expect((await cli(["progress", "enter", "parallel"], dir)).err.split("\n")[0]).toBe("lanes progress: cannot enter `parallel`: the maximum nesting depth 1 is reached: current path orchestrator");
-    expect((await cli(["progress", "leave", "orchestrator", "--status", "success", "--output", '{"ok":true}'], dir)).out).toBe("left `orchestrator`: depth 0 of 1\n");
+    expect((await cli(["progress", "enter", "orchestrator"], dir)).out).toBe(
+      "entered `orchestrator`: depth 1 of 1 (orchestrator)\n",
+    );
+    expect((await cli(["progress", "enter", "parallel"], dir)).err.split("\n")[0]).toBe(
+      "lanes progress: cannot enter `parallel`: the maximum nesting depth 1 is reached: current path orchestrator",
+    );
+    expect(
+      (await cli(["progress", "leave", "orchestrator", "--status", "success", "--output", '{"ok":true}'], dir)).out,
+    ).toBe("left `orchestrator`: depth 0 of 1\n");
   });
 });
 
 describe("lanes memory", () => {
   it("writes from stdin, reads, lists and verifies", async () => {
     const dir = project();
-    const write = await cli(["memory", "write", "--task", "t1", "--agent", "planner", "--summary", "planned it", "--artifact", "plan.md", "--body-file", "-"], dir, "## Plan\n\nthree steps\n");
+    const write = await cli(
+      [
+        "memory",
+        "write",
+        "--task",
+        "t1",
+        "--agent",
+        "planner",
+        "--summary",
+        "planned it",
+        "--artifact",
+        "plan.md",
+        "--body-file",
+        "-",
+      ],
+      dir,
+      "## Plan\n\nthree steps\n",
+    );
     expect(write).toEqual({ code: 0, out: "wrote .claude/memory/t1-planner-memory.md (complete)\n", err: "" });
-    expect((await cli(["memory", "read", "--task", "t1", "--agent", "planner"], dir)).out).toMatch(/^---\ntask_id: t1\nagent: planner\nstatus: complete\ncreated: .+\nsummary: planned it\nartifacts:\n  - plan.md\n---\n\n## Plan\n\nthree steps\n$/);
+    expect((await cli(["memory", "read", "--task", "t1", "--agent", "planner"], dir)).out).toMatch(
+      /^---\ntask_id: t1\nagent: planner\nstatus: complete\ncreated: .+\nsummary: planned it\nartifacts:\n  - plan.md\n---\n\n## Plan\n\nthree steps\n$/,
+    );
     expect((await cli(["memory", "list"], dir)).out).toBe("t1-planner-memory.md  complete  planned it\n");
-    expect(await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir)).toEqual({ code: 0, out: "ok: .claude/memory/t1-planner-memory.md is complete: planned it\n", err: "" });
+    expect(await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir)).toEqual({
+      code: 0,
+      out: "ok: .claude/memory/t1-planner-memory.md is complete: planned it\n",
+      err: "",
+    });
   });
 
   it("fails verification with the precise reason", async () => {
     const dir = project();
-    await cli(["memory", "write", "--task", "t1", "--agent", "planner", "--summary", "half", "--status", "partial", "--body", "so far"], dir);
+    await cli(
+      [
+        "memory",
+        "write",
+        "--task",
+        "t1",
+        "--agent",
+        "planner",
+        "--summary",
+        "half",
+        "--status",
+        "partial",
+        "--body",
+        "so far",
+      ],
+      dir,
+    );
     const verify = await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir);
     expect(verify.code).toBe(1);
-    expect(verify.err).toBe("lanes memory: `.claude/memory/t1-planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n");
+    expect(verify.err).toBe(
+      "lanes memory: `.claude/memory/t1-planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n",
+    );
     const json = await cli(["memory", "verify", "--task", "t1", "--agent", "nobody", "--json"], dir);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.out)).toEqual({ ok: false, reason: "`.claude/memory/t1-nobody-memory.md` does not exist: `nobody` has not written its memory file" });
+    expect(JSON.parse(json.out)).toEqual({
+      ok: false,
+      reason: "`.claude/memory/t1-nobody-memory.md` does not exist: `nobody` has not written its memory file",
+    });
   });
 
   it.each([
-    [["memory", "write", "--task", "t", "--agent", "a", "--summary", "s"], "lanes memory: the findings are required: pass `--body <markdown>`, `--body-file <file>` or `--body-file -` for stdin"],
-    [["memory", "write", "--task", "t", "--agent", "a", "--summary", "s", "--body", "x", "--status", "done"], "lanes memory: `--status` is complete, partial, failed, received `done`"],
+    [
+      ["memory", "write", "--task", "t", "--agent", "a", "--summary", "s"],
+      "lanes memory: the findings are required: pass `--body <markdown>`, `--body-file <file>` or `--body-file -` for stdin",
+    ],
+    [
+      ["memory", "write", "--task", "t", "--agent", "a", "--summary", "s", "--body", "x", "--status", "done"],
+      "lanes memory: `--status` is complete, partial, failed, received `done`",
+    ],
     [["memory", "verify", "--agent", "a"], "lanes memory: `--task` is required"],
   ])("%j is a usage error", async (argv, first) => {
     const run = await cli(argv, project());
@@ -155,8 +304,13 @@ describe("lanes checkpoint", () => {
   it("saves, lists and resumes", async () => {
     const dir = project();
     await cli(["progress", "init", "r", "--primary", "a"], dir);
-    const save = await cli(["checkpoint", "save", "--id", "cp1", "--skill", "sequential", "--state", '{"gate":2}'], dir);
-    expect(save.out).toMatch(/^saved checkpoint cp1 of task wf-[^ ]+ \(skill sequential\): resume it with `lanes checkpoint resume cp1`\n$/);
+    const save = await cli(
+      ["checkpoint", "save", "--id", "cp1", "--skill", "sequential", "--state", '{"gate":2}'],
+      dir,
+    );
+    expect(save.out).toMatch(
+      /^saved checkpoint cp1 of task wf-[^ ]+ \(skill sequential\): resume it with `lanes checkpoint resume cp1`\n$/,
+    );
     expect((await cli(["checkpoint", "list"], dir)).out).toMatch(/^cp1 {2}\S+ {2}sequential {2}manual\n$/);
     const resume = await cli(["checkpoint", "resume", "cp1"], dir);
     expect(resume.out).toContain('state snapshot:\n{\n  "gate": 2\n}\n');
@@ -166,7 +320,15 @@ describe("lanes checkpoint", () => {
   it("validates the progress file before snapshotting it", async () => {
     const dir = project();
     await cli(["progress", "init", "r", "--primary", "a"], dir);
-    writeFileSync(join(dir, ".claude", "state", "progress.json"), JSON.stringify({ version: "2.0", workflow_id: "wf", status: "in_progress", artifacts: { files_created: [], files_modified: [] } }));
+    writeFileSync(
+      join(dir, ".claude", "state", "progress.json"),
+      JSON.stringify({
+        version: "2.0",
+        workflow_id: "wf",
+        status: "in_progress",
+        artifacts: { files_created: [], files_modified: [] },
+      }),
+    );
     const save = await cli(["checkpoint", "save"], dir);
     expect(save.code).toBe(65);
     expect(readdirSync(join(dir, ".claude", "state"))).not.toContain("checkpoints");
@@ -187,17 +349,29 @@ phases:
     const start = await cli(["phase", "start", "review", "--task", "t1"], dir);
     expect(start.code).toBe(0);
     // run from this checkout into a project without `.claude/agents/clarifier.md`: the plugin's name and CLI path
-    expect(start.out).toMatch(/^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `lanes:clarifier`/);
+    expect(start.out).toMatch(
+      /^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `lanes:clarifier`/,
+    );
     const blocked = await cli(["phase", "advance", "review", "--task", "t1"], dir);
     expect(blocked.code).toBe(1);
-    expect(blocked.err.split("\n")[0]).toBe("lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file");
-    await cli(["memory", "write", "--task", "t1", "--agent", "clarifier", "--summary", "clear", "--body", "nothing unclear"], dir);
+    expect(blocked.err.split("\n")[0]).toBe(
+      "lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
+    );
+    await cli(
+      ["memory", "write", "--task", "t1", "--agent", "clarifier", "--summary", "clear", "--body", "nothing unclear"],
+      dir,
+    );
     const next = await cli(["phase", "advance", "review", "--task", "t1", "--json"], dir);
     expect(JSON.parse(next.out).state.current_phase).toBe("1");
-    await cli(["memory", "write", "--task", "t1", "--agent", "reviewer", "--summary", "approved", "--body", "looks right"], dir);
+    await cli(
+      ["memory", "write", "--task", "t1", "--agent", "reviewer", "--summary", "approved", "--body", "looks right"],
+      dir,
+    );
     await cli(["phase", "advance", "review", "--task", "t1"], dir);
     const complete = await cli(["phase", "complete", "review", "--task", "t1"], dir);
-    expect(complete.out).toBe("# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: approved\n\nREVIEW_COMPLETE\n");
+    expect(complete.out).toBe(
+      "# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: approved\n\nREVIEW_COMPLETE\n",
+    );
   });
 
   it("generates a task id when none is given, and names it in the directive", async () => {
@@ -205,13 +379,23 @@ phases:
     mkdirSync(join(dir, "definitions", "skills", "review"), { recursive: true });
     writeFileSync(join(dir, "definitions", "skills", "review", "skill.yaml"), skill);
     const start = await cli(["phase", "start", "review"], dir);
-    expect(start.out).toMatch(/run `node "[^"]+\/dist\/cli\.mjs" phase advance review --task task-\d{8}T\d{6}Z-[a-z0-9]{6}`/);
+    expect(start.out).toMatch(
+      /run `node "[^"]+\/dist\/cli\.mjs" phase advance review --task task-\d{8}T\d{6}Z-[a-z0-9]{6}`/,
+    );
   });
 
   it.each([
     [["phase", "start"], 64, "lanes phase: pass one skill: `lanes phase start <skill> --task <id>`"],
-    [["phase", "advance", "nope", "--task", "t"], 1, `lanes phase: skill \`nope\` has no definition: looked for \`.claude/lanes/skills/nope/skill.yaml\` and \`definitions/skills/nope/skill.yaml\` and \`${join(import.meta.dirname, "..", "..", "definitions", "skills", "nope", "skill.yaml")}\``],
-    [["phase", "advance", "Bad_Name", "--task", "t"], 64, "lanes phase: `Bad_Name` is not a skill name: names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`"],
+    [
+      ["phase", "advance", "nope", "--task", "t"],
+      1,
+      `lanes phase: skill \`nope\` has no definition: looked for \`.claude/lanes/skills/nope/skill.yaml\` and \`definitions/skills/nope/skill.yaml\` and \`${join(import.meta.dirname, "..", "..", "definitions", "skills", "nope", "skill.yaml")}\``,
+    ],
+    [
+      ["phase", "advance", "Bad_Name", "--task", "t"],
+      64,
+      "lanes phase: `Bad_Name` is not a skill name: names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`",
+    ],
   ])("%j exits %i", async (argv, code, first) => {
     const run = await cli(argv, project());
     expect(run.code).toBe(code);

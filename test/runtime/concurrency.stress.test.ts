@@ -36,7 +36,8 @@ describe("concurrent progress updates", () => {
       const expectedFiles: string[] = [];
       const expectedActions: string[] = [];
       for (let w = 0; w < WRITERS; w++) {
-        for (let i = 0; i < UPDATES; i++) (i % 2 === 0 ? expectedFiles : expectedActions).push(i % 2 === 0 ? `w${w}/f${i}.ts` : `w${w}-${i}`);
+        for (let i = 0; i < UPDATES; i++)
+          (i % 2 === 0 ? expectedFiles : expectedActions).push(i % 2 === 0 ? `w${w}/f${i}.ts` : `w${w}-${i}`);
       }
       expect([...doc.artifacts.files_created].sort()).toEqual(expectedFiles.sort());
       expect(doc.completed_steps.map((s) => s.action).sort()).toEqual(expectedActions.sort());

@@ -61,7 +61,9 @@ export function spawnWriter(bundle: string, projectDir: string, writer: string, 
 }
 
 /** Resolves when the process exits, with its code, signal and stderr. */
-export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+export function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stderr })));

@@ -23,7 +23,9 @@ describe("safeId", () => {
   it("never yields a path separator, a leading dot or more than 128 characters", () => {
     const random = seededRandom(3);
     for (let n = 0; n < 500; n++) {
-      const s = Array.from({ length: Math.floor(random() * 300) }, () => String.fromCharCode(Math.floor(random() * 0x250))).join("");
+      const s = Array.from({ length: Math.floor(random() * 300) }, () =>
+        String.fromCharCode(Math.floor(random() * 0x250)),
+      ).join("");
       const id = safeId(s);
       expect(id).toMatch(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/);
     }

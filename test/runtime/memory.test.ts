@@ -3,7 +3,15 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "no
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { archiveMemory, inspectMemory, listMemory, memoryPath, readMemory, verifyMemory, writeMemory } from "../../src/runtime/memory.ts";
+import {
+  archiveMemory,
+  inspectMemory,
+  listMemory,
+  memoryPath,
+  readMemory,
+  verifyMemory,
+  writeMemory,
+} from "../../src/runtime/memory.ts";
 import { steppingClock, tempProject } from "./helpers.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/memory/", import.meta.url));
@@ -28,8 +36,14 @@ describe("the phase gate (verify) on memory files", () => {
     ["wrong-agent.md", "`m.md` was written by `reviewer`, not `planner`"],
     ["missing-summary.md", "`m.md` frontmatter: summary: missing (expected string)"],
     ["empty-body.md", "`m.md` has an empty body: the agent must write its findings below the frontmatter"],
-    ["no-frontmatter.md", "`m.md` has no frontmatter: a memory file starts with a `---` block of task_id, agent, status, created and summary"],
-    ["js-frontmatter.md", "`m.md` has unreadable frontmatter: `js` frontmatter is not accepted: use YAML between `---` lines"],
+    [
+      "no-frontmatter.md",
+      "`m.md` has no frontmatter: a memory file starts with a `---` block of task_id, agent, status, created and summary",
+    ],
+    [
+      "js-frontmatter.md",
+      "`m.md` has unreadable frontmatter: `js` frontmatter is not accepted: use YAML between `---` lines",
+    ],
     ["duplicate-key.md", "`m.md` has unreadable frontmatter: map keys must be unique at line 3, column 1"],
     ["list-frontmatter.md", "`m.md` has unreadable frontmatter: frontmatter must be a YAML mapping of keys to values"],
   ])("%s → %s", (name, reason) => {
@@ -63,14 +77,28 @@ describe("the phase gate (verify) on memory files", () => {
     mkdirSync(join(dir, ".claude", "memory"));
     copyFileSync(join(FIXTURES, "complete.md"), memoryPath(dir, "t1", "planner"));
     const result = verifyMemory(dir, "t1", "planner");
-    expect(result.ok && result.value.frontmatter).toMatchObject({ summary: "Split the parser into a lexer and a grammar.", artifacts: ["docs/plan.md"] });
+    expect(result.ok && result.value.frontmatter).toMatchObject({
+      summary: "Split the parser into a lexer and a grammar.",
+      artifacts: ["docs/plan.md"],
+    });
   });
 });
 
 describe("writeMemory, readMemory, listMemory", () => {
   it("writes a file that verifies, with private modes and sanitised names", () => {
     const dir = project();
-    const written = writeMemory(dir, { taskId: "t/1", agent: "planner", phase: "0_5", summary: "planned", artifacts: ["a.md"], body: "## Plan\n\nsteps" }, { now: steppingClock() });
+    const written = writeMemory(
+      dir,
+      {
+        taskId: "t/1",
+        agent: "planner",
+        phase: "0_5",
+        summary: "planned",
+        artifacts: ["a.md"],
+        body: "## Plan\n\nsteps",
+      },
+      { now: steppingClock() },
+    );
     expect(written.ok && written.value.display).toBe(".claude/memory/t_1-planner-memory.md");
     const path = join(dir, ".claude", "memory", "t_1-planner-memory.md");
     expect(readFileSync(path, "utf8")).toBe(
@@ -78,7 +106,9 @@ describe("writeMemory, readMemory, listMemory", () => {
     );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, ".claude", "memory")).mode & 0o777).toBe(0o700);
-    expect(readFileSync(join(dir, ".claude", "memory", ".gitignore"), "utf8")).toBe("# lanes memory files: never committed\n*\n");
+    expect(readFileSync(join(dir, ".claude", "memory", ".gitignore"), "utf8")).toBe(
+      "# lanes memory files: never committed\n*\n",
+    );
     expect(verifyMemory(dir, "t/1", "planner").ok).toBe(true);
     const read = readMemory(dir, "t/1", "planner");
     expect(read.ok && read.value.frontmatter.phase).toBe("0_5");
@@ -87,7 +117,9 @@ describe("writeMemory, readMemory, listMemory", () => {
   it("refuses an empty body", () => {
     const dir = project();
     const result = writeMemory(dir, { taskId: "t1", agent: "a", summary: "s", body: "  \n" });
-    expect(result.ok ? undefined : result.issues[0]!.message).toBe("the memory body for `a` is empty: the next phase reads the findings from it");
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(
+      "the memory body for `a` is empty: the next phase reads the findings from it",
+    );
   });
 
   it("lists the files of one task, invalid ones with their problem", () => {
@@ -97,9 +129,18 @@ describe("writeMemory, readMemory, listMemory", () => {
     writeMemory(dir, { taskId: "t2", agent: "a", summary: "other task", body: "z" });
     copyFileSync(join(FIXTURES, "no-frontmatter.md"), join(dir, ".claude", "memory", "t1-c-memory.md"));
     const all = listMemory(dir);
-    expect(all.ok && all.value.map((e) => e.file)).toEqual(["t1-a-memory.md", "t1-b-memory.md", "t1-c-memory.md", "t2-a-memory.md"]);
+    expect(all.ok && all.value.map((e) => e.file)).toEqual([
+      "t1-a-memory.md",
+      "t1-b-memory.md",
+      "t1-c-memory.md",
+      "t2-a-memory.md",
+    ]);
     const t1 = listMemory(dir, { taskId: "t1" });
-    expect(t1.ok && t1.value.map((e) => (e.ok ? `${e.file} ${e.frontmatter.status}` : `${e.file} invalid`))).toEqual(["t1-a-memory.md complete", "t1-b-memory.md partial", "t1-c-memory.md invalid"]);
+    expect(t1.ok && t1.value.map((e) => (e.ok ? `${e.file} ${e.frontmatter.status}` : `${e.file} invalid`))).toEqual([
+      "t1-a-memory.md complete",
+      "t1-b-memory.md partial",
+      "t1-c-memory.md invalid",
+    ]);
     expect(listMemory(project())).toEqual({ ok: true, value: [] });
   });
 

@@ -19,15 +19,33 @@ import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases
 import type { Result } from "../../src/io/result.ts";
 import { readJson, steppingClock, tempProject } from "./helpers.ts";
 
-const phase = (id: string, name: string, rest: Record<string, unknown>) => ({ id, name, title: name.charAt(0) + name.slice(1).toLowerCase(), content: `Instructions for ${name}.`, description: `does ${name}`, ...rest });
+const phase = (id: string, name: string, rest: Record<string, unknown>) => ({
+  id,
+  name,
+  title: name.charAt(0) + name.slice(1).toLowerCase(),
+  content: `Instructions for ${name}.`,
+  description: `does ${name}`,
+  ...rest,
+});
 /** One phase of every type: 0 LINEAR, 1 OPTIONAL, 2 ITERATIVE (2 runs), 3 PARALLEL, 4 AUTO, 5 REMEDIATION (back to 3, once). */
 const PHASES = checkPhases("demo", [
   phase("0", "CLARIFICATION", { type: "LINEAR", agent: "clarifier", next: "1" }),
-  phase("1", "RESEARCH", { type: "OPTIONAL", agent: "researcher", trigger: "the task needs outside knowledge", next: "2" }),
+  phase("1", "RESEARCH", {
+    type: "OPTIONAL",
+    agent: "researcher",
+    trigger: "the task needs outside knowledge",
+    next: "2",
+  }),
   phase("2", "DRAFT", { type: "ITERATIVE", agent: "drafter", max_iterations: 2, next: "3" }),
   phase("3", "BUILD", { type: "PARALLEL", branches: ["builder-a", "builder-b"], next: "4" }),
   phase("4", "AGGREGATE", { type: "AUTO", next: "5" }),
-  phase("5", "VALIDATION", { type: "REMEDIATION", agent: "validator", remediation_target: "3", max_remediation: 1, next: null }),
+  phase("5", "VALIDATION", {
+    type: "REMEDIATION",
+    agent: "validator",
+    remediation_target: "3",
+    max_remediation: 1,
+    next: null,
+  }),
 ]);
 if (!PHASES.ok) throw new Error(JSON.stringify(PHASES.issues));
 const phases: PhaseList = PHASES.value;
@@ -37,8 +55,18 @@ const verifyWith =
   (done: readonly string[]): VerifyAgent =>
   (agent) =>
     done.includes(agent)
-      ? { ok: true, value: { display: `.claude/memory/t1-${agent}-memory.md`, summary: `${agent} did it`, artifacts: [`${agent}.md`] } }
-      : { ok: false, issues: [{ code: "verify-failed", message: `\`${agent}\` has not written its memory file`, help: "run it" }] };
+      ? {
+          ok: true,
+          value: {
+            display: `.claude/memory/t1-${agent}-memory.md`,
+            summary: `${agent} did it`,
+            artifacts: [`${agent}.md`],
+          },
+        }
+      : {
+          ok: false,
+          issues: [{ code: "verify-failed", message: `\`${agent}\` has not written its memory file`, help: "run it" }],
+        };
 const ALL = ["clarifier", "researcher", "drafter", "builder-a", "builder-b", "validator"];
 
 const moved = (r: Result<Transition>): Transition => {
@@ -56,7 +84,12 @@ function drive(steps: { skip?: boolean; retry?: boolean }[]): PhaseState {
 
 describe("the phase state machine", () => {
   it("starts at phase 0", () => {
-    expect(startState("demo", "t1", NOW)).toMatchObject({ status: "in_progress", current_phase: "0", completed_phases: [], history: [{ phase: "0", event: "started", at: NOW }] });
+    expect(startState("demo", "t1", NOW)).toMatchObject({
+      status: "in_progress",
+      current_phase: "0",
+      completed_phases: [],
+      history: [{ phase: "0", event: "started", at: NOW }],
+    });
   });
 
   it("blocks advance until the phase's agent has a complete memory file", () => {
@@ -68,20 +101,62 @@ describe("the phase state machine", () => {
     });
     const t = moved(advanceState(state, phases, {}, verifyWith(["clarifier"]), NOW));
     expect(t.state).toMatchObject({ current_phase: "1", completed_phases: ["0"] });
-    expect(t.state.phase_outputs["0"]).toEqual({ status: "completed", agents: ["clarifier"], memory_files: [".claude/memory/t1-clarifier-memory.md"], summaries: { clarifier: "clarifier did it" }, artifacts: ["clarifier.md"], completed_at: NOW });
+    expect(t.state.phase_outputs["0"]).toEqual({
+      status: "completed",
+      agents: ["clarifier"],
+      memory_files: [".claude/memory/t1-clarifier-memory.md"],
+      summaries: { clarifier: "clarifier did it" },
+      artifacts: ["clarifier.md"],
+      completed_at: NOW,
+    });
     expect(t.entered.map((p) => p.id)).toEqual(["1"]);
     expect(state.current_phase).toBe("0"); // pure: the input state is untouched
   });
 
   it.each([
-    ["skip a LINEAR phase", [], { skip: true }, "phase `0` (`CLARIFICATION`) is LINEAR: only OPTIONAL phases can be skipped"],
-    ["retry a LINEAR phase", [], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `0` (`CLARIFICATION`) is LINEAR"],
+    [
+      "skip a LINEAR phase",
+      [],
+      { skip: true },
+      "phase `0` (`CLARIFICATION`) is LINEAR: only OPTIONAL phases can be skipped",
+    ],
+    [
+      "retry a LINEAR phase",
+      [],
+      { retry: true },
+      "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `0` (`CLARIFICATION`) is LINEAR",
+    ],
     ["skip and retry at once", [{}], { skip: true, retry: true }, "`--skip` and `--retry` cannot be used together"],
-    ["retry an OPTIONAL phase", [{}], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `1` (`RESEARCH`) is OPTIONAL"],
-    ["skip an ITERATIVE phase", [{}, { skip: true }], { skip: true }, "phase `2` (`DRAFT`) is ITERATIVE: only OPTIONAL phases can be skipped"],
-    ["retry an ITERATIVE phase past its bound", [{}, { skip: true }, { retry: true }], { retry: true }, "phase `2` (`DRAFT`) already ran 2 times, its bound of 2"],
-    ["retry a PARALLEL phase", [{}, {}, {}], { retry: true }, "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `3` (`BUILD`) is PARALLEL"],
-    ["remediate past the bound", [{}, {}, {}, {}, { retry: true }, {}], { retry: true }, "phase `5` (`VALIDATION`) already remediated 1 time, its bound of 1"],
+    [
+      "retry an OPTIONAL phase",
+      [{}],
+      { retry: true },
+      "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `1` (`RESEARCH`) is OPTIONAL",
+    ],
+    [
+      "skip an ITERATIVE phase",
+      [{}, { skip: true }],
+      { skip: true },
+      "phase `2` (`DRAFT`) is ITERATIVE: only OPTIONAL phases can be skipped",
+    ],
+    [
+      "retry an ITERATIVE phase past its bound",
+      [{}, { skip: true }, { retry: true }],
+      { retry: true },
+      "phase `2` (`DRAFT`) already ran 2 times, its bound of 2",
+    ],
+    [
+      "retry a PARALLEL phase",
+      [{}, {}, {}],
+      { retry: true },
+      "`--retry` applies to ITERATIVE and REMEDIATION phases: phase `3` (`BUILD`) is PARALLEL",
+    ],
+    [
+      "remediate past the bound",
+      [{}, {}, {}, {}, { retry: true }, {}],
+      { retry: true },
+      "phase `5` (`VALIDATION`) already remediated 1 time, its bound of 1",
+    ],
     ["advance after the last phase", [{}, {}, {}, {}, {}], {}, "all phases of skill `demo` for task `t1` are done"],
   ])("refuses to %s", (_, before, options, message) => {
     expect(refused(advanceState(drive(before), phases, options, verifyWith(ALL), NOW))?.message).toBe(message);
@@ -127,7 +202,9 @@ describe("the phase state machine", () => {
   });
 
   it("completes only when every phase is done, aggregating the outputs", () => {
-    expect(refused(completeState(drive([{}]), phases, NOW))?.message).toBe("skill `demo` for task `t1` cannot complete: phase `1` (`RESEARCH`) is still running");
+    expect(refused(completeState(drive([{}]), phases, NOW))?.message).toBe(
+      "skill `demo` for task `t1` cannot complete: phase `1` (`RESEARCH`) is still running",
+    );
     const done = drive([{}, { skip: true }, {}, {}, {}]);
     expect(done).toMatchObject({ status: "awaiting_completion", current_phase: null });
     const completed = completeState(done, phases, NOW);
@@ -144,22 +221,48 @@ describe("the phase state machine", () => {
         "artifacts: clarifier.md, drafter.md, builder-a.md, builder-b.md, validator.md",
       ].join("\n"),
     );
-    if (completed.ok) expect(refused(completeState(completed.value.state, phases, NOW))?.message).toBe("skill `demo` for task `t1` is already completed");
+    if (completed.ok)
+      expect(refused(completeState(completed.value.state, phases, NOW))?.message).toBe(
+        "skill `demo` for task `t1` is already completed",
+      );
   });
 
   it("refuses phase lists that break the invariants", () => {
-    const bad = checkPhases("demo", [phase("0", "CLARIFICATION", { type: "OPTIONAL", agent: "a", trigger: "x", next: null })]);
-    expect(refused(bad)?.message).toBe("the phases of skill `demo` are invalid: phase 0 must be LINEAR: clarification is never optional");
+    const bad = checkPhases("demo", [
+      phase("0", "CLARIFICATION", { type: "OPTIONAL", agent: "a", trigger: "x", next: null }),
+    ]);
+    expect(refused(bad)?.message).toBe(
+      "the phases of skill `demo` are invalid: phase 0 must be LINEAR: clarification is never optional",
+    );
   });
 
   it.each([
-    ["0", ["Use the Agent tool with subagent_type `clarifier`", "lanes memory write --task t1 --agent clarifier --phase 0", "run `lanes phase advance demo --task t1`"]],
+    [
+      "0",
+      [
+        "Use the Agent tool with subagent_type `clarifier`",
+        "lanes memory write --task t1 --agent clarifier --phase 0",
+        "run `lanes phase advance demo --task t1`",
+      ],
+    ],
     ["1", ["run it only when the task needs outside knowledge", "`lanes phase advance demo --task t1 --skip`"]],
     ["2", ["This is run 1 of at most 2", "`lanes phase advance demo --task t1 --retry`"]],
-    ["3", ["once for each of `builder-a`, `builder-b`", "all in the same message", "When every one has written its memory file"]],
+    [
+      "3",
+      [
+        "once for each of `builder-a`, `builder-b`",
+        "all in the same message",
+        "When every one has written its memory file",
+      ],
+    ],
     ["5", ["go back to phase 3 (1 remediation left)"]],
   ])("the directive of phase %s says what to do", (id, phrases) => {
-    const directive = renderDirective("demo", "t1", phases.find((p) => p.id === id)!, startState("demo", "t1", NOW));
+    const directive = renderDirective(
+      "demo",
+      "t1",
+      phases.find((p) => p.id === id)!,
+      startState("demo", "t1", NOW),
+    );
     for (const p of phrases) expect(directive).toContain(p);
   });
 
@@ -174,9 +277,14 @@ describe("running a composite skill on disk", () => {
   function setup() {
     const p = tempProject();
     cleanup = p.cleanup;
-    return { dir: p.dir, state: join(p.dir, ".claude", "state", "phases", "demo-t1.json"), deps: { now: steppingClock() } };
+    return {
+      dir: p.dir,
+      state: join(p.dir, ".claude", "state", "phases", "demo-t1.json"),
+      deps: { now: steppingClock() },
+    };
   }
-  const done = (dir: string, agent: string, status: "complete" | "partial" = "complete") => writeMemory(dir, { taskId: "t1", agent, status, summary: `${agent} finished`, body: "findings" });
+  const done = (dir: string, agent: string, status: "complete" | "partial" = "complete") =>
+    writeMemory(dir, { taskId: "t1", agent, status, summary: `${agent} finished`, body: "findings" });
 
   it("saves the state before returning the directive (invariant 6)", () => {
     const { dir, state, deps } = setup();
@@ -221,9 +329,13 @@ describe("running a composite skill on disk", () => {
     expect(built.ok && built.value.text).toContain("lanes completed this AUTO phase.");
     done(dir, "validator");
     const last = advancePhase(dir, "demo", phases, "t1", {}, deps);
-    expect(last.ok && last.value.text).toBe("All phases of `demo` are done for task `t1`: run `lanes phase complete demo --task t1`.\n");
+    expect(last.ok && last.value.text).toBe(
+      "All phases of `demo` are done for task `t1`: run `lanes phase complete demo --task t1`.\n",
+    );
     const complete = completePhases(dir, "demo", phases, "t1", deps);
-    expect(complete.ok && complete.value.text).toMatch(/^# demo complete for task `t1`\n\n- phase 0 Clarification: clarifier: clarifier finished\n[\s\S]*\n\nDEMO_COMPLETE\n$/);
+    expect(complete.ok && complete.value.text).toMatch(
+      /^# demo complete for task `t1`\n\n- phase 0 Clarification: clarifier: clarifier finished\n[\s\S]*\n\nDEMO_COMPLETE\n$/,
+    );
     expect(readJson(state)).toMatchObject({ status: "completed" });
   });
 
@@ -255,7 +367,9 @@ describe("running a composite skill on disk", () => {
     const { dir, deps } = setup();
     startPhases(dir, "demo-x", phases, "t1", {}, deps); // demo-x-t1.json
     const clash = startPhases(dir, "demo", phases, "x-t1", {}, deps); // demo-x-t1.json too
-    expect(clash.ok ? undefined : clash.issues[0]!.message).toBe("`.claude/state/phases/demo-x-t1.json` belongs to skill `demo-x` for task `t1`, not `demo` for `x-t1`");
+    expect(clash.ok ? undefined : clash.issues[0]!.message).toBe(
+      "`.claude/state/phases/demo-x-t1.json` belongs to skill `demo-x` for task `t1`, not `demo` for `x-t1`",
+    );
   });
 
   it("refuses a corrupt state file, keeping it", () => {
@@ -263,7 +377,10 @@ describe("running a composite skill on disk", () => {
     startPhases(dir, "demo", phases, "t1", {}, deps);
     writeFileSync(state, JSON.stringify({ version: 1, skill: "demo" }));
     const result = advancePhase(dir, "demo", phases, "t1", {}, deps);
-    expect(result.ok ? undefined : result.issues[0]).toMatchObject({ code: "corrupt", help: "run `lanes phase start demo --task t1 --force` to start over, or fix the file by hand" });
+    expect(result.ok ? undefined : result.issues[0]).toMatchObject({
+      code: "corrupt",
+      help: "run `lanes phase start demo --task t1 --force` to start over, or fix the file by hand",
+    });
     expect(readFileSync(state, "utf8")).toBe(JSON.stringify({ version: 1, skill: "demo" }));
   });
 });
@@ -301,9 +418,21 @@ phases:
   });
 
   it.each([
-    ["no definition", {}, "skill `demo` has no definition: looked for `.claude/lanes/skills/demo/skill.yaml` and `definitions/skills/demo/skill.yaml`"],
-    ["no phases", { "definitions/skills/demo/skill.yaml": "name: demo\n" }, "skill `demo` has no `phases` in `definitions/skills/demo/skill.yaml`: it is not a composite skill"],
-    ["invalid phases", { "definitions/skills/demo/skill.yaml": yaml.replace("type: LINEAR", "type: AUTO") }, "the phases of skill `demo` are invalid: 0.agent: an AUTO phase has no agent"],
+    [
+      "no definition",
+      {},
+      "skill `demo` has no definition: looked for `.claude/lanes/skills/demo/skill.yaml` and `definitions/skills/demo/skill.yaml`",
+    ],
+    [
+      "no phases",
+      { "definitions/skills/demo/skill.yaml": "name: demo\n" },
+      "skill `demo` has no `phases` in `definitions/skills/demo/skill.yaml`: it is not a composite skill",
+    ],
+    [
+      "invalid phases",
+      { "definitions/skills/demo/skill.yaml": yaml.replace("type: LINEAR", "type: AUTO") },
+      "the phases of skill `demo` are invalid: 0.agent: an AUTO phase has no agent",
+    ],
   ])("refuses %s", (_, files, message) => {
     const result = loadSkillPhases(project(files), "demo");
     expect(result.ok ? undefined : result.issues[0]!.message).toBe(message);

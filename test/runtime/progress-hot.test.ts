@@ -16,7 +16,8 @@ function setup(init = true): { dir: string; file: string; deps: ProgressDeps } {
   const p = tempProject();
   cleanup = p.cleanup;
   const deps = { now: steppingClock(), random: seededRandom(), detect };
-  if (init) initProgress(p.dir, { request: "Build the parser", primaryExpert: "parser-expert", estimatedSteps: 3 }, deps);
+  if (init)
+    initProgress(p.dir, { request: "Build the parser", primaryExpert: "parser-expert", estimatedSteps: 3 }, deps);
   return { dir: p.dir, file: join(p.dir, ".claude", "state", "progress.json"), deps };
 }
 
@@ -31,7 +32,14 @@ describe("recordArtifacts", () => {
 
   it("records created files relative to the project and registers them as typed artifacts", () => {
     const { dir, file } = setup();
-    expect(recordArtifacts(dir, { created: [join(dir, "src", "parse.ts"), join(dir, "docs", "parse.md")] }, "parser-expert", { now: () => new Date("2025-02-03T04:05:06Z") })).toEqual({ ok: true, value: "recorded" });
+    expect(
+      recordArtifacts(
+        dir,
+        { created: [join(dir, "src", "parse.ts"), join(dir, "docs", "parse.md")] },
+        "parser-expert",
+        { now: () => new Date("2025-02-03T04:05:06Z") },
+      ),
+    ).toEqual({ ok: true, value: "recorded" });
     const d = doc(file);
     expect(d.artifacts.files_created).toEqual(["src/parse.ts", "docs/parse.md"]);
     expect(d.updated_at).toBe("2025-02-03T04:05:06.000Z");
@@ -42,11 +50,31 @@ describe("recordArtifacts", () => {
   });
 
   it.each([
-    ["a modified pre-existing file goes to files_modified", { modified: ["README.md"] }, { files_created: ["src/a.ts"], files_modified: ["README.md"] }, "recorded"],
-    ["modifying a file the workflow created bumps its version, not the lists", { modified: ["src/a.ts"] }, { files_created: ["src/a.ts"], files_modified: [] }, "recorded"],
-    ["a file outside the project is kept absolute", { created: ["/elsewhere/x.ts"] }, { files_created: ["src/a.ts", "/elsewhere/x.ts"], files_modified: [] }, "recorded"],
+    [
+      "a modified pre-existing file goes to files_modified",
+      { modified: ["README.md"] },
+      { files_created: ["src/a.ts"], files_modified: ["README.md"] },
+      "recorded",
+    ],
+    [
+      "modifying a file the workflow created bumps its version, not the lists",
+      { modified: ["src/a.ts"] },
+      { files_created: ["src/a.ts"], files_modified: [] },
+      "recorded",
+    ],
+    [
+      "a file outside the project is kept absolute",
+      { created: ["/elsewhere/x.ts"] },
+      { files_created: ["src/a.ts", "/elsewhere/x.ts"], files_modified: [] },
+      "recorded",
+    ],
     ["nothing to record", {}, { files_created: ["src/a.ts"], files_modified: [] }, "unchanged"],
-    ["a file both created and modified in one call counts as created", { created: ["b.ts"], modified: ["b.ts"] }, { files_created: ["src/a.ts", "b.ts"], files_modified: [] }, "recorded"],
+    [
+      "a file both created and modified in one call counts as created",
+      { created: ["b.ts"], modified: ["b.ts"] },
+      { files_created: ["src/a.ts", "b.ts"], files_modified: [] },
+      "recorded",
+    ],
   ] as const)("%s", (_, changes, lists, outcome) => {
     const { dir, file } = setup();
     recordArtifacts(dir, { created: ["src/a.ts"] }, "writer");
@@ -59,7 +87,12 @@ describe("recordArtifacts", () => {
     recordArtifacts(dir, { created: ["src/a.ts"] }, "writer");
     recordArtifacts(dir, { modified: ["src/a.ts"] }, "editor");
     recordArtifacts(dir, { modified: ["src/a.ts"] });
-    expect(doc(file).task_context!.artifacts["src/a.ts"]).toEqual({ type: "code", content: "src/a.ts", created_by: "writer", version: 3 });
+    expect(doc(file).task_context!.artifacts["src/a.ts"]).toEqual({
+      type: "code",
+      content: "src/a.ts",
+      created_by: "writer",
+      version: 3,
+    });
   });
 
   it("does not write when every file is already listed", () => {
@@ -67,7 +100,10 @@ describe("recordArtifacts", () => {
     recordArtifacts(dir, { modified: ["README.md"] });
     const before = readFileSync(file, "utf8");
     const mtime = statSync(file).mtimeMs;
-    expect(recordArtifacts(dir, { modified: ["README.md", join(dir, "README.md")] })).toEqual({ ok: true, value: "unchanged" });
+    expect(recordArtifacts(dir, { modified: ["README.md", join(dir, "README.md")] })).toEqual({
+      ok: true,
+      value: "unchanged",
+    });
     expect(readFileSync(file, "utf8")).toBe(before);
     expect(statSync(file).mtimeMs).toBe(mtime);
   });
@@ -89,8 +125,21 @@ describe("recordArtifacts", () => {
 
   it.each([
     ["not JSON", '{"version": "2.0", "work', /^`\.claude\/state\/progress\.json` is not usable: not valid JSON: /],
-    ["another version", JSON.stringify({ version: "1.0" }), /^`\.claude\/state\/progress\.json` is not usable: version: expected "2\.0", found "1\.0"$/],
-    ["artifacts that are not lists", JSON.stringify({ version: "2.0", workflow_id: "wf", status: "in_progress", artifacts: { files_created: "a", files_modified: [] } }), /artifacts\.files_created: expected an array of strings$/],
+    [
+      "another version",
+      JSON.stringify({ version: "1.0" }),
+      /^`\.claude\/state\/progress\.json` is not usable: version: expected "2\.0", found "1\.0"$/,
+    ],
+    [
+      "artifacts that are not lists",
+      JSON.stringify({
+        version: "2.0",
+        workflow_id: "wf",
+        status: "in_progress",
+        artifacts: { files_created: "a", files_modified: [] },
+      }),
+      /artifacts\.files_created: expected an array of strings$/,
+    ],
   ])("refuses a corrupt file (%s) without writing or copying it", (_, text, message) => {
     const { dir, file } = setup();
     writeFileSync(file, text);
@@ -113,7 +162,11 @@ describe("resumeSummary", () => {
 
   it("summarises an unfinished workflow and its next step", () => {
     const { dir, deps } = setup();
-    recordStep(dir, { expert: "parser-expert", action: "design", next: { expert: "test-expert", action: "write_tests" } }, deps);
+    recordStep(
+      dir,
+      { expert: "parser-expert", action: "design", next: { expert: "test-expert", action: "write_tests" } },
+      deps,
+    );
     const summary = resumeSummary(dir);
     expect(summary.ok && summary.value).toBe(
       [
@@ -136,8 +189,14 @@ describe("resumeSummary", () => {
     initProgress(dir, { request: "r", primaryExpert: "a" }, { detect });
     completeProgress(dir, {}, {});
     mkdirSync(phases);
-    writeFileSync(join(phases, "develop-skill-t1.json"), JSON.stringify({ skill: "develop-skill", task_id: "t1", status: "in_progress", current_phase: "2" }));
-    writeFileSync(join(phases, "develop-skill-t0.json"), JSON.stringify({ skill: "develop-skill", task_id: "t0", status: "completed", current_phase: null }));
+    writeFileSync(
+      join(phases, "develop-skill-t1.json"),
+      JSON.stringify({ skill: "develop-skill", task_id: "t1", status: "in_progress", current_phase: "2" }),
+    );
+    writeFileSync(
+      join(phases, "develop-skill-t0.json"),
+      JSON.stringify({ skill: "develop-skill", task_id: "t0", status: "completed", current_phase: null }),
+    );
     writeFileSync(join(phases, "broken-t2.json"), "{");
     const summary = resumeSummary(dir);
     expect(summary.ok && summary.value).toBe(
@@ -152,7 +211,9 @@ describe("resumeSummary", () => {
     const { dir, file } = setup();
     writeFileSync(file, "[]");
     const summary = resumeSummary(dir);
-    expect(summary.ok ? undefined : summary.issues[0]!.message).toBe("`.claude/state/progress.json` is not usable: expected a JSON object");
+    expect(summary.ok ? undefined : summary.issues[0]!.message).toBe(
+      "`.claude/state/progress.json` is not usable: expected a JSON object",
+    );
   });
 });
 

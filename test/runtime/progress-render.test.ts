@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { formatDuration, renderProgressReport, renderResume } from "../../src/runtime/progress-render.ts";
 import { ProgressFile } from "../../src/runtime/progress-schema.ts";
 
-const fixture = (name: string) => ProgressFile.parse(JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/progress/${name}`, import.meta.url)), "utf8")));
+const fixture = (name: string) =>
+  ProgressFile.parse(
+    JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/progress/${name}`, import.meta.url)), "utf8")),
+  );
 
 describe("formatDuration", () => {
   it.each([
@@ -67,14 +70,17 @@ describe("renderProgressReport", () => {
 
   it("renders a workflow in progress with its next step and constraints", () => {
     const text = renderProgressReport(fixture("valid-next-step-constraints.json"));
-    expect(text).toContain("⏭️  Step 2/3: vitest-expert (next)\n   ├─ ▶️  Action: create_test\n   └─ constraints: writes only `test/**`; tools only `Read`, `Write`\n");
+    expect(text).toContain(
+      "⏭️  Step 2/3: vitest-expert (next)\n   ├─ ▶️  Action: create_test\n   └─ constraints: writes only `test/**`; tools only `Read`, `Write`\n",
+    );
     expect(text.trimEnd().split("\n").at(-1)).toBe("⏳ In progress: workflow wf-20250102T030405Z-k3x9q1, step 2 of 3");
   });
 });
 
 describe("renderResume", () => {
   it("gives an incoming expert the history, the handoff context and the artifacts", () => {
-    expect(renderResume(fixture("valid-protocol-example.json"))).toBe(`workflow wf-20250102T030405Z-k3x9q1 (in_progress), step 2 of 3
+    expect(renderResume(fixture("valid-protocol-example.json")))
+      .toBe(`workflow wf-20250102T030405Z-k3x9q1 (in_progress), step 2 of 3
 task: Add a test for the SQL injection hex pattern
 project: guard-service (/srv/guard)
 

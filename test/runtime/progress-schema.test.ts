@@ -57,8 +57,24 @@ describe("the hot path's structural check", () => {
 
   it.each([
     [[], "expected a JSON object"],
-    [{ version: "2.0", workflow_id: "wf", status: "in_progress", artifacts: { files_created: [1], files_modified: [] } }, "artifacts.files_created: expected an array of strings"],
-    [{ version: "2.0", workflow_id: "wf", status: "in_progress", artifacts: { files_created: [], files_modified: "x" } }, "artifacts.files_modified: expected an array of strings"],
+    [
+      {
+        version: "2.0",
+        workflow_id: "wf",
+        status: "in_progress",
+        artifacts: { files_created: [1], files_modified: [] },
+      },
+      "artifacts.files_created: expected an array of strings",
+    ],
+    [
+      {
+        version: "2.0",
+        workflow_id: "wf",
+        status: "in_progress",
+        artifacts: { files_created: [], files_modified: "x" },
+      },
+      "artifacts.files_modified: expected an array of strings",
+    ],
     [{ version: "2.0", status: "in_progress" }, "workflow_id: expected string"],
   ])("%j → %s", (data, problem) => {
     expect(progressStructureProblem(data)).toBe(problem);

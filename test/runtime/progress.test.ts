@@ -25,7 +25,11 @@ afterEach(() => cleanup());
 function setup(): { dir: string; file: string; deps: ProgressDeps } {
   const p = tempProject();
   cleanup = p.cleanup;
-  return { dir: p.dir, file: join(p.dir, ".claude", "state", "progress.json"), deps: { now: steppingClock(), random: seededRandom(), detect, lock: { timeoutMs: 1_000 } } };
+  return {
+    dir: p.dir,
+    file: join(p.dir, ".claude", "state", "progress.json"),
+    deps: { now: steppingClock(), random: seededRandom(), detect, lock: { timeoutMs: 1_000 } },
+  };
 }
 
 const value = <T>(r: Result<T>): T => {
@@ -38,7 +42,18 @@ const issue = <T>(r: Result<T>) => {
 };
 
 const started = (dir: string, deps: ProgressDeps) =>
-  value(initProgress(dir, { request: "Add a test for the hex pattern\nwith details", primaryExpert: "n8n-expert", supportingExperts: ["vitest-expert"], estimatedSteps: 2 }, deps));
+  value(
+    initProgress(
+      dir,
+      {
+        request: "Add a test for the hex pattern\nwith details",
+        primaryExpert: "n8n-expert",
+        supportingExperts: ["vitest-expert"],
+        estimatedSteps: 2,
+      },
+      deps,
+    ),
+  );
 
 describe("initProgress", () => {
   it("writes a v2.0 file with a fresh workflow id, the project context and private modes", () => {
@@ -48,8 +63,17 @@ describe("initProgress", () => {
       version: "2.0",
       workflow_id: "wf-20250102T030405Z-8dip1d",
       created_at: "2025-01-02T03:04:05.000Z",
-      task: { original_request: "Add a test for the hex pattern\nwith details", summary: "Add a test for the hex pattern", project_context: { name: "test-project", root: dir } },
-      classification: { primary_expert: "n8n-expert", supporting_experts: ["vitest-expert"], strategy: "sequential", estimated_steps: 2 },
+      task: {
+        original_request: "Add a test for the hex pattern\nwith details",
+        summary: "Add a test for the hex pattern",
+        project_context: { name: "test-project", root: dir },
+      },
+      classification: {
+        primary_expert: "n8n-expert",
+        supporting_experts: ["vitest-expert"],
+        strategy: "sequential",
+        estimated_steps: 2,
+      },
       status: "initialized",
       current_step: 1,
       total_steps: 2,
@@ -57,13 +81,20 @@ describe("initProgress", () => {
       next_step: null,
       artifacts: { files_created: [], files_modified: [], documentation_consulted: [] },
       errors: [],
-      task_context: { current_phase: "init", history: [], artifacts: {}, nesting: { current_depth: 0, max_depth: 3, path: [] } },
+      task_context: {
+        current_phase: "init",
+        history: [],
+        artifacts: {},
+        nesting: { current_depth: 0, max_depth: 3, path: [] },
+      },
     });
     expect(ProgressFile.parse(readJson(file))).toEqual(doc);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, ".claude", "state")).mode & 0o777).toBe(0o700);
     // runtime state stays out of commits even without `lanes init`
-    expect(readFileSync(join(dir, ".claude", "state", ".gitignore"), "utf8")).toBe("# lanes runtime state: never committed\n*\n");
+    expect(readFileSync(join(dir, ".claude", "state", ".gitignore"), "utf8")).toBe(
+      "# lanes runtime state: never committed\n*\n",
+    );
   });
 
   it("refuses to replace an unfinished workflow, and says how to continue or start over", () => {
@@ -92,7 +123,8 @@ describe("initProgress", () => {
     const { dir, file, deps } = setup();
     expect(issue(initProgress(dir, { request: "", primaryExpert: "x" }, deps))).toMatchObject({
       code: "invalid-input",
-      message: "the update would make an invalid progress file: task.original_request: too small: expected string to have >=1 characters",
+      message:
+        "the update would make an invalid progress file: task.original_request: too small: expected string to have >=1 characters",
     });
     expect(() => statSync(file)).toThrow();
   });
@@ -113,26 +145,60 @@ describe("recordStep", () => {
           created: [join(dir, "src", "rule.ts")],
           modified: ["README.md"],
           documentation: ["https://docs.n8n.io"],
-          next: { expert: "vitest-expert", action: "create_test", context: { pattern: "hex" }, constraints: { write_paths: ["test/**"], read_only: false } },
+          next: {
+            expert: "vitest-expert",
+            action: "create_test",
+            context: { pattern: "hex" },
+            constraints: { write_paths: ["test/**"], read_only: false },
+          },
         },
         deps,
       ),
     );
     expect(doc.completed_steps).toEqual([
-      { step: 1, expert: "n8n-expert", action: "analyze_workflow", result: { line: 245, summary: "pattern found" }, artifacts: ["src/rule.ts", "README.md"], duration_ms: 1000, timestamp: "2025-01-02T03:04:06.000Z" },
+      {
+        step: 1,
+        expert: "n8n-expert",
+        action: "analyze_workflow",
+        result: { line: 245, summary: "pattern found" },
+        artifacts: ["src/rule.ts", "README.md"],
+        duration_ms: 1000,
+        timestamp: "2025-01-02T03:04:06.000Z",
+      },
     ]);
     expect(doc).toMatchObject({
       status: "in_progress",
       current_step: 2,
-      next_step: { step: 2, expert: "vitest-expert", action: "create_test", context: { pattern: "hex" }, constraints: { write_paths: ["test/**"], read_only: false } },
-      artifacts: { files_created: ["src/rule.ts"], files_modified: ["README.md"], documentation_consulted: ["https://docs.n8n.io"] },
+      next_step: {
+        step: 2,
+        expert: "vitest-expert",
+        action: "create_test",
+        context: { pattern: "hex" },
+        constraints: { write_paths: ["test/**"], read_only: false },
+      },
+      artifacts: {
+        files_created: ["src/rule.ts"],
+        files_modified: ["README.md"],
+        documentation_consulted: ["https://docs.n8n.io"],
+      },
     });
-    expect(doc.task_context!.artifacts["src/rule.ts"]).toEqual({ type: "code", content: "src/rule.ts", created_by: "n8n-expert", version: 1 });
+    expect(doc.task_context!.artifacts["src/rule.ts"]).toEqual({
+      type: "code",
+      content: "src/rule.ts",
+      created_by: "n8n-expert",
+      version: 1,
+    });
   });
 
   it("clears a planned next step that this step did, and grows total_steps past the estimate", () => {
     const { dir, deps } = setup();
-    value(initProgress(dir, { request: "r", primaryExpert: "a", estimatedSteps: 1, next: { expert: "a", action: "go" } }, deps));
+    value(
+      initProgress(
+        dir,
+        { request: "r", primaryExpert: "a", estimatedSteps: 1, next: { expert: "a", action: "go" } },
+        deps,
+      ),
+    );
     value(recordStep(dir, { expert: "a", action: "go" }, deps));
     const doc = value(recordStep(dir, { expert: "a", action: "more" }, deps));
     expect(doc).toMatchObject({ next_step: null, current_step: 3, total_steps: 2 });
@@ -142,8 +208,15 @@ describe("recordStep", () => {
     const { dir, deps } = setup();
     started(dir, deps);
     const doc = value(recordStep(dir, { expert: "a", action: "all", summary: "everything", final: true }, deps));
-    expect(doc).toMatchObject({ status: "completed", next_step: null, completion: { summary: "everything", suggestions: [] } });
-    expect(issue(recordStep(dir, { expert: "a", action: "again" }, deps))).toMatchObject({ code: "refused", message: `workflow \`${doc.workflow_id}\` is completed: no more steps can be recorded` });
+    expect(doc).toMatchObject({
+      status: "completed",
+      next_step: null,
+      completion: { summary: "everything", suggestions: [] },
+    });
+    expect(issue(recordStep(dir, { expert: "a", action: "again" }, deps))).toMatchObject({
+      code: "refused",
+      message: `workflow \`${doc.workflow_id}\` is completed: no more steps can be recorded`,
+    });
   });
 
   it("needs a workflow", () => {
@@ -159,7 +232,9 @@ describe("recordStep", () => {
     const { dir, file, deps } = setup();
     started(dir, deps);
     const before = readFileSync(file, "utf8");
-    expect(issue(recordStep(dir, { expert: "", action: "b" }, deps)).message).toBe("the update would make an invalid progress file: completed_steps.0.expert: too small: expected string to have >=1 characters");
+    expect(issue(recordStep(dir, { expert: "", action: "b" }, deps)).message).toBe(
+      "the update would make an invalid progress file: completed_steps.0.expert: too small: expected string to have >=1 characters",
+    );
     expect(readFileSync(file, "utf8")).toBe(before);
   });
 });
@@ -168,16 +243,36 @@ describe("errors, completion, failure", () => {
   it("logs errors without changing the status", () => {
     const { dir, deps } = setup();
     started(dir, deps);
-    const doc = value(recordError(dir, { message: "timeout", expert: "x", errorType: "timeout", severity: "recoverable", suggestion: "retry" }, deps));
+    const doc = value(
+      recordError(
+        dir,
+        { message: "timeout", expert: "x", errorType: "timeout", severity: "recoverable", suggestion: "retry" },
+        deps,
+      ),
+    );
     expect(doc.status).toBe("initialized");
-    expect(doc.errors).toEqual([{ message: "timeout", step: 1, expert: "x", error_type: "timeout", severity: "recoverable", suggestion: "retry", timestamp: "2025-01-02T03:04:06.000Z" }]);
+    expect(doc.errors).toEqual([
+      {
+        message: "timeout",
+        step: 1,
+        expert: "x",
+        error_type: "timeout",
+        severity: "recoverable",
+        suggestion: "retry",
+        timestamp: "2025-01-02T03:04:06.000Z",
+      },
+    ]);
   });
 
   it("completes with a summary and suggestions", () => {
     const { dir, deps } = setup();
     started(dir, deps);
     const doc = value(completeProgress(dir, { summary: "done", suggestions: ["ship it"] }, deps));
-    expect(doc).toMatchObject({ status: "completed", next_step: null, completion: { summary: "done", suggestions: ["ship it"] } });
+    expect(doc).toMatchObject({
+      status: "completed",
+      next_step: null,
+      completion: { summary: "done", suggestions: ["ship it"] },
+    });
     expect(issue(completeProgress(dir, {}, deps)).code).toBe("refused");
     expect(issue(failProgress(dir, { message: "late" }, deps)).code).toBe("refused");
   });
@@ -193,9 +288,25 @@ describe("errors, completion, failure", () => {
   it("adds artifacts through the validated path", () => {
     const { dir, deps } = setup();
     started(dir, deps);
-    const doc = value(addArtifacts(dir, { created: ["a.md"], modified: ["a.md", "b.json"], documentation: ["https://x"] }, "writer", deps));
-    expect(doc.artifacts).toEqual({ files_created: ["a.md"], files_modified: ["b.json"], documentation_consulted: ["https://x"] });
-    expect(doc.task_context!.artifacts["a.md"]).toEqual({ type: "document", content: "a.md", created_by: "writer", version: 1 });
+    const doc = value(
+      addArtifacts(
+        dir,
+        { created: ["a.md"], modified: ["a.md", "b.json"], documentation: ["https://x"] },
+        "writer",
+        deps,
+      ),
+    );
+    expect(doc.artifacts).toEqual({
+      files_created: ["a.md"],
+      files_modified: ["b.json"],
+      documentation_consulted: ["https://x"],
+    });
+    expect(doc.task_context!.artifacts["a.md"]).toEqual({
+      type: "document",
+      content: "a.md",
+      created_by: "writer",
+      version: 1,
+    });
   });
 });
 
@@ -219,22 +330,40 @@ describe("nesting (inter-skill protocol §7.3)", () => {
     const { dir, deps } = setup();
     value(initProgress(dir, { request: "r", primaryExpert: "a", maxDepth: 2 }, deps));
     value(enterSkill(dir, "orchestrator", deps));
-    expect(issue(enterSkill(dir, "orchestrator", deps)).message).toBe("cannot enter `orchestrator`: it is already in the path orchestrator, which would be a cycle");
+    expect(issue(enterSkill(dir, "orchestrator", deps)).message).toBe(
+      "cannot enter `orchestrator`: it is already in the path orchestrator, which would be a cycle",
+    );
     const deep = value(enterSkill(dir, "parallel", deps));
     expect(deep.task_context!.nesting).toMatchObject({ current_depth: 2, path: ["orchestrator", "parallel"] });
     expect(deep.task_context!.current_phase).toBe("parallel");
-    expect(issue(enterSkill(dir, "sequential", deps)).message).toBe("cannot enter `sequential`: the maximum nesting depth 2 is reached: current path orchestrator → parallel");
-    expect(issue(leaveSkill(dir, "orchestrator", { status: "success" }, deps)).message).toBe("cannot leave `orchestrator`: the innermost skill is `parallel`");
+    expect(issue(enterSkill(dir, "sequential", deps)).message).toBe(
+      "cannot enter `sequential`: the maximum nesting depth 2 is reached: current path orchestrator → parallel",
+    );
+    expect(issue(leaveSkill(dir, "orchestrator", { status: "success" }, deps)).message).toBe(
+      "cannot leave `orchestrator`: the innermost skill is `parallel`",
+    );
     const left = value(leaveSkill(dir, "parallel", { status: "partial", output: { workers: 3 } }, deps));
     expect(left.task_context!.nesting).toMatchObject({ current_depth: 1, path: ["orchestrator"] });
     expect(left.task_context!.current_phase).toBe("orchestrator");
-    expect(left.task_context!.history).toEqual([{ skill: "parallel", duration_ms: 3000, status: "partial", output: { workers: 3 }, timestamp: "2025-01-02T03:04:11.000Z" }]);
+    expect(left.task_context!.history).toEqual([
+      {
+        skill: "parallel",
+        duration_ms: 3000,
+        status: "partial",
+        output: { workers: 3 },
+        timestamp: "2025-01-02T03:04:11.000Z",
+      },
+    ]);
   });
 });
 
 describe("a corrupt progress file", () => {
   const corruptions: [string, (doc: Record<string, unknown>) => unknown, string][] = [
-    ["a wrong type", (d) => ((d.completed_steps as Record<string, unknown>[])[0]!.expert = 3) && d, "completed_steps.0.expert: expected string, received number"],
+    [
+      "a wrong type",
+      (d) => ((d.completed_steps as Record<string, unknown>[])[0]!.expert = 3) && d,
+      "completed_steps.0.expert: expected string, received number",
+    ],
     ["a missing field", (d) => (delete d.classification, d), "classification: missing (expected object)"],
   ];
   const operations: [string, (dir: string, deps: ProgressDeps) => Result<unknown>][] = [
@@ -275,14 +404,18 @@ describe("a corrupt progress file", () => {
     const { dir, file, deps } = setup();
     started(dir, deps);
     writeFileSync(file, '{"version": "2.0", "workflow_');
-    expect(issue(readProgress(dir, deps)).message).toMatch(/^`\.claude\/state\/progress\.json` is not usable: not valid JSON: .+: the file was left as is and copied to `progress\.json\.corrupt-\d{8}T\d{6}Z`$/);
+    expect(issue(readProgress(dir, deps)).message).toMatch(
+      /^`\.claude\/state\/progress\.json` is not usable: not valid JSON: .+: the file was left as is and copied to `progress\.json\.corrupt-\d{8}T\d{6}Z`$/,
+    );
   });
 
   it("is replaced by init --force, and the backup stays", () => {
     const { dir, file, deps } = setup();
     started(dir, deps);
     writeFileSync(file, "{}");
-    expect(value(initProgress(dir, { request: "again", primaryExpert: "a", force: true }, deps)).status).toBe("initialized");
+    expect(value(initProgress(dir, { request: "again", primaryExpert: "a", force: true }, deps)).status).toBe(
+      "initialized",
+    );
     const names = readdirSync(join(dir, ".claude", "state"));
     const backup = names.find((n) => n.startsWith("progress.json.corrupt-"))!;
     expect(readFileSync(join(dir, ".claude", "state", backup), "utf8")).toBe("{}");

@@ -7,16 +7,52 @@ import { tempProject } from "./helpers.ts";
 describe("projectContextFromFiles", () => {
   it.each<[string, ContextFiles, Record<string, unknown>]>([
     ["nothing: the directory name", {}, { name: "shop", detected_from: [] }],
-    ["CLAUDE.md's first heading wins", { "CLAUDE.md": "intro\n# Shop API ##\n# Second", "package.json": '{"name":"shop-api"}' }, { name: "Shop API", detected_from: ["CLAUDE.md", "package.json"], languages: ["javascript"] }],
+    [
+      "CLAUDE.md's first heading wins",
+      { "CLAUDE.md": "intro\n# Shop API ##\n# Second", "package.json": '{"name":"shop-api"}' },
+      { name: "Shop API", detected_from: ["CLAUDE.md", "package.json"], languages: ["javascript"] },
+    ],
     ["the .claude/CLAUDE.md location", { ".claude/CLAUDE.md": "# Inner" }, { name: "Inner" }],
-    ["package.json name and scripts", { "package.json": '{"name":"@acme/shop","scripts":{"test":"vitest","build":"tsc"}}', "tsconfig.json": "{}" }, { name: "@acme/shop", scripts: ["test", "build"], languages: ["javascript", "typescript"] }],
-    ["an unparseable package.json contributes nothing but its presence", { "package.json": "{oops" }, { name: "shop", detected_from: ["package.json"] }],
-    ["pyproject [project] name", { "pyproject.toml": '[build-system]\nname = "no"\n[project]\nname = "shop-py"\n' }, { name: "shop-py", languages: ["python"] }],
-    ["pyproject [tool.poetry] name", { "pyproject.toml": "[tool.poetry]\nname = 'poetry-shop'\n" }, { name: "poetry-shop" }],
-    ["Cargo.toml [package] name", { "Cargo.toml": '[package]\nname = "shop-rs"\nversion = "0.1.0"\n' }, { name: "shop-rs", languages: ["rust"] }],
-    ["go.mod module", { "go.mod": "module github.com/acme/shop\n\ngo 1.22\n" }, { name: "github.com/acme/shop", languages: ["go"] }],
-    ["docker-compose services", { "docker-compose.yml": "services:\n  db:\n    image: postgres\n  web:\n    build: .\n" }, { name: "shop", services: ["db", "web"] }],
-    ["compose.yaml that is not a mapping", { "compose.yaml": "- a\n" }, { name: "shop", detected_from: ["compose.yaml"] }],
+    [
+      "package.json name and scripts",
+      { "package.json": '{"name":"@acme/shop","scripts":{"test":"vitest","build":"tsc"}}', "tsconfig.json": "{}" },
+      { name: "@acme/shop", scripts: ["test", "build"], languages: ["javascript", "typescript"] },
+    ],
+    [
+      "an unparseable package.json contributes nothing but its presence",
+      { "package.json": "{oops" },
+      { name: "shop", detected_from: ["package.json"] },
+    ],
+    [
+      "pyproject [project] name",
+      { "pyproject.toml": '[build-system]\nname = "no"\n[project]\nname = "shop-py"\n' },
+      { name: "shop-py", languages: ["python"] },
+    ],
+    [
+      "pyproject [tool.poetry] name",
+      { "pyproject.toml": "[tool.poetry]\nname = 'poetry-shop'\n" },
+      { name: "poetry-shop" },
+    ],
+    [
+      "Cargo.toml [package] name",
+      { "Cargo.toml": '[package]\nname = "shop-rs"\nversion = "0.1.0"\n' },
+      { name: "shop-rs", languages: ["rust"] },
+    ],
+    [
+      "go.mod module",
+      { "go.mod": "module github.com/acme/shop\n\ngo 1.22\n" },
+      { name: "github.com/acme/shop", languages: ["go"] },
+    ],
+    [
+      "docker-compose services",
+      { "docker-compose.yml": "services:\n  db:\n    image: postgres\n  web:\n    build: .\n" },
+      { name: "shop", services: ["db", "web"] },
+    ],
+    [
+      "compose.yaml that is not a mapping",
+      { "compose.yaml": "- a\n" },
+      { name: "shop", detected_from: ["compose.yaml"] },
+    ],
   ])("%s", (_, files, expected) => {
     expect(projectContextFromFiles("/srv/shop", files)).toMatchObject({ root: "/srv/shop", ...expected });
   });

@@ -17,7 +17,7 @@ describe("every simple command that would run is found", () => {
     ["f() { rm -rf /; }", ["rm -rf /"]],
     ["echo $(rm -rf /)", ["rm -rf /", "echo <$(rm -rf /)>"]],
     ["echo `rm x`", ["rm x", "echo <`rm x`>"]],
-    ["echo \"$(a `b`)\"", ["b", "a <`b`>", "echo <\"$(a `b`)\">"]],
+    ['echo "$(a `b`)"', ["b", "a <`b`>", 'echo <"$(a `b`)">']],
     ["diff <(sort a) >(tee b)", ["sort a", "tee b", "diff <<(sort a)> <>(tee b)>"]],
     ["echo $(( $(rm x) + 1 ))", ["rm x", "echo <$(( $(rm x) + 1 ))>"]],
     ["(( $(rm y) ))", ["rm y"]],
@@ -66,15 +66,15 @@ describe("the path to each command is recorded in via", () => {
 describe("shell strings are parsed recursively", () => {
   it.each([
     ["bash -c \"sh -c 'rm -rf ~'\"", ["bash -c sh -c 'rm -rf ~'", "sh -c rm -rf ~", `rm -rf ${HOME}`], [0, 1, 2]],
-    ["eval \"rm -rf /\"", ["eval rm -rf /", "rm -rf /"], [0, 1]],
+    ['eval "rm -rf /"', ["eval rm -rf /", "rm -rf /"], [0, 1]],
     ["eval rm -rf /", ["eval rm -rf /", "rm -rf /"], [0, 1]],
     ["bash -lc 'rm x'", ["bash -lc rm x", "rm x"], [0, 1]],
     ["sh -xec 'rm x'", ["sh -xec rm x", "rm x"], [0, 1]],
     ["bash --login -c 'rm x'", ["bash --login -c rm x", "rm x"], [0, 1]],
     ["zsh -o pipefail -c 'rm x'", ["zsh -o pipefail -c rm x", "rm x"], [0, 1]],
     ["busybox sh -c 'rm x'", ["sh -c rm x", "rm x"], [0, 1]],
-    ["dash -c 'rm \"$1\"' sh /tmp/x", ["dash -c rm \"$1\" sh /tmp/x", "rm /tmp/x"], [0, 1]],
-    ["bash -c 'rm \"$0\"' /tmp/y", ["bash -c rm \"$0\" /tmp/y", "rm /tmp/y"], [0, 1]],
+    ["dash -c 'rm \"$1\"' sh /tmp/x", ['dash -c rm "$1" sh /tmp/x', "rm /tmp/x"], [0, 1]],
+    ["bash -c 'rm \"$0\"' /tmp/y", ['bash -c rm "$0" /tmp/y', "rm /tmp/y"], [0, 1]],
   ])("`%s` → %j at depths %j", (source, expected, depths) => {
     const a = analyze(source);
     expect(lines(a)).toEqual(expected);
@@ -96,7 +96,9 @@ describe("shell strings are parsed recursively", () => {
 
   it("a shell string built at run time is dynamic code", () => {
     const a = analyze('bash -c "$CMD"');
-    expect(a.code).toEqual([{ language: "shell", interpreter: "bash", command: 0, source: "dynamic", code: undefined, producers: [] }]);
+    expect(a.code).toEqual([
+      { language: "shell", interpreter: "bash", command: 0, source: "dynamic", code: undefined, producers: [] },
+    ]);
     expect(a.unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
   });
 });
@@ -207,7 +209,11 @@ describe("words are resolved statically", () => {
   });
 
   it("keeps the source text of a word", () => {
-    expect(analyze('rm "$HOME"/x').commands[0]?.args[0]).toEqual({ text: '"$HOME"/x', value: `${HOME}/x`, glob: false });
+    expect(analyze('rm "$HOME"/x').commands[0]?.args[0]).toEqual({
+      text: '"$HOME"/x',
+      value: `${HOME}/x`,
+      glob: false,
+    });
   });
 
   it("too many brace words cannot be represented", () => {
@@ -217,7 +223,10 @@ describe("words are resolved statically", () => {
   });
 
   it("brace expansion applies to the command name too", () => {
-    expect(brief(analyze("{rm,-rf,/tmp/x}").commands[0]!)).toMatchObject({ program: "rm", argv: ["rm", "-rf", "/tmp/x"] });
+    expect(brief(analyze("{rm,-rf,/tmp/x}").commands[0]!)).toMatchObject({
+      program: "rm",
+      argv: ["rm", "-rf", "/tmp/x"],
+    });
   });
 
   it("a reassigned HOME changes what ~ means", () => {

@@ -22,7 +22,12 @@ function view(source: string): Shown {
   };
 }
 
-const v = (flags: string[], values: Shown["values"], positionals: Shown["positionals"], afterDoubleDash = false): Shown => ({ flags: [...flags].sort(), values, positionals, afterDoubleDash });
+const v = (
+  flags: string[],
+  values: Shown["values"],
+  positionals: Shown["positionals"],
+  afterDoubleDash = false,
+): Shown => ({ flags: [...flags].sort(), values, positionals, afterDoubleDash });
 
 describe("argView splits options by each program's grammar", () => {
   const cases: [string, Shown][] = [
@@ -43,7 +48,10 @@ describe("argView splits options by each program's grammar", () => {
     ["git commit --message=msg", v(["--message"], { "--message": ["msg"] }, ["commit"])],
     ["git commit --message msg", v(["--message"], { "--message": ["msg"] }, ["commit"])],
     ["git -C x push -f origin main", v(["-f"], { "-C": ["x"] }, ["push", "origin", "main"])],
-    ["git -c core.editor=vim --git-dir=.git --work-tree . push --force", v(["--force"], { "-c": ["core.editor=vim"], "--git-dir": [".git"], "--work-tree": ["."] }, ["push"])],
+    [
+      "git -c core.editor=vim --git-dir=.git --work-tree . push --force",
+      v(["--force"], { "-c": ["core.editor=vim"], "--git-dir": [".git"], "--work-tree": ["."] }, ["push"]),
+    ],
     ["git push --force-with-lease origin main", v(["--force-with-lease"], {}, ["push", "origin", "main"])],
     ["git push -o ci.skip origin", v(["-o"], { "-o": ["ci.skip"] }, ["push", "origin"])],
     ["git push origin +main", v([], {}, ["push", "origin", "+main"])],
@@ -58,7 +66,10 @@ describe("argView splits options by each program's grammar", () => {
     ["git status", v([], {}, ["status"])],
     // find's own grammar
     ["find . -name '*.tmp' -delete", v(["-name", "-delete"], { "-name": ["*.tmp"] }, ["."])],
-    ["find -L /a /b -type f -exec rm -rf {} +", v(["-L", "-type", "-exec"], { "-type": ["f"], "-exec": ["rm", "-rf", "{}"] }, ["/a", "/b"])],
+    [
+      "find -L /a /b -type f -exec rm -rf {} +",
+      v(["-L", "-type", "-exec"], { "-type": ["f"], "-exec": ["rm", "-rf", "{}"] }, ["/a", "/b"]),
+    ],
     ["find . -newermt 2024-01-01 -print", v(["-newermt", "-print"], { "-newermt": ["2024-01-01"] }, ["."])],
     // dd operands
     ["dd if=/dev/zero of=/dev/sda bs=1M", v([], { if: ["/dev/zero"], of: ["/dev/sda"], bs: ["1M"] }, [])],
@@ -71,21 +82,61 @@ describe("argView splits options by each program's grammar", () => {
     ["chmod -w file", v([], {}, ["-w", "file"])],
     ["chown -R root:root /srv", v(["-R"], {}, ["root:root", "/srv"])],
     // database clients
-    ["psql -h db -U admin -d prod -c 'DROP TABLE x'", v(["-h", "-U", "-d", "-c"], { "-h": ["db"], "-U": ["admin"], "-d": ["prod"], "-c": ["DROP TABLE x"] }, [])],
-    ["mysql -u root -psecret -h db -D prod -e 'DROP TABLE x'", v(["-u", "-p", "-h", "-D", "-e"], { "-u": ["root"], "-p": ["secret"], "-h": ["db"], "-D": ["prod"], "-e": ["DROP TABLE x"] }, [])],
-    ["redis-cli -h cache -p 6379 -a pw -n 2 FLUSHALL", v(["-h", "-p", "-a", "-n"], { "-h": ["cache"], "-p": ["6379"], "-a": ["pw"], "-n": ["2"] }, ["FLUSHALL"])],
+    [
+      "psql -h db -U admin -d prod -c 'DROP TABLE x'",
+      v(["-h", "-U", "-d", "-c"], { "-h": ["db"], "-U": ["admin"], "-d": ["prod"], "-c": ["DROP TABLE x"] }, []),
+    ],
+    [
+      "mysql -u root -psecret -h db -D prod -e 'DROP TABLE x'",
+      v(
+        ["-u", "-p", "-h", "-D", "-e"],
+        { "-u": ["root"], "-p": ["secret"], "-h": ["db"], "-D": ["prod"], "-e": ["DROP TABLE x"] },
+        [],
+      ),
+    ],
+    [
+      "redis-cli -h cache -p 6379 -a pw -n 2 FLUSHALL",
+      v(["-h", "-p", "-a", "-n"], { "-h": ["cache"], "-p": ["6379"], "-a": ["pw"], "-n": ["2"] }, ["FLUSHALL"]),
+    ],
     // cloud and infrastructure
     ["kubectl -n prod delete pod web --force", v(["-n", "--force"], { "-n": ["prod"] }, ["delete", "pod", "web"])],
-    ["kubectl delete -f app.yaml --context=prod", v(["-f", "--context"], { "-f": ["app.yaml"], "--context": ["prod"] }, ["delete"])],
-    ["aws --profile prod s3 rm s3://b --recursive --region us-east-1", v(["--profile", "--recursive", "--region"], { "--profile": ["prod"], "--region": ["us-east-1"] }, ["s3", "rm", "s3://b"])],
-    ["gcloud --project p compute instances delete vm --zone z", v(["--project", "--zone"], { "--project": ["p"], "--zone": ["z"] }, ["compute", "instances", "delete", "vm"])],
+    [
+      "kubectl delete -f app.yaml --context=prod",
+      v(["-f", "--context"], { "-f": ["app.yaml"], "--context": ["prod"] }, ["delete"]),
+    ],
+    [
+      "aws --profile prod s3 rm s3://b --recursive --region us-east-1",
+      v(["--profile", "--recursive", "--region"], { "--profile": ["prod"], "--region": ["us-east-1"] }, [
+        "s3",
+        "rm",
+        "s3://b",
+      ]),
+    ],
+    [
+      "gcloud --project p compute instances delete vm --zone z",
+      v(["--project", "--zone"], { "--project": ["p"], "--zone": ["z"] }, ["compute", "instances", "delete", "vm"]),
+    ],
     ["gsutil -m rm -r gs://b", v(["-m", "-r"], {}, ["rm", "gs://b"])],
-    ["terraform destroy -auto-approve -var 'a=b' -target=x", v(["-auto-approve", "-var", "-target"], { "-var": ["a=b"], "-target": ["x"] }, ["destroy"])],
-    ["docker -H tcp://h run --rm -v /:/host -it alpine rm -rf /host", v(["--rm", "-v", "-i", "-t"], { "-H": ["tcp://h"], "-v": ["/:/host"] }, ["run", "alpine", "rm", "-rf", "/host"])],
+    [
+      "terraform destroy -auto-approve -var 'a=b' -target=x",
+      v(["-auto-approve", "-var", "-target"], { "-var": ["a=b"], "-target": ["x"] }, ["destroy"]),
+    ],
+    [
+      "docker -H tcp://h run --rm -v /:/host -it alpine rm -rf /host",
+      v(["--rm", "-v", "-i", "-t"], { "-H": ["tcp://h"], "-v": ["/:/host"] }, ["run", "alpine", "rm", "-rf", "/host"]),
+    ],
     ["docker build -t app -f Dockerfile .", v(["-t", "-f"], { "-t": ["app"], "-f": ["Dockerfile"] }, ["build", "."])],
-    ["docker system prune -af --filter until=24h", v(["-a", "-f", "--filter"], { "--filter": ["until=24h"] }, ["system", "prune"])],
+    [
+      "docker system prune -af --filter until=24h",
+      v(["-a", "-f", "--filter"], { "--filter": ["until=24h"] }, ["system", "prune"]),
+    ],
     // network tools
-    ["curl -o out.txt -H 'A: b' -X POST -d @data.json https://x", v(["-o", "-H", "-X", "-d"], { "-o": ["out.txt"], "-H": ["A: b"], "-X": ["POST"], "-d": ["@data.json"] }, ["https://x"])],
+    [
+      "curl -o out.txt -H 'A: b' -X POST -d @data.json https://x",
+      v(["-o", "-H", "-X", "-d"], { "-o": ["out.txt"], "-H": ["A: b"], "-X": ["POST"], "-d": ["@data.json"] }, [
+        "https://x",
+      ]),
+    ],
     ["curl -fsSLo out https://x", v(["-f", "-s", "-S", "-L", "-o"], { "-o": ["out"] }, ["https://x"])],
     ["wget -qO- https://x", v(["-q", "-O"], { "-O": ["-"] }, ["https://x"])],
     ["wget -P dl -o log https://x", v(["-P", "-o"], { "-P": ["dl"], "-o": ["log"] }, ["https://x"])],
@@ -100,7 +151,10 @@ describe("argView splits options by each program's grammar", () => {
     ["kill -s KILL 1", v(["-s"], { "-s": ["KILL"] }, ["1"])],
     ["kill -KILL 123", v(["-KILL"], {}, ["123"])],
     // unknown programs: every option is a flag without a value
-    ["mytool -abc --out=file --verbose x y", v(["-a", "-b", "-c", "--out", "--verbose"], { "--out": ["file"] }, ["x", "y"])],
+    [
+      "mytool -abc --out=file --verbose x y",
+      v(["-a", "-b", "-c", "--out", "--verbose"], { "--out": ["file"] }, ["x", "y"]),
+    ],
     ["mytool -o file", v(["-o"], {}, ["file"])],
   ];
 

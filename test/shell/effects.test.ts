@@ -154,7 +154,15 @@ describe("commands that get their paths at run time", () => {
     ["xargs -0 rm", ["delete <<run-time arguments>> known"]],
     ["find . -name '*.pyc' | xargs rm", ["delete <<run-time arguments>> known"]],
     // where the run-time arguments land is unknown, so they get every access the operands have
-    ["xargs -I{} cp {} /backup", ["write /backup known", "read {} known", "write <<run-time arguments>> known", "read <<run-time arguments>> known"]],
+    [
+      "xargs -I{} cp {} /backup",
+      [
+        "write /backup known",
+        "read {} known",
+        "write <<run-time arguments>> known",
+        "read <<run-time arguments>> known",
+      ],
+    ],
     ["xargs cat", ["read <<run-time arguments>> known"]],
     ["xargs mytool", ["read <<run-time arguments>> operand"]],
   ])("`%s` → %j", (source, expected) => {

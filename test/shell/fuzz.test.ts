@@ -26,11 +26,89 @@ function checkInvariants(a: ShellAnalysis, maxNodes: number): void {
 
 /** Shell-flavoured fragments, so random inputs reach deep into the grammar. */
 const fragment = fc.constantFrom(
-  "rm", "-rf", "/", "~", "$HOME", "$X", "${Y:-$(a)}", "*", "{a,b}", "{1..3}", "'", '"', "`", "\\", "$(", "$((", "<(", ">(", "(", ")", "{", "}",
-  ";", "&&", "||", "|", "&", ">", ">>", "<", "<<EOF\n", "\nEOF\n", "<<<", "2>&1", "if", "then", "else", "fi", "for", "in", "do", "done",
-  "while", "case", "esac", ";;", "f()", "function", "sudo", "env -S", "xargs", "find . -exec", "{}", "\\;", "+", "bash -c", "sh -c", "eval",
-  "python3 -c", "node -e", "perl -e", "ruby -e", "php -r", "'import os; os.system(\"rm -rf /\")'", "cd", "pushd", "popd", "time", "!", "coproc",
-  "[[", "]]", "((", "))", "=", "A=1", " ", "\n", "#", "$'\\x41'", "@(a|b)", "--", "-c",
+  "rm",
+  "-rf",
+  "/",
+  "~",
+  "$HOME",
+  "$X",
+  "${Y:-$(a)}",
+  "*",
+  "{a,b}",
+  "{1..3}",
+  "'",
+  '"',
+  "`",
+  "\\",
+  "$(",
+  "$((",
+  "<(",
+  ">(",
+  "(",
+  ")",
+  "{",
+  "}",
+  ";",
+  "&&",
+  "||",
+  "|",
+  "&",
+  ">",
+  ">>",
+  "<",
+  "<<EOF\n",
+  "\nEOF\n",
+  "<<<",
+  "2>&1",
+  "if",
+  "then",
+  "else",
+  "fi",
+  "for",
+  "in",
+  "do",
+  "done",
+  "while",
+  "case",
+  "esac",
+  ";;",
+  "f()",
+  "function",
+  "sudo",
+  "env -S",
+  "xargs",
+  "find . -exec",
+  "{}",
+  "\\;",
+  "+",
+  "bash -c",
+  "sh -c",
+  "eval",
+  "python3 -c",
+  "node -e",
+  "perl -e",
+  "ruby -e",
+  "php -r",
+  "'import os; os.system(\"rm -rf /\")'",
+  "cd",
+  "pushd",
+  "popd",
+  "time",
+  "!",
+  "coproc",
+  "[[",
+  "]]",
+  "((",
+  "))",
+  "=",
+  "A=1",
+  " ",
+  "\n",
+  "#",
+  "$'\\x41'",
+  "@(a|b)",
+  "--",
+  "-c",
 );
 
 describe("the analysis is total", () => {
@@ -54,10 +132,14 @@ describe("the analysis is total", () => {
 
   it("never throws on shell-flavoured fragments", () => {
     fc.assert(
-      fc.property(fc.array(fragment, { maxLength: 60 }), fc.array(fc.constantFrom(" ", ""), { minLength: 60, maxLength: 60 }), (parts, gaps) => {
-        const source = parts.map((p, i) => p + (gaps[i] ?? "")).join("");
-        checkInvariants(analyze(source), 20_000);
-      }),
+      fc.property(
+        fc.array(fragment, { maxLength: 60 }),
+        fc.array(fc.constantFrom(" ", ""), { minLength: 60, maxLength: 60 }),
+        (parts, gaps) => {
+          const source = parts.map((p, i) => p + (gaps[i] ?? "")).join("");
+          checkInvariants(analyze(source), 20_000);
+        },
+      ),
       { numRuns: 600 },
     );
   });
@@ -73,12 +155,31 @@ describe("the analysis is total", () => {
   });
 
   it("stops or completes on deep nesting", () => {
-    const openers = ["(", "$(", "`", "{ ", "$((", "<(", "\"$(", "bash -c '", "eval ", "if true; then ", "f() { ", "$'", "${x:-"];
+    const openers = [
+      "(",
+      "$(",
+      "`",
+      "{ ",
+      "$((",
+      "<(",
+      '"$(',
+      "bash -c '",
+      "eval ",
+      "if true; then ",
+      "f() { ",
+      "$'",
+      "${x:-",
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...openers), fc.integer({ min: 1, max: 5000 }), fc.boolean(), (opener, depth, closed) => {
-        const source = opener.repeat(depth) + "rm -rf /" + (closed ? ")".repeat(depth) : "");
-        checkInvariants(analyze(source), 20_000);
-      }),
+      fc.property(
+        fc.constantFrom(...openers),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.boolean(),
+        (opener, depth, closed) => {
+          const source = opener.repeat(depth) + "rm -rf /" + (closed ? ")".repeat(depth) : "");
+          checkInvariants(analyze(source), 20_000);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -93,7 +194,7 @@ describe("the analysis is total", () => {
     ["bash -c ".repeat(50) + "x"],
     ["eval ".repeat(50) + "x"],
     ["x".repeat(100_000)],
-    ["python3 -c '" + "os.system(\"ls\");".repeat(5000) + "'"],
+    ["python3 -c '" + 'os.system("ls");'.repeat(5000) + "'"],
   ])("a pathological input (%#) stops at a budget or completes", (source) => {
     checkInvariants(analyze(source), 20_000);
   });
@@ -102,13 +203,16 @@ describe("the analysis is total", () => {
 describe("data stays data", () => {
   it("a single-quoted echo argument is one plain word", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 100 }).filter((s) => !s.includes("'")), (text) => {
-        const a = analyze(`echo '${text}'`);
-        expect(a.commands.map((c) => c.program)).toEqual(["echo"]);
-        expect(a.commands[0]?.args.map((w) => w.value)).toEqual([text]);
-        expect(a.code).toEqual([]);
-        expect(a.unrepresentable).toEqual([]);
-      }),
+      fc.property(
+        fc.string({ maxLength: 100 }).filter((s) => !s.includes("'")),
+        (text) => {
+          const a = analyze(`echo '${text}'`);
+          expect(a.commands.map((c) => c.program)).toEqual(["echo"]);
+          expect(a.commands[0]?.args.map((w) => w.value)).toEqual([text]);
+          expect(a.code).toEqual([]);
+          expect(a.unrepresentable).toEqual([]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

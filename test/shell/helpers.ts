@@ -14,7 +14,13 @@ export function analyze(source: string, options: Partial<AnalyzeOptions> = {}): 
 export const shown = (w: ShellWord): string => w.value ?? `<${w.text}>`;
 
 /** The fields of a command most tests assert. */
-export function brief(c: ShellCommand): { program: string | undefined; argv: string[]; wrappers: string[]; via: string[]; depth: number } {
+export function brief(c: ShellCommand): {
+  program: string | undefined;
+  argv: string[];
+  wrappers: string[];
+  via: string[];
+  depth: number;
+} {
   return { program: c.program, argv: c.argv.map(shown), wrappers: [...c.wrappers], via: [...c.via], depth: c.depth };
 }
 

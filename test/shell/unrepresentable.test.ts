@@ -19,9 +19,9 @@ describe("what the analysis cannot represent is reported, never skipped", () => 
     ["eval $X", ["dynamic-code"], false],
     ['python3 -c "$CODE"', ["dynamic-code"], false],
     ["node -e \"require('child_process').execSync(cmd)\"", ["dynamic-code"], false],
-    ["bash -c 'eval \"$1\"' _ \"$X\"", ["dynamic-code"], false],
+    ['bash -c \'eval "$1"\' _ "$X"', ["dynamic-code"], false],
     ["bash -c 'echo \"unterminated'", ["parse-error"], false],
-    ["python3 -c \"print('x)\"", ["interpreter-code"], false],
+    ['python3 -c "print(\'x)"', ["interpreter-code"], false],
     ["node -e 'x = `unterminated'", ["interpreter-code"], false],
     ["env -S 'a | b'", ["env-split-string"], false],
     ["rm {1..100}", ["brace-expansion-limit"], false],
@@ -33,7 +33,9 @@ describe("what the analysis cannot represent is reported, never skipped", () => 
     expect(a.unrepresentable.map((u) => u.code)).toEqual(codes);
     expect(a.budgetExceeded).toBe(budget);
     for (const u of a.unrepresentable) {
-      expect(u.message.startsWith(UNREPRESENTABLE_MESSAGES[u.code as keyof typeof UNREPRESENTABLE_MESSAGES])).toBe(true);
+      expect(u.message.startsWith(UNREPRESENTABLE_MESSAGES[u.code as keyof typeof UNREPRESENTABLE_MESSAGES])).toBe(
+        true,
+      );
       expect(u.text.length).toBeGreaterThan(0);
     }
   });
@@ -64,7 +66,9 @@ describe("what the analysis cannot represent is reported, never skipped", () => 
   });
 
   it("the depth limit is configurable", () => {
-    expect(analyze("bash -c 'bash -c \"rm x\"'", { maxDepth: 1 }).unrepresentable.map((u) => u.code)).toEqual(["depth-limit"]);
+    expect(analyze("bash -c 'bash -c \"rm x\"'", { maxDepth: 1 }).unrepresentable.map((u) => u.code)).toEqual([
+      "depth-limit",
+    ]);
     expect(analyze("bash -c 'bash -c \"rm x\"'", { maxDepth: 2 }).unrepresentable).toEqual([]);
   });
 
@@ -96,7 +100,8 @@ describe("what the analysis cannot represent is reported, never skipped", () => 
       } catch (error) {
         if (!(error instanceof RangeError) || trivial !== undefined) throw error;
       }
-      if (deep !== undefined) outcomes.push(deep.budgetExceeded ? deep.unrepresentable.map((u) => u.code).join(",") : "complete");
+      if (deep !== undefined)
+        outcomes.push(deep.budgetExceeded ? deep.unrepresentable.map((u) => u.code).join(",") : "complete");
     }
     expect(outcomes).toContain("stack-overflow");
     expect(outcomes.at(-1)).toBe("complete");

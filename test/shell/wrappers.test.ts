@@ -28,7 +28,12 @@ describe("wrappers are removed with their real option syntax", () => {
     ["command time -p rm x", ["rm", "x"], ["command", "time"], ["wrapper", "wrapper"]],
     ["timeout 10 rm x", ["rm", "x"], ["timeout"], ["wrapper"]],
     ["timeout -s KILL -k 5 10 rm x", ["rm", "x"], ["timeout"], ["wrapper"]],
-    ["timeout --signal=TERM --kill-after=3 --preserve-status --foreground -v 10s rm x", ["rm", "x"], ["timeout"], ["wrapper"]],
+    [
+      "timeout --signal=TERM --kill-after=3 --preserve-status --foreground -v 10s rm x",
+      ["rm", "x"],
+      ["timeout"],
+      ["wrapper"],
+    ],
     ["stdbuf -oL -e 0 -i0 rm x", ["rm", "x"], ["stdbuf"], ["wrapper"]],
     ["ionice -c 3 -n 7 rm x", ["rm", "x"], ["ionice"], ["wrapper"]],
     ["chrt -f 10 rm x", ["rm", "x"], ["chrt"], ["wrapper"]],
@@ -40,12 +45,22 @@ describe("wrappers are removed with their real option syntax", () => {
     ["flock -w 5 --shared /tmp/lock rm x", ["rm", "x"], ["flock"], ["wrapper"]],
     ["watch -x rm x", ["rm", "x"], ["watch"], ["wrapper"]],
     ["xargs -0 rm -rf", ["rm", "-rf"], ["xargs"], ["xargs"]],
-    ["xargs -a list.txt -d '\\n' -E EOF -I {} -L 1 -n 2 -P 4 -s 100 -r -t -p -x -o cp {} /tmp", ["cp", "{}", "/tmp"], ["xargs"], ["xargs"]],
+    [
+      "xargs -a list.txt -d '\\n' -E EOF -I {} -L 1 -n 2 -P 4 -s 100 -r -t -p -x -o cp {} /tmp",
+      ["cp", "{}", "/tmp"],
+      ["xargs"],
+      ["xargs"],
+    ],
     ["xargs --null --max-args=1 --replace rm", ["rm"], ["xargs"], ["xargs"]],
     ["xargs", ["echo"], ["xargs"], ["xargs"]],
     ["busybox rm -rf /", ["rm", "-rf", "/"], ["busybox"], ["wrapper"]],
     ["strace -f -o trace.txt rm x", ["rm", "x"], ["strace"], ["wrapper"]],
-    ["sudo nice -n 5 timeout 3 env A=1 rm x", ["rm", "x"], ["sudo", "nice", "timeout", "env"], ["wrapper", "wrapper", "wrapper", "wrapper"]],
+    [
+      "sudo nice -n 5 timeout 3 env A=1 rm x",
+      ["rm", "x"],
+      ["sudo", "nice", "timeout", "env"],
+      ["wrapper", "wrapper", "wrapper", "wrapper"],
+    ],
     ["\\rm -rf /", ["rm", "-rf", "/"], [], []],
   ];
 
@@ -120,7 +135,11 @@ describe("wrappers whose command is a shell string", () => {
       expect(c.via).toContain("shell-string");
       expect(c.depth).toBe(1);
     }
-    expect(a.code.filter((x) => x.command === hostCommand.index).every((x) => x.language === "shell" && x.source === "literal")).toBe(true);
+    expect(
+      a.code
+        .filter((x) => x.command === hostCommand.index)
+        .every((x) => x.language === "shell" && x.source === "literal"),
+    ).toBe(true);
   });
 
   it("ssh runs on another machine: home and working directory are unknown there", () => {
@@ -156,6 +175,12 @@ describe("wrappers whose command is a shell string", () => {
 
   it("lines helper sanity", () => {
     expect(lines(analyze("sudo rm x; ls"))).toEqual(["rm x", "ls"]);
-    expect(brief(analyze("ls")!.commands[0]!)).toEqual({ program: "ls", argv: ["ls"], wrappers: [], via: [], depth: 0 });
+    expect(brief(analyze("ls")!.commands[0]!)).toEqual({
+      program: "ls",
+      argv: ["ls"],
+      wrappers: [],
+      via: [],
+      depth: 0,
+    });
   });
 });

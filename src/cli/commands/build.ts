@@ -31,9 +31,13 @@ options:
 `;
 
 /** `--root` and `--target` as a root and a target, or a usage error. */
-function resolveTarget(values: { root?: string | undefined; target?: string | undefined }, ctx: CliContext): { root: string; target: RenderTarget } {
+function resolveTarget(
+  values: { root?: string | undefined; target?: string | undefined },
+  ctx: CliContext,
+): { root: string; target: RenderTarget } {
   const located = locateRoot(ctx.cwd, values);
-  if (!located.ok) throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
+  if (!located.ok)
+    throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
   return located;
 }
 
@@ -43,7 +47,12 @@ export const buildCommand: Command = {
   summary: "render agents/ and skills/ from the definitions (--check: report drift)",
   usage,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { root: { type: "string" }, target: { type: "string" }, check: { type: "boolean" } }, usage, false);
+    const { values } = parseCommandArgs(
+      args,
+      { root: { type: "string" }, target: { type: "string" }, check: { type: "boolean" } },
+      usage,
+      false,
+    );
     const { root, target } = resolveTarget(values, ctx);
     const check = values.check === true;
     const result = generate({ root, target, check });
@@ -54,14 +63,23 @@ export const buildCommand: Command = {
     }
     const changed = result.changes.filter((c) => c.status !== "unchanged");
     const where = relative(ctx.cwd, result.outDir) || ".";
-    for (const change of changed) ctx.out(`${check ? "differs" : change.status}: ${relative(ctx.cwd, `${result.outDir}/${change.path}`)}${check ? ` (would be ${change.status})` : ""}\n`);
+    for (const change of changed)
+      ctx.out(
+        `${check ? "differs" : change.status}: ${relative(ctx.cwd, `${result.outDir}/${change.path}`)}${check ? ` (would be ${change.status})` : ""}\n`,
+      );
     const total = result.changes.filter((c) => c.status !== "removed").length;
     if (check) {
-      ctx.out(changed.length === 0 ? `lanes build: ${total} files up to date in \`${where}\`\n` : `lanes build: ${changed.length} of ${total} files differ from the definitions: run \`lanes build\`\n`);
+      ctx.out(
+        changed.length === 0
+          ? `lanes build: ${total} files up to date in \`${where}\`\n`
+          : `lanes build: ${changed.length} of ${total} files differ from the definitions: run \`lanes build\`\n`,
+      );
       const policy = compilePolicyStep(root, ctx, true);
       return changed.length === 0 ? policy : 1;
     }
-    ctx.out(`lanes build: ${changed.length} changed, ${total - changed.filter((c) => c.status !== "removed").length} unchanged in \`${where}\`\n`);
+    ctx.out(
+      `lanes build: ${changed.length} changed, ${total - changed.filter((c) => c.status !== "removed").length} unchanged in \`${where}\`\n`,
+    );
     return compilePolicyStep(root, ctx, false);
   },
 };
@@ -71,13 +89,23 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
   const paths = projectPaths(root);
   if (!existsSync(paths.policy) && !existsSync(paths.lanesDir)) return 0;
   const fallback = packAgentsDir();
-  const options = { projectDir: root, home: homeOf(ctx.env), lanesVersion: LANES_VERSION, ...(fallback !== undefined && { fallbackAgentsDir: fallback }) };
+  const options = {
+    projectDir: root,
+    home: homeOf(ctx.env),
+    lanesVersion: LANES_VERSION,
+    ...(fallback !== undefined && { fallbackAgentsDir: fallback }),
+  };
   const result = check ? loadPolicy(options) : buildPolicy(options);
   if (!result.ok) {
-    for (const issue of result.issues) ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
-    ctx.err("lanes build: the policy does not compile: fix the file above; until then the guard denies mutating tools\n");
+    for (const issue of result.issues)
+      ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
+    ctx.err(
+      "lanes build: the policy does not compile: fix the file above; until then the guard denies mutating tools\n",
+    );
     return 1;
   }
-  ctx.out(`lanes build: policy ${check ? "compiles" : "compiled"} (${result.policy.rules.length} rules, ${result.policy.agents.length} agent lanes)${check ? "" : ` into \`${relative(ctx.cwd, paths.compiledPolicy) || paths.compiledPolicy}\``}\n`);
+  ctx.out(
+    `lanes build: policy ${check ? "compiles" : "compiled"} (${result.policy.rules.length} rules, ${result.policy.agents.length} agent lanes)${check ? "" : ` into \`${relative(ctx.cwd, paths.compiledPolicy) || paths.compiledPolicy}\``}\n`,
+  );
   return 0;
 }

@@ -30,7 +30,10 @@ exit status: 0 no objection, 1 error, 2 denied, 3 ask`;
 function traceLines(trace: readonly TraceEntry[]): string[] {
   if (trace.length === 0) return ["  (no rule matched)"];
   const w = Math.max(...trace.map((t) => t.ruleId.length));
-  return trace.map((t) => `  ${t.layer.padEnd(9)} ${t.ruleId.padEnd(w)}  ${t.effect.padEnd(5)} ${(t.outcome + (t.by === undefined ? "" : ` by ${t.by}`)).padEnd(12)} ${t.subject}`);
+  return trace.map(
+    (t) =>
+      `  ${t.layer.padEnd(9)} ${t.ruleId.padEnd(w)}  ${t.effect.padEnd(5)} ${(t.outcome + (t.by === undefined ? "" : ` by ${t.by}`)).padEnd(12)} ${t.subject}`,
+  );
 }
 
 export const checkCommand: Command = {
@@ -54,10 +57,16 @@ export const checkCommand: Command = {
     const tool = values.tool ?? "Bash";
     let input: Record<string, unknown>;
     if (tool === "Bash" && values.input === undefined) {
-      if (positionals.length === 0) throw new CliError("give a command to check, e.g. `lanes check 'git reset --hard'`", 64, usage);
+      if (positionals.length === 0)
+        throw new CliError("give a command to check, e.g. `lanes check 'git reset --hard'`", 64, usage);
       input = { command: positionals.join(" ") };
     } else {
-      if (values.input === undefined) throw new CliError(`give the ${tool} input as JSON with --input, e.g. --input '{"file_path":"src/a.ts"}'`, 64, usage);
+      if (values.input === undefined)
+        throw new CliError(
+          `give the ${tool} input as JSON with --input, e.g. --input '{"file_path":"src/a.ts"}'`,
+          64,
+          usage,
+        );
       try {
         const parsed: unknown = JSON.parse(values.input);
         if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
@@ -71,7 +80,13 @@ export const checkCommand: Command = {
     const projectDir = values.project ?? findProjectDir(cwd, ctx.env);
     const home = homeOf(ctx.env);
     const { policy, origin, note } = policyForCli(projectDir, home);
-    const agentPath = values.path === undefined ? [] : values.path.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const agentPath =
+      values.path === undefined
+        ? []
+        : values.path
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== "");
     const request: GuardRequest = {
       tool,
       input,
@@ -89,8 +104,19 @@ export const checkCommand: Command = {
     });
     const evaluation = evaluate(request, evaluationContext(policy, sources));
     const decision = evaluation.decision;
-    const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });
-    const trace = decision?.trace ?? evaluation.matches.map((m) => ({ ruleId: m.ruleId, layer: m.layer, effect: m.effect, subject: m.subject, outcome: "inert" as const }));
+    const reason =
+      decision === undefined
+        ? undefined
+        : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });
+    const trace =
+      decision?.trace ??
+      evaluation.matches.map((m) => ({
+        ruleId: m.ruleId,
+        layer: m.layer,
+        effect: m.effect,
+        subject: m.subject,
+        outcome: "inert" as const,
+      }));
     const subject = tool === "Bash" ? String(input["command"]) : `${tool} ${JSON.stringify(input)}`;
 
     if (values.json === true) {

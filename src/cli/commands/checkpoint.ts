@@ -27,7 +27,13 @@ const common = { project: { type: "string" }, json: { type: "boolean" } } as con
 async function save(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(
     args,
-    { ...common, id: { type: "string" }, skill: { type: "string" }, state: { type: "string" }, "not-resumable": { type: "boolean" } },
+    {
+      ...common,
+      id: { type: "string" },
+      skill: { type: "string" },
+      state: { type: "string" },
+      "not-resumable": { type: "boolean" },
+    },
     usage,
     false,
   );
@@ -45,7 +51,10 @@ async function save(args: readonly string[], ctx: CliContext): Promise<void> {
     }),
   );
   if (values.json === true) printJson(ctx, checkpoint);
-  else ctx.out(`saved checkpoint ${checkpoint.checkpoint_id} of task ${checkpoint.task_context.task_id} (skill ${checkpoint.current_skill}): resume it with \`lanes checkpoint resume ${checkpoint.checkpoint_id}\`\n`);
+  else
+    ctx.out(
+      `saved checkpoint ${checkpoint.checkpoint_id} of task ${checkpoint.task_context.task_id} (skill ${checkpoint.current_skill}): resume it with \`lanes checkpoint resume ${checkpoint.checkpoint_id}\`\n`,
+    );
 }
 
 function describe(c: Checkpoint): string {
@@ -66,7 +75,8 @@ function describe(c: Checkpoint): string {
 async function resume(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const id = positionals[0];
-  if (id === undefined || positionals.length > 1) throw new CliError("pass one checkpoint id: `lanes checkpoint resume <id>`", 64, usage);
+  if (id === undefined || positionals.length > 1)
+    throw new CliError("pass one checkpoint id: `lanes checkpoint resume <id>`", 64, usage);
   const checkpoint = unwrap(resumeCheckpoint(projectDirOf(values.project, ctx), id));
   if (values.json === true) printJson(ctx, checkpoint);
   else ctx.out(describe(checkpoint));

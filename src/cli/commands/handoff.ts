@@ -13,7 +13,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KebabName } from "../../schema/atoms.ts";
 import { PLUGIN_NAME } from "../../generate/context.ts";
-import { DEFAULT_CONTEXT_LIMIT, renderHandoffContext, summarizeContext, type HandoffContextInput } from "../../generate/handoff-context.ts";
+import {
+  DEFAULT_CONTEXT_LIMIT,
+  renderHandoffContext,
+  summarizeContext,
+  type HandoffContextInput,
+} from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { projectDirOf } from "../runtime-edge.ts";
 import { compactTimestamp, safeId } from "../../runtime/ids.ts";
@@ -74,7 +79,12 @@ const OPTIONS = {
 function skillName(value: string | undefined, option: string): string {
   if (value === undefined) throw new CliError(`\`--${option}\` is required`, 64, usage.trimEnd());
   const name = value.startsWith(`${PLUGIN_NAME}:`) ? value.slice(PLUGIN_NAME.length + 1) : value;
-  if (!KebabName.safeParse(name).success) throw new CliError(`\`--${option} ${value}\` is not a skill name: names are kebab-case, e.g. \`api-design\``, 64, usage.trimEnd());
+  if (!KebabName.safeParse(name).success)
+    throw new CliError(
+      `\`--${option} ${value}\` is not a skill name: names are kebab-case, e.g. \`api-design\``,
+      64,
+      usage.trimEnd(),
+    );
   return name;
 }
 
@@ -90,12 +100,17 @@ function ownPluginRoot(): string | undefined {
 
 /** Where a skill called `id` can live: project, plugin, user, and definitions not yet built. */
 function skillExists(id: string, projectDir: string, ctx: CliContext): boolean {
-  const roots = [ctx.env["CLAUDE_PLUGIN_ROOT"], ownPluginRoot(), projectDir].filter((r): r is string => r !== undefined && r !== "");
+  const roots = [ctx.env["CLAUDE_PLUGIN_ROOT"], ownPluginRoot(), projectDir].filter(
+    (r): r is string => r !== undefined && r !== "",
+  );
   const candidates = [
     join(projectDir, ".claude", "skills", id, "SKILL.md"),
     join(projectDir, ".claude", "lanes", "skills", id, "skill.yaml"),
     join(ctx.env["HOME"] ?? homedir(), ".claude", "skills", id, "SKILL.md"),
-    ...roots.flatMap((root) => [join(root, "skills", id, "SKILL.md"), join(root, "definitions", "skills", id, "skill.yaml")]),
+    ...roots.flatMap((root) => [
+      join(root, "skills", id, "SKILL.md"),
+      join(root, "definitions", "skills", id, "skill.yaml"),
+    ]),
   ];
   return candidates.some((file) => existsSync(file));
 }
@@ -113,11 +128,17 @@ function recordInProgress(projectDir: string, handoff: Record<string, unknown>, 
     (current): Result<ProgressFile> => {
       // nothing is written when the update fails: a finished workflow keeps its last state
       if (current === undefined) return fail("missing", "there is no workflow");
-      if (current.status === "completed" || current.status === "failed") return fail("refused", `workflow \`${current.workflow_id}\` is ${current.status}`);
+      if (current.status === "completed" || current.status === "failed")
+        return fail("refused", `workflow \`${current.workflow_id}\` is ${current.status}`);
       const doc = structuredClone(current);
       doc.next_step =
         doc.next_step === null
-          ? { step: doc.current_step, expert: to, action: `continue from the handoff of \`${String(handoff["from"])}\``, context: { handoff } }
+          ? {
+              step: doc.current_step,
+              expert: to,
+              action: `continue from the handoff of \`${String(handoff["from"])}\``,
+              context: { handoff },
+            }
           : { ...doc.next_step, context: { ...doc.next_step.context, handoff } };
       doc.updated_at = String(handoff["created_at"]);
       return ok(doc);
@@ -139,7 +160,12 @@ export const handoffCommand: Command = {
     const from = skillName(values.from, "from");
     const to = skillName(values.to, "to");
     const limit = values.max === undefined ? DEFAULT_CONTEXT_LIMIT : Number(values.max);
-    if (!Number.isInteger(limit) || limit < 300) throw new CliError(`\`--max ${values.max ?? ""}\` must be a whole number of characters, at least 300`, 64, usage.trimEnd());
+    if (!Number.isInteger(limit) || limit < 300)
+      throw new CliError(
+        `\`--max ${values.max ?? ""}\` must be a whole number of characters, at least 300`,
+        64,
+        usage.trimEnd(),
+      );
     const input: HandoffContextInput = {
       from,
       to,
@@ -151,13 +177,23 @@ export const handoffCommand: Command = {
       decisions: values.decision ?? [],
       ...(values.next === undefined ? {} : { next: values.next }),
     };
-    if ([input.context, input.goal, input.built, input.next].every((v) => v === undefined || v.trim() === "") && (input.state ?? []).length === 0 && (input.decisions ?? []).length === 0)
-      throw new CliError("nothing to hand off: pass at least `--context`, `--goal`, `--built`, `--state`, `--decision` or `--next`", 64, usage.trimEnd());
+    if (
+      [input.context, input.goal, input.built, input.next].every((v) => v === undefined || v.trim() === "") &&
+      (input.state ?? []).length === 0 &&
+      (input.decisions ?? []).length === 0
+    )
+      throw new CliError(
+        "nothing to hand off: pass at least `--context`, `--goal`, `--built`, `--state`, `--decision` or `--next`",
+        64,
+        usage.trimEnd(),
+      );
 
     const projectDir = projectDirOf(values.project, ctx);
     if (!skillExists(to, projectDir, ctx)) {
       const message = `the \`${to}\` skill is not available: stay in \`${from}\` and continue with general knowledge; the user can pick another skill from the \`/\` menu`;
-      ctx.out(values.json === true ? `${JSON.stringify({ available: false, from, to, message }, null, 2)}\n` : `${message}\n`);
+      ctx.out(
+        values.json === true ? `${JSON.stringify({ available: false, from, to, message }, null, 2)}\n` : `${message}\n`,
+      );
       return 0;
     }
 
@@ -168,16 +204,30 @@ export const handoffCommand: Command = {
       const now = new Date();
       const paths = projectPaths(projectDir);
       const name = `${compactTimestamp(now)}-${safeId(from)}-to-${safeId(to)}.json`;
-      const record = { version: 1, created_at: now.toISOString(), from, to, truncated: summary.truncated, context: summary.text };
+      const record = {
+        version: 1,
+        created_at: now.toISOString(),
+        from,
+        to,
+        truncated: summary.truncated,
+        context: summary.text,
+      };
       const written = writeStateFile(join(paths.handoffs, name), record, `.claude/state/handoffs/${name}`);
-      if (!written.ok) throw new CliError(written.issues[0]?.message ?? "cannot record the handoff", 1, written.issues[0]?.help);
+      if (!written.ok)
+        throw new CliError(written.issues[0]?.message ?? "cannot record the handoff", 1, written.issues[0]?.help);
       recorded = `.claude/state/handoffs/${name}`;
       const updated = recordInProgress(projectDir, { ...record, file: recorded }, to);
       // the context is printed either way: a progress file that cannot be updated must not block the handoff
-      if (!updated.ok) ctx.err(`lanes handoff: ${updated.issues[0]?.message ?? "cannot update the progress file"}: the handoff was not added to it\n`);
+      if (!updated.ok)
+        ctx.err(
+          `lanes handoff: ${updated.issues[0]?.message ?? "cannot update the progress file"}: the handoff was not added to it\n`,
+        );
       else progress = updated.value;
     }
-    if (values.json === true) ctx.out(`${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress }, null, 2)}\n`);
+    if (values.json === true)
+      ctx.out(
+        `${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress }, null, 2)}\n`,
+      );
     else ctx.out(summary.text);
     return 0;
   },

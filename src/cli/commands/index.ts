@@ -14,4 +14,16 @@ import { memoryCommand } from "./memory.ts";
 import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];
+export const commands: readonly Command[] = [
+  initCommand,
+  checkCommand,
+  rulesCommand,
+  logCommand,
+  buildCommand,
+  handoffCommand,
+  lintCommand,
+  progressCommand,
+  memoryCommand,
+  checkpointCommand,
+  phaseCommand,
+];

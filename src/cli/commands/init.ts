@@ -27,13 +27,25 @@ export const initCommand: Command = {
   summary: "install lanes into a repository's .claude/",
   usage,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "guard-only": { type: "boolean" } }, usage);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "guard-only": { type: "boolean" } },
+      usage,
+    );
     if (positionals.length > 1) throw new CliError("give at most one directory", 64, usage);
     const target = resolve(ctx.cwd, positionals[0] ?? ".");
     const root = packRoot();
-    if (root === undefined) throw new CliError("cannot find the lanes package this command runs from: run `npx lanes init` from a lanes checkout or npm install");
+    if (root === undefined)
+      throw new CliError(
+        "cannot find the lanes package this command runs from: run `npx lanes init` from a lanes checkout or npm install",
+      );
 
-    const plan = planInstall({ target, packRoot: root, force: values.force === true, guardOnly: values["guard-only"] === true });
+    const plan = planInstall({
+      target,
+      packRoot: root,
+      force: values.force === true,
+      guardOnly: values["guard-only"] === true,
+    });
     if (!plan.ok) {
       for (const p of plan.problems.slice(1)) ctx.err(`lanes init: ${p}\n`);
       throw new CliError(plan.problems[0]!);
@@ -51,8 +63,13 @@ export const initCommand: Command = {
     applyInstall(plan);
     const compiled = buildPolicy({ projectDir: target, home: homeOf(ctx.env), lanesVersion: LANES_VERSION });
     if (!compiled.ok) {
-      for (const issue of compiled.issues) ctx.err(`lanes init: ${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
-      throw new CliError("installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools");
+      for (const issue of compiled.issues)
+        ctx.err(
+          `lanes init: ${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`,
+        );
+      throw new CliError(
+        "installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools",
+      );
     }
     const rules = compiled.policy.rules.length;
     const agents = compiled.policy.agents.length;

@@ -24,9 +24,13 @@ options:
 `;
 
 /** `--root` and `--target` as a root and a target, or a usage error. */
-function resolveTarget(values: { root?: string | undefined; target?: string | undefined }, ctx: CliContext): { root: string; target: RenderTarget } {
+function resolveTarget(
+  values: { root?: string | undefined; target?: string | undefined },
+  ctx: CliContext,
+): { root: string; target: RenderTarget } {
   const located = locateRoot(ctx.cwd, values);
-  if (!located.ok) throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
+  if (!located.ok)
+    throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
   return located;
 }
 
@@ -36,7 +40,17 @@ export const lintCommand: Command = {
   summary: "check agent and skill definitions: triggers, handoffs, owned paths",
   usage,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { root: { type: "string" }, target: { type: "string" }, definitions: { type: "string" }, json: { type: "boolean" } }, usage, false);
+    const { values } = parseCommandArgs(
+      args,
+      {
+        root: { type: "string" },
+        target: { type: "string" },
+        definitions: { type: "string" },
+        json: { type: "boolean" },
+      },
+      usage,
+      false,
+    );
     let set;
     if (values.definitions !== undefined) {
       const dir = resolve(ctx.cwd, values.definitions);
@@ -51,7 +65,9 @@ export const lintCommand: Command = {
     else {
       const errors = findings.filter((f) => f.severity === "error").length;
       const warnings = findings.length - errors;
-      ctx.out(`${formatFindings(findings)}lanes lint: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`);
+      ctx.out(
+        `${formatFindings(findings)}lanes lint: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
+      );
     }
     return findings.some((f) => f.severity === "error") ? 1 : 0;
   },

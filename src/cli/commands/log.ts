@@ -66,8 +66,10 @@ export const logCommand: Command = {
       false,
     );
     const tail = values.tail === undefined ? 50 : Number(values.tail);
-    if (!Number.isInteger(tail) || tail < 0) throw new CliError(`\`--tail\` expects a whole number, received \`${values.tail}\``, 64, usage);
-    if (values.decision !== undefined && !["deny", "ask", "none"].includes(values.decision)) throw new CliError(`\`--decision\` is deny, ask or none, received \`${values.decision}\``, 64, usage);
+    if (!Number.isInteger(tail) || tail < 0)
+      throw new CliError(`\`--tail\` expects a whole number, received \`${values.tail}\``, 64, usage);
+    if (values.decision !== undefined && !["deny", "ask", "none"].includes(values.decision))
+      throw new CliError(`\`--decision\` is deny, ask or none, received \`${values.decision}\``, 64, usage);
     const projectDir = values.project ?? findProjectDir(ctx.cwd, ctx.env);
     const state = projectPaths(projectDir).state;
     let entries = [...readEntries(`${state}/audit.1.jsonl`), ...readEntries(`${state}/audit.jsonl`)];

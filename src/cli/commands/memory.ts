@@ -31,10 +31,16 @@ const common = { project: { type: "string" }, json: { type: "boolean" } } as con
 const who = { task: { type: "string" }, agent: { type: "string" } } as const;
 
 async function bodyOf(values: { body?: string; "body-file"?: string }, ctx: CliContext): Promise<string> {
-  if (values.body !== undefined && values["body-file"] !== undefined) throw new CliError("pass either `--body` or `--body-file`, not both", 64, usage);
+  if (values.body !== undefined && values["body-file"] !== undefined)
+    throw new CliError("pass either `--body` or `--body-file`, not both", 64, usage);
   if (values.body !== undefined) return values.body;
   const file = values["body-file"];
-  if (file === undefined) throw new CliError("the findings are required: pass `--body <markdown>`, `--body-file <file>` or `--body-file -` for stdin", 64, usage);
+  if (file === undefined)
+    throw new CliError(
+      "the findings are required: pass `--body <markdown>`, `--body-file <file>` or `--body-file -` for stdin",
+      64,
+      usage,
+    );
   if (file === "-") return ctx.stdin();
   try {
     return readFileSync(resolve(ctx.cwd, file), "utf8");
@@ -76,14 +82,22 @@ async function write(args: readonly string[], ctx: CliContext): Promise<void> {
 
 async function read(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(args, { ...common, ...who }, usage, false);
-  const file = unwrap(readMemory(projectDirOf(values.project, ctx), required(values.task, "task", usage), required(values.agent, "agent", usage)));
+  const file = unwrap(
+    readMemory(
+      projectDirOf(values.project, ctx),
+      required(values.task, "task", usage),
+      required(values.agent, "agent", usage),
+    ),
+  );
   if (values.json === true) printJson(ctx, { path: file.display, frontmatter: file.frontmatter, body: file.body });
   else ctx.out(readFileSync(file.path, "utf8"));
 }
 
 async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(args, { ...common, task: { type: "string" } }, usage, false);
-  const entries = unwrap(listMemory(projectDirOf(values.project, ctx), values.task === undefined ? {} : { taskId: values.task }));
+  const entries = unwrap(
+    listMemory(projectDirOf(values.project, ctx), values.task === undefined ? {} : { taskId: values.task }),
+  );
   if (values.json === true) {
     printJson(ctx, entries);
     return;
@@ -93,7 +107,9 @@ async function list(args: readonly string[], ctx: CliContext): Promise<void> {
     return;
   }
   for (const e of entries) {
-    ctx.out(e.ok ? `${e.file}  ${e.frontmatter.status}  ${e.frontmatter.summary}\n` : `${e.file}  invalid: ${e.problem}\n`);
+    ctx.out(
+      e.ok ? `${e.file}  ${e.frontmatter.status}  ${e.frontmatter.summary}\n` : `${e.file}  invalid: ${e.problem}\n`,
+    );
   }
 }
 
@@ -103,7 +119,12 @@ async function verify(args: readonly string[], ctx: CliContext): Promise<number>
   const agent = required(values.agent, "agent", usage);
   const result = verifyMemory(projectDirOf(values.project, ctx), taskId, agent);
   if (values.json === true) {
-    printJson(ctx, result.ok ? { ok: true, path: result.value.display, summary: result.value.frontmatter.summary } : { ok: false, reason: result.issues[0]?.message });
+    printJson(
+      ctx,
+      result.ok
+        ? { ok: true, path: result.value.display, summary: result.value.frontmatter.summary }
+        : { ok: false, reason: result.issues[0]?.message },
+    );
     return result.ok ? 0 : 1;
   }
   const file = unwrap(result);

@@ -13,7 +13,14 @@ import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../runtime/ids.ts";
-import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases, type PhaseStep } from "../../runtime/phases.ts";
+import {
+  advancePhase,
+  completePhases,
+  loadSkillPhases,
+  phaseStatus,
+  startPhases,
+  type PhaseStep,
+} from "../../runtime/phases.ts";
 
 const usage = `usage: lanes phase <subcommand> <skill> [options]
 
@@ -36,7 +43,8 @@ const common = { project: { type: "string" }, json: { type: "boolean" }, task: {
 
 function skillOf(positionals: readonly string[], verb: string): string {
   const skill = positionals[0];
-  if (skill === undefined || positionals.length > 1) throw new CliError(`pass one skill: \`lanes phase ${verb} <skill> --task <id>\``, 64, usage);
+  if (skill === undefined || positionals.length > 1)
+    throw new CliError(`pass one skill: \`lanes phase ${verb} <skill> --task <id>\``, 64, usage);
   return skill;
 }
 
@@ -54,7 +62,12 @@ function renderFor(projectDir: string): PhaseRender {
   const dir = cliDir();
   return {
     cli: dir === undefined ? "lanes" : cliCommandFor(dir, projectDir),
-    agentRef: (name) => (existsSync(join(projectPaths(projectDir).agents, `${name}.md`)) || dir === undefined || dir.startsWith(`${projectDir}/`) ? name : `lanes:${name}`),
+    agentRef: (name) =>
+      existsSync(join(projectPaths(projectDir).agents, `${name}.md`)) ||
+      dir === undefined ||
+      dir.startsWith(`${projectDir}/`)
+        ? name
+        : `lanes:${name}`,
   };
 }
 
@@ -69,15 +82,39 @@ async function start(args: readonly string[], ctx: CliContext): Promise<void> {
   const projectDir = projectDirOf(values.project, ctx);
   const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
   const taskId = values.task ?? newId("task", new Date(), Math.random);
-  print(ctx, values.json, unwrap(startPhases(projectDir, skill, phases, taskId, { force: values.force === true }, { render: renderFor(projectDir) })));
+  print(
+    ctx,
+    values.json,
+    unwrap(
+      startPhases(
+        projectDir,
+        skill,
+        phases,
+        taskId,
+        { force: values.force === true },
+        { render: renderFor(projectDir) },
+      ),
+    ),
+  );
 }
 
 async function advance(args: readonly string[], ctx: CliContext): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { ...common, skip: { type: "boolean" }, retry: { type: "boolean" } }, usage);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { ...common, skip: { type: "boolean" }, retry: { type: "boolean" } },
+    usage,
+  );
   const skill = skillOf(positionals, "advance");
   const projectDir = projectDirOf(values.project, ctx);
   const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
-  const step = advancePhase(projectDir, skill, phases, required(values.task, "task", usage), { skip: values.skip === true, retry: values.retry === true }, { render: renderFor(projectDir) });
+  const step = advancePhase(
+    projectDir,
+    skill,
+    phases,
+    required(values.task, "task", usage),
+    { skip: values.skip === true, retry: values.retry === true },
+    { render: renderFor(projectDir) },
+  );
   print(ctx, values.json, unwrap(step));
 }
 
@@ -86,7 +123,15 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
   const skill = skillOf(positionals, "complete");
   const projectDir = projectDirOf(values.project, ctx);
   const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
-  print(ctx, values.json, unwrap(completePhases(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) })));
+  print(
+    ctx,
+    values.json,
+    unwrap(
+      completePhases(projectDir, skill, phases, required(values.task, "task", usage), {
+        render: renderFor(projectDir),
+      }),
+    ),
+  );
 }
 
 async function status(args: readonly string[], ctx: CliContext): Promise<void> {
@@ -94,7 +139,13 @@ async function status(args: readonly string[], ctx: CliContext): Promise<void> {
   const skill = skillOf(positionals, "status");
   const projectDir = projectDirOf(values.project, ctx);
   const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
-  print(ctx, values.json, unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) })));
+  print(
+    ctx,
+    values.json,
+    unwrap(
+      phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) }),
+    ),
+  );
 }
 
 /** `lanes phase`. */

@@ -4,7 +4,16 @@
  */
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
-import { dispatch, jsonObject, oneOf, printJson, projectDirOf, required, unwrap, wholeNumber } from "../runtime-edge.ts";
+import {
+  dispatch,
+  jsonObject,
+  oneOf,
+  printJson,
+  projectDirOf,
+  required,
+  unwrap,
+  wholeNumber,
+} from "../runtime-edge.ts";
 import {
   addArtifacts,
   completeProgress,
@@ -68,7 +77,11 @@ function report(ctx: CliContext, json: boolean | undefined, doc: ProgressFile, l
 }
 
 const nextLine = (doc: ProgressFile): string =>
-  doc.status === "completed" ? "workflow completed" : doc.next_step === null ? "no next step planned" : `next: step ${doc.next_step.step}, \`${doc.next_step.expert}\` does \`${doc.next_step.action}\``;
+  doc.status === "completed"
+    ? "workflow completed"
+    : doc.next_step === null
+      ? "no next step planned"
+      : `next: step ${doc.next_step.step}, \`${doc.next_step.expert}\` does \`${doc.next_step.action}\``;
 
 async function init(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(
@@ -96,24 +109,42 @@ async function init(args: readonly string[], ctx: CliContext): Promise<void> {
       primaryExpert: primary,
       ...(values.summary === undefined ? {} : { summary: values.summary }),
       supportingExperts: values.supporting ?? [],
-      ...(values.strategy === undefined ? {} : { strategy: oneOf(values.strategy, "strategy", ["sequential", "parallel", "single"] as const, usage)! }),
+      ...(values.strategy === undefined
+        ? {}
+        : { strategy: oneOf(values.strategy, "strategy", ["sequential", "parallel", "single"] as const, usage)! }),
       ...(values.steps === undefined ? {} : { estimatedSteps: wholeNumber(values.steps, "steps", usage, 1)! }),
       ...(nextAction === undefined ? {} : { next: { expert: values["next-expert"] ?? primary, action: nextAction } }),
-      ...(values["max-depth"] === undefined ? {} : { maxDepth: wholeNumber(values["max-depth"], "max-depth", usage, 1)! }),
+      ...(values["max-depth"] === undefined
+        ? {}
+        : { maxDepth: wholeNumber(values["max-depth"], "max-depth", usage, 1)! }),
       force: values.force === true,
     }),
   );
-  report(ctx, values.json, doc, `started workflow ${doc.workflow_id} for ${doc.task.project_context.name}: ${doc.total_steps} step${doc.total_steps === 1 ? "" : "s"} planned, ${doc.classification.primary_expert} leads`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `started workflow ${doc.workflow_id} for ${doc.task.project_context.name}: ${doc.total_steps} step${doc.total_steps === 1 ? "" : "s"} planned, ${doc.classification.primary_expert} leads`,
+  );
 }
 
 async function show(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(args, common, usage, false);
   const doc = unwrap(readProgress(projectDirOf(values.project, ctx)));
   if (values.json === true) printJson(ctx, doc ?? null);
-  else ctx.out(doc === undefined ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n' : renderProgressReport(doc));
+  else
+    ctx.out(
+      doc === undefined
+        ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n'
+        : renderProgressReport(doc),
+    );
 }
 
-function constraintsOf(values: { "next-write-path"?: string[]; "next-tool"?: string[]; "next-read-only"?: boolean }): StepConstraints | undefined {
+function constraintsOf(values: {
+  "next-write-path"?: string[];
+  "next-tool"?: string[];
+  "next-read-only"?: boolean;
+}): StepConstraints | undefined {
   const c: StepConstraints = {};
   if (values["next-write-path"] !== undefined) c.write_paths = values["next-write-path"];
   if (values["next-tool"] !== undefined) c.tools = values["next-tool"];
@@ -148,12 +179,20 @@ async function step(args: readonly string[], ctx: CliContext): Promise<void> {
     usage,
     false,
   );
-  const nextGiven = ["next-expert", "next-action", "next-context", "next-notes", "next-file", "next-write-path", "next-tool", "next-read-only"].some(
-    (k) => values[k as keyof typeof values] !== undefined,
-  );
+  const nextGiven = [
+    "next-expert",
+    "next-action",
+    "next-context",
+    "next-notes",
+    "next-file",
+    "next-write-path",
+    "next-tool",
+    "next-read-only",
+  ].some((k) => values[k as keyof typeof values] !== undefined);
   let next: NextStepInput | undefined;
   if (nextGiven) {
-    if (values.final === true) throw new CliError("`--final` and `--next-*` contradict each other: a final step has no next step", 64, usage);
+    if (values.final === true)
+      throw new CliError("`--final` and `--next-*` contradict each other: a final step has no next step", 64, usage);
     const context = { ...(jsonObject(values["next-context"], "next-context", usage) ?? {}) };
     if (values["next-notes"] !== undefined) context.notes = values["next-notes"];
     if (values["next-file"] !== undefined) context.relevant_files = values["next-file"];
@@ -184,7 +223,12 @@ async function step(args: readonly string[], ctx: CliContext): Promise<void> {
     }),
   );
   const last = doc.completed_steps.at(-1)!;
-  report(ctx, values.json, doc, `recorded step ${last.step}: \`${last.expert}\` did \`${last.action}\`; ${nextLine(doc)}`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `recorded step ${last.step}: \`${last.expert}\` did \`${last.action}\`; ${nextLine(doc)}`,
+  );
 }
 
 const ERROR_TYPES = ["validation", "execution", "timeout", "resource"] as const;
@@ -221,11 +265,21 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
       ...(values.suggestion === undefined ? {} : { suggestion: values.suggestion }),
     }),
   );
-  report(ctx, values.json, doc, `logged error ${doc.errors.length} in workflow ${doc.workflow_id}: the status stays ${doc.status}; run \`lanes progress fail\` if it cannot go on`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `logged error ${doc.errors.length} in workflow ${doc.workflow_id}: the status stays ${doc.status}; run \`lanes progress fail\` if it cannot go on`,
+  );
 }
 
 async function complete(args: readonly string[], ctx: CliContext): Promise<void> {
-  const { values } = parseCommandArgs(args, { ...common, summary: { type: "string" }, suggestion: { type: "string", multiple: true } }, usage, false);
+  const { values } = parseCommandArgs(
+    args,
+    { ...common, summary: { type: "string" }, suggestion: { type: "string", multiple: true } },
+    usage,
+    false,
+  );
   const doc = unwrap(
     completeProgress(projectDirOf(values.project, ctx), {
       ...(values.summary === undefined ? {} : { summary: values.summary }),
@@ -237,7 +291,11 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
 }
 
 async function failCommand(args: readonly string[], ctx: CliContext): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { ...common, expert: { type: "string" }, action: { type: "string" } }, usage);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { ...common, expert: { type: "string" }, action: { type: "string" } },
+    usage,
+  );
   const reason = positional(positionals, 'the reason (`lanes progress fail "<reason>"`)');
   const doc = unwrap(
     failProgress(projectDirOf(values.project, ctx), {
@@ -259,26 +317,57 @@ async function resume(args: readonly string[], ctx: CliContext): Promise<void> {
 async function artifacts(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(
     args,
-    { ...common, created: { type: "string", multiple: true }, modified: { type: "string", multiple: true }, doc: { type: "string", multiple: true }, agent: { type: "string" } },
+    {
+      ...common,
+      created: { type: "string", multiple: true },
+      modified: { type: "string", multiple: true },
+      doc: { type: "string", multiple: true },
+      agent: { type: "string" },
+    },
     usage,
     false,
   );
   const count = (values.created?.length ?? 0) + (values.modified?.length ?? 0) + (values.doc?.length ?? 0);
   if (count === 0) throw new CliError("nothing to record: pass `--created`, `--modified` or `--doc`", 64, usage);
-  const doc = unwrap(addArtifacts(projectDirOf(values.project, ctx), { created: values.created ?? [], modified: values.modified ?? [], documentation: values.doc ?? [] }, values.agent));
+  const doc = unwrap(
+    addArtifacts(
+      projectDirOf(values.project, ctx),
+      { created: values.created ?? [], modified: values.modified ?? [], documentation: values.doc ?? [] },
+      values.agent,
+    ),
+  );
   const a = doc.artifacts;
-  report(ctx, values.json, doc, `artifacts of ${doc.workflow_id}: ${a.files_created.length} created, ${a.files_modified.length} modified, ${a.documentation_consulted.length} documentation`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `artifacts of ${doc.workflow_id}: ${a.files_created.length} created, ${a.files_modified.length} modified, ${a.documentation_consulted.length} documentation`,
+  );
 }
 
 async function enter(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
-  const doc = unwrap(enterSkill(projectDirOf(values.project, ctx), positional(positionals, "the skill (`lanes progress enter <skill>`)")));
+  const doc = unwrap(
+    enterSkill(
+      projectDirOf(values.project, ctx),
+      positional(positionals, "the skill (`lanes progress enter <skill>`)"),
+    ),
+  );
   const n = doc.task_context!.nesting;
-  report(ctx, values.json, doc, `entered \`${n.path.at(-1)}\`: depth ${n.current_depth} of ${n.max_depth} (${n.path.join(" → ")})`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `entered \`${n.path.at(-1)}\`: depth ${n.current_depth} of ${n.max_depth} (${n.path.join(" → ")})`,
+  );
 }
 
 async function leave(args: readonly string[], ctx: CliContext): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { ...common, status: { type: "string" }, output: { type: "string" }, "duration-ms": { type: "string" } }, usage);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { ...common, status: { type: "string" }, output: { type: "string" }, "duration-ms": { type: "string" } },
+    usage,
+  );
   const skill = positional(positionals, "the skill (`lanes progress leave <skill>`)");
   const output = jsonObject(values.output, "output", usage);
   const duration = wholeNumber(values["duration-ms"], "duration-ms", usage);
@@ -290,7 +379,12 @@ async function leave(args: readonly string[], ctx: CliContext): Promise<void> {
     }),
   );
   const n = doc.task_context!.nesting;
-  report(ctx, values.json, doc, `left \`${skill}\`: depth ${n.current_depth} of ${n.max_depth}${n.path.length === 0 ? "" : ` (${n.path.join(" → ")})`}`);
+  report(
+    ctx,
+    values.json,
+    doc,
+    `left \`${skill}\`: depth ${n.current_depth} of ${n.max_depth}${n.path.length === 0 ? "" : ` (${n.path.join(" → ")})`}`,
+  );
 }
 
 /** `lanes progress`. */
@@ -299,5 +393,11 @@ export const progressCommand: Command = {
   summary: "track a multi-step workflow: init, show, step, error, complete, fail, resume",
   usage,
   run: (args, ctx) =>
-    dispatch("progress", args, ctx, { init, show, step, error, complete, fail: failCommand, resume, artifacts, enter, leave }, usage),
+    dispatch(
+      "progress",
+      args,
+      ctx,
+      { init, show, step, error, complete, fail: failCommand, resume, artifacts, enter, leave },
+      usage,
+    ),
 };

@@ -20,7 +20,9 @@ export const rulesCommand: Command = {
     const projectDir = values.project ?? findProjectDir(ctx.cwd, ctx.env);
     const { policy, origin, note } = policyForCli(projectDir, homeOf(ctx.env));
     if (values.json === true) {
-      ctx.out(`${JSON.stringify({ policy: origin, options: policy.options, rules: policy.rules.map((r) => ({ id: r.id, layer: r.layer, effect: r.effect, kind: r.match.kind, why: r.why, instead: r.instead, source: r.source })), disabled: policy.disabled, agents: policy.agents.map((a) => ({ name: a.name, role: a.role, owns: a.owns.flatMap((g) => g.globs), mustNot: a.mustNot.map((r) => r.id), maySpawn: a.maySpawn, mayInvokeSkills: a.mayInvokeSkills, source: a.source })) })}\n`);
+      ctx.out(
+        `${JSON.stringify({ policy: origin, options: policy.options, rules: policy.rules.map((r) => ({ id: r.id, layer: r.layer, effect: r.effect, kind: r.match.kind, why: r.why, instead: r.instead, source: r.source })), disabled: policy.disabled, agents: policy.agents.map((a) => ({ name: a.name, role: a.role, owns: a.owns.flatMap((g) => g.globs), mustNot: a.mustNot.map((r) => r.id), maySpawn: a.maySpawn, mayInvokeSkills: a.mayInvokeSkills, source: a.source })) })}\n`,
+      );
       return 0;
     }
     const w = Math.max(...policy.rules.map((r) => r.id.length));
@@ -31,7 +33,10 @@ export const rulesCommand: Command = {
       for (const d of policy.disabled) ctx.out(`  ${d.id}  (by ${d.by})\n`);
     }
     ctx.out(`agent lanes (${policy.agents.length}):\n`);
-    for (const a of policy.agents) ctx.out(`  ${a.name.padEnd(16)} ${a.role.padEnd(12)} owns ${a.owns.length === 0 ? "nothing" : a.owns.flatMap((g) => g.globs).join(", ")}\n`);
+    for (const a of policy.agents)
+      ctx.out(
+        `  ${a.name.padEnd(16)} ${a.role.padEnd(12)} owns ${a.owns.length === 0 ? "nothing" : a.owns.flatMap((g) => g.globs).join(", ")}\n`,
+      );
     ctx.out(`options: ${JSON.stringify(policy.options)}\npolicy: ${origin}\n`);
     if (note !== undefined) ctx.err(`${note}\n`);
     return 0;

@@ -17,7 +17,12 @@ export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome)
     raw = "";
   }
   // bundled as CommonJS: __dirname is the directory of the bundle (dist/)
-  const outcome = run(raw, { env: process.env, now: () => new Date(), defaultPolicyPath: join(__dirname, "policy.default.json"), distDir: __dirname });
+  const outcome = run(raw, {
+    env: process.env,
+    now: () => new Date(),
+    defaultPolicyPath: join(__dirname, "policy.default.json"),
+    distDir: __dirname,
+  });
   for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
   if (outcome.stdout !== "") process.stdout.write(outcome.stdout);
 }

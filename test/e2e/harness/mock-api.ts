@@ -373,7 +373,8 @@ function normalise(script: Script): NormalisedScript {
   const turnsByActor = new Map<string, Turn[]>([[MAIN, script.main]]);
   const markers: Array<{ actor: string; marker: string }> = [];
   for (const [actor, entry] of Object.entries(script.agents ?? {})) {
-    if (actor === MAIN || actor === UNMARKED_SUBAGENT) throw new Error(`mock-api: agent actor may not be called \`${actor}\``);
+    if (actor === MAIN || actor === UNMARKED_SUBAGENT)
+      throw new Error(`mock-api: agent actor may not be called \`${actor}\``);
     const turns = Array.isArray(entry) ? entry : entry.turns;
     const marker = Array.isArray(entry) ? agentMarker(actor) : (entry.marker ?? agentMarker(actor));
     turnsByActor.set(actor, turns);
@@ -462,7 +463,8 @@ export async function startMockApi(script: Script): Promise<MockApi> {
     notes,
     mainRequests: (actor) => requests.filter((r) => r.kind === "main" && (actor === undefined || r.actor === actor)),
     lastRequest: (actor = MAIN) => self.mainRequests(actor).at(-1),
-    toolResults: (actor) => collectToolResults(requests, served).filter((r) => actor === undefined || r.actor === actor),
+    toolResults: (actor) =>
+      collectToolResults(requests, served).filter((r) => actor === undefined || r.actor === actor),
     toolResult: (id) => collectToolResults(requests, served).find((r) => r.tool_use_id === id),
     toolUses: (actor) => [...served.values()].filter((u) => actor === undefined || u.actor === actor),
     actors: () => [...new Set(requests.flatMap((r) => (r.kind === "main" && r.actor !== undefined ? [r.actor] : [])))],
@@ -491,7 +493,16 @@ export async function startMockApi(script: Script): Promise<MockApi> {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
-    const record: RecordedRequest = { index: requests.length, method, url, path, kind: "other", headers, body, rawBody };
+    const record: RecordedRequest = {
+      index: requests.length,
+      method,
+      url,
+      path,
+      kind: "other",
+      headers,
+      body,
+      rawBody,
+    };
     requests.push(record);
 
     if (method === "POST" && path.endsWith("/messages/count_tokens")) {
@@ -545,7 +556,10 @@ export async function startMockApi(script: Script): Promise<MockApi> {
   return self;
 }
 
-function collectToolResults(requests: readonly RecordedRequest[], served: ReadonlyMap<string, ServedToolUse>): ToolResult[] {
+function collectToolResults(
+  requests: readonly RecordedRequest[],
+  served: ReadonlyMap<string, ServedToolUse>,
+): ToolResult[] {
   const seen = new Map<string, ToolResult>();
   for (const request of requests) {
     if (request.kind !== "main") continue;
@@ -623,7 +637,10 @@ function sendMessage(
       event("content_block_start", { index, content_block: { type: "text", text: "" } });
       event("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
     } else {
-      event("content_block_start", { index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
+      event("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
       event("content_block_delta", {
         index,
         delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
@@ -631,7 +648,10 @@ function sendMessage(
     }
     event("content_block_stop", { index });
   });
-  event("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: USAGE.output_tokens } });
+  event("message_delta", {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: USAGE.output_tokens },
+  });
   event("message_stop", {});
   res.end();
 }

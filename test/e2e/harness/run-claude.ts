@@ -3,7 +3,16 @@
  * in a throwaway git repository with a throwaway HOME, against a {@link MockApi}.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -271,7 +280,17 @@ const SCRUBBED_PREFIXES = [
  * Variables vitest (through vite) and npm add to the test process; hook processes would inherit them
  * and could behave differently from a real session.
  */
-const SCRUBBED_NAMES = new Set(["NODE_ENV", "TEST", "MODE", "DEV", "PROD", "SSR", "BASE_URL", "INIT_CWD", "NODE_OPTIONS"]);
+const SCRUBBED_NAMES = new Set([
+  "NODE_ENV",
+  "TEST",
+  "MODE",
+  "DEV",
+  "PROD",
+  "SSR",
+  "BASE_URL",
+  "INIT_CWD",
+  "NODE_OPTIONS",
+]);
 
 /** The caller's environment without the {@link SCRUBBED_PREFIXES} and {@link SCRUBBED_NAMES} variables. */
 function scrubbedEnv(): Record<string, string> {

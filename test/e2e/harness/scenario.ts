@@ -2,7 +2,14 @@
  * Convenience wrapper: one temp repository + one mock API + runs of the client, disposed together.
  */
 import { MAIN, type MockApi, type Script, startMockApi } from "./mock-api.ts";
-import { type ClaudeRun, makeRepo, type MakeRepoOptions, runClaude, type RunClaudeOptions, type TempRepo } from "./run-claude.ts";
+import {
+  type ClaudeRun,
+  makeRepo,
+  type MakeRepoOptions,
+  runClaude,
+  type RunClaudeOptions,
+  type TempRepo,
+} from "./run-claude.ts";
 
 /** Options of {@link startScenario}. */
 export interface ScenarioOptions extends MakeRepoOptions {
@@ -73,7 +80,9 @@ export function explain(run: ClaudeRun, api: MockApi): string {
     ...api.requests.map((request) => {
       const who = request.kind === "main" ? `${request.actor ?? MAIN} turn ${String(request.turn)}` : request.kind;
       const served = (request.answer ?? [])
-        .map((block) => (block.type === "text" ? `text(${JSON.stringify(block.text.slice(0, 40))})` : `${block.name}#${block.id}`))
+        .map((block) =>
+          block.type === "text" ? `text(${JSON.stringify(block.text.slice(0, 40))})` : `${block.name}#${block.id}`,
+        )
         .join(", ");
       return `  #${request.index} ${request.method} ${request.path} ${who} -> ${served}`;
     }),

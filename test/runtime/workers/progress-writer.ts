@@ -9,7 +9,8 @@ import { recordArtifacts } from "../../../src/runtime/progress-hot.ts";
 import { recordStep } from "../../../src/runtime/progress.ts";
 
 const [projectDir, writer, countText] = process.argv.slice(2);
-if (projectDir === undefined || writer === undefined) throw new Error("usage: progress-writer <projectDir> <writer> <count>");
+if (projectDir === undefined || writer === undefined)
+  throw new Error("usage: progress-writer <projectDir> <writer> <count>");
 const count = Number(countText ?? 0);
 const lock = { timeoutMs: 60_000 };
 const detect = (root: string) => ({ name: "test", root });
