@@ -146,7 +146,8 @@ function fileFact(
 /** Facts of a Bash command string. */
 function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
   const ctx = options.pathContext;
-  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, budgetMs: options.analysisBudgetMs });
+  // the analysis is bounded by a node count (deterministic); `analysisBudgetMs` no longer applies
+  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, repoRoot: ctx.projectDir });
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
     return { index: command.index, command, program: command.program, argv, line: argv.join(" "), view: argView(command), scope: `cmd:${command.index}` };
@@ -183,6 +184,10 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
         stdinText.set(command.index, [...(stdinText.get(command.index) ?? []), redirect.target.value]);
       }
     }
+  }
+  for (const command of shell.commands) {
+    // static text piped in (`echo ... | base64 -d | psql`), when not already a heredoc/herestring
+    if (command.stdin !== undefined && !stdinText.has(command.index)) stdinText.set(command.index, [command.stdin]);
   }
   for (const exec of shell.code) {
     if (exec.source === "literal" && exec.code !== undefined) {

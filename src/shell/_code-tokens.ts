@@ -7,7 +7,7 @@
 import type { CodeLanguage } from "./types.ts";
 
 /** A language `tokenizeCode` understands. */
-export type CodeTokenLanguage = Exclude<CodeLanguage, "shell">;
+export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell">;
 
 /** One token. */
 export interface CodeToken {

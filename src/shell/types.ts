@@ -54,6 +54,7 @@ export type Via =
   | "process-substitution"
   | "shell-string"
   | "wrapper"
+  | "alias"
   | "xargs"
   | "find-exec"
   | "interpreter";
@@ -106,10 +107,16 @@ export interface ShellCommand {
    * `undefined` at the top level and for plain wrappers (`sudo`, `env`, `xargs` are removed).
    */
   readonly launchedBy: number | undefined;
+  /**
+   * The text the command reads on stdin when it is known before the line runs: a heredoc, a
+   * herestring, a file written earlier on the line, or the static output of the commands piped
+   * in (`echo ... | base64 -d | psql`). Absent when stdin is a terminal or only known at run time.
+   */
+  readonly stdin?: string;
 }
 
 /** A language whose code lanes can recognise being executed. */
-export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php";
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell";
 
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
@@ -127,9 +134,11 @@ export interface CodeExecution {
    * - `stdin`: the output of other commands, piped in;
    * - `process-substitution` / `command-substitution`: the output of the commands inside;
    * - `file`: a script file named on the command line (not analysed);
+   * - `written-file`: a file written earlier on the same line whose text is not static (a
+   *   download: `curl -o f URL && sh f`); `producers` are the commands that wrote it;
    * - `dynamic`: a run-time value (a variable).
    */
-  readonly source: "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "dynamic";
+  readonly source: "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "written-file" | "dynamic";
   /** The code itself when `source` is `literal`. */
   readonly code: string | undefined;
   /** Indices of the commands whose output becomes the code (for `stdin` and substitutions). */
@@ -182,7 +191,7 @@ export interface ShellAnalysis {
   readonly calls: readonly InterpreterCall[];
   readonly functions: readonly ShellFunction[];
   readonly unrepresentable: readonly Unrepresentable[];
-  /** True when the analysis stopped at its node, depth or time budget; the policy answers "ask". */
+  /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
 }
 
@@ -194,8 +203,14 @@ export interface AnalyzeOptions {
   readonly cwd: string;
   /** Maximum nesting of shell strings and interpreters (default 5). */
   readonly maxDepth?: number;
-  /** Maximum wall time in milliseconds before the analysis stops with `budgetExceeded` (default 50). */
+  /**
+   * Ignored: the analysis is bounded by `maxNodes` and `maxDepth` only, so the same command gets
+   * the same answer on every machine. Kept so existing callers type-check.
+   * @deprecated
+   */
   readonly budgetMs?: number;
+  /** The repository root, the output of `git rev-parse --show-toplevel` (`undefined`: unknown). */
+  readonly repoRoot?: string;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
 }

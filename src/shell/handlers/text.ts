@@ -1,0 +1,171 @@
+/**
+ * Text producers: what a command prints when that is known before it runs (`echo`, `printf`,
+ * `cat` of a heredoc, decoders such as `base64 -d`, `rev`, `xxd -r -p`, `pwd`, `dirname`, the
+ * repository root), and the files a command writes with known text (`> f`, `tee f`) or downloads
+ * (`curl -o f`). Text that reaches a shell or interpreter is analysed as the code it is.
+ */
+import { posix } from "node:path";
+import { echoOutput, printfOutput } from "../_echo.ts";
+import type { AnalyzeOptions, ShellRedirect, ShellWord } from "../types.ts";
+import { resolveDir, varValue, type State } from "../walk/context.ts";
+
+/** What `staticOutput` needs to know about a command. */
+export interface OutputQuery {
+  readonly program: string | undefined;
+  readonly args: readonly ShellWord[];
+  /** The static text on stdin, if any. */
+  readonly stdin: string | undefined;
+  /** Whether anything feeds stdin at all (a pipe or a redirection). */
+  readonly hasStdin: boolean;
+  readonly state: State;
+  readonly options: AnalyzeOptions;
+}
+
+/** Builtins and programs that print nothing on success. */
+const SILENT: readonly string[] = ["cd", "export", "true", ":", "unset", "local", "readonly", "declare", "typeset", "alias", "set", "shift", "mkdir", "touch", "chmod", "cd"];
+
+const values = (args: readonly ShellWord[]): string[] | undefined => (args.some((a) => a.value === undefined || a.glob) ? undefined : args.map((a) => a.value as string));
+
+/** The statically known stdout of a command, or `undefined` when it depends on run-time values. */
+export function staticOutput(q: OutputQuery): string | undefined {
+  const args = values(q.args);
+  if (q.program === undefined || args === undefined) return undefined;
+  switch (q.program) {
+    case "echo":
+      return echoOutput(args);
+    case "printf":
+      return args[0] === "-v" ? "" : printfOutput(args);
+    case "cat":
+    case "tac":
+      if (args.length > 0 && !(args.length === 1 && args[0] === "-")) return undefined;
+      if (q.stdin === undefined) return undefined;
+      return q.program === "cat" ? q.stdin : lines(q.stdin).reverse().map((l) => `${l}\n`).join("");
+    case "base64":
+    case "base32":
+      return decodeBase(q.program, args, q.stdin);
+    case "rev":
+      if (args.length > 0 || q.stdin === undefined) return undefined;
+      return lines(q.stdin).map((l) => `${[...l].reverse().join("")}\n`).join("");
+    case "xxd":
+      return xxdReverse(args, q.stdin);
+    case "tr":
+      return translate(args, q.stdin);
+    case "pwd":
+      return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
+    case "dirname":
+      return args.length === 0 ? undefined : args.map((a) => `${posix.dirname(a)}\n`).join("");
+    case "basename":
+      return args.length === 0 ? undefined : `${posix.basename(args[0] as string, args[1])}\n`;
+    case "realpath":
+    case "readlink": {
+      const paths = args.filter((a) => !a.startsWith("-"));
+      if (q.program === "readlink" && !args.includes("-f")) return undefined;
+      const resolved = paths.map((p) => resolveDir(q.state.cwd, p));
+      return resolved.length === 0 || resolved.some((r) => r === undefined) ? undefined : resolved.map((r) => `${r}\n`).join("");
+    }
+    case "git":
+      if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel" && q.options.repoRoot !== undefined) return `${q.options.repoRoot}\n`;
+      return undefined;
+    default:
+      return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
+  }
+}
+
+function lines(text: string): string[] {
+  const out = text.split("\n");
+  if (out.at(-1) === "") out.pop();
+  return out;
+}
+
+/** `base64 -d`, `base64 --decode`, `base32 -d`: decoded stdin (or a `-` operand). */
+function decodeBase(program: string, args: readonly string[], stdin: string | undefined): string | undefined {
+  const decode = args.some((a) => a === "-d" || a === "--decode" || a === "-D" || (a.startsWith("-") && !a.startsWith("--") && a.includes("d")));
+  const operands = args.filter((a) => !a.startsWith("-") || a === "-");
+  if (stdin === undefined || operands.some((o) => o !== "-")) return undefined;
+  if (!decode) return program === "base64" && args.every((a) => a === "-" || a === "-w0" || a === "--wrap=0") ? `${Buffer.from(stdin, "utf8").toString("base64")}\n` : undefined;
+  const text = stdin.replace(/\s+/g, "");
+  if (program === "base32") return undefined;
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return undefined;
+  return Buffer.from(text, "base64").toString("utf8");
+}
+
+/** `xxd -r -p`: hex text back to bytes. */
+function xxdReverse(args: readonly string[], stdin: string | undefined): string | undefined {
+  const reverse = args.includes("-r") || args.includes("-revert") || args.some((a) => a === "-rp" || a === "-pr");
+  const plainHex = args.includes("-p") || args.includes("-ps") || args.includes("-plain") || args.some((a) => a === "-rp" || a === "-pr");
+  if (!reverse || !plainHex || stdin === undefined || args.some((a) => !a.startsWith("-"))) return undefined;
+  const hex = stdin.replace(/\s+/g, "");
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return undefined;
+  return Buffer.from(hex, "hex").toString("utf8");
+}
+
+/** `tr SET1 SET2` with plain character sets of equal length (`tr 'a-z' 'n-za-m'` is not expanded). */
+function translate(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (args.length !== 2 || stdin === undefined) return undefined;
+  const [from, to] = args as [string, string];
+  if (from.length !== to.length || from.includes("-") || from.includes("\\") || from.includes("[") || to.includes("-") || to.includes("\\")) return undefined;
+  return [...stdin].map((c) => (from.includes(c) ? (to[from.indexOf(c)] as string) : c)).join("");
+}
+
+/** A file written by a command. */
+export interface Written {
+  readonly path: string;
+  readonly text: string | undefined;
+  readonly append: boolean;
+}
+
+/** What `writtenFiles` needs to know about a command. */
+export interface WriteQuery {
+  readonly program: string | undefined;
+  readonly args: readonly ShellWord[];
+  readonly redirects: readonly ShellRedirect[];
+  readonly output: string | undefined;
+  readonly stdin: string | undefined;
+  readonly cwd: string | undefined;
+}
+
+/** Downloaders and the option that names the output file. */
+const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { curl: ["-o", "--output"], wget: ["-O", "--output-document"] };
+
+/** The files a command writes: stdout redirections, `tee` operands, downloads. */
+export function writtenFiles(q: WriteQuery): Written[] {
+  const out: Written[] = [];
+  const at = (path: string | undefined): string | undefined => (path === undefined ? undefined : resolveDir(q.cwd, path));
+  for (const r of q.redirects) {
+    if ((r.kind !== "write" && r.kind !== "append") || (r.fd !== undefined && r.fd !== 1)) continue;
+    const path = at(r.target?.value);
+    if (path !== undefined) out.push({ path, text: q.output, append: r.kind === "append" });
+  }
+  const args = q.args.map((a) => a.value);
+  if (q.program === "tee") {
+    const append = args.includes("-a") || args.includes("--append");
+    for (const a of args) {
+      const path = a === undefined || a.startsWith("-") ? undefined : at(a);
+      if (path !== undefined) out.push({ path, text: q.stdin, append });
+    }
+  }
+  const options = q.program === undefined ? undefined : DOWNLOAD_OUTPUT[q.program];
+  if (options !== undefined) {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as string | undefined;
+      let path: string | undefined;
+      if (a !== undefined && options.includes(a)) path = args[i + 1];
+      else if (a !== undefined && options.some((o) => o.startsWith("--") && a.startsWith(`${o}=`))) path = a.slice(a.indexOf("=") + 1);
+      else if (a === "-O" && q.program === "curl") {
+        const url = args.find((x) => x !== undefined && x.includes("://"));
+        path = url === undefined ? undefined : posix.basename(url.split("?")[0] as string);
+      }
+      const abs = path === undefined || path === "-" ? undefined : at(path);
+      if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
+    }
+    if (q.program === "wget" && !args.some((a) => a !== undefined && (options.includes(a) || a.startsWith("--output-document=")))) {
+      const url = args.find((x) => x !== undefined && x.includes("://"));
+      const abs = url === undefined ? undefined : at(posix.basename(url.split("?")[0] as string));
+      if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
+    }
+  }
+  return out;
+}
+
+/** `HOME` as the state knows it. */
+export const homeOf = (state: State): string | undefined => varValue(state, "HOME");
