@@ -171,6 +171,19 @@ export interface ShellFunction {
   readonly called: boolean;
 }
 
+/** A `while`/`until` or arithmetic `for` loop in the command string. */
+export interface ShellLoop {
+  /**
+   * The condition always holds (`while true`, `while :`, `until false`, `for ((;;))`) and nothing
+   * in the loop leaves it (`break`, `exit`, `return`).
+   */
+  readonly unbounded: boolean;
+  /** The loop starts background jobs (`... & done`): with `unbounded`, a spawn loop. */
+  readonly backgroundSpawn: boolean;
+  /** The loop's source text. */
+  readonly text: string;
+}
+
 /** Something the analysis could not represent; the policy answers "ask" for these. */
 export interface Unrepresentable {
   /** Stable kebab-case code, e.g. `dynamic-command-name`, `parse-error`, `depth-limit`. */
@@ -191,6 +204,8 @@ export interface ShellAnalysis {
   readonly calls: readonly InterpreterCall[];
   readonly functions: readonly ShellFunction[];
   readonly unrepresentable: readonly Unrepresentable[];
+  /** The loops, in source order (spawn loops are `unbounded` with `backgroundSpawn`). */
+  readonly loops: readonly ShellLoop[];
   /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
 }

@@ -79,6 +79,28 @@ describe("static text reaching a shell or interpreter is analysed as code", () =
   });
 });
 
+describe("functions, loops and determinism", () => {
+  it("a function is walked at its calls with their arguments; one never called is walked as defined", () => {
+    expect(lines(analyze('f() { rm -rf "$1"; }; f build'))).toEqual(["f build", "rm -rf build"]);
+    expect(lines(analyze("f() { rm -rf /x; }; ls"))).toEqual(["ls", "rm -rf /x"]);
+  });
+
+  it("records loops: endless ones and those that start background jobs", () => {
+    const loops = (s: string): [boolean, boolean][] => analyze(s).loops.map((l) => [l.unbounded, l.backgroundSpawn]);
+    expect(loops("while true; do worker & done")).toEqual([[true, true]]);
+    expect(loops("while :; do bash & done")).toEqual([[true, true]]);
+    expect(loops("for ((;;)); do ./w & done")).toEqual([[true, true]]);
+    expect(loops("until false; do sleep 1; done")).toEqual([[true, false]]);
+    expect(loops("while true; do x & break; done")).toEqual([[false, true]]);
+    expect(loops("while read -r l; do echo $l; done < f")).toEqual([[false, false]]);
+  });
+
+  it("gives the same answer on every run", () => {
+    const source = 'bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZA== | base64 -d)"; ' + "a | ".repeat(500) + "b";
+    expect(analyze(source)).toEqual(analyze(source));
+  });
+});
+
 describe("decisions through the policy", () => {
   const cases: [string, "deny" | "ask" | "none", string[]][] = [
     ['bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZA== | base64 -d)"', "deny", ["git.reset-hard"]],
@@ -102,6 +124,11 @@ describe("decisions through the policy", () => {
     ["awk '{ print $1 }' file", "none", []],
     ["sed -i 's/foo/bar/g' file.txt", "none", []],
     ['eval "$(ssh-agent -s)"', "none", []],
+    ["eval $(minikube docker-env)", "none", []],
+    ['f() { rm -rf "$1"; }; f build', "none", []],
+    ['f() { rm -rf "$1"; }; f /', "deny", ["fs.delete-root"]],
+    ['ROOT=$(git rev-parse --show-toplevel); rm -rf "$ROOT/node_modules"', "none", []],
+    ['OUT=dist; rm -rf "$OUT" && mkdir "$OUT"', "none", []],
     ["echo hello | base64", "none", []],
   ];
   it.each(cases)("`%s` → %s %j", (source, effect, rules) => {

@@ -173,7 +173,12 @@ export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
   docker: ["completion"],
   poetry: ["completions"],
   opam: ["env"],
-  "luarocks": ["path"],
+  minikube: ["docker-env", "podman-env"],
+  "docker-machine": ["env"],
+  keychain: ["--eval"],
+  nix: ["print-dev-env"],
+  devbox: ["shellenv"],
+  luarocks: ["path"],
 };
 
 /** Programs that run a shell file in the current shell (`source file`, `. file`). */

@@ -5,7 +5,7 @@
  * same answer on every machine.
  */
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
-import type { AnalyzeOptions, CodeExecution, CodeLanguage, InterpreterCall, ShellAnalysis, ShellCommand, ShellFunction, Unrepresentable } from "../types.ts";
+import type { AnalyzeOptions, CodeExecution, CodeLanguage, InterpreterCall, ShellAnalysis, ShellCommand, ShellFunction, ShellLoop, Unrepresentable } from "../types.ts";
 import { UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "../unrepresentable.ts";
 import { programOf, type ArgWord, type Base, type Ctx, type FunctionInfo, type Mutable } from "./context.ts";
 
@@ -48,6 +48,7 @@ export class Collector {
   readonly functions = new Map<string, FunctionInfo>();
   readonly functionOrder: FunctionInfo[] = [];
   readonly unrepresentable: Unrepresentable[] = [];
+  readonly loops: ShellLoop[] = [];
   /** Commands inside the substitutions of each command's words. */
   readonly subProducers = new Map<number, readonly number[]>();
   /** Aliases defined on the line (`alias x='...'`). */
@@ -79,6 +80,7 @@ export class Collector {
       calls: this.calls,
       functions: this.functionOrder.map((f): ShellFunction => ({ name: f.name, recursive: f.recursive, forks: f.forks, called: f.called })),
       unrepresentable: this.unrepresentable,
+      loops: this.loops,
       budgetExceeded: this.budgetExceeded,
     };
   }

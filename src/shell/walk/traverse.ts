@@ -71,6 +71,10 @@ function stripTabs(body: string): string {
 
 /** The walker. One instance per `analyzeShell` call. */
 export class Walker extends Collector {
+  /** Function definitions with the context they were defined in. */
+  private readonly uncalled: { info: FunctionInfo; ctx: Ctx }[] = [];
+  /** Background jobs started so far (`cmd &`), to tell loops that spawn them. */
+  private backgroundJobs = 0;
   /** Static outputs of command substitution parts, by part. */
   private readonly substitutions = new Map<object, string | undefined>();
 
@@ -83,6 +87,10 @@ export class Walker extends Collector {
       ]);
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
       this.parseAndWalk(this.source, rootCtx(this.source, state));
+      for (let i = 0; i < this.uncalled.length; i++) {
+        const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
+        if (!info.called) this.walkFunction(info, ctx, undefined);
+      }
     } catch (error) {
       if (error instanceof BudgetExceeded) this.stop("node-budget");
       else if (error instanceof RangeError) this.stop("stack-overflow");
@@ -119,6 +127,7 @@ export class Walker extends Collector {
 
   private statement(statement: Statement, ctx: Ctx): void {
     this.tick();
+    if (statement.background === true) this.backgroundJobs++;
     // a background job runs in a subshell: its `cd` and assignments do not leak
     if (statement.background === true) this.pipelineOrList(statement.command, { ...ctx, state: copyState(ctx.state), forking: true });
     else this.pipelineOrList(statement.command, ctx);
@@ -199,12 +208,20 @@ export class Walker extends Collector {
       case "If":
         this.ifNode(node.clause, node.then, node.elif, node.else, ctx);
         return;
-      case "While":
+      case "While": {
+        const start = this.commands.length;
+        const jobs = this.backgroundJobs;
+        let clauseEnd = start;
         this.loop(ctx, (inner) => {
           this.compoundList(node.clause, inner);
+          clauseEnd = this.commands.length;
           this.compoundList(node.body, inner);
         });
+        const clause = this.commands.slice(start, clauseEnd);
+        const forever = clause.length === 1 && clause[0]?.args.length === 0 && (node.kind === "while" ? clause[0].program === "true" || clause[0].program === ":" : clause[0]?.program === "false");
+        this.recordLoop(forever, start, jobs, ctx.source.slice(node.pos, node.end));
         return;
+      }
       case "For":
       case "Select": {
         const name = node.name.value;
@@ -231,10 +248,14 @@ export class Walker extends Collector {
         });
         return;
       }
-      case "ArithmeticFor":
+      case "ArithmeticFor": {
         for (const e of [node.initialize, node.test, node.update]) if (e !== undefined) this.arithmeticSubs(e, ctx, []);
+        const start = this.commands.length;
+        const jobs = this.backgroundJobs;
         this.loop(ctx, (inner) => this.compoundList(node.body, inner));
+        this.recordLoop(node.test === undefined, start, jobs, ctx.source.slice(node.pos, node.end));
         return;
+      }
       case "Case": {
         this.wordSubs(node.word, ctx);
         const before = copyState(ctx.state);
@@ -312,6 +333,12 @@ export class Walker extends Collector {
     Object.assign(ctx.state, ends.reduce(mergeStates));
   }
 
+  /** Records a `while`/`until`/`for ((;;))` loop: endless when its condition always holds and nothing in it leaves. */
+  private recordLoop(forever: boolean, start: number, jobs: number, text: string): void {
+    const leaves = this.commands.slice(start).some((c) => c.program === "break" || c.program === "exit" || c.program === "return");
+    this.loops.push({ unbounded: forever && !leaves, backgroundSpawn: this.backgroundJobs > jobs, text });
+  }
+
   /** A loop body may run many times: when it changes the directory, every command in it loses its cwd. */
   private loop(ctx: Ctx, body: (inner: Ctx) => void): void {
     const start = this.commands.length;
@@ -358,10 +385,14 @@ export class Walker extends Collector {
     this.emit(words, emptyBase(ctx.source.slice(pos, end)), ctx);
   }
 
-  /** A function definition: the body is walked once here (what it would run), and again at each call. */
+  /**
+   * A function definition: the body is walked at each call, with the caller's state and
+   * arguments; a function never called is walked once at the end, as it was defined (what it
+   * would run if something the analysis cannot see called it).
+   */
   private defineFunction(nameWord: Word, body: CommandNode | CompoundList, ctx: Ctx): void {
     const info: FunctionInfo = { name: nameWord.value, recursive: false, forks: false, called: false, body, source: ctx.source };
-    this.walkFunction(info, { ...ctx, state: copyState(ctx.state), sink: [] }, undefined);
+    this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
     const previous = this.functions.get(info.name);
     if (previous !== undefined) this.functionOrder.splice(this.functionOrder.indexOf(previous), 1);
     this.functions.set(info.name, info);
