@@ -49,7 +49,9 @@ export function readInterpreter(program: string | undefined, args: readonly Shel
   return { name, spec, input: inputOf(spec, args) };
 }
 
-function inputOf(spec: InterpreterSpec, args: readonly ShellWord[]): InterpreterInput {
+function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): InterpreterInput {
+  const spellings = spec.spellings;
+  const args = spellings === undefined ? written : written.map((w) => (w.value !== undefined && Object.hasOwn(spellings, w.value) ? { ...w, value: spellings[w.value] } : w));
   if (spec.evalSubcommand !== undefined) {
     if (args[0]?.value !== spec.evalSubcommand) return { kind: "none" };
     const scan = scanOptions(args, spec.grammar, 1);

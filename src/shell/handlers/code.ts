@@ -291,3 +291,18 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
     if (argv.length > 0) w.execute(argv, emptyBase(call.text), { ...inner, source: call.text });
   }
 }
+
+/** `at TIME`, `batch`: the commands are read from stdin (or `-f FILE`) and run later, in this directory. */
+export function scheduled(w: Walker, inv: Invocation): void {
+  const { words, base, ctx } = inv;
+  const host = w.emit(words, base, ctx);
+  const values = words.map((x) => x.word.value);
+  if (values.some((v) => v === "-l" || v === "-r" || v === "-d" || v === "-c" || v === "-V")) return;
+  const file = values.indexOf("-f");
+  if (file > 0) {
+    const operand = words[file + 1];
+    if (operand !== undefined) scriptFile(w, { language: "shell", interpreter: inv.program, host, file: operand, base, ctx: hostCtx(ctx, { host }) });
+    return;
+  }
+  stdinCode(w, { language: "shell", interpreter: inv.program, host, base, hostCtx: hostCtx(ctx, { wrapper: inv.program, host, base }), ctx });
+}

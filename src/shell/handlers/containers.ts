@@ -69,7 +69,8 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number, c
   );
   const command = words.slice(scan.next + 1);
   const host = w.emit(words, base, ctx);
-  if (command.length === 0) return true;
+  const hasEntrypoint = scan.events.some((e) => e.kind === "option" && e.name === "--entrypoint");
+  if (command.length === 0 && !hasEntrypoint) return true;
   const mounts: { source: string; target: string }[] = [];
   for (const e of scan.events) {
     if (e.kind !== "option") continue;
@@ -88,19 +89,11 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number, c
   const home = ctx.state.vars.get("HOME");
   const homeValue = home !== undefined && home.set ? home.value : undefined;
   const hostPath = (source: string): string | undefined => (source.startsWith("~") ? (homeValue === undefined ? undefined : homeValue + source.slice(1)) : resolveDir(ctx.state.cwd, source));
-  const mapped = command.map((arg): ArgWord => {
-    const v = arg.word.value;
-    if (v === undefined) return arg;
-    for (const m of mounts) {
-      const target = posix.normalize(m.target);
-      if (v !== target && !v.startsWith(`${target === "/" ? "" : target}/`)) continue;
-      const source = hostPath(m.source);
-      if (source === undefined) return plain({ text: arg.word.text, value: undefined, glob: arg.word.glob });
-      return plain({ text: arg.word.text, value: posix.join(source, v.slice(target.length)), glob: arg.word.glob });
-    }
-    return arg;
-  });
+  const resolved = mounts.map((m) => ({ source: hostPath(m.source), target: posix.normalize(m.target) }));
+  // `--entrypoint sh IMAGE -c STR` runs `sh -c STR`
+  const entrypoint = scan.events.filter((e) => e.kind === "option" && e.name === "--entrypoint").flatMap((e) => (e.kind === "option" ? e.values : [])).at(-1);
+  const argv: ArgWord[] = entrypoint === undefined ? [...command] : [plain(entrypoint), ...command];
   void compose;
-  w.execute(mapped, base, { ...hostCtx(ctx, { wrapper: program, host, remote: true }), via: [...ctx.via, "wrapper"] });
+  w.execute(argv, base, { ...hostCtx(ctx, { wrapper: program, host, remote: true }), via: [...ctx.via, "wrapper"], mounts: [...(ctx.mounts ?? []), ...resolved] });
   return true;
 }

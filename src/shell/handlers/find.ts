@@ -67,3 +67,27 @@ export function find(w: Walker, inv: Invocation): void {
     w.execute(group.words, emptyBase(base.text), inner);
   }
 }
+
+/** fd's options that take a value (so their value is not read as the pattern or a path). */
+const FD_VALUED: readonly string[] = ["-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--base-directory", "--search-path", "-c", "--color", "--ignore-file", "--max-results", "--format", "--path-separator", "--batch-size"];
+const FD_EXEC: readonly string[] = ["-x", "--exec", "-X", "--exec-batch"];
+
+/** `fd PATTERN [PATH...] -x CMD`: like `find -exec`, the command gets each match at run time. */
+export function fd(w: Walker, inv: Invocation): void {
+  const { words, base, ctx } = inv;
+  const values = words.map((x) => x.word.value);
+  const exec = values.findIndex((v, i) => i > 0 && v !== undefined && FD_EXEC.includes(v));
+  const operands: ShellWord[] = [];
+  for (let i = 1; i < (exec < 0 ? words.length : exec); i++) {
+    const v = values[i];
+    if (v !== undefined && FD_VALUED.includes(v)) i++;
+    else if (v === undefined || !v.startsWith("-")) operands.push((words[i] as ArgWord).word);
+  }
+  const roots = operands.length > 1 ? operands.slice(1) : [syntheticWord(".")];
+  const index = w.emit(words, base, ctx, exec < 0 ? undefined : roots);
+  if (exec < 0) return;
+  const end = values.indexOf(";", exec + 1);
+  const command = words.slice(exec + 1, end < 0 ? words.length : end);
+  if (command.length === 0) return;
+  w.execute(command, emptyBase(base.text), { ...ctx, via: withVia(ctx, "find-exec"), wrappers: [...ctx.wrappers, "fd"], runtimeArgs: true, searchRoots: roots, launchedBy: index, state: copyState(ctx.state), redirects: [], stdinRedirects: [] });
+}

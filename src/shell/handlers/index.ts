@@ -9,10 +9,10 @@ import { EVAL_COMMANDS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/inte
 import { joinWords, type Invocation, type State } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { builtinState, trap } from "./builtins.ts";
-import { evalCommand, hostCtx, interpreter, shellString, sourceCommand, stdinCode, writtenProgram } from "./code.ts";
+import { evalCommand, hostCtx, interpreter, scheduled, shellString, sourceCommand, stdinCode, writtenProgram } from "./code.ts";
 import { container } from "./containers.ts";
 import { awk, AWK_PROGRAMS, sed, SED_PROGRAMS } from "./executors.ts";
-import { find } from "./find.ts";
+import { fd, find } from "./find.ts";
 import { embedded, git } from "./git.ts";
 
 export { unwrap } from "./wrappers.ts";
@@ -21,6 +21,8 @@ export { unwrap } from "./wrappers.ts";
 export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   const program = inv.program;
   if (program === "find") return find(w, inv);
+  if (program === "fd" || program === "fdfind") return fd(w, inv);
+  if (program === "at" || program === "batch") return scheduled(w, inv);
   if (EVAL_COMMANDS.includes(program)) return evalCommand(w, inv);
   if (SOURCE_COMMANDS.includes(program)) return sourceCommand(w, inv);
   const read = readInterpreter(

@@ -43,6 +43,12 @@ export function staticOutput(q: OutputQuery): string | undefined {
     case "base64":
     case "base32":
       return decodeBase(q.program, args, q.stdin);
+    case "openssl":
+      // `openssl base64 -d`, `openssl enc -d -base64` / `-a`
+      if ((args[0] === "base64" || (args[0] === "enc" && (args.includes("-base64") || args.includes("-a")))) && args.includes("-d") && args.every((a) => a.startsWith("-") || a === "base64" || a === "enc")) {
+        return decodeBase("base64", ["-d"], q.stdin);
+      }
+      return undefined;
     case "rev":
       if (args.length > 0 || q.stdin === undefined) return undefined;
       return lines(q.stdin).map((l) => `${[...l].reverse().join("")}\n`).join("");

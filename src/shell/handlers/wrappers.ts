@@ -13,7 +13,7 @@ import { copyState, isAssignmentWord, joinWords, plain, resolveDir, synthetic, u
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString, stdinCode } from "./code.ts";
 import { embedded } from "./git.ts";
-import { parallel, xargsInput } from "./xargs.ts";
+import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
 
 /** The wrapped command, or `undefined` when the wrapper was handled here. */
 export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
@@ -80,6 +80,13 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       if (spec.newRoot === true) Object.assign(state, unknownState());
       for (const a of assignments) state.vars.set(a.name, a.value.value === undefined ? undefined : { set: true, value: a.value.value });
       if (spec.kind === "xargs") {
+        // `printf '/a\n/b\n' | xargs -I{} rm -rf {}`: one command per input line
+        const commands = xargsReplace(w, { command: rest, options, base, ctx });
+        if (commands !== undefined) {
+          const inner: Ctx = { ...ctx, state, wrappers: [...ctx.wrappers, program], via: withVia(ctx, "xargs") };
+          for (const command of commands) w.execute(command, { ...base, assignments }, { ...inner, state: copyState(state) });
+          return undefined;
+        }
         // static input (`printf '%s\n' /srv | xargs rm -r`) becomes the arguments
         const input = xargsInput(w, { words, options, base, ctx });
         const fed = input === undefined ? undefined : wrapped([...rest, ...input.words], { state, runtimeArgs: ctx.runtimeArgs || input.runtime }, "xargs");
@@ -100,7 +107,8 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       return shellOptionWrapper(w, inv, spec, wrapped);
     case "remote": {
       const scan = scanOptions(plainWords, spec.grammar, 1);
-      const rest = words.slice(scan.next + (spec.operands ?? 0));
+      let rest = words.slice(scan.next + (spec.operands ?? 0));
+      if (rest[0]?.word.value === "--") rest = rest.slice(1);
       const host = w.emit(words, base, ctx);
       embedded(w, inv, host);
       const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base });

@@ -36,6 +36,27 @@ export function xargsInput(w: Walker, o: { words: readonly ArgWord[]; options: R
   return { words: [plain({ text: `<entries of ${dir ?? "."}>`, value, glob: true })], runtime: false };
 }
 
+/**
+ * `xargs -I R cmd ... R ...` with static input: one command per input line, `R` replaced.
+ * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
+ */
+export function xargsReplace(w: Walker, o: { command: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx }): ArgWord[][] | undefined {
+  const { options } = o;
+  if (options.has("-a") || options.has("--arg-file")) return undefined;
+  const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
+  const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
+  const text = w.stdinText(o.base, o.ctx);
+  if (token === undefined || token.length === 0 || text === undefined) return undefined;
+  const inputs = text.split(options.has("-0") || options.has("--null") ? "\0" : "\n").filter((l) => l.length > 0);
+  if (inputs.length > 16) return undefined;
+  return inputs.map((input) =>
+    o.command.map((a) => {
+      const v = a.word.value;
+      return v === undefined || !v.includes(token) ? a : plain({ text: a.word.text, value: v.replaceAll(token, input), glob: false });
+    }),
+  );
+}
+
 /** Splits xargs input on blanks and newlines, honouring simple quotes. */
 function splitBlank(text: string): string[] {
   const out: string[] = [];

@@ -24,6 +24,8 @@ export interface InterpreterSpec {
   readonly evalSubcommand?: string;
   /** Only the code options run code; operands are not scripts (`bun install` is not code). */
   readonly codeOptionsOnly?: boolean;
+  /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
+  readonly spellings?: Readonly<Record<string, string>>;
 }
 
 const SHELL: InterpreterSpec = {
@@ -56,6 +58,7 @@ const NODE: InterpreterSpec = {
   },
   codeOptions: ["-e", "--eval", "-p", "--print"],
   noCode: ["--version", "-v", "--help", "-h", "--check", "-c"],
+  spellings: { "-pe": "-e", "-ep": "-e" },
 };
 
 const PERL: InterpreterSpec = {

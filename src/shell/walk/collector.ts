@@ -5,7 +5,7 @@
  * same answer on every machine.
  */
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
-import type { AnalyzeOptions, CodeExecution, CodeLanguage, InterpreterCall, ShellAnalysis, ShellCommand, ShellFunction, ShellLoop, Unrepresentable } from "../types.ts";
+import type { AnalyzeOptions, CodeExecution, CodeLanguage, InterpreterCall, ShellAnalysis, ShellCommand, ShellFunction, ShellLoop, ShellWord, Unrepresentable } from "../types.ts";
 import { UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "../unrepresentable.ts";
 import { programOf, type ArgWord, type Base, type Ctx, type FunctionInfo, type Mutable } from "./context.ts";
 
@@ -152,7 +152,7 @@ export class Collector {
 
   /** Records one command, its static output and the files it writes. */
   emit(words: readonly ArgWord[], base: Base, ctx: Ctx, searchRoots?: ShellCommand["searchRoots"]): number {
-    const argv = words.map((w) => w.word);
+    const argv = ctx.mounts === undefined || ctx.mounts.length === 0 ? words.map((w) => w.word) : words.map((w, i) => (i === 0 ? w.word : hostPath(w.word, ctx.mounts ?? [])));
     const program = programOf(argv[0]);
     const index = this.commands.length;
     const stdin = this.stdinText(base, ctx);
@@ -179,7 +179,9 @@ export class Collector {
     for (const file of writtenFiles({ program, args: argv.slice(1), redirects: command.redirects, output, stdin, cwd: ctx.state.cwd })) {
       const previous = file.append ? this.files.get(file.path) : undefined;
       const text = file.append ? (previous?.text === undefined || file.text === undefined ? undefined : previous.text + file.text) : file.text;
-      this.files.set(file.path, { text, producers: [...(previous?.producers ?? []), index] });
+      // what `tee` writes comes from upstream (`curl URL | tee f`): its producers wrote the file too
+      const upstream = program === "tee" ? (ctx.stdin?.upstream ?? []) : [];
+      this.files.set(file.path, { text, producers: [...(previous?.producers ?? []), ...upstream, index] });
     }
     ctx.sink.push(index);
     const producers = [...new Set(words.flatMap((w) => w.producers))];
@@ -193,6 +195,20 @@ export class Collector {
     }
     return index;
   }
+}
+
+/** A container path as the host path of the bind mount it is under. */
+function hostPath(word: ShellWord, mounts: NonNullable<Ctx["mounts"]>): ShellWord {
+  const v = word.value;
+  if (v === undefined) return word;
+  for (const m of mounts) {
+    const target = normalize(m.target);
+    if (v !== target && !v.startsWith(`${target === "/" ? "" : target}/`)) continue;
+    if (m.source === undefined) return { text: word.text, value: undefined, glob: word.glob };
+    const rest = v.slice(target === "/" ? 0 : target.length);
+    return { text: word.text, value: normalize(`${m.source}/${rest}`), glob: word.glob };
+  }
+  return word;
 }
 
 function normalize(path: string): string {

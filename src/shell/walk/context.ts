@@ -61,6 +61,11 @@ export interface Ctx {
   readonly aliasing: readonly string[];
   /** Redirections of enclosing compound commands (`{ a; b; } > out`). */
   readonly redirects: readonly ShellRedirect[];
+  /**
+   * Bind mounts of the container the commands run in (`docker run -v /:/host`): an argument under
+   * a mount `target` names the host path under `source` (`undefined`: unknown host path).
+   */
+  readonly mounts?: readonly { readonly source: string | undefined; readonly target: string }[];
   /** Stdin redirections of enclosing commands: a heredoc on `{ ...; }` or on `bash -c '...'` feeds the commands inside. */
   readonly stdinRedirects: readonly StdinRedirect[];
 }
