@@ -148,6 +148,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
   const ctx = options.pathContext;
   // the analysis is bounded by a node count (deterministic); `analysisBudgetMs` no longer applies
   const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, repoRoot: ctx.projectDir });
+  // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
     return { index: command.index, command, program: command.program, argv, line: argv.join(" "), view: argView(command), scope: `cmd:${command.index}` };

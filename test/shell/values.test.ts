@@ -26,6 +26,11 @@ describe("values assigned earlier on the line are resolved", () => {
     ['X=/y; rm -rf "${X:?}"', "rm -rf /y"],
     ['X=/y/z; rm -rf "${X%/*}"', "rm -rf /y"],
     ["rm -rf $(pwd)", "rm -rf /work/proj"],
+    ["rm -rf \"$(cd .. && pwd)\"", "rm -rf /work"],
+    ['rm -rf "${PWD%/*}"', "rm -rf /work"],
+    ['rm -rf "$(dirname "$PWD")"', "rm -rf /work"],
+    ["rm -rf \"$(git rev-parse --show-toplevel)\"", "rm -rf /work/proj"],
+    ["cd /elsewhere && rm -rf \"$(git rev-parse --show-toplevel)\"", 'rm -rf <"$(git rev-parse --show-toplevel)">'],
     ["cd /tmp && rm -rf `pwd`", "rm -rf /tmp"],
     ['rm -rf "$(dirname /a/b)"', "rm -rf /a"],
     ["rm -rf ~bob", "rm -rf /home/bob"],
@@ -71,6 +76,10 @@ describe("static text reaching a shell or interpreter is analysed as code", () =
     ["node -pe 'require(\"child_process\").execSync(\"rm -rf /x\")'", "rm -rf /x"],
     ["perl <<'EOF'\nsystem('rm -rf /x');\nEOF", "rm -rf /x"],
     ["fd -e tmp -x rm -f", "rm -f"],
+    ["source /dev/stdin <<< 'rm -rf /x'", "rm -rf /x"],
+    ["bash /dev/stdin <<< 'rm -rf /x'", "rm -rf /x"],
+    ["bash -c \"$(cat <<'EOF'\nrm -rf /x\nEOF\n)\"", "rm -rf /x"],
+    ["python3 -c \"$(echo aW1wb3J0IG9z | base64 -d)\"", "python3 -c import os"],
   ];
   it.each(cases)("`%s` runs `%s`", (source, line) => {
     expect(lines(analyze(source))).toContain(line);

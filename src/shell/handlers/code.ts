@@ -158,11 +158,16 @@ export function sourceCommand(w: Walker, inv: Invocation): void {
   const host = w.emit(inv.words, inv.base, inv.ctx);
   const file = inv.words[1];
   if (file === undefined) return;
-  scriptFile(w, { language: "shell", interpreter: inv.program, host, file, base: inv.base, ctx: { ...inv.ctx, launchedBy: host, redirects: [] }, sameShell: true });
+  scriptFile(w, { language: "shell", interpreter: inv.program, host, file, base: inv.base, ctx: { ...inv.ctx, launchedBy: host, redirects: [] }, sameShell: true, outer: inv.ctx });
 }
 
 /** A script operand: process substitution, a file written on the line, or a plain file. */
-export function scriptFile(w: Walker, o: { language: CodeLanguage; interpreter: string; host: number; file: ArgWord; base: Base; ctx: Ctx; sameShell?: boolean }): void {
+export function scriptFile(w: Walker, o: { language: CodeLanguage; interpreter: string; host: number; file: ArgWord; base: Base; ctx: Ctx; sameShell?: boolean; outer?: Ctx }): void {
+  if (o.file.word.value === "/dev/stdin" || o.file.word.value === "/proc/self/fd/0" || o.file.word.value === "/dev/fd/0") {
+    // `source /dev/stdin <<< STR`, `bash /dev/stdin`: the script is what stdin holds
+    stdinCode(w, { language: o.language, interpreter: o.interpreter, host: o.host, base: o.base, hostCtx: o.ctx, ctx: o.outer ?? o.ctx });
+    return;
+  }
   if (o.file.substitution === "process") {
     if (o.file.output !== undefined) {
       if (o.language === "shell") shellString(w, { word: plain({ text: o.file.word.text, value: o.file.output, glob: false }), interpreter: o.interpreter, host: o.host, base: o.base, ctx: o.ctx, via: "shell-string", sameShell: o.sameShell === true });
@@ -216,7 +221,7 @@ export function interpreter(w: Walker, read: InterpreterRead, inv: Invocation): 
     }
     case "script": {
       if (language === "shell") inner.state.positional = args.slice(input.index).map((a) => a.word.value);
-      scriptFile(w, { language, interpreter: read.name, host, file: args[input.index] as ArgWord, base, ctx: inner });
+      scriptFile(w, { language, interpreter: read.name, host, file: args[input.index] as ArgWord, base, ctx: inner, outer: ctx });
       return;
     }
     case "stdin": {

@@ -70,11 +70,18 @@ export function staticOutput(q: OutputQuery): string | undefined {
       return resolved.length === 0 || resolved.some((r) => r === undefined) ? undefined : resolved.map((r) => `${r}\n`).join("");
     }
     case "git":
-      if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel" && q.options.repoRoot !== undefined) return `${q.options.repoRoot}\n`;
+      // the repository root, while the working directory is inside it
+      if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel") return inRepo(q) ? `${q.options.repoRoot}\n` : undefined;
       return undefined;
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
+}
+
+function inRepo(q: OutputQuery): boolean {
+  const root = q.options.repoRoot;
+  const cwd = q.state.cwd;
+  return root !== undefined && cwd !== undefined && (cwd === root || cwd.startsWith(root.endsWith("/") ? root : `${root}/`));
 }
 
 function lines(text: string): string[] {

@@ -181,6 +181,14 @@ export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
   keychain: ["--eval"],
   nix: ["print-dev-env"],
   devbox: ["shellenv"],
+  fzf: ["--bash", "--zsh", "--fish"],
+  uv: ["generate-shell-completion"],
+  "register-python-argcomplete": [],
+  pip: ["completion"],
+  just: ["--completions"],
+  deno: ["completions"],
+  bun: ["completions"],
+  op: ["completion"],
   luarocks: ["path"],
 };
 
