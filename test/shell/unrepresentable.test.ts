@@ -7,7 +7,8 @@ describe("what the analysis cannot represent is reported, never skipped", () => 
   const cases: [string, string[], boolean][] = [
     ["$CMD -rf /", ["dynamic-command-name"], false],
     ['"${arr[@]}"', ["dynamic-command-name"], false],
-    ["$(which rm) -rf /", ["dynamic-command-name"], false],
+    ["$(which $TOOL) -rf /", ["dynamic-command-name"], false],
+    ["$(tool --path) -rf /", ["dynamic-command-name"], false],
     ["sudo $CMD x", ["dynamic-command-name"], false],
     ["/bin/r? -rf /", ["dynamic-command-name"], false],
     ["xargs $TOOL", ["dynamic-command-name"], false],

@@ -19,6 +19,8 @@ export interface OutputQuery {
   readonly hasStdin: boolean;
   readonly state: State;
   readonly options: AnalyzeOptions;
+  /** The text of a file written earlier on the line (`undefined` when not static). */
+  readonly fileText?: (path: string) => string | undefined;
 }
 
 /** Builtins and programs that print nothing on success. */
@@ -37,7 +39,11 @@ export function staticOutput(q: OutputQuery): string | undefined {
       return args[0] === "-v" ? "" : printfOutput(args);
     case "cat":
     case "tac":
-      if (args.length > 0 && !(args.length === 1 && args[0] === "-")) return undefined;
+      if (args.length > 0 && !(args.length === 1 && args[0] === "-")) {
+        // files written earlier on the line (`echo ... > f; sh -c "$(cat f)"`)
+        const texts = args.map((a) => (a.startsWith("-") ? undefined : q.fileText?.(a)));
+        return q.program === "cat" && texts.every((t) => t !== undefined) ? texts.join("") : undefined;
+      }
       if (q.stdin === undefined) return undefined;
       return q.program === "cat" ? q.stdin : lines(q.stdin).reverse().map((l) => `${l}\n`).join("");
     case "base64":
@@ -56,6 +62,14 @@ export function staticOutput(q: OutputQuery): string | undefined {
       return xxdReverse(args, q.stdin);
     case "tr":
       return translate(args, q.stdin);
+    case "which":
+    case "command":
+    case "type": {
+      // the path of a program: whatever directory it is in, the program is the same
+      const name = q.program === "which" ? args[0] : args[0] === "-v" || args[0] === "-P" ? args[1] : undefined;
+      const exact = q.program === "which" ? args.length === 1 : args.length === 2;
+      return name !== undefined && exact && !name.includes("/") && !name.startsWith("-") ? `${name}\n` : undefined;
+    }
     case "pwd":
       return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
     case "dirname":

@@ -174,7 +174,7 @@ export class Collector {
     };
     if (stdin !== undefined) command.stdin = stdin;
     this.commands.push(command);
-    const output = ctx.runtimeArgs ? undefined : staticOutput({ program, args: argv.slice(1), stdin, state: ctx.state, options: this.options, hasStdin: ctx.stdin !== undefined || base.stdinRedirects.length + ctx.stdinRedirects.length > 0 });
+    const output = ctx.runtimeArgs ? undefined : staticOutput({ program, args: argv.slice(1), stdin, state: ctx.state, options: this.options, fileText: (path) => this.fileText(path, ctx), hasStdin: ctx.stdin !== undefined || base.stdinRedirects.length + ctx.stdinRedirects.length > 0 });
     this.outputs[index] = output;
     for (const file of writtenFiles({ program, args: argv.slice(1), redirects: command.redirects, output, stdin, cwd: ctx.state.cwd })) {
       const previous = file.append ? this.files.get(file.path) : undefined;
