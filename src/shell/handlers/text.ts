@@ -26,12 +26,16 @@ export interface OutputQuery {
 /** Builtins and programs that print nothing on success. */
 const SILENT: readonly string[] = ["cd", "export", "true", ":", "unset", "local", "readonly", "declare", "typeset", "alias", "set", "shift", "mkdir", "touch", "chmod", "cd"];
 
+/** Every program `staticOutput` knows. */
+const PRODUCERS: ReadonlySet<string> = new Set([...SILENT, "echo", "printf", "cat", "tac", "base64", "base32", "openssl", "rev", "xxd", "tr", "which", "command", "type", "pwd", "dirname", "basename", "realpath", "readlink", "git"]);
+
 const values = (args: readonly ShellWord[]): string[] | undefined => (args.some((a) => a.value === undefined || a.glob) ? undefined : args.map((a) => a.value as string));
 
 /** The statically known stdout of a command, or `undefined` when it depends on run-time values. */
 export function staticOutput(q: OutputQuery): string | undefined {
+  if (q.program === undefined || !PRODUCERS.has(q.program)) return undefined;
   const args = values(q.args);
-  if (q.program === undefined || args === undefined) return undefined;
+  if (args === undefined) return undefined;
   switch (q.program) {
     case "echo":
       return echoOutput(args);
@@ -157,6 +161,7 @@ const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { curl: ["-
 /** The files a command writes: stdout redirections, `tee` operands, downloads. */
 export function writtenFiles(q: WriteQuery): Written[] {
   const out: Written[] = [];
+  if (q.redirects.length === 0 && q.program !== "tee" && (q.program === undefined || !Object.hasOwn(DOWNLOAD_OUTPUT, q.program))) return out;
   const at = (path: string | undefined): string | undefined => (path === undefined ? undefined : resolveDir(q.cwd, path));
   for (const r of q.redirects) {
     if ((r.kind !== "write" && r.kind !== "append") || (r.fd !== undefined && r.fd !== 1)) continue;

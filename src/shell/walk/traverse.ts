@@ -71,6 +71,8 @@ function stripTabs(body: string): string {
 
 /** The walker. One instance per `analyzeShell` call. */
 export class Walker extends Collector {
+  /** The word environment of each state. */
+  private readonly envs = new WeakMap<State, WordEnv>();
   /** Function definitions with the context they were defined in. */
   private readonly uncalled: { info: FunctionInfo; ctx: Ctx }[] = [];
   /** Background jobs started so far (`cmd &`), to tell loops that spawn them. */
@@ -413,18 +415,30 @@ export class Walker extends Collector {
   // ---------------------------------------------------------------------------------------------
   // words and substitutions
 
-  /** The word environment of a state. */
+  /** The word environment of a state (one per state: it reads the state as it changes). */
   env(ctx: Ctx): WordEnv {
     const state = ctx.state;
-    const home = varValue(state, "HOME");
-    return {
-      home,
-      pwd: varValue(state, "PWD"),
-      positional: state.positional,
-      lookup: (name) => state.vars.get(name),
-      substitution: (part) => this.substitutions.get(part),
-      homeOf: (user) => userHome(user, this.options.home),
-    };
+    let env = this.envs.get(state);
+    if (env === undefined) {
+      const substitutions = this.substitutions;
+      const home = this.options.home;
+      env = {
+        get home() {
+          return varValue(state, "HOME");
+        },
+        get pwd() {
+          return varValue(state, "PWD");
+        },
+        get positional() {
+          return state.positional;
+        },
+        lookup: (name) => state.vars.get(name),
+        substitution: (part) => substitutions.get(part),
+        homeOf: (user) => userHome(user, home),
+      };
+      this.envs.set(state, env);
+    }
+    return env;
   }
 
   /** Resolves a word (brace expansion and field splitting may yield several) after walking its substitutions. */
