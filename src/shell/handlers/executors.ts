@@ -3,19 +3,11 @@
  * `print | "cmd"`) and sed (the `e` command and the `e` flag of `s///e`). Literal command text is
  * analysed as a shell string; text built at run time is `dynamic-code`.
  */
-import { scanOptions, type OptionGrammar } from "../_options.ts";
+import { scanOptions } from "../_options.ts";
+import { AWK_GRAMMAR, SED_GRAMMAR } from "../tables/programs.ts";
 import { plain, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";
-
-const AWK: OptionGrammar = { options: { "-F": 1, "-v": 1, "-f": 1, "--file": 1, "--field-separator": 1, "--assign": 1, "-e": 1, "--source": 1, "-i": 1, "--include": 1, "-l": 1, "--load": 1 }, permute: false };
-const SED: OptionGrammar = {
-  options: { "-e": 1, "--expression": 1, "-f": 1, "--file": 1, "-l": 1, "--line-length": 1, "-i": "optional", "--in-place": "optional", "-n": 0, "--quiet": 0, "--silent": 0, "-E": 0, "-r": 0, "--regexp-extended": 0, "-s": 0, "-z": 0, "-u": 0 },
-  permute: true,
-};
-
-export const AWK_PROGRAMS: readonly string[] = ["awk", "gawk", "mawk", "nawk"];
-export const SED_PROGRAMS: readonly string[] = ["sed", "gsed"];
 
 /** A piece of a program: a string literal or anything else. */
 type Piece = { readonly kind: "string"; readonly value: string } | { readonly kind: "other"; readonly text: string };
@@ -52,7 +44,7 @@ export function awk(w: Walker, inv: Invocation): void {
   const host = w.emit(words, base, ctx);
   const scan = scanOptions(
     words.map((x) => x.word),
-    AWK,
+    AWK_GRAMMAR,
     1,
   );
   const sources = scan.events.filter((e) => e.kind === "option" && (e.name === "-e" || e.name === "--source")).flatMap((e) => (e.kind === "option" ? e.values : []));
@@ -88,7 +80,7 @@ export function sed(w: Walker, inv: Invocation): void {
   const host = w.emit(words, base, ctx);
   const scan = scanOptions(
     words.map((x) => x.word),
-    SED,
+    SED_GRAMMAR,
     1,
   );
   const scripts = scan.events.filter((e) => e.kind === "option" && (e.name === "-e" || e.name === "--expression")).flatMap((e) => (e.kind === "option" ? e.values : []));

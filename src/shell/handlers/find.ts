@@ -3,6 +3,7 @@
  * receive; each `-exec` command is analysed with run-time arguments (the `{}` placeholder).
  */
 import { syntheticWord } from "../_words.ts";
+import { FD_EXEC, FD_VALUED } from "../tables/programs.ts";
 import type { ShellWord } from "../types.ts";
 import { copyState, emptyBase, withVia, type ArgWord, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
@@ -67,10 +68,6 @@ export function find(w: Walker, inv: Invocation): void {
     w.execute(group.words, emptyBase(base.text), inner);
   }
 }
-
-/** fd's options that take a value (so their value is not read as the pattern or a path). */
-const FD_VALUED: readonly string[] = ["-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner", "-j", "--threads", "--base-directory", "--search-path", "-c", "--color", "--ignore-file", "--max-results", "--format", "--path-separator", "--batch-size"];
-const FD_EXEC: readonly string[] = ["-x", "--exec", "-X", "--exec-batch"];
 
 /** `fd PATTERN [PATH...] -x CMD`: like `find -exec`, the command gets each match at run time. */
 export function fd(w: Walker, inv: Invocation): void {

@@ -11,7 +11,8 @@ import type { Walker } from "../walk/traverse.ts";
 import { builtinState, trap } from "./builtins.ts";
 import { evalCommand, hostCtx, interpreter, scheduled, shellString, sourceCommand, stdinCode, writtenProgram } from "./code.ts";
 import { container } from "./containers.ts";
-import { awk, AWK_PROGRAMS, sed, SED_PROGRAMS } from "./executors.ts";
+import { AWK_PROGRAMS, SED_PROGRAMS } from "../tables/programs.ts";
+import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { embedded, git } from "./git.ts";
 

@@ -6,6 +6,7 @@
  */
 import { posix } from "node:path";
 import { echoOutput, printfOutput } from "../_echo.ts";
+import { DOWNLOAD_OUTPUT } from "../tables/programs.ts";
 import type { AnalyzeOptions, ShellRedirect, ShellWord } from "../types.ts";
 import { resolveDir, varValue, type State } from "../walk/context.ts";
 
@@ -154,9 +155,6 @@ export interface WriteQuery {
   readonly stdin: string | undefined;
   readonly cwd: string | undefined;
 }
-
-/** Downloaders and the option that names the output file. */
-const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { curl: ["-o", "--output"], wget: ["-O", "--output-document"] };
 
 /** The files a command writes: stdout redirections, `tee` operands, downloads. */
 export function writtenFiles(q: WriteQuery): Written[] {

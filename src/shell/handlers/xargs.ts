@@ -5,14 +5,12 @@
  * stands for every entry of the directory (a glob); anything else is a run-time argument.
  */
 import type { ShellWord } from "../types.ts";
+import { LISTERS } from "../tables/programs.ts";
 import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";
 import { scanOptions } from "../_options.ts";
-
-/** Listing programs whose output is the entries of their operand directories. */
-const LISTERS: readonly string[] = ["ls"];
 
 /** The arguments xargs reads, when known: static words, or a listing as a glob. */
 export function xargsInput(w: Walker, o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx }): { words: ArgWord[]; runtime: boolean } | undefined {
