@@ -36,6 +36,11 @@ describe("values assigned earlier on the line are resolved", () => {
     ["cd /tmp && rm -rf `pwd`", "rm -rf /tmp"],
     ['rm -rf "$(dirname /a/b)"', "rm -rf /a"],
     ["rm -rf ~bob", "rm -rf /home/bob"],
+    ['rm -rf "/home/$USER"', "rm -rf /home/u"],
+    ["rm -rf /home/$(whoami)/x", "rm -rf /home/u/x"],
+    ['d=$(mktemp -d /tmp/build.XXXX); rm -rf "$d"', "rm -rf /tmp/build.XXXX"],
+    ['d=$(mktemp -d -p /var/tmp); rm -rf "$d"', "rm -rf /var/tmp/tmp.XXXXXXXXXX"],
+    ['d=$(mktemp -d); rm -rf "$d"', 'rm -rf <"$d">'],
     ["env - rm -rf /x", "rm -rf /x"],
   ];
   it.each(cases)("`%s` runs `%s`", (source, line) => {

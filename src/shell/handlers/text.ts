@@ -28,7 +28,7 @@ export interface OutputQuery {
 const SILENT: readonly string[] = ["cd", "export", "true", ":", "unset", "local", "readonly", "declare", "typeset", "alias", "set", "shift", "mkdir", "touch", "chmod", "cd"];
 
 /** Every program `staticOutput` knows. */
-const PRODUCERS: ReadonlySet<string> = new Set([...SILENT, "echo", "printf", "cat", "tac", "base64", "base32", "openssl", "rev", "xxd", "tr", "which", "command", "type", "pwd", "dirname", "basename", "realpath", "readlink", "git"]);
+const PRODUCERS: ReadonlySet<string> = new Set([...SILENT, "echo", "printf", "cat", "tac", "base64", "base32", "openssl", "rev", "xxd", "tr", "which", "command", "type", "pwd", "dirname", "basename", "realpath", "readlink", "git", "whoami", "id", "mktemp"]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined => (args.some((a) => a.value === undefined || a.glob) ? undefined : args.map((a) => a.value as string));
 
@@ -75,6 +75,12 @@ export function staticOutput(q: OutputQuery): string | undefined {
       const exact = q.program === "which" ? args.length === 1 : args.length === 2;
       return name !== undefined && exact && !name.includes("/") && !name.startsWith("-") ? `${name}\n` : undefined;
     }
+    case "whoami":
+      return args.length === 0 && login(q) !== undefined ? `${login(q)}\n` : undefined;
+    case "id":
+      return args.length === 1 && (args[0] === "-un" || args[0] === "-nu") && login(q) !== undefined ? `${login(q)}\n` : undefined;
+    case "mktemp":
+      return mktemp(args);
     case "pwd":
       return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
     case "dirname":
@@ -95,6 +101,29 @@ export function staticOutput(q: OutputQuery): string | undefined {
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
+}
+
+/** The login name as the state knows it (`USER`). */
+const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");
+
+/**
+ * `mktemp [-d] [-p DIR | --tmpdir=DIR] [TEMPLATE]`: the name is random, its directory is not;
+ * known only when the directory is given (an absolute template or `-p`). The `X`s stay as written.
+ */
+function mktemp(args: readonly string[]): string | undefined {
+  let dir: string | undefined;
+  let template: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-p" || a === "--tmpdir") dir = args[++i];
+    else if (a.startsWith("--tmpdir=")) dir = a.slice("--tmpdir=".length);
+    else if (a === "-d" || a === "--directory" || a === "-q" || a === "--quiet" || a === "-u" || a === "--dry-run") continue;
+    else if (a.startsWith("-")) return undefined;
+    else template = a;
+  }
+  if (template !== undefined && template.startsWith("/")) return `${template}\n`;
+  if (dir === undefined || !dir.startsWith("/")) return undefined;
+  return `${posix.join(dir, template ?? "tmp.XXXXXXXXXX")}\n`;
 }
 
 function inRepo(q: OutputQuery): boolean {

@@ -87,6 +87,9 @@ export class Walker extends Collector {
         ["HOME", { set: true, value: this.options.home }],
         ["PWD", { set: true, value: this.options.cwd }],
       ]);
+      // the login name is the home directory's name where homes live by name (`/home/$USER`)
+      const user = loginName(this.options.home);
+      if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
       this.parseAndWalk(this.source, rootCtx(this.source, state));
       for (let i = 0; i < this.uncalled.length; i++) {
@@ -816,6 +819,13 @@ function userHome(user: string, home: string): string | undefined {
   const parent = posix.dirname(home);
   if (posix.basename(home) === user) return home;
   return parent === "/home" || parent === "/Users" ? `${parent}/${user}` : undefined;
+}
+
+/** `/home/u` or `/Users/u` → `u`; elsewhere the login name is unknown. */
+export function loginName(home: string): string | undefined {
+  const parent = posix.dirname(home);
+  const name = posix.basename(home);
+  return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
 }
 
 /** The expanded text of an unquoted heredoc whose expansions are all static, else `undefined`. */
