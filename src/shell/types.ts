@@ -3,9 +3,10 @@
  * execute. This is the only representation of shell text that the rest of lanes consumes; nothing
  * outside `src/shell/` tokenizes or pattern-matches `tool_input.command`.
  *
- * Pipeline: parse (unbash) → walk every executable node → resolve words → unwrap wrappers and
- * nested shell strings → collect commands, pipes, code executions and what could not be
- * represented.
+ * Pipeline: parse (unbash) → walk every node, threading the values known before the line runs
+ * → resolve words → unwrap wrappers, follow nested shell strings, static text fed to shells and
+ * interpreters, and per-program handlers → collect commands, pipes, code executions, loops and
+ * what could not be represented.
  */
 
 /** A word after static resolution. */
@@ -13,9 +14,12 @@ export interface ShellWord {
   /** The word exactly as written in the source. */
   readonly text: string;
   /**
-   * The word's value after quote removal and the expansions lanes can resolve statically
-   * (`~`, `$HOME`, `${HOME}`, `$PWD`); `undefined` when it depends on run-time values
-   * (other variables, command substitution, arithmetic).
+   * The word's value after quote removal and the expansions lanes can resolve statically: `~`,
+   * `~user`, `$HOME`, `$PWD`, variables and arrays assigned earlier on the line, positional
+   * parameters (`set --`, `sh -c STR a b`, function arguments), `${X:-d}`/`${X:?}`/`${X%/*}`, and
+   * command substitutions whose output is static (`$(pwd)`, `$(echo ...)`, `$(... | base64 -d)`).
+   * `undefined` when it depends on run-time values (the environment, other programs' output,
+   * arithmetic).
    */
   readonly value: string | undefined;
   /** True when an unquoted glob (`*`, `?`, `[...]`, extglob) or brace expansion would expand it. */
