@@ -120,7 +120,10 @@ export function runCode(w: Walker, o: { language: CodeLanguage; word: ArgWord; i
 export function stdinCode(w: Walker, o: { language: CodeLanguage; interpreter: string; host: number; base: Base; hostCtx: Ctx; ctx: Ctx }): void {
   const redirect = o.base.stdinRedirects.at(-1) ?? o.ctx.stdinRedirects.at(-1);
   if (redirect !== undefined) {
-    if (redirect.kind === "file") {
+    if (redirect.kind === "file" && redirect.word.substitution === "process") {
+      // `bash < <(cmd)`: static output is code; otherwise the commands inside produce it
+      scriptFile(w, { language: o.language, interpreter: o.interpreter, host: o.host, file: redirect.word, base: o.base, ctx: o.hostCtx });
+    } else if (redirect.kind === "file") {
       const written = w.writtenFile(redirect.word.word.value, o.ctx);
       if (written?.text !== undefined) runCode(w, { language: o.language, word: plain({ text: o.base.text, value: written.text, glob: false }), interpreter: o.interpreter, host: o.host, base: o.base, ctx: o.hostCtx });
       else if (written !== undefined) w.addCode({ language: o.language, interpreter: o.interpreter, command: o.host, source: "written-file", producers: written.producers });

@@ -115,6 +115,8 @@ export class Collector {
   stdinText(base: Base, ctx: Ctx): string | undefined {
     const redirect = base.stdinRedirects.at(-1) ?? ctx.stdinRedirects.at(-1);
     if (redirect !== undefined) {
+      // `< <(cmd)`: what the process substitution prints
+      if (redirect.word.substitution === "process") return redirect.word.output;
       const value = redirect.word.word.value;
       if (value === undefined) return undefined;
       if (redirect.kind === "heredoc") return value;
