@@ -143,8 +143,13 @@ function findView(args: readonly ShellWord[]): DetailedView {
 /** Splits a command's arguments by its program's grammar. */
 export function detailedView(program: string | undefined, args: readonly ShellWord[]): DetailedView {
   if (program === "find") return findView(args);
-  const grammar = grammarOf(program);
   const view = empty();
+  viewWith(grammarOf(program), args, view);
+  return view;
+}
+
+/** Fills `view` from `args` by `grammar`; a subcommand with its own global options nests (`docker compose -f x rm -f`). */
+function viewWith(grammar: ProgramGrammar, args: readonly ShellWord[], view: ReturnType<typeof empty>): void {
   let from = 0;
   let body = grammar;
   if (grammar.global !== undefined) {
@@ -155,12 +160,15 @@ export function detailedView(program: string | undefined, args: readonly ShellWo
     }
     from = scan.next;
     const sub = args[from];
-    if (sub === undefined) return view;
+    if (sub === undefined) return;
     view.operands.push({ word: sub, afterDoubleDash: view.afterDoubleDash });
     from++;
     const subGrammar = sub.value === undefined ? undefined : grammar.subcommands?.[sub.value];
+    if (subGrammar?.global !== undefined) {
+      viewWith(subGrammar, args.slice(from), view);
+      return;
+    }
     body = subGrammar ?? { options: grammar.options };
   } else if (grammar.oldStyle === true) from = oldStyle(view, args, grammar);
   scanBody(view, args, from, body);
-  return view;
 }

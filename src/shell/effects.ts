@@ -259,10 +259,29 @@ function inDir(dir: ShellWord | undefined, word: ShellWord): ShellWord {
   return { text: word.text, value: `${trimSlashes(dir.value)}/${word.value}`, glob: word.glob };
 }
 
-/** Whether a find expression's actions only hit entries selected by a name, path or time filter. */
-function findFiltered(args: readonly ShellWord[]): boolean {
-  const values = args.map((a) => a.value);
-  return values.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) && !values.some((v) => v !== undefined && FIND_WIDENERS.includes(v));
+/** find's actions: what the filters of their branch select is deleted, run or printed. */
+const FIND_ACTIONS: readonly string[] = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-ls", "-fprint", "-fprint0", "-fls", "-fprintf"];
+
+/**
+ * Whether a find expression's actions only hit entries selected by a name, path or time filter.
+ * The expression is split at top-level `-o`: only the branches holding an action count, so the
+ * prune idiom (`-path ./x -prune -o -name '*.orig' -delete`) is filtered by its last branch. A
+ * branch with `!`/`-not` or `,` is not narrowed.
+ */
+export function findFiltered(args: readonly ShellWord[]): boolean {
+  const branches: (string | undefined)[][] = [[]];
+  let depth = 0;
+  for (const a of args) {
+    const v = a.value;
+    if (v === "(") depth++;
+    else if (v === ")") depth--;
+    if (depth === 0 && (v === "-o" || v === "-or")) branches.push([]);
+    else (branches.at(-1) as (string | undefined)[]).push(v);
+  }
+  const acting = branches.filter((b) => b.some((v) => v !== undefined && FIND_ACTIONS.includes(v)));
+  const relevant = acting.length > 0 ? acting : branches;
+  const widens = (v: string): boolean => FIND_WIDENERS.includes(v) && v !== "-o" && v !== "-or";
+  return relevant.every((b) => b.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) && !b.some((v) => v !== undefined && widens(v)));
 }
 
 function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
@@ -367,8 +386,10 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   return out;
 }
 
-/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`). */
+/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */
 function findOf(cmd: ShellCommand, analysis: ShellAnalysis): ShellCommand | undefined {
+  const feeding = analysis.pipes.find((p) => p.to === cmd.index && analysis.commands[p.from]?.program === "find");
+  if (feeding !== undefined && cmd.wrappers.includes("xargs")) return analysis.commands[feeding.from];
   let at = cmd.launchedBy;
   for (let guard = 0; at !== undefined && guard < 64; guard++) {
     const parent = analysis.commands[at];

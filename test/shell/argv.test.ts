@@ -84,6 +84,8 @@ describe("argView splits options by each program's grammar", () => {
     ["docker -H tcp://h run --rm -v /:/host -it alpine rm -rf /host", v(["--rm", "-v", "-i", "-t"], { "-H": ["tcp://h"], "-v": ["/:/host"] }, ["run", "alpine", "rm", "-rf", "/host"])],
     ["docker build -t app -f Dockerfile .", v(["-t", "-f"], { "-t": ["app"], "-f": ["Dockerfile"] }, ["build", "."])],
     ["docker system prune -af --filter until=24h", v(["-a", "-f", "--filter"], { "--filter": ["until=24h"] }, ["system", "prune"])],
+    ["docker compose rm -f -v", v(["-f", "-v"], {}, ["compose", "rm"])],
+    ["docker compose -f dev.yml down -v --rmi all", v(["-v", "--rmi"], { "-f": ["dev.yml"], "--rmi": ["all"] }, ["compose", "down"])],
     // network tools
     ["curl -o out.txt -H 'A: b' -X POST -d @data.json https://x", v(["-o", "-H", "-X", "-d"], { "-o": ["out.txt"], "-H": ["A: b"], "-X": ["POST"], "-d": ["@data.json"] }, ["https://x"])],
     ["curl -fsSLo out https://x", v(["-f", "-s", "-S", "-L", "-o"], { "-o": ["out"] }, ["https://x"])],

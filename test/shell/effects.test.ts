@@ -152,7 +152,12 @@ describe("commands that get their paths at run time", () => {
   it.each([
     ["xargs rm -rf", ["delete <<run-time arguments>> RF known"]],
     ["xargs -0 rm", ["delete <<run-time arguments>> known"]],
-    ["find . -name '*.pyc' | xargs rm", ["delete <<run-time arguments>> known"]],
+    ["find . -name '*.pyc' | xargs rm", ["delete . R filtered known"]],
+    ["find . -name '*.pyc' -print0 | xargs -0 rm -f", ["delete . RF filtered known"]],
+    ["find build | xargs rm -rf", ["delete build RF known"]],
+    ["find . -path ./node_modules -prune -o -name '*.orig' -print -delete", ["delete . R filtered known"]],
+    ["find . -name a -o -type f -delete", ["delete . R known"]],
+    ["find . -delete", ["delete . R known"]],
     // where the run-time arguments land is unknown, so they get every access the operands have
     ["xargs -I{} cp {} /backup", ["write /backup known", "read {} known", "write <<run-time arguments>> known", "read <<run-time arguments>> known"]],
     ["xargs cat", ["read <<run-time arguments>> known"]],

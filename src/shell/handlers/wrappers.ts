@@ -32,7 +32,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
     case "xargs": {
       // `env - cmd` is `env -i cmd`
       const dashIgnore = program === "env" && words[1]?.word.value === "-";
-      const scan = scanOptions(dashIgnore ? [plainWords[0] as ShellWord, ...plainWords.slice(2)] : plainWords, spec.grammar, 1);
+      const scan = scanOptions(dashIgnore ? [plainWords[0] as ShellWord, ...plainWords.slice(2)] : plainWords, spec.grammar, firstOption(spec));
       const next = scan.next + (dashIgnore ? 1 : 0);
       const options = optionsOf(scan);
       if (spec.noRun?.some((o) => options.has(o)) === true) {
@@ -89,7 +89,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         }
         // static input (`printf '%s\n' /srv | xargs rm -r`) becomes the arguments
         const input = xargsInput(w, { words, options, base, ctx });
-        const fed = input === undefined ? undefined : wrapped([...rest, ...input.words], { state, runtimeArgs: ctx.runtimeArgs || input.runtime }, "xargs");
+        const fed = input === undefined ? undefined : wrapped([...rest, ...input.words], { state, runtimeArgs: ctx.runtimeArgs || input.runtime, ...(input.searchRoots !== undefined && { searchRoots: input.searchRoots }) }, "xargs");
         if (fed !== undefined) return { ...fed, base: { ...base, assignments } };
       }
       const unwrapped = wrapped(rest, { state, runtimeArgs: ctx.runtimeArgs || spec.kind === "xargs" }, spec.kind === "xargs" ? "xargs" : "wrapper");
@@ -142,10 +142,13 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
   }
 }
 
+/** Where a wrapper's options start: after its subcommand (`pnpm exec -c ...`) when it has one. */
+const firstOption = (spec: WrapperSpec): number => (spec.subcommands === undefined ? 1 : 2);
+
 function shellOptionWrapper(w: Walker, inv: Invocation, spec: WrapperSpec, wrapped: (rest: readonly ArgWord[], extra?: Partial<Ctx>) => Unwrapped): Unwrapped {
   const { program, words, base, ctx } = inv;
   const plainWords = words.map((x) => x.word);
-  const scan = scanOptions(plainWords, spec.grammar, 1);
+  const scan = scanOptions(plainWords, spec.grammar, firstOption(spec));
   const argOf = (x: ShellWord): ArgWord => words[plainWords.indexOf(x)] ?? plain(x);
   let string: ArgWord | undefined;
   for (const e of scan.events) if (e.kind === "option" && spec.shellString?.includes(e.name) === true && e.values[0] !== undefined) string = argOf(e.values[0]);

@@ -10,10 +10,15 @@ import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";
+import { detailedView } from "../_argview.ts";
 import { scanOptions } from "../_options.ts";
+import { syntheticWord } from "../_words.ts";
 
 /** The arguments xargs reads, when known: static words, or a listing as a glob. */
-export function xargsInput(w: Walker, o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx }): { words: ArgWord[]; runtime: boolean } | undefined {
+export function xargsInput(
+  w: Walker,
+  o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
+): { words: ArgWord[]; runtime: boolean; searchRoots?: readonly ShellWord[] } | undefined {
   const { options, base, ctx } = o;
   if (options.has("-a") || options.has("--arg-file")) return undefined;
   const replace = options.has("-I") || options.has("-i") || options.has("--replace");
@@ -24,8 +29,14 @@ export function xargsInput(w: Walker, o: { words: readonly ArgWord[]; options: R
     return { words: items.map((v) => plain({ text: v, value: v, glob: false })), runtime: false };
   }
   const producers = ctx.stdin?.immediate ?? [];
-  if (producers.length !== 1 || replace) return undefined;
+  if (producers.length !== 1) return undefined;
   const lister = w.commands[producers[0] as number];
+  if (lister?.program === "find") {
+    // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`
+    const roots = detailedView("find", lister.args).operands.map((o) => o.word);
+    return { words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })], runtime: true, searchRoots: roots.length > 0 ? roots : [syntheticWord(".")] };
+  }
+  if (replace) return undefined;
   if (lister?.program === undefined || !LISTERS.includes(lister.program)) return undefined;
   const dirs = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
   if (dirs.length > 1 || dirs.some((d) => d.value === undefined || d.glob)) return undefined;

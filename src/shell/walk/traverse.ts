@@ -745,7 +745,9 @@ export class Walker extends Collector {
         return;
       }
       if (guard === 0 && first !== undefined && this.expandAlias(first, words, b, c)) return;
-      const spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
+      let spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
+      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`
+      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) spec = undefined;
       if (spec === undefined) {
         const fn = this.functions.get(first?.word.value ?? "");
         if (fn !== undefined && guard === 0 && !c.wrappers.length) {
