@@ -58,6 +58,10 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
     interpreterEffects(cmd, interpreter, push);
     return;
   }
+  if (WINDOWS_DELETERS.includes(program.toLowerCase()) && cmd.args.some(isSwitch)) {
+    windowsDelete(cmd, push);
+    return;
+  }
   const spec = Object.hasOwn(PROGRAM_EFFECTS, program) ? PROGRAM_EFFECTS[program] : undefined;
   const view = detailedView(program, cmd.args);
   if (spec === undefined) {
@@ -66,6 +70,20 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
+}
+
+/** cmd.exe's deleting builtins, reached through a Bash call on Windows (`rmdir /s /q dir`, `del /q *.log`). */
+const WINDOWS_DELETERS: readonly string[] = ["rd", "rmdir", "del", "erase"];
+
+/** A cmd.exe switch: `/` and one letter (`/s`, `/Q`). */
+const isSwitch = (w: ShellWord): boolean => w.value !== undefined && w.value.length === 2 && w.value.startsWith("/") && /[a-zA-Z]/.test(w.value[1] as string);
+
+/** `rd /s /q dir`, `del /f /q *.log`: switches are options; `/s` is recursive, `/q` and `/f` force. */
+function windowsDelete(cmd: ShellCommand, push: Push): void {
+  const switches = new Set(cmd.args.filter(isSwitch).map((w) => (w.value as string).toLowerCase()));
+  const recursive = switches.has("/s");
+  const force = switches.has("/q") || switches.has("/f");
+  for (const word of cmd.args) if (!isSwitch(word)) push("delete", word, { recursive, force });
 }
 
 function has(view: DetailedView, names: readonly string[] | undefined): boolean {

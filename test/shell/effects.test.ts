@@ -158,6 +158,9 @@ describe("commands that get their paths at run time", () => {
     ["find . -path ./node_modules -prune -o -name '*.orig' -print -delete", ["delete . R filtered known"]],
     ["find . -name a -o -type f -delete", ["delete . R known"]],
     ["find . -delete", ["delete . R known"]],
+    ["rmdir /s /q build", ["delete build RF known"]],
+    ["del /q *.log", ["delete *.log F known"]],
+    ["rmdir emptydir", ["delete emptydir known"]],
     // where the run-time arguments land is unknown, so they get every access the operands have
     ["xargs -I{} cp {} /backup", ["write /backup known", "read {} known", "write <<run-time arguments>> known", "read <<run-time arguments>> known"]],
     ["xargs cat", ["read <<run-time arguments>> known"]],

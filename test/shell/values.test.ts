@@ -40,7 +40,9 @@ describe("values assigned earlier on the line are resolved", () => {
     ["rm -rf /home/$(whoami)/x", "rm -rf /home/u/x"],
     ['d=$(mktemp -d /tmp/build.XXXX); rm -rf "$d"', "rm -rf /tmp/build.XXXX"],
     ['d=$(mktemp -d -p /var/tmp); rm -rf "$d"', "rm -rf /var/tmp/tmp.XXXXXXXXXX"],
-    ['d=$(mktemp -d); rm -rf "$d"', 'rm -rf <"$d">'],
+    ['d=$(mktemp -d); rm -rf "$d"', "rm -rf /tmp/tmp.XXXXXXXXXX"],
+    ['TMPDIR=/scratch; f=$(mktemp x.XXX); rm -f "$f"', "rm -f /scratch/x.XXX"],
+    ['TMPDIR=$(cat t); d=$(mktemp -d); rm -rf "$d"', 'rm -rf <"$d">'],
     ["env - rm -rf /x", "rm -rf /x"],
   ];
   it.each(cases)("`%s` runs `%s`", (source, line) => {

@@ -80,7 +80,7 @@ export function staticOutput(q: OutputQuery): string | undefined {
     case "id":
       return args.length === 1 && (args[0] === "-un" || args[0] === "-nu") && login(q) !== undefined ? `${login(q)}\n` : undefined;
     case "mktemp":
-      return mktemp(args);
+      return mktemp(args, q.state);
     case "pwd":
       return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
     case "dirname":
@@ -107,10 +107,12 @@ export function staticOutput(q: OutputQuery): string | undefined {
 const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");
 
 /**
- * `mktemp [-d] [-p DIR | --tmpdir=DIR] [TEMPLATE]`: the name is random, its directory is not;
- * known only when the directory is given (an absolute template or `-p`). The `X`s stay as written.
+ * `mktemp [-d] [-p DIR | --tmpdir=DIR] [TEMPLATE]`: the name is random, its directory is not. The
+ * directory is the one given (an absolute template or `-p`), else `$TMPDIR` when the line set it,
+ * else `/tmp` (an unset or environment `TMPDIR` names a temporary directory too: what matters is
+ * that the result is a fresh entry of a temporary directory). The `X`s stay as written.
  */
-function mktemp(args: readonly string[]): string | undefined {
+function mktemp(args: readonly string[], state: State): string | undefined {
   let dir: string | undefined;
   let template: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -122,7 +124,13 @@ function mktemp(args: readonly string[]): string | undefined {
     else template = a;
   }
   if (template !== undefined && template.startsWith("/")) return `${template}\n`;
-  if (dir === undefined || !dir.startsWith("/")) return undefined;
+  if (template !== undefined && template.includes("/")) return undefined;
+  if (dir === undefined) {
+    const tmpdir = state.vars.get("TMPDIR");
+    if (state.vars.has("TMPDIR") && (tmpdir === undefined || (tmpdir.set && tmpdir.value === undefined))) return undefined;
+    dir = tmpdir !== undefined && tmpdir.set && tmpdir.value !== undefined && tmpdir.value.length > 0 ? tmpdir.value : "/tmp";
+  }
+  if (!dir.startsWith("/")) return undefined;
   return `${posix.join(dir, template ?? "tmp.XXXXXXXXXX")}\n`;
 }
 
