@@ -4,6 +4,7 @@
  */
 import { compilePathGlob } from "../config/globs.ts";
 import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
+import type { ShellWord } from "../shell/types.ts";
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
@@ -39,27 +40,70 @@ function operandClasses(value: string | undefined, glob: boolean, fact: CommandF
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
+/** One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is literal), `db:*` a wildcard; case-insensitive. */
+function wordMatches(pattern: string, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  if (pattern === "*") return true;
+  const value = word.toLowerCase();
+  return pattern
+    .toLowerCase()
+    .split("|")
+    .some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
+}
+
+/**
+ * Matches `args` against the leading words; `**` stands for any number of words (0 or more).
+ * Returns the index just past the last matched word, or -1.
+ */
+function matchArgs(args: readonly string[], words: readonly (string | undefined)[], a = 0, w = 0): number {
+  if (a === args.length) return w;
+  if (args[a] === "**") {
+    for (let k = w; k <= words.length; k++) {
+      const end = matchArgs(args, words, a + 1, k);
+      if (end !== -1) return end;
+    }
+    return -1;
+  }
+  return wordMatches(args[a]!, words[w]) ? matchArgs(args, words, a + 1, w + 1) : -1;
+}
+
+/**
+ * The positionals without those that follow a bare option word (`--profile prod`, `-n ns`): for
+ * programs with no option table the value of an option looks like an operand, and would hide the
+ * subcommand (`aws --profile prod s3 rb ...`, `kubectl -n prod delete ns x`).
+ */
+function withoutOptionValues(fact: CommandFact): readonly ShellWord[] {
+  const args = fact.command.args;
+  const positionals = fact.view.positionals;
+  return positionals.filter((word) => {
+    const i = args.indexOf(word);
+    const previous = i > 0 ? args[i - 1]?.value : undefined;
+    return !(previous !== undefined && previous.startsWith("-") && previous.length > 1 && previous !== "--" && !previous.includes("=") && !positionals.includes(args[i - 1]!));
+  });
+}
+
 function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.program)) continue;
-    const positionals = fact.view.positionals;
     const args = m.args ?? [];
-    const argsMatch = args.every((arg, i) => {
-      const word = positionals[i];
-      if (word === undefined) return false;
-      if (arg === "*") return true;
-      const value = word.value?.toLowerCase();
-      return value !== undefined && arg.toLowerCase().split("|").includes(value);
-    });
-    if (!argsMatch) continue;
+    let positionals = fact.view.positionals;
+    let end = matchArgs(args, positionals.map((w) => w.value));
+    if (end === -1 && args.length > 0) {
+      const stripped = withoutOptionValues(fact);
+      const strippedEnd = matchArgs(args, stripped.map((w) => w.value));
+      if (strippedEnd === -1) continue;
+      positionals = stripped;
+      end = strippedEnd;
+    }
+    if (end === -1) continue;
     const flags = fact.view.flags;
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
     if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))) continue;
-    const operands = positionals.slice(args.length);
+    const operands = positionals.slice(end);
     if (m.targets !== undefined && !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))) continue;
     if (m.operands !== undefined) {
       const cwd = fact.command.cwd ?? ctx.cwd;

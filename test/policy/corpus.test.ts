@@ -16,6 +16,21 @@ interface Case {
   readonly rules?: string[];
   readonly cwd?: string;
   readonly agent?: string;
+  /** A known gap: the case becomes `it.todo` with this reason (see /work/notes/shell-requests.md). */
+  readonly todo?: string;
+  /** Also run the command behind each wrapper of {@link WRAPPERS}, expecting the same decision. */
+  readonly wrap?: boolean;
+}
+
+/** Wrappers that run their operand unchanged: a wrapped command gets the same decision. */
+const WRAPPERS = ["sudo", "env LC_ALL=C", "timeout 60", "nice -n 10"] as const;
+
+/** A case and its wrapped variants, each named by command and expected decision. */
+function expand(c: Case): [string, Case][] {
+  const commands = c.command === undefined ? [] : [c.command, ...(c.wrap === true ? WRAPPERS.map((w) => `${w} ${c.command}`) : [])];
+  const name = (subject: string) => `${subject} -> ${c.decision}${c.rules !== undefined && c.rules.length > 0 ? ` [${c.rules.join(", ")}]` : ""}`;
+  if (commands.length === 0) return [[name(`${c.tool} ${JSON.stringify(c.input)}`), c]];
+  return commands.map((command) => [name(command), { ...c, command }]);
 }
 
 const dir = join(import.meta.dirname, "..", "cases");
@@ -24,9 +39,13 @@ const corpus = files.map((file) => ({ file, cases: (parse(readFileSync(join(dir,
 const policy = testPolicy();
 
 describe.each(corpus)("corpus $file", ({ cases }) => {
-  it.each(cases.map((c) => [c.command ?? `${c.tool} ${JSON.stringify(c.input)}`, c] as const))("%s", (_name, c) => {
+  const all = cases.flatMap(expand);
+  const run = (_name: string, c: Case) => {
     expectDecision(judge(policy, c.command, { ...(c.tool !== undefined && { tool: c.tool }), ...(c.input !== undefined && { input: c.input }), ...(c.cwd !== undefined && { cwd: c.cwd }), ...(c.agent !== undefined && { agent: c.agent }) }), c.decision, c.rules ?? []);
-  });
+  };
+  const live = all.filter(([, c]) => c.todo === undefined);
+  if (live.length > 0) it.each(live)("%s", run);
+  for (const [name, c] of all.filter(([, c]) => c.todo !== undefined)) it.todo(`${name} (todo: ${c.todo})`);
 });
 
 describe("the corpus", () => {
