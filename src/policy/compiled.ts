@@ -38,7 +38,7 @@ export interface CompiledGlob {
 }
 
 /** SQL statement kinds the database rules can name. */
-export type SqlKind = "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";
+export type SqlKind = "drop-database" | "drop-schema" | "drop-table" | "drop-column" | "truncate" | "delete-without-where" | "update-without-where" | "flush-all";
 
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =

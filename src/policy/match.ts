@@ -215,10 +215,17 @@ function matchForkBomb(facts: Facts): Hit[] {
   return facts.functions.filter((f) => f.recursive && f.forks && f.called).map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
 }
 
-/** SQL text a client command receives: `-c`/`-e` values, stdin bodies, static text piped in, positionals for sqlite3. */
+/** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
+const SQL_TEXT_OPTIONS = ["-c", "--command", "-e", "--execute", "--eval", "-q", "-Q", "--query", "--sql"];
+
+/**
+ * SQL text a client command receives: statement options, stdin bodies, static text piped in, and
+ * its operands (a client with no option table leaves `-e "DROP ..."` as an operand; `sqlite3 db
+ * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands).
+ */
 function sqlTexts(fact: CommandFact, facts: Facts): string[] {
   const texts: string[] = [];
-  for (const key of ["-c", "--command", "-e", "--execute", "--eval"]) {
+  for (const key of SQL_TEXT_OPTIONS) {
     for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
   }
   texts.push(...(facts.stdinText.get(fact.index) ?? []));
@@ -227,9 +234,8 @@ function sqlTexts(fact: CommandFact, facts: Facts): string[] {
     const producer = facts.commands[pipe.from];
     if (producer !== undefined && (producer.program === "echo" || producer.program === "printf")) texts.push(producer.argv.slice(1).join(" "));
   }
-  if (fact.program === "sqlite3" || fact.program === "duckdb" || fact.program === "redis-cli") {
-    texts.push(fact.view.positionals.slice(fact.program === "redis-cli" ? 0 : 1).map((w) => w.value ?? "").join(" "));
-  }
+  const operands = fact.view.positionals.map((w) => w.value ?? "");
+  texts.push(...operands, operands.join(" "));
   return texts;
 }
 
