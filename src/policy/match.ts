@@ -4,7 +4,6 @@
  */
 import { compilePathGlob } from "../config/globs.ts";
 import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
-import type { ShellWord } from "../shell/types.ts";
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
@@ -51,11 +50,18 @@ function wordMatches(pattern: string, word: string | undefined): boolean {
     .some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
 }
 
+/** A word the args patterns see; `suspect` when it may be the value of the option before it. */
+interface ArgWord {
+  readonly value: string | undefined;
+  readonly suspect: boolean;
+}
+
 /**
- * Matches `args` against the leading words; `**` stands for any number of words (0 or more).
- * Returns the index just past the last matched word, or -1.
+ * Matches `args` against the leading words; `**` stands for any number of words (0 or more). A
+ * suspect word (maybe an option's value: `gh issue list --search delete`) is taken by `*` and `**`
+ * but never by a literal word. Returns the index just past the last matched word, or -1.
  */
-function matchArgs(args: readonly string[], words: readonly (string | undefined)[], a = 0, w = 0): number {
+function matchArgs(args: readonly string[], words: readonly ArgWord[], a = 0, w = 0): number {
   if (a === args.length) return w;
   if (args[a] === "**") {
     for (let k = w; k <= words.length; k++) {
@@ -64,21 +70,36 @@ function matchArgs(args: readonly string[], words: readonly (string | undefined)
     }
     return -1;
   }
-  return wordMatches(args[a]!, words[w]) ? matchArgs(args, words, a + 1, w + 1) : -1;
+  const word = words[w];
+  if (word === undefined || (word.suspect && args[a] !== "*")) return -1;
+  return wordMatches(args[a]!, word.value) ? matchArgs(args, words, a + 1, w + 1) : -1;
 }
 
 /**
- * The positionals without those that follow a bare option word (`--profile prod`, `-n ns`): for
- * programs with no option table the value of an option looks like an operand, and would hide the
- * subcommand (`aws --profile prod s3 rb ...`, `kubectl -n prod delete ns x`).
+ * Options that never take a value, across the CLIs the built-in rules name: an operand after one
+ * of these is an operand, not the option's value.
  */
-function withoutOptionValues(fact: CommandFact): readonly ShellWord[] {
+const BOOLEAN_OPTIONS = new Set([
+  "-f", "--force", "-y", "--yes", "-q", "--quiet", "-v", "--verbose", "-a", "--all", "-A", "--all-namespaces", "-r", "-R", "--recursive",
+  "-d", "--delete", "-D", "--now", "--wait", "--no-wait", "--force-with-lease", "--force-if-includes", "--mirror", "--prune", "--tags",
+  "--atomic", "--no-verify", "-u", "--set-upstream", "--porcelain", "--purge", "--cascade", "--ignore-not-found", "--keep-history",
+  "--skip-seed", "--noinput", "--no-input", "--seed", "--debug", "--json", "--insecure", "--async", "--sync", "-auto-approve",
+  "--auto-approve", "--force-reset", "--accept-data-loss", "--volumes", "--remove-orphans", "-i", "--interactive", "-t", "--tty",
+  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "-m", "--quick", "-s", "-S",
+]);
+
+const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
+
+/** The positionals of a command, each marked suspect when it follows an option not known to be boolean. */
+function argWords(fact: CommandFact): ArgWord[] {
   const args = fact.command.args;
   const positionals = fact.view.positionals;
-  return positionals.filter((word) => {
+  return positionals.map((word) => {
     const i = args.indexOf(word);
-    const previous = i > 0 ? args[i - 1]?.value : undefined;
-    return !(previous !== undefined && previous.startsWith("-") && previous.length > 1 && previous !== "--" && !previous.includes("=") && !positionals.includes(args[i - 1]!));
+    const previous = i > 0 ? args[i - 1] : undefined;
+    const text = previous?.value;
+    const option = text !== undefined && text.length > 1 && text.startsWith("-") && text !== "--" && !text.includes("=") && !isNumber(text.slice(1));
+    return { value: word.value, suspect: option && !BOOLEAN_OPTIONS.has(text) && !positionals.includes(previous!) };
   });
 }
 
@@ -87,15 +108,8 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.program)) continue;
     const args = m.args ?? [];
-    let positionals = fact.view.positionals;
-    let end = matchArgs(args, positionals.map((w) => w.value));
-    if (end === -1 && args.length > 0) {
-      const stripped = withoutOptionValues(fact);
-      const strippedEnd = matchArgs(args, stripped.map((w) => w.value));
-      if (strippedEnd === -1) continue;
-      positionals = stripped;
-      end = strippedEnd;
-    }
+    const positionals = fact.view.positionals;
+    const end = matchArgs(args, argWords(fact));
     if (end === -1) continue;
     const flags = fact.view.flags;
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
