@@ -30,6 +30,18 @@ function valueMatches(values: readonly { readonly value: string | undefined }[] 
   return values.some(({ value }) => value !== undefined && wanted.some((w) => wildcard(w, value)));
 }
 
+/**
+ * The values of an option: from the program's option table, else (a program with no table) the
+ * word right after the option (`gh api -X DELETE`).
+ */
+function optionValues(fact: CommandFact, option: string): readonly { readonly value: string | undefined }[] | undefined {
+  const known = fact.view.values.get(option);
+  if (known !== undefined) return known;
+  const args = fact.command.args;
+  const next = args.flatMap((word, i) => (word.value === option && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+  return next.length > 0 ? next : undefined;
+}
+
 const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``;
 
 /** The classes of a command operand, resolved against the command's cwd. */
@@ -116,7 +128,7 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
-    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))) continue;
+    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(optionValues(fact, option), wanted))) continue;
     const operands = positionals.slice(end);
     if (m.targets !== undefined && !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))) continue;
     if (m.operands !== undefined) {

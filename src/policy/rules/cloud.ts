@@ -163,9 +163,27 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "ask the user to delete hosted resources, or list what would be removed",
   },
   {
+    id: "cloud.runner-destroy",
+    effect: "deny",
+    command: {
+      program: ["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm"],
+      args: ["**", "cdk|sst|serverless|sls|wrangler|vercel|netlify|netlify-cli|firebase|firebase-tools|supabase|pulumi|cdktf|amplify|@aws-amplify/cli|aws-cdk", "**", "destroy|delete|remove|rm|purge|sites:delete|projects:delete|firestore:delete|database:remove"],
+      flags_none: ["--help", "-h", "--dry-run"],
+    },
+    why: "it tears down a deployed stack, app or hosted resource",
+    instead: "ask the user to delete hosted resources, or preview what would be removed",
+  },
+  {
     id: "cloud.gh-api-delete",
     effect: "deny",
-    command: { program: ["gh", "glab"], args: ["api"], option_values: { "-X": ["DELETE", "delete"], "--method": ["DELETE", "delete"] } },
+    command: { program: ["gh", "glab"], args: ["api"], option_values: { "-X": ["DELETE", "delete"] } },
+    why: "a `DELETE` request to the forge API removes a repository, branch, release or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.gh-api-delete-long",
+    effect: "deny",
+    command: { program: ["gh", "glab"], args: ["api"], option_values: { "--method": ["DELETE", "delete"] } },
     why: "a `DELETE` request to the forge API removes a repository, branch, release or other resource",
     instead: "ask the user to delete the resource",
   },
