@@ -7,6 +7,7 @@ import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./com
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
+import { spawnsWithoutBound } from "./spawn.ts";
 import { classifySql } from "./sql.ts";
 import { wildcard } from "./wildcard.ts";
 import type { Layer, Match } from "./types.ts";
@@ -238,7 +239,12 @@ function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, fac
 }
 
 function matchForkBomb(facts: Facts): Hit[] {
-  return facts.functions.filter((f) => f.recursive && f.forks && f.called).map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
+  const functions = facts.functions.filter((f) => f.recursive && f.forks && f.called).map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
+  // interpreter code that starts processes in a loop without a bound (shell loops are the shell analysis' part)
+  const code = facts.code
+    .filter((c) => c.language !== "shell" && c.code !== undefined && spawnsWithoutBound(c.code))
+    .map((c) => ({ subject: `${quote(c.interpreter)} code that starts processes in an endless loop`, scope: facts.commands[c.command]?.scope ?? "call" }));
+  return [...functions, ...code];
 }
 
 /** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
