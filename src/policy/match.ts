@@ -102,6 +102,8 @@ const BOOLEAN_OPTIONS = new Set([
 ]);
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
+/** `-KILL`, `-SIGTERM`: a signal name given as an option, which takes no value. */
+const isSignal = (text: string): boolean => text.length > 1 && [...text].every((c) => c >= "A" && c <= "Z");
 
 /** The positionals of a command, each marked suspect when it follows an option not known to be boolean. */
 function argWords(fact: CommandFact): ArgWord[] {
@@ -111,7 +113,7 @@ function argWords(fact: CommandFact): ArgWord[] {
     const i = args.indexOf(word);
     const previous = i > 0 ? args[i - 1] : undefined;
     const text = previous?.value;
-    const option = text !== undefined && text.length > 1 && text.startsWith("-") && text !== "--" && !text.includes("=") && !isNumber(text.slice(1));
+    const option = text !== undefined && text.length > 1 && text.startsWith("-") && text !== "--" && !text.includes("=") && !isNumber(text.slice(1)) && !isSignal(text.slice(1));
     return { value: word.value, suspect: option && !BOOLEAN_OPTIONS.has(text) && !positionals.includes(previous!) };
   });
 }
