@@ -115,6 +115,33 @@ function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
   return out;
 }
 
+/** Spellings of the temp directory a path may start with; those without a default need a name after them. */
+const TEMP_PREFIXES: readonly { readonly text: string; readonly safe: boolean }[] = [
+  { text: "${TMPDIR:-/tmp}", safe: true },
+  { text: "${TMPDIR:-/tmp/}", safe: true },
+  { text: "${TMPDIR}", safe: false },
+  { text: "$TMPDIR", safe: false },
+];
+
+/**
+ * The path of a word that starts with the temp directory variable (`"$TMPDIR"/x`,
+ * `"${TMPDIR:-/tmp}/x"`), under the first temp directory; undefined for anything else. Without a
+ * default, a bare `$TMPDIR`, `$TMPDIR/` or `$TMPDIR/*` stays unknown: with the variable unset it
+ * names `/` or everything in it.
+ */
+function tempPath(raw: string, ctx: PathContext): string | undefined {
+  const temp = ctx.tempDirs[0];
+  if (temp === undefined) return undefined;
+  const unquoted = [...raw].filter((c) => c !== '"').join("");
+  const prefix = TEMP_PREFIXES.find((p) => unquoted.startsWith(p.text));
+  if (prefix === undefined) return undefined;
+  const rest = unquoted.slice(prefix.text.length);
+  if ([...rest].some((c) => c === "$" || c === "`" || c === "'" || c === "\\")) return undefined;
+  const name = rest.startsWith("/") ? rest.slice(1) : undefined;
+  if (name === undefined || (!prefix.safe && (name === "" || name.startsWith("*") || name.startsWith("?") || name.startsWith("[") || name.startsWith(".")))) return undefined;
+  return normalizePath(`${temp}/${name}`, { cwd: ctx.cwd, home: ctx.home });
+}
+
 function fileFact(
   raw: string,
   access: Access,
@@ -125,7 +152,12 @@ function fileFact(
 ): FileFact {
   const glob = extra.glob ?? false;
   const cwd = extra.cwd ?? ctx.cwd;
-  const path = extra.dynamic === true || (command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~")) ? undefined : normalizePath(raw, { cwd, home: ctx.home });
+  const path =
+    extra.dynamic === true
+      ? tempPath(raw, ctx)
+      : command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~")
+        ? undefined
+        : normalizePath(raw, { cwd, home: ctx.home });
   const classes = path === undefined ? new Set<PathClass>() : classifyPath(path, glob, { ...ctx, cwd });
   const where = command === undefined ? "call" : `cmd:${command}`;
   return {

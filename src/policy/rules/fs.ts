@@ -38,6 +38,20 @@ export const fsRules: readonly RuleSpec[] = [
     instead: "list the exact paths to delete, or use a glob inside a subdirectory such as `./tmp/*`",
   },
   {
+    id: "fs.delete-home-data",
+    effect: "deny",
+    delete: { targets: ["home-data"] },
+    why: "it deletes the user's documents, desktop, configuration, keys or source trees in the home directory",
+    instead: "delete only files inside the project, and ask the user to clean their home directory",
+  },
+  {
+    id: "fs.delete-other-home",
+    effect: "deny",
+    delete: { targets: ["other-home"] },
+    why: "it deletes another user's home directory or files in it",
+    instead: "leave other users' files alone; ask the user",
+  },
+  {
     id: "fs.delete-system",
     effect: "deny",
     delete: { targets: ["system"] },
