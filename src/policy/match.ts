@@ -98,7 +98,8 @@ const BOOLEAN_OPTIONS = new Set([
   "--atomic", "--no-verify", "-u", "--set-upstream", "--porcelain", "--purge", "--cascade", "--ignore-not-found", "--keep-history",
   "--skip-seed", "--noinput", "--no-input", "--seed", "--debug", "--json", "--insecure", "--async", "--sync", "-auto-approve",
   "--auto-approve", "--force-reset", "--accept-data-loss", "--volumes", "--remove-orphans", "-i", "--interactive", "-t", "--tty",
-  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "-m", "--quick", "-s", "-S",
+  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "--quick", "-s", "-S",
+  "-p", "--paginate", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--icase-pathspecs", "--version", "--tls", "--tlsverify",
 ]);
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
@@ -114,7 +115,9 @@ function argWords(fact: CommandFact): ArgWord[] {
     const previous = i > 0 ? args[i - 1] : undefined;
     const text = previous?.value;
     const option = text !== undefined && text.length > 1 && text.startsWith("-") && text !== "--" && !text.includes("=") && !isNumber(text.slice(1)) && !isSignal(text.slice(1));
-    return { value: word.value, suspect: option && !BOOLEAN_OPTIONS.has(text) && !positionals.includes(previous!) };
+    // `--no-x` negations never take a value; an option the table gave a value took another word
+    const boolean = option && (BOOLEAN_OPTIONS.has(text) || text.startsWith("--no-") || fact.view.values.has(text));
+    return { value: word.value, suspect: option && !boolean && !positionals.includes(previous!) };
   });
 }
 
