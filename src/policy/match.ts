@@ -98,7 +98,7 @@ const BOOLEAN_OPTIONS = new Set([
   "--atomic", "--no-verify", "-u", "--set-upstream", "--porcelain", "--purge", "--cascade", "--ignore-not-found", "--keep-history",
   "--skip-seed", "--noinput", "--no-input", "--seed", "--debug", "--json", "--insecure", "--async", "--sync", "-auto-approve",
   "--auto-approve", "--force-reset", "--accept-data-loss", "--volumes", "--remove-orphans", "-i", "--interactive", "-t", "--tty",
-  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "--quick", "-s", "-S",
+  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "-m", "--quick", "-s", "-S",
   "-p", "--paginate", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--icase-pathspecs", "--version", "--tls", "--tlsverify",
 ]);
 
