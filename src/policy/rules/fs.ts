@@ -73,6 +73,32 @@ export const fsRules: readonly RuleSpec[] = [
     instead: "search inside the project, e.g. `find ./build -name '*.tmp' -delete`",
   },
   {
+    id: "fs.rsync-delete-broad",
+    effect: "deny",
+    command: {
+      program: ["rsync"],
+      flags_any: ["--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"],
+      flags_none: ["-n", "--dry-run", "--list-only"],
+      targets: ["root", "home", "project-root", "parent", "system", "home-data", "other-home"],
+    },
+    why: "`rsync --delete` into a broad directory deletes everything there that the source lacks",
+    instead: "sync into a dedicated subdirectory, or run with `--dry-run` and show the user the list",
+  },
+  {
+    id: "fs.windows-recursive-delete",
+    effect: "deny",
+    command: { program: ["rd", "rmdir", "del", "erase", "deltree", "rd.exe", "del.exe"], args: ["**", "/s|/S", "**", "*:*|%*%*|\\*"] },
+    why: "a recursive delete of a drive, a system folder or a profile folder on Windows",
+    instead: "delete the specific folder inside the project, e.g. `rd /s /q build`",
+  },
+  {
+    id: "fs.powershell-recursive-delete",
+    effect: "deny",
+    command: { program: ["Remove-Item", "remove-item", "ri"], flags_any: ["-Recurse", "-recurse", "-r", "-R"], args: ["**", "*:*|~|~/*|~\\*|$env:*|$HOME*|/|/*|\\*"] },
+    why: "a recursive delete of a drive, a system folder or the profile folder",
+    instead: "delete the specific folder inside the project, e.g. `Remove-Item -Recurse .\\build`",
+  },
+  {
     id: "fs.chmod-recursive-system",
     effect: "deny",
     fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home"], recursive: true },

@@ -8,6 +8,10 @@ import type { RuleSpec } from "./types.ts";
 /** Where a disk tool's operand must point for it to be a disk operation. */
 const disks = ["device", "system", "root", "outside-project"] as const;
 
+/** Packages without which the system does not boot, log in or reach the network. */
+const ESSENTIAL =
+  "libc6|libc6:*|libc-bin|glibc|glibc-*|systemd|systemd:*|systemd-sysv|coreutils|bash|dash|sudo|python3|python3-minimal|linux-image*|linux-generic*|linux-firmware|kernel|kernel-core|grub*|shim*|openssh-server|apt|dpkg|rpm|yum|dnf|pacman|util-linux|login|passwd|base-files|base-passwd|init|e2fsprogs|libpam*|filesystem|network-manager|netplan.io|ifupdown";
+
 export const systemRules: readonly RuleSpec[] = [
   {
     id: "disk.mkfs",
@@ -189,6 +193,37 @@ export const systemRules: readonly RuleSpec[] = [
     command: { program: ["ufw", "nft", "firewall-cmd"], args: ["**", "reset|disable|flush|--panic-on"] },
     why: "resetting or disabling the firewall drops every rule, and can cut off remote access",
     instead: "change the one rule you mean, or ask the user",
+  },
+  {
+    id: "sys.remove-essential-package",
+    effect: "deny",
+    command: {
+      program: ["apt", "apt-get", "aptitude", "yum", "dnf", "microdnf", "zypper", "rpm", "dpkg", "pacman", "apk", "brew", "port", "snap", "emerge", "xbps-remove", "nix-env"],
+      args: ["**", "remove|purge|erase|uninstall|del", "**", ESSENTIAL],
+    },
+    why: "removing a core system package breaks the operating system or remote access",
+    instead: "ask the user to remove system packages",
+  },
+  {
+    id: "sys.remove-essential-package-flag",
+    effect: "deny",
+    command: { program: ["rpm", "dpkg", "pacman"], flags_any: ["-e", "--erase", "-R", "--remove", "-P", "--purge", "-r"], args: ["**", ESSENTIAL] },
+    why: "removing a core system package breaks the operating system or remote access",
+    instead: "ask the user to remove system packages",
+  },
+  {
+    id: "sys.package-force-remove",
+    effect: "deny",
+    command: { program: ["rpm", "dpkg", "pacman"], flags_any: ["--nodeps", "--force-all", "--force-remove-essential", "--force-depends", "-dd", "-Rdd"] },
+    why: "a forced package removal ignores dependencies and can leave the system unbootable",
+    instead: "remove packages with dependency checks on, or ask the user",
+  },
+  {
+    id: "sys.registry-unpublish",
+    effect: "deny",
+    command: { program: ["npm", "pnpm", "yarn", "cargo", "gem", "twine", "poetry", "dotnet", "nuget"], args: ["**", "unpublish|yank"], flags_none: ["--dry-run", "--help"] },
+    why: "it withdraws a published package version that others depend on",
+    instead: "publish a fixed version, or ask the user to unpublish",
   },
   {
     id: "sys.fork-bomb",
