@@ -166,7 +166,7 @@ const HOME_DATA = [
 ];
 
 /** Caches under the home directory: deleting them costs a download, never data. */
-const HOME_CACHES = [".cache", "Library/Caches", ".npm/_cacache", ".npm/_npx", ".npm/_logs", ".pnpm-store", ".yarn/berry/cache", ".gradle/caches", ".m2/repository", ".cargo/registry", ".nuget/packages", ".bun/install/cache", ".deno", ".rustup/tmp", ".pub-cache", ".expo", ".node-gyp", ".electron", ".cypress/cache", ".terraform.d/plugin-cache"];
+const HOME_CACHES = [".cache", "Library/Caches", ".npm", "go/pkg/mod", "go/pkg/sumdb", ".cargo/git", ".yarn/cache", ".local/share/pnpm/store", ".gem/cache", ".ivy2/cache", ".sbt/boot", ".android/cache", ".conda/pkgs", ".ccache", ".sccache", ".pnpm-store", ".yarn/berry/cache", ".gradle/caches", ".m2/repository", ".cargo/registry", ".nuget/packages", ".bun/install/cache", ".deno", ".rustup/tmp", ".pub-cache", ".expo", ".node-gyp", ".electron", ".cypress/cache", ".terraform.d/plugin-cache"];
 
 /** Directories that hold one home directory per user. */
 const HOMES_DIRS = ["/home", "/Users"];

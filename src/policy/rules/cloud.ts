@@ -295,8 +295,15 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "container.compose-down-volumes",
     effect: "deny",
-    command: { program: ["docker", "docker-compose", "podman", "podman-compose", "nerdctl"], args: ["**", "down|rm"], flags_any: ["-v", "--volumes"] },
+    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["compose", "**", "down|rm"], flags_any: ["-v", "--volumes"] },
     why: "`compose down -v` deletes the project's volumes and the data in them",
     instead: "run `docker compose down` without `-v`, which keeps the volumes",
+  },
+  {
+    id: "container.compose-v1-down-volumes",
+    effect: "deny",
+    command: { program: ["docker-compose", "podman-compose"], args: ["**", "down|rm"], flags_any: ["-v", "--volumes"] },
+    why: "`compose down -v` deletes the project's volumes and the data in them",
+    instead: "run `docker-compose down` without `-v`, which keeps the volumes",
   },
 ];
