@@ -155,7 +155,6 @@ const HOME_DATA = [
   ".mozilla",
   ".thunderbird",
   ".vscode",
-  ".claude",
   ".bashrc",
   ".zshrc",
   ".profile",
