@@ -99,6 +99,7 @@ const BOOLEAN_OPTIONS = new Set([
   "--skip-seed", "--noinput", "--no-input", "--seed", "--debug", "--json", "--insecure", "--async", "--sync", "-auto-approve",
   "--auto-approve", "--force-reset", "--accept-data-loss", "--volumes", "--remove-orphans", "-i", "--interactive", "-t", "--tty",
   "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "-m", "--quick", "-s", "-S",
+  "-Force", "-Recurse", "--nodeps", "-e", "--erase", "--purge", "--force-remove-essential", "--force-all", "-Rdd", "-Rns", "-Rs", "-Rn",
   "-p", "--paginate", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--icase-pathspecs", "--version", "--tls", "--tlsverify",
 ]);
 

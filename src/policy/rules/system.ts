@@ -214,7 +214,14 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.package-force-remove",
     effect: "deny",
-    command: { program: ["rpm", "dpkg", "pacman"], flags_any: ["--nodeps", "--force-all", "--force-remove-essential", "--force-depends", "-dd", "-Rdd"] },
+    command: { program: ["rpm", "dpkg"], flags_any: ["--nodeps", "--force-all", "--force-remove-essential", "--force-depends"] },
+    why: "a forced package removal ignores dependencies and can leave the system unbootable",
+    instead: "remove packages with dependency checks on, or ask the user",
+  },
+  {
+    id: "sys.pacman-force-remove",
+    effect: "deny",
+    command: { program: ["pacman"], flags_all: [["-R", "--remove"], ["-d", "--nodeps"]] },
     why: "a forced package removal ignores dependencies and can leave the system unbootable",
     instead: "remove packages with dependency checks on, or ask the user",
   },
