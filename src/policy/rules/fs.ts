@@ -67,7 +67,7 @@ export const fsRules: readonly RuleSpec[] = [
   },
   {
     id: "fs.delete-filtered-broad",
-    effect: "ask",
+    effect: "deny",
     delete: { targets: ["root", "home", "parent"], filtered: true },
     why: "it deletes every matching file under `/`, the home directory or a parent of the project",
     instead: "search inside the project, e.g. `find ./build -name '*.tmp' -delete`",
