@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compilePathGlob } from "../../src/config/globs.ts";
 import { matchPath } from "../../src/policy/glob-match.ts";
-import { classifyPath, globBase, normalizePath, type PathContext } from "../../src/policy/paths.ts";
+import { classifyPath, globBase, matchesEverything, normalizePath, type PathContext } from "../../src/policy/paths.ts";
 
 const ctx: PathContext = { cwd: "/work/app/src", projectDir: "/work/app", home: "/home/dev", tempDirs: ["/tmp"], caseInsensitive: false };
 
@@ -108,5 +108,28 @@ describe("compiled path globs (Claude Code's convention)", () => {
     expect(matchPath(compilePathGlob(".ENV", { caseInsensitive: true }), "/work/app/.env", ci)).toBe(true);
     expect(matchPath(compilePathGlob(".ssh/", { caseInsensitive: true }), "/work/app/.SSH/id_rsa", ci)).toBe(true);
     expect(matchPath(compilePathGlob(".env", { caseInsensitive: false }), "/work/app/.ENV", roots)).toBe(false);
+  });
+});
+
+describe("matchesEverything", () => {
+  it.each<[string, boolean]>([
+    ["*", true],
+    [".*", true],
+    ["**", true],
+    ["?*", true],
+    ["*?", true],
+    [".?*", true],
+    ["[a-z]*", true],
+    ["[!.]*", true],
+    ["*.log", false],
+    ["build-*", false],
+    ["dist[0-9]", false],
+    ["dist?", false],
+    ["*.*", false],
+    ["a*", false],
+    ["?", false],
+    ["node_modules", false],
+  ])("%j → %s", (segment, expected) => {
+    expect(matchesEverything(segment)).toBe(expected);
   });
 });
