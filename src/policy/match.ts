@@ -8,7 +8,7 @@ import type { CommandFact, Facts, FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
-import { classifySql } from "./sql.ts";
+import { classifyCode, classifySql } from "./sql.ts";
 import { wildcard } from "./wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 
@@ -284,6 +284,13 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit
     const kinds = new Set(sqlTexts(fact, facts).flatMap(classifySql));
     const found = m.statements.filter((k) => kinds.has(k));
     if (found.length > 0) hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
+  }
+  // statements in interpreter code that uses a database driver (`python -c "...execute('DROP TABLE x')"`)
+  for (const exec of facts.code) {
+    if (exec.language === "shell" || exec.code === undefined) continue;
+    const kinds = new Set(classifyCode(exec.code));
+    const found = m.statements.filter((k) => kinds.has(k));
+    if (found.length > 0) hits.push({ subject: `${quote(exec.interpreter)} code (${found.join(", ")})`, scope: facts.commands[exec.command]?.scope ?? "call" });
   }
   return hits;
 }

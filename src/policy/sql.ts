@@ -96,3 +96,44 @@ export function classifySql(sql: string): SqlKind[] {
   classifyMongo(sql, kinds);
   return [...kinds];
 }
+
+/** Names in interpreter code that show it talks to a database. */
+const DRIVERS = ["sqlite3", "psycopg", "pymysql", "MySQLdb", "mysql.connector", "sqlalchemy", "asyncpg", "pymongo", "redis", "ioredis", "better-sqlite3", "('pg')", "(\"pg\")", "mysql2", "knex", "sequelize", "prisma", "mongoose", "mongodb", "duckdb", "clickhouse", "cassandra", "DBI", "ActiveRecord", "PDO", "mysqli", "execute", "executescript", "query", "$executeRaw", "raw("];
+
+/** The string literals of interpreter code (single, double or backtick quotes; escapes skipped). */
+function stringLiterals(code: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < code.length) {
+    const quote = code[i];
+    if (quote !== "'" && quote !== '"' && quote !== "`") {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let text = "";
+    while (j < code.length && code[j] !== quote) {
+      if (code[j] === "\\" && j + 1 < code.length) j++;
+      text += code[j];
+      j++;
+    }
+    out.push(text);
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * The destructive statement kinds in interpreter code that talks to a database: its string
+ * literals classified as SQL (`cursor.execute("DROP TABLE users")`), and driver calls that flush or
+ * drop (`r.flushall()`, `client.drop_database("x")`).
+ */
+export function classifyCode(code: string): SqlKind[] {
+  if (!DRIVERS.some((d) => code.includes(d))) return [];
+  const kinds = new Set<SqlKind>(stringLiterals(code).flatMap(classifySql));
+  const compact = code.replace(/\s+/g, "").toLowerCase();
+  if (compact.includes(".flushall(") || compact.includes(".flushdb(")) kinds.add("flush-all");
+  if (compact.includes(".drop_database(") || compact.includes(".dropdatabase(")) kinds.add("drop-database");
+  if (compact.includes(".drop_collection(")) kinds.add("drop-table");
+  return [...kinds];
+}
