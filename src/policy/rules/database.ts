@@ -53,6 +53,9 @@ const runners = ["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "bundle", 
 const jsRunners = ["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "deno"];
 const python = ["python", "python3", "python3.*", "py", "manage.py", "django-admin", "django-admin.py", ...runners];
 
+/** Search-cluster URLs whose `DELETE` drops indices: the Elasticsearch/OpenSearch port, `_all`, wildcards. */
+const SEARCH_URLS = "*:9200*|*:9201*|*/_all|*/_all/*|*/_data_stream/*|*:8108/collections/*|*:7700/indexes/*|*.es.*.cloud.es.io*|*opensearch*";
+
 export const databaseRules: readonly RuleSpec[] = [
   {
     id: "db.drop",
@@ -109,6 +112,38 @@ export const databaseRules: readonly RuleSpec[] = [
     command: { program: ["consul"], args: ["kv", "delete"], flags_any: ["-recurse", "--recurse", "-r"] },
     why: "`consul kv delete -recurse` deletes every key under the prefix",
     instead: "delete the specific keys you mean by their full names",
+  },
+  {
+    id: "db.search-index-delete",
+    effect: "deny",
+    command: { program: ["curl", "xh", "http", "https"], option_values: { "-X": ["DELETE", "delete"] }, args: ["**", SEARCH_URLS] },
+    why: "a `DELETE` to a search cluster removes whole indices and their documents",
+    instead: "delete the specific documents by id, or ask the user to drop indices",
+  },
+  {
+    id: "db.search-index-delete-long",
+    effect: "deny",
+    command: { program: ["curl"], option_values: { "--request": ["DELETE", "delete"] }, args: ["**", SEARCH_URLS] },
+    why: "a `DELETE` to a search cluster removes whole indices and their documents",
+    instead: "delete the specific documents by id, or ask the user to drop indices",
+  },
+  {
+    id: "db.store-delete",
+    effect: "deny",
+    command: {
+      program: ["influx", "vault", "nats", "kafka-topics", "kafka-topics.sh", "rabbitmqctl", "rabbitmqadmin", "meilisearch", "typesense"],
+      args: ["**", "delete|destroy|purge|disable|delete_queue|purge_queue|reset|force_reset|rm"],
+      flags_none: ["--help", "-h"],
+    },
+    why: "it deletes a bucket, secret engine, stream, topic or queue with its data",
+    instead: "ask the user to delete stores and their data",
+  },
+  {
+    id: "db.kafka-delete-topic",
+    effect: "deny",
+    command: { program: ["kafka-topics", "kafka-topics.sh"], flags_any: ["--delete"] },
+    why: "`kafka-topics --delete` deletes a topic and every message in it",
+    instead: "ask the user to delete topics",
   },
   {
     id: "db.framework-drop",
