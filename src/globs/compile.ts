@@ -9,7 +9,7 @@
  * depth, anywhere. A trailing `/` means the directory and everything in it.
  */
 import picomatch from "picomatch";
-import type { CompiledGlob } from "../policy/compiled.ts";
+import type { CompiledGlob } from "./types.ts";
 
 export interface GlobOptions {
   readonly caseInsensitive: boolean;

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, renameSync, utimesSync, writeFil
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { claimPathOf, withLock, withLockSync, type LockRecord } from "../../src/runtime/lock.ts";
-import { tempProject } from "./helpers.ts";
+import { claimPathOf, withLock, withLockSync, type LockRecord } from "../../src/io/lock.ts";
+import { tempProject } from "../runtime/helpers.ts";
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());

@@ -1,15 +1,24 @@
 /**
- * Where the guard runs: project root, home, temp directories and the Claude Code settings files.
+ * Where lanes runs: project root, home, temp directories and the Claude Code settings files.
  * I/O at the edge: reads the environment and a few directories.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { managedSettingsDropInDir, managedSettingsPaths, projectPaths } from "../layout.ts";
-import { normalizePath } from "../policy/paths.ts";
-import { readSettingsRules, type SettingsFile, type SettingsRule } from "../policy/settings.ts";
+import { managedSettingsDropInDir, managedSettingsPaths, projectPaths } from "./layout.ts";
+import { normalizePath } from "./paths.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where a settings file sits in Claude Code's order. */
+export type SettingsScope = "managed" | "user" | "project" | "local";
+
+/** A settings file to read. */
+export interface SettingsFile {
+  readonly path: string;
+  readonly scope: SettingsScope;
+  readonly baseDir: string;
+}
 
 /**
  * The project root. Claude Code starts a session in a directory and reports it as
@@ -70,17 +79,4 @@ export function settingsFiles(projectDir: string, home: string, env: Env, platfo
   files.push({ path: project.settings, scope: "project", baseDir: projectDir });
   files.push({ path: project.settingsLocal, scope: "local", baseDir: projectDir });
   return files;
-}
-
-const readText = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-};
-
-/** The deny and ask rules of every settings file. */
-export function loadSettingsRules(projectDir: string, home: string, env: Env): { rules: SettingsRule[]; problems: string[] } {
-  return readSettingsRules(settingsFiles(projectDir, home, env), readText);
 }

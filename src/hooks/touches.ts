@@ -9,7 +9,7 @@
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ensurePrivateDir } from "../runtime/atomic.ts";
+import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../runtime/ids.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { expandGlob } from "../../src/guard/expand.ts";
+import { expandGlob } from "../../src/globs/expand.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "lanes-glob-")));
 for (const f of ["a.ts", "b.ts", ".env", "key.pem"]) writeFileSync(join(dir, f), "");

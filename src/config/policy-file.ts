@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { COMPILED_FORMAT, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
-import { fnv1a64 } from "../runtime/hash.ts";
+import { fnv1a64 } from "../io/hash.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {

@@ -1,8 +1,8 @@
 /**
  * Matching compiled globs on the hot path: plain `RegExp`, cached per glob.
  */
-import type { CompiledGlob } from "./compiled.ts";
-import { isWithin } from "./paths.ts";
+import type { CompiledGlob } from "./types.ts";
+import { isWithin } from "../host/paths.ts";
 
 const cache = new Map<string, RegExp>();
 

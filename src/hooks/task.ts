@@ -4,7 +4,7 @@
  * no task constraints (the runtime reports corrupt files; the guard does not block on them).
  */
 import { readFileSync } from "node:fs";
-import { compilePathGlob } from "../config/globs.ts";
+import { compilePathGlob } from "../globs/compile.ts";
 import type { TaskConstraints } from "../policy/lanes.ts";
 
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined);

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { atomicWriteFile, ensurePrivateDir, sweepStaleTemps } from "../../src/runtime/atomic.ts";
-import { tempProject } from "./helpers.ts";
+import { atomicWriteFile, ensurePrivateDir, sweepStaleTemps } from "../../src/io/atomic.ts";
+import { tempProject } from "../runtime/helpers.ts";
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());

@@ -37,7 +37,7 @@ import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { sweepStaleTemps } from "./atomic.ts";
 import { fnv1a64 } from "./hash.ts";
-import { describeError, fail, ok, type Result } from "./types.ts";
+import { describeError, fail, ok, type Result } from "./result.ts";
 
 /** What a lock (or claim) file holds. */
 export interface LockRecord {

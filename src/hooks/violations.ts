@@ -9,7 +9,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWriteFile, ensurePrivateDir } from "../runtime/atomic.ts";
+import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../runtime/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
 

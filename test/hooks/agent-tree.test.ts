@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { agentPath, readAgentTree, recordSpawnIntent, recordSubagentStart, recordSubagentStop } from "../../src/guard/agent-tree.ts";
+import { agentPath, readAgentTree, recordSpawnIntent, recordSubagentStart, recordSubagentStop } from "../../src/hooks/agent-tree.ts";
 
 const state = mkdtempSync(join(tmpdir(), "lanes-tree-"));
 const file = join(state, "agents.json");

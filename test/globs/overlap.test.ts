@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globsOverlap } from "../../src/generate/globs.ts";
+import { globsOverlap } from "../../src/globs/overlap.ts";
 
 describe("globsOverlap", () => {
   it.each([

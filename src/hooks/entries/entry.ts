@@ -7,7 +7,7 @@
 import "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GuardDeps, HookOutcome } from "../guard/pre-tool-use.ts";
+import type { GuardDeps, HookOutcome } from "../pre-tool-use.ts";
 
 export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome): void {
   let raw = "";

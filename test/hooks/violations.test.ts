@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { countDenial } from "../../src/guard/violations.ts";
+import { countDenial } from "../../src/hooks/violations.ts";
 
 const state = mkdtempSync(join(tmpdir(), "lanes-violations-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));

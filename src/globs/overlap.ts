@@ -1,7 +1,7 @@
 /**
  * Whether two path globs can match a common path: the question behind `owned-path-overlap`.
  *
- * Globs follow the convention of `src/config/globs.ts` (Claude Code's permission rules): `/x` and
+ * Globs follow the convention of `src/globs/compile.ts` (Claude Code's permission rules): `/x` and
  * `dir/x` are relative to the project root, a bare name without a slash matches a file or directory
  * at any depth (and everything inside a matched directory), a trailing `/` means the directory and
  * everything in it, `//abs` and `~/x` are outside the project. Within a segment `*`, `?`, `[...]`

@@ -3,8 +3,8 @@
  * wildcards (one `readdir`), at most 2 000 directory entries; anything else is "cannot tell".
  */
 import { readdirSync } from "node:fs";
-import { compilePathGlob } from "../config/globs.ts";
-import { matchName } from "../policy/glob-match.ts";
+import { compilePathGlob } from "./compile.ts";
+import { matchName } from "./match.ts";
 
 const WILDCARDS = ["*", "?", "["];
 const LIMIT = 2000;

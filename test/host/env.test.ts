@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findProjectDir } from "../../src/guard/environment.ts";
+import { findProjectDir } from "../../src/host/env.ts";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "lanes-env-")));
 const home = join(root, "home");
