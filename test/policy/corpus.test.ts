@@ -56,6 +56,11 @@ describe("the corpus", () => {
     expect(all.filter((c) => c.decision !== "none").length).toBeGreaterThanOrEqual(300);
     expect(all.filter((c) => c.decision === "none").length).toBeGreaterThanOrEqual(300);
   });
+  it("holds at least 2,500 written cases (issue 9), each deny/ask naming its rules", () => {
+    const all = corpus.flatMap((f) => f.cases);
+    expect(all.length).toBeGreaterThanOrEqual(2500);
+    expect(all.filter((c) => c.decision !== "none" && (c.rules ?? []).length === 0).map((c) => c.command)).toEqual([]);
+  });
   it("names only rules that exist", () => {
     const ids = new Set(policy.rules.map((r) => r.id));
     const unknown = corpus.flatMap((f) => f.cases.flatMap((c) => (c.rules ?? []).filter((r) => !ids.has(r)).map((r) => `${f.file}: ${r}`)));
