@@ -22,6 +22,13 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "run `terraform plan -destroy` and hand the plan to the user",
   },
   {
+    id: "cloud.terraform-workspace-delete",
+    effect: "deny",
+    command: { program: ["terraform", "tofu"], args: ["**", "workspace", "delete"] },
+    why: "deleting a workspace deletes its state, and with `-force` leaves its resources unmanaged",
+    instead: "ask the user to delete workspaces",
+  },
+  {
     id: "cloud.iac-destroy",
     effect: "deny",
     command: {
@@ -211,7 +218,7 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.kubectl-delete-namespace",
     effect: "deny",
-    command: { program: kubectl, args: ["delete", "namespace|namespaces|ns"] },
+    command: { program: kubectl, args: ["delete", "namespace|namespaces|ns|project|projects"] },
     why: "deleting a namespace deletes every resource in it",
     instead: "delete the specific resources by name, or ask the user",
   },
@@ -284,6 +291,13 @@ export const cloudRules: readonly RuleSpec[] = [
     command: { program: ["docker", "podman", "nerdctl"], args: ["volume", "prune"] },
     why: "`docker volume prune` deletes every unused volume and the data in it",
     instead: "remove the specific volume by name, after checking it holds nothing needed",
+  },
+  {
+    id: "container.system-reset",
+    effect: "deny",
+    command: { program: ["podman", "nerdctl", "colima", "orb", "orbctl", "lima", "limactl"], args: ["**", "system|machine", "reset"] },
+    why: "a system reset deletes every container, image and volume",
+    instead: "remove the specific containers or volumes by name",
   },
   {
     id: "container.docker-volume-rm",

@@ -86,6 +86,21 @@ export const databaseRules: readonly RuleSpec[] = [
     instead: "ask the user to drop databases",
   },
   {
+    id: "db.dropcluster",
+    effect: "deny",
+    command: { program: ["pg_dropcluster", "pg_dropcluster.pl"], flags_none: ["--help", "-h"] },
+    why: "`pg_dropcluster` deletes a PostgreSQL cluster and every database in it",
+    instead: "ask the user to drop database clusters",
+  },
+  {
+    id: "db.delete-database-file",
+    effect: "deny",
+    // test and scratch databases are rebuilt by the test run
+    paths: { access: "no-delete", patterns: ["*.sqlite", "*.sqlite3", "*.duckdb", "*.mdb", "*.accdb", "*.realm", "*.ldb", "*.mv.db", "*.h2.db"], except: ["*test*", "*tmp*", "*scratch*", "/tmp/**"] },
+    why: "the file is a database; deleting it deletes every row in it",
+    instead: "drop the specific tables in a migration, or ask the user before deleting the database file",
+  },
+  {
     id: "db.mysqladmin-drop",
     effect: "deny",
     command: { program: ["mysqladmin", "mariadb-admin"], args: ["**", "drop"] },

@@ -187,6 +187,13 @@ export const gitRules: readonly RuleSpec[] = [
     instead: "use `git switch` to change branches",
   },
   {
+    id: "git.submodule-deinit-force",
+    effect: "deny",
+    command: { program: git, args: ["submodule", "deinit"], flags_any: ["-f", "--force"], flags_none: ["--help"] },
+    why: "`git submodule deinit --force` removes submodule work trees with their local changes",
+    instead: "commit or stash inside the submodule first, then deinit without `--force`",
+  },
+  {
     id: "git.bfg",
     effect: "deny",
     command: { program: ["bfg", "bfg.jar", "git-filter-repo"], flags_none: ["--help"] },
