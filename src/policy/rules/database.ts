@@ -96,7 +96,7 @@ export const databaseRules: readonly RuleSpec[] = [
     id: "db.delete-database-file",
     effect: "deny",
     // test and scratch databases are rebuilt by the test run
-    paths: { access: "no-delete", patterns: ["*.sqlite", "*.sqlite3", "*.duckdb", "*.mdb", "*.accdb", "*.realm", "*.ldb", "*.mv.db", "*.h2.db"], except: ["*test*", "*tmp*", "*scratch*", "/tmp/**"] },
+    paths: { access: "no-delete", patterns: ["*.sqlite", "*.sqlite3", "*.duckdb", "*.mdb", "*.accdb", "*.realm", "*.ldb", "*.mv.db", "*.h2.db"], except: ["*test*", "*tmp*", "*scratch*", "//tmp/**", "//var/tmp/**"] },
     why: "the file is a database; deleting it deletes every row in it",
     instead: "drop the specific tables in a migration, or ask the user before deleting the database file",
   },
