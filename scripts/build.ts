@@ -26,6 +26,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "post-tool-use": "src/hooks/post-tool-use.ts",
   "session-start": "src/hooks/session-start.ts",
   events: "src/hooks/events.ts",
+  tasks: "src/hooks/tasks.ts",
   cli: "src/cli/main.ts",
 };
 

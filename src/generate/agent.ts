@@ -5,6 +5,7 @@
  * (progress file, documentation and confidence, response format, errors, handoff through
  * `next_step`), worded for the agent's role. Pure and deterministic.
  */
+import { renderTaskProtocol } from "./task-protocol.ts";
 import type { AgentDefinition } from "../definitions/agent.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
@@ -175,6 +176,7 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
     `### Response format\n\n${report}`,
     `### Errors\n\n${errors}`,
     `### Handoff\n\n${handoff}`,
+    renderTaskProtocol(def),
   ].join("\n\n");
 }
 

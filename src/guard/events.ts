@@ -1,7 +1,7 @@
 /**
  * The less frequent events, in one bundle: SubagentStart/SubagentStop (the agent tree, and the
- * lane reminder given to each subagent), PreCompact (a checkpoint), TaskCreated/TaskCompleted
- * (the audit log). None of them can block; failures go to stderr.
+ * lane reminder given to each subagent), PreCompact (a checkpoint). None of them can block;
+ * failures go to stderr. The task events and validation are in task-channel.ts.
  */
 import { projectPaths } from "../layout.ts";
 import { showGlobs } from "../policy/glob-match.ts";
@@ -65,20 +65,6 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         const saved = saveCompactCheckpoint(projectDir, trigger);
         if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
         else if (saved.value !== undefined) audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
-        return { stdout: "", stderr };
-      }
-      case "TaskCreated":
-      case "TaskCompleted": {
-        const subject = typeof input["task_subject"] === "string" ? input["task_subject"] : "";
-        audit({
-          event: input.hook_event_name === "TaskCreated" ? "task-created" : "task-completed",
-          ...(agentId !== undefined && { agent_id: agentId }),
-          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
-          subject,
-          task_id: input["task_id"],
-          ...(typeof input["teammate_name"] === "string" && { teammate: input["teammate_name"] }),
-          ...(typeof input["task_description"] === "string" && { description: input["task_description"].slice(0, 500) }),
-        });
         return { stdout: "", stderr };
       }
       default:

@@ -28,6 +28,7 @@ import { cliCommandFor, findProjectDir, homeOf, loadSettingsRules, tempDirsOf, t
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
 import { readTaskConstraints } from "./task.ts";
+import { findTask } from "./task-store.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -139,6 +140,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     knownAgentTypes: new Set(policy.knownAgentTypes),
     task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
     expandGlob,
+    taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
   });
   const decision = evaluation.decision;
   const now = deps.now();

@@ -1,4 +1,4 @@
-/** Hook entry for SubagentStart, SubagentStop, PreCompact, TaskCreated and TaskCompleted (bundled to `dist/events.cjs`). */
+/** Hook entry for SubagentStart, SubagentStop and PreCompact (bundled to `dist/events.cjs`). */
 import { runEvent } from "../guard/events.ts";
 import { runHookEntry } from "./entry.ts";
 

@@ -22,6 +22,7 @@ import { lint } from "../generate/lint.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
 import { projectPaths } from "../layout.ts";
 import { mergeHookSettings } from "./settings-merge.ts";
+import { enableTaskTools, INSTALLED_ENV_FILE } from "./task-env.ts";
 import { DIST_FILES, hookWiring, projectCommand } from "./wiring.ts";
 
 export interface InstallOptions {
@@ -132,7 +133,10 @@ export function planInstall(options: InstallOptions): InstallPlan {
   if (!existsSync(paths.policy)) files.push({ path: "lanes.yaml", content: STARTER_POLICY });
 
   const merged = mergeHookSettings(read(paths.settings), hookWiring(projectCommand), relative(target, paths.settings) || paths.settings);
-  if (merged.ok) files.push({ path: "settings.json", content: merged.text });
+  if (merged.ok) {
+    const withTasks = enableTaskTools(merged.text, read(join(paths.claude, INSTALLED_ENV_FILE)));
+    files.push({ path: "settings.json", content: withTasks.settings }, { path: INSTALLED_ENV_FILE, content: withTasks.record });
+  }
   else problems.push(merged.message);
 
   const ignore = read(paths.gitignore) ?? "";

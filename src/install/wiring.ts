@@ -30,8 +30,12 @@ const TABLE: readonly { event: string; matcher?: string; entry: string; timeout:
   { event: "SubagentStart", entry: "events.cjs", timeout: 10, block: false },
   { event: "SubagentStop", entry: "events.cjs", timeout: 10, block: false },
   { event: "PreCompact", entry: "events.cjs", timeout: 10, block: false },
-  { event: "TaskCreated", entry: "events.cjs", timeout: 10, block: false },
-  { event: "TaskCompleted", entry: "events.cjs", timeout: 10, block: false },
+  // the task channel and validation on the way out (src/guard/task-channel.ts)
+  { event: "SubagentStart", entry: "tasks.cjs", timeout: 15, block: false },
+  { event: "SubagentStop", entry: "tasks.cjs", timeout: 20, block: true },
+  { event: "TaskCreated", entry: "tasks.cjs", timeout: 15, block: true },
+  { event: "TaskCompleted", entry: "tasks.cjs", timeout: 20, block: true },
+  { event: "PostToolUse", matcher: "Agent|TaskCreate|TaskUpdate", entry: "tasks.cjs", timeout: 20, block: false },
 ];
 
 /** Entry files the wiring points at. */

@@ -17,6 +17,7 @@ import type { GlobRoots } from "./glob-match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
 import { matchRule } from "./match.ts";
 import type { PathContext } from "./paths.ts";
+import { taskToolMatches } from "./tasks.ts";
 import { matchSettingsRules, type PathCompiler, type SettingsRule } from "./settings.ts";
 import type { Decision, GuardRequest, Match } from "./types.ts";
 
@@ -33,6 +34,8 @@ export interface EvaluateContext {
   readonly task: TaskConstraints | undefined;
   /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+  /** The agent a task is assigned to (task-channel rules); absent = no task known. */
+  readonly taskOwner?: (taskId: string) => string | undefined;
 }
 
 export interface Evaluation {
@@ -69,6 +72,7 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
       pathContext,
       roots,
     ),
+    ...taskToolMatches({ policy, agentType: request.agent?.type, tool: request.tool, toolInput: request.input, taskOwner: context.taskOwner ?? (() => undefined) }),
   ];
   return { decision: combine(matches), facts, matches };
 }

@@ -150,10 +150,10 @@ describe("the other hooks", () => {
     expect(JSON.parse(p.read(".claude/state/agents.json")).sessions["9e59050b-377d-4726-aa64-e18d3d71bc2e"].agents["a1234567890abcdef"]).toMatchObject({ type: "backend", parent: null });
   });
 
-  it("SubagentStop, PreCompact and TaskCreated print nothing", () => {
+  it("SubagentStop, PreCompact and TaskCreated print nothing (TaskCreated is the task channel's)", () => {
     expect(runHook(p, "events.cjs", hookInput(p, "SubagentStop", { agent_id: "a1234567890abcdef", agent_type: "backend", stop_hook_active: false, agent_transcript_path: "/t" })).stdout).toBe("");
     expect(runHook(p, "events.cjs", hookInput(p, "PreCompact", { trigger: "auto", custom_instructions: null })).stdout).toBe("");
-    expect(runHook(p, "events.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" })).stdout).toBe("");
+    expect(runHook(p, "tasks.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" })).stdout).toBe("");
     expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"task-created"`);
   });
 });

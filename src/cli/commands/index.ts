@@ -4,6 +4,7 @@
 import type { Command } from "../types.ts";
 import { buildCommand } from "./build.ts";
 import { checkCommand } from "./check.ts";
+import { decideCommand } from "./decide.ts";
 import { handoffCommand } from "./handoff.ts";
 import { initCommand } from "./init.ts";
 import { lintCommand } from "./lint.ts";
@@ -14,4 +15,4 @@ import { memoryCommand } from "./memory.ts";
 import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, decideCommand];

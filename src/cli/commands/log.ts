@@ -16,10 +16,12 @@ show the audit log of decisions and agent events, oldest first
 options:
   --agent <name>      only this agent type (\`main\` for the main session)
   --event <name>      only this event (decision, boundary-violation, escalation, subagent-start,
-                      subagent-stop, task-created, task-completed, file-touched, conflict,
+                      subagent-stop, task-created, task-assigned, task-updated, task-completed,
+                      task-refused, validation, human-decision, file-touched, conflict,
                       policy-error, policy-compiled)
   --decision <d>      only decisions deny, ask or none
   --session <id>      only this session
+  --task <id>         one task's history: created, assigned, updated, validated, completed or refused
   --tail <n>          the last n entries (default 50; 0 for all)
   --project <dir>     project root (default: nearest ancestor with .claude/)
   --json              print the entries as JSON lines`;
@@ -43,7 +45,26 @@ function render(e: AuditEntry): string {
   const what = e.decision !== undefined ? `${e.decision.padEnd(4)} ` : "";
   const rules = e.rules !== undefined && e.rules.length > 0 ? `  [${e.rules.join(", ")}]` : "";
   const subject = e.subject === undefined || e.subject === "" ? "" : `  ${e.subject.replace(/\s+/g, " ")}`;
-  return `${e.ts}  ${e.event.padEnd(18)} ${what}${who.padEnd(16)} ${(e.tool ?? "").padEnd(8)}${subject}${rules}`;
+  return `${e.ts}  ${e.event.padEnd(18)} ${what}${who.padEnd(16)} ${(e.tool ?? "").padEnd(8)}${subject}${rules}${taskDetails(e)}`;
+}
+
+/** The task-channel fields of an entry, when it has any. */
+function taskDetails(e: AuditEntry): string {
+  const parts: string[] = [];
+  if (typeof e["task_id"] === "string") parts.push(`task #${e["task_id"]}`);
+  if (typeof e["assignee"] === "string") parts.push(`assignee ${e["assignee"]}`);
+  if (typeof e["boundary"] === "string") parts.push(`${e["boundary"]}, ${String(e["risk"])}`);
+  if (typeof e["outcome"] === "string") parts.push(`outcome ${e["outcome"]}`);
+  if (Array.isArray(e["files"]) && e["files"].length > 0 && e.event !== "file-touched") parts.push(`files ${(e["files"] as unknown[]).join(" ")}`);
+  if (Array.isArray(e["reassign_to"]) && e["reassign_to"].length > 0) parts.push(`reassign to ${(e["reassign_to"] as unknown[]).join(", ")}`);
+  return parts.length === 0 ? "" : `  (${parts.join("; ")})`;
+}
+
+/** One task's history: its own entries, plus the validations of the runs that worked on it. */
+export function taskHistory(entries: readonly AuditEntry[], taskId: string): AuditEntry[] {
+  const own = (e: AuditEntry) => e["task_id"] === taskId;
+  const runs = new Set(entries.filter((e) => own(e) && typeof e.agent_id === "string").map((e) => e.agent_id));
+  return entries.filter((e) => own(e) || (e.event === "validation" && e.agent_id !== undefined && runs.has(e.agent_id)));
 }
 
 export const logCommand: Command = {
@@ -58,6 +79,7 @@ export const logCommand: Command = {
         event: { type: "string" },
         decision: { type: "string" },
         session: { type: "string" },
+        task: { type: "string" },
         tail: { type: "string" },
         project: { type: "string" },
         json: { type: "boolean" },
@@ -75,6 +97,7 @@ export const logCommand: Command = {
     if (values.event !== undefined) entries = entries.filter((e) => e.event === values.event);
     if (values.decision !== undefined) entries = entries.filter((e) => e.decision === values.decision);
     if (values.session !== undefined) entries = entries.filter((e) => e.session === values.session);
+    if (values.task !== undefined) entries = taskHistory(entries, values.task);
     if (tail > 0) entries = entries.slice(-tail);
     if (values.json === true) {
       for (const e of entries) ctx.out(`${JSON.stringify(e)}\n`);

@@ -1,0 +1,149 @@
+/**
+ * Evidence of what changed in the work tree while a subagent ran, independent of what the guard
+ * saw: `git status` (tracked changes and untracked files, ignored files excluded) plus a content
+ * hash of every path it lists, taken at SubagentStart and again at stop. A path whose state differs
+ * between the two snapshots changed during the run — whoever wrote it: an Edit, a shell redirect,
+ * a code generator or a build step. A moved HEAD (a commit during the run) adds the paths of the
+ * commits in between.
+ *
+ * Bounded: at most `maxEntries` paths are hashed, files above `maxHashBytes` are identified by
+ * size and modification time, and git gets `timeoutMs`. Outside a git repository there is no
+ * snapshot; validation then relies on what lanes recorded (touches and decisions) alone.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** The state of the dirty paths of a work tree at one moment. */
+export interface WorktreeSnapshot {
+  /** Commit at HEAD, or `null` in a repository without commits. */
+  readonly head: string | null;
+  /** Relative path → content fingerprint (`sha1:<hex>`, `stat:<size>:<mtime>`, `deleted`, `dir`). */
+  readonly entries: Readonly<Record<string, string>>;
+  /** More dirty paths than `maxEntries`: the rest were not fingerprinted. */
+  readonly truncated: boolean;
+}
+
+/** One path that changed between two snapshots. */
+export interface WorktreeChange {
+  /** Path relative to the project root, `/`-separated. */
+  readonly path: string;
+  readonly change: "created" | "modified" | "deleted";
+}
+
+export interface SnapshotLimits {
+  readonly maxEntries: number;
+  readonly maxHashBytes: number;
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxEntries: 5000, maxHashBytes: 2_000_000, timeoutMs: 4000 };
+
+function git(projectDir: string, args: readonly string[], timeoutMs: number): { ok: true; out: string } | { ok: false; message: string } {
+  const result = spawnSync("git", ["-C", projectDir, ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
+  if (result.error !== undefined) return { ok: false, message: result.error.message };
+  if (result.status !== 0) return { ok: false, message: (result.stderr || `git exited ${String(result.status)}`).trim().split("\n")[0] ?? "" };
+  return { ok: true, out: result.stdout };
+}
+
+/** A file's fingerprint: its content hash, or size and mtime when it is large. */
+export function fingerprint(absPath: string, maxHashBytes: number): string {
+  let stat;
+  try {
+    stat = statSync(absPath);
+  } catch {
+    return "deleted";
+  }
+  if (stat.isDirectory()) return "dir";
+  if (stat.size > maxHashBytes) return `stat:${stat.size}:${Math.trunc(stat.mtimeMs)}`;
+  const hash = createHash("sha1");
+  const fd = openSync(absPath, "r");
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    let read = 0;
+    while ((read = readSync(fd, buffer, 0, buffer.length, null)) > 0) hash.update(buffer.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return `sha1:${hash.digest("hex")}`;
+}
+
+/** Paths listed by `git status --porcelain=v1 -z` (renames as their two paths). */
+export function parsePorcelain(out: string): string[] {
+  const fields = out.split("\0");
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (field.length < 4) continue;
+    const status = field.slice(0, 2);
+    paths.push(field.slice(3));
+    // a rename or copy is followed by its source path as the next field
+    if (status.includes("R") || status.includes("C")) {
+      const from = fields[i + 1];
+      if (from !== undefined && from !== "") paths.push(from);
+      i++;
+    }
+  }
+  return paths;
+}
+
+/** Takes a snapshot of `projectDir`'s work tree; an error message when it is not a git work tree or git fails. */
+export function takeSnapshot(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
+  const status = git(projectDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], limits.timeoutMs);
+  if (!status.ok) return { ok: false, message: status.message };
+  const head = git(projectDir, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
+  const paths = [...new Set(parsePorcelain(status.out))].sort();
+  const entries: Record<string, string> = {};
+  for (const path of paths.slice(0, limits.maxEntries)) entries[path] = fingerprint(join(projectDir, path), limits.maxHashBytes);
+  return { ok: true, snapshot: { head: head.ok ? head.out.trim() || null : null, entries, truncated: paths.length > limits.maxEntries } };
+}
+
+/** Paths changed by the commits between two HEADs (`git diff --name-status`), for a run that committed. */
+export function committedChanges(projectDir: string, from: string | null, to: string | null, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): WorktreeChange[] {
+  if (from === to || to === null) return [];
+  const args = from === null ? ["show", "--name-status", "--format=", "-z", to] : ["diff", "--name-status", "--no-renames", "-z", from, to];
+  const result = git(projectDir, args, limits.timeoutMs);
+  if (!result.ok) return [];
+  const fields = result.out.split("\0").filter((f) => f !== "");
+  const changes: WorktreeChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const code = fields[i]!.trim();
+    changes.push({ path: fields[i + 1]!, change: code === "A" ? "created" : code === "D" ? "deleted" : "modified" });
+  }
+  return changes;
+}
+
+/**
+ * The paths whose state differs between `start` and `stop`. Pure. A path dirty only at stop
+ * changed (created when it does not exist in HEAD's tree is unknown here, so an untracked new file
+ * and a modified tracked file are told apart by `tracked`); a path dirty only at start was
+ * reverted or committed; a path dirty at both changed when its fingerprint differs.
+ */
+export function diffSnapshots(start: WorktreeSnapshot, stop: WorktreeSnapshot, tracked: (path: string) => boolean = () => true): WorktreeChange[] {
+  const changes: WorktreeChange[] = [];
+  const paths = new Set([...Object.keys(start.entries), ...Object.keys(stop.entries)]);
+  for (const path of [...paths].sort()) {
+    const before = start.entries[path];
+    const after = stop.entries[path];
+    if (before === after) continue;
+    if (after === undefined) {
+      // clean at stop: the change of the start was undone (or committed: see committedChanges)
+      changes.push({ path, change: before === "deleted" ? "created" : "modified" });
+    } else if (after === "deleted") {
+      changes.push({ path, change: "deleted" });
+    } else if (before === undefined) {
+      changes.push({ path, change: tracked(path) ? "modified" : "created" });
+    } else {
+      changes.push({ path, change: before === "deleted" ? "created" : "modified" });
+    }
+  }
+  return changes;
+}
+
+/** Whether `path` is tracked in HEAD (for telling created from modified). */
+export function trackedIn(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): (path: string) => boolean {
+  const result = git(projectDir, ["ls-files", "-z"], limits.timeoutMs);
+  const set = new Set(result.ok ? result.out.split("\0") : []);
+  return (path) => set.has(path);
+}
