@@ -86,7 +86,11 @@ function readJson<T>(path: string): T | undefined {
 }
 
 export function readTasks(stateDir: string): TasksFile {
-  const data = readJson<TasksFile>(tasksPath(stateDir));
+  return readTasksFile(tasksPath(stateDir));
+}
+
+function readTasksFile(path: string): TasksFile {
+  const data = readJson<TasksFile>(path);
   return data?.version === 1 && typeof data.tasks === "object" && data.tasks !== null ? data : EMPTY_TASKS;
 }
 
@@ -100,7 +104,7 @@ export function findTask(stateDir: string, session: string, id: string): TaskRec
 /** Creates or changes one task; returns a problem message, if any. */
 export function updateTask(stateDir: string, session: string, id: string, change: (current: TaskRecord | undefined) => TaskRecord): string | undefined {
   const path = tasksPath(stateDir);
-  return updateBookkeeping(path, stateDir, readTasks, (file): TasksFile => ({ version: 1, tasks: { ...file.tasks, [taskKey(session, id)]: change(file.tasks[taskKey(session, id)]) } }));
+  return updateBookkeeping(path, stateDir, readTasksFile, (file): TasksFile => ({ version: 1, tasks: { ...file.tasks, [taskKey(session, id)]: change(file.tasks[taskKey(session, id)]) } }));
 }
 
 export function readRun(stateDir: string, agentId: string): RunRecord | undefined {
