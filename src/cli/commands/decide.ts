@@ -3,10 +3,10 @@
  * While a hold waits, lanes refuses task creation and completion and stops the session after a
  * subagent's DANGEROUS run; the decision clears the hold and is logged with its context.
  */
-import { findProjectDir } from "../../guard/environment.ts";
-import { appendAudit } from "../../guard/audit.ts";
-import { clearHold, readHold } from "../../guard/task-store.ts";
-import { projectPaths } from "../../layout.ts";
+import { findProjectDir } from "../../host/env.ts";
+import { appendAudit } from "../../hooks/audit.ts";
+import { clearHold, readHold } from "../../hooks/task-store.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
 
