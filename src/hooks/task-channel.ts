@@ -9,6 +9,7 @@
  * | TaskCompleted                      | validates the completing run; VIOLATION or DANGEROUS refuse the completion   |
  * | PostToolUse Agent                  | gives the orchestrator the run's validation; DANGEROUS stops the session     |
  * | PostToolUse TaskCreate / TaskUpdate| records the task, its assignee (`owner`) and status; keeps `next_step` in step |
+ * | UserPromptSubmit                   | a background agent's `<task-notification>`: gives the orchestrator the validations not yet given |
  *
  * Prints one JSON object or nothing. Failures: see README "Failure posture".
  */
@@ -350,6 +351,30 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
   return { stdout: "", stderr: ctx.stderr };
 }
 
+/**
+ * A background agent's result reaches the main thread as a `<task-notification>` user turn, which
+ * also fires UserPromptSubmit (observed on 2.1.330); the PostToolUse of its Agent call came before
+ * it ran. The validations of this session's runs that stopped and were not given yet go with it.
+ */
+function onNotification(ctx: Ctx): HookOutcome {
+  const prompt = str(ctx.input["prompt"]) ?? "";
+  if (!prompt.includes("<task-notification>")) return { stdout: "", stderr: ctx.stderr };
+  const pending: RunRecord[] = [];
+  for (const e of auditSince(ctx.state, "")) {
+    if (e.event !== "subagent-start" || e.session !== ctx.input.session_id || typeof e.agent_id !== "string") continue;
+    const run = readRun(ctx.state, e.agent_id);
+    if (run?.validation !== undefined && run.delivered !== true && !pending.some((r) => r.agent_id === run.agent_id)) pending.push(run);
+  }
+  if (pending.length === 0) return { stdout: "", stderr: ctx.stderr };
+  for (const run of pending) updateRun(ctx.state, run.agent_id, (c) => ({ ...(c ?? run), delivered: true }));
+  const text = pending.map((r) => renderValidation(r.validation!)).join("\n");
+  if (pending.some((r) => r.validation!.risk === "DANGEROUS")) {
+    const reason = holdMessage(ctx, readHold(ctx.state)?.reason ?? text);
+    return { stdout: JSON.stringify({ continue: false, stopReason: reason, hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: `${text}\n${reason}` } }), stderr: ctx.stderr };
+  }
+  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }), stderr: ctx.stderr };
+}
+
 /** Runs the task-channel hook on one raw input. Never throws. */
 export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readBaseInput(raw);
@@ -370,6 +395,8 @@ export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
         return onTaskCompleted(ctx);
       case "PostToolUse":
         return onPostToolUse(ctx);
+      case "UserPromptSubmit":
+        return onNotification(ctx);
       default:
         return { stdout: "", stderr: [`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`] };
     }

@@ -36,6 +36,7 @@ const TABLE: readonly { event: string; matcher?: string; entry: string; timeout:
   { event: "TaskCreated", entry: "tasks.cjs", timeout: 15, block: true },
   { event: "TaskCompleted", entry: "tasks.cjs", timeout: 20, block: true },
   { event: "PostToolUse", matcher: "Agent|TaskCreate|TaskUpdate", entry: "tasks.cjs", timeout: 20, block: false },
+  { event: "UserPromptSubmit", entry: "tasks.cjs", timeout: 15, block: false },
 ];
 
 /** Entry files the wiring points at. */

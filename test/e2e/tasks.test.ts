@@ -124,4 +124,23 @@ describe("the task system as the channel between agents", () => {
     expect(audit.find((e) => e["event"] === "task-refused")).toMatchObject({ task_id: "1", outcome: "VIOLATION, SAFE", reassign_to: ["backend"] });
     expect(audit.some((e) => e["event"] === "task-completed")).toBe(false);
   });
+
+  it("gives the orchestrator a background agent's validation with its task notification", async () => {
+    repo = makeRepo({ "README.md": "# shop\n" });
+    installLanes(repo);
+    api = await startMockApi({
+      main: [
+        [toolUse("Agent", { description: "backend work", prompt: "add src/server/health.ts", subagent_type: "backend" })],
+        [text("waiting for backend")],
+        [text("done")],
+      ],
+      agents: {
+        backend: { marker: markers.backend, turns: [[toolUse("Write", { file_path: repo.path("src/server/health.ts"), content: "export const ok = true;\n" })], [text("backend done")]] },
+      },
+    });
+    const run = await runClaude({ repo, api, prompt: "add a health check", args: ["--permission-mode", "acceptEdits"] });
+    expect(repo.read("src/server/health.ts"), explain(run, api)).toBe("export const ok = true;\n");
+    expect(mainSawAfterAgent(api)).toContain("UserPromptSubmit hook additional context: lanes validation of backend: VALID, SAFE; files: src/server/health.ts (created)");
+    expect(api.notes).toEqual([]);
+  });
 });
