@@ -29,7 +29,7 @@ import { loadSettingsRules } from "./inputs.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import { readTaskConstraints } from "./task.ts";
-import { findTask } from "./task-store.ts";
+import { findTask, readHold } from "./task-store.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -142,6 +142,8 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
     expandGlob,
     taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
+    // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
+    ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
   });
   const decision = evaluation.decision;
   const now = deps.now();

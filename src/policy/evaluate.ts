@@ -36,6 +36,8 @@ export interface EvaluateContext {
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
   /** The agent a task is assigned to (task-channel rules); absent = no task known. */
   readonly taskOwner?: (taskId: string) => string | undefined;
+  /** Why work waits for a human decision (task-channel hold), if it does. */
+  readonly pendingDecision?: string;
 }
 
 export interface Evaluation {
@@ -72,7 +74,7 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
       pathContext,
       roots,
     ),
-    ...taskToolMatches({ policy, agentType: request.agent?.type, tool: request.tool, toolInput: request.input, taskOwner: context.taskOwner ?? (() => undefined) }),
+    ...taskToolMatches({ policy, agentType: request.agent?.type, tool: request.tool, toolInput: request.input, taskOwner: context.taskOwner ?? (() => undefined), ...(context.pendingDecision !== undefined && { pendingDecision: context.pendingDecision }) }),
   ];
   return { decision: combine(matches), facts, matches };
 }

@@ -20,6 +20,8 @@ export interface TaskToolInput {
   readonly toolInput: Readonly<Record<string, unknown>>;
   /** The agent a task is assigned to, if lanes knows the task and it has one. */
   readonly taskOwner: (taskId: string) => string | undefined;
+  /** Why work is on hold for a human decision (a DANGEROUS outcome), if it is. */
+  readonly pendingDecision?: string;
 }
 
 const SOURCE = "lanes task channel";
@@ -28,8 +30,28 @@ function deny(ruleId: string, why: string, instead: string, subject: string): Ma
   return { ruleId, layer: "role", effect: "deny", why, instead, subject, scope: "call", source: SOURCE };
 }
 
+/** While a DANGEROUS outcome waits for a human, nobody starts agents or creates tasks. */
+function holdMatches(input: TaskToolInput): Match[] {
+  if (input.pendingDecision === undefined) return [];
+  if (input.tool !== "Agent" && input.tool !== "Task" && input.tool !== "TaskCreate") return [];
+  return [
+    {
+      ruleId: "tasks.human-decision-pending",
+      layer: "builtin",
+      effect: "deny",
+      why: `work is on hold until a human decides: ${input.pendingDecision}`,
+      instead: "stop and report the outcome to the human, who reviews it and runs `lanes decide approve` or `lanes decide reject`",
+      subject: `the \`${input.tool}\` tool`,
+      scope: "call",
+      source: SOURCE,
+    },
+  ];
+}
+
 /** The task-channel matches of one call (none for other tools, the main session and orchestrators). */
 export function taskToolMatches(input: TaskToolInput): Match[] {
+  const held = holdMatches(input);
+  if (held.length > 0) return held;
   if (!TASK_TOOLS.includes(input.tool) || input.agentType === undefined) return [];
   const name = baseAgentName(input.agentType);
   const agent = input.policy.agents.find((a) => a.name === name);

@@ -134,10 +134,13 @@ describe("the task channel", () => {
     expect(after).toMatchObject({ continue: false, stopReason: expect.stringContaining("lanes: processing is stopped until a human decides: backend ran or attempted DANGEROUS commands: `rm -rf /`") });
     expect(taskCreated("4", "Next", "d").json?.["reason"]).toContain("processing is stopped until a human decides");
     expect(completed("4", "Next").json?.["decision"]).toBe("block");
+    const spawnAgain = () => runHook(p, "pre-tool-use.cjs", hookInput(p, "PreToolUse", { tool_name: "Agent", tool_input: { subagent_type: "backend", prompt: "again", description: "again" } }));
+    expect(spawnAgain().json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("[tasks.human-decision-pending]") } });
 
     expect(lanes("decide", "approve", "--note", "checked: it was blocked").stdout).toContain("approved: backend ran or attempted DANGEROUS commands");
     expect(audit().find((e) => e["event"] === "human-decision")).toMatchObject({ subject: "approve", agent: "backend", note: "checked: it was blocked" });
     expect(taskCreated("4", "Next", "d").stdout).toBe("");
+    expect(spawnAgain().stdout).toBe("");
     expect(lanes("decide", "approve").stdout).toBe("no decision is pending: nothing changed\n");
   });
 

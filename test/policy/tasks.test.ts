@@ -78,6 +78,17 @@ describe("who may use which task tool", () => {
     expect(match).toMatchObject({ ruleId: "tasks.update-not-own", layer: "role", why: "task #2 is assigned to `frontend`, not backend" });
   });
 
+  it.each<[string, string | undefined, string, "deny" | "none"]>([
+    ["the main session starts an agent", undefined, "Agent", "deny"],
+    ["the orchestrator starts an agent (legacy name)", "orchestrator", "Task", "deny"],
+    ["the main session creates a task", undefined, "TaskCreate", "deny"],
+    ["the main session lists the tasks", undefined, "TaskList", "none"],
+    ["a specialist reads a file", "backend", "Read", "none"],
+  ])("while a human decision is pending: %s", (_name, agent, tool, effect) => {
+    const matches = taskToolMatches({ policy, agentType: agent, tool, toolInput: {}, taskOwner: () => undefined, pendingDecision: "backend attempted `rm -rf /`" });
+    expect(matches.map((m) => [m.ruleId, m.effect])).toEqual(effect === "deny" ? [["tasks.human-decision-pending", "deny"]] : []);
+  });
+
   it("has no opinion on other tools and on agents lanes has no definition for", () => {
     expect(taskToolMatches({ policy, agentType: "backend", tool: "Read", toolInput: {}, taskOwner: () => undefined })).toEqual([]);
     expect(taskToolMatches({ policy, agentType: "general-purpose", tool: "TaskCreate", toolInput: {}, taskOwner: () => undefined })).toEqual([]);
