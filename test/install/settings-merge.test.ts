@@ -12,7 +12,12 @@ describe("mergeHookSettings", () => {
     expect(settings.hooks.PreToolUse).toEqual([
       { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"', timeout: 10, onFailure: "block" }] },
     ]);
-    expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
+    // the task channel's enforcing events
+    const tasks = 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/tasks.cjs"';
+    for (const event of ["SubagentStop", "TaskCreated", "TaskCompleted"]) {
+      expect(settings.hooks[event], event).toContainEqual({ hooks: [{ type: "command", command: tasks, timeout: expect.any(Number), onFailure: "block" }] });
+    }
   });
 
   it("keeps every existing key and hook, and is idempotent", () => {
