@@ -101,6 +101,12 @@ export function findTask(stateDir: string, session: string, id: string): TaskRec
   return readTasks(stateDir).tasks[taskKey(session, id)];
 }
 
+/** The assignee of the most recently updated task with this id in any session (for `lanes check`, which has no session). */
+export function latestAssignee(stateDir: string, id: string): string | undefined {
+  const matches = Object.values(readTasks(stateDir).tasks).filter((t) => t.id === id);
+  return matches.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0))[0]?.assignee;
+}
+
 /** Creates or changes one task; returns a problem message, if any. */
 export function updateTask(stateDir: string, session: string, id: string, change: (current: TaskRecord | undefined) => TaskRecord): string | undefined {
   const path = tasksPath(stateDir);

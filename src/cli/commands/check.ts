@@ -14,6 +14,7 @@ import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
+import { latestAssignee, readHold } from "../../hooks/task-store.ts";
 
 const usage = `usage: lanes check [options] <command>
        lanes check [options] --tool <Tool> --input '<json>'
@@ -95,6 +96,8 @@ export const checkCommand: Command = {
       knownAgentTypes: new Set(policy.knownAgentTypes),
       task: readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
       expandGlob,
+      taskOwner: (id) => latestAssignee(projectPaths(projectDir).state, id),
+      pendingDecision: readHold(projectPaths(projectDir).state)?.reason,
     });
     const decision = evaluation.decision;
     const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });

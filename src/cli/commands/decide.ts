@@ -24,7 +24,7 @@ export const decideCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { note: { type: "string" }, project: { type: "string" } }, usage, true);
     const decision = positionals[0];
-    if (decision !== "approve" && decision !== "reject") throw new CliError(`\`lanes decide\` expects \`approve\` or \`reject\`, received \`${decision ?? ""}\``, 64, usage);
+    if (decision !== "approve" && decision !== "reject") throw new CliError(`the decision is \`approve\` or \`reject\`, received \`${decision ?? ""}\``, 64, usage);
     const projectDir = values.project ?? findProjectDir(ctx.cwd, ctx.env);
     const state = projectPaths(projectDir).state;
     const hold = readHold(state);
