@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nextStepFor } from "../../src/hooks/next-step.ts";
+import type { TaskRecord } from "../../src/hooks/task-store.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -142,6 +144,8 @@ describe("the task channel", () => {
     expect(taskCreated("4", "Next", "d").stdout).toBe("");
     expect(spawnAgain().stdout).toBe("");
     expect(lanes("decide", "approve").stdout).toBe("no decision is pending: nothing changed\n");
+    const wrong = lanes("decide", "maybe");
+    expect([wrong.status, wrong.stderr.split("\n")[0]]).toEqual([64, "lanes decide: the decision is `approve` or `reject`, received `maybe`"]);
   });
 
   it("keeps next_step in step with an assignment while a workflow runs", () => {
@@ -150,5 +154,21 @@ describe("the task channel", () => {
     assign("5", "backend");
     const progress = JSON.parse(p.read(".claude/state/progress.json")) as { next_step: Record<string, unknown> };
     expect(progress.next_step).toMatchObject({ expert: "backend", action: "Implement the signup API", context: { task_id: "5", task: "POST /signup" } });
+  });
+});
+
+describe("nextStepFor", () => {
+  const task: TaskRecord = { id: "7", session: "s", subject: "Write the API docs", description: "docs/api.md", assignee: "docs", status: "pending", updated: "t" };
+  it.each<[string, unknown, unknown, Record<string, unknown>]>([
+    ["no next step yet: the step after the current one", null, 2, { step: 3, expert: "docs", action: "Write the API docs", context: { task_id: "7", task: "docs/api.md" } }],
+    ["a step for another agent is replaced", { step: 3, expert: "qa", action: "test", context: { files: ["a"] } }, 2, { step: 3, expert: "docs", action: "Write the API docs", context: { task_id: "7", task: "docs/api.md" } }],
+    [
+      "a step for the same agent keeps its number, context and constraints",
+      { step: 4, expert: "docs", action: "old", context: { files: ["a"] }, constraints: { read_only: false } },
+      2,
+      { step: 4, expert: "docs", action: "Write the API docs", context: { files: ["a"], task_id: "7", task: "docs/api.md" }, constraints: { read_only: false } },
+    ],
+  ])("%s", (_name, current, currentStep, expected) => {
+    expect(nextStepFor(current, currentStep, task)).toEqual(expected);
   });
 });
