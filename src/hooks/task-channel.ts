@@ -25,7 +25,7 @@ import { readBaseInput, type BaseHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 import { ensureStateDir } from "./state-dir.ts";
-import { findTask, readHold, readRun, setHold, updateRun, updateTask, type RunRecord, type TaskRecord } from "./task-store.ts";
+import { findTask, pruneRuns, readHold, readRun, setHold, updateRun, updateTask, type RunRecord, type TaskRecord } from "./task-store.ts";
 import { reassignTo, renderValidation, validateRun, violationText, type ChangeEvidence, type CommandEvidence, type ValidationResult } from "./validation.ts";
 import { committedChanges, diffSnapshots, fingerprint, takeSnapshot, trackedIn, DEFAULT_SNAPSHOT_LIMITS, type WorktreeSnapshot } from "./worktree-snapshot.ts";
 import { syncNextStep } from "./next-step.ts";
@@ -159,10 +159,18 @@ function recordValidation(ctx: Ctx, run: RunRecord, result: ValidationResult, ex
 
 const block = (reason: string): string => JSON.stringify({ decision: "block", reason });
 
+/** Creates or changes a task of this session; a problem goes to stderr. */
+function setTask(ctx: Ctx, id: string, change: (current: TaskRecord | undefined) => TaskRecord): string | undefined {
+  const problem = updateTask(ctx.state, ctx.input.session_id, id, change, ctx.now);
+  if (problem !== undefined) ctx.stderr.push(`lanes: could not record task #${id}: ${problem}`);
+  return problem;
+}
+
 function onSubagentStart(ctx: Ctx): HookOutcome {
   const agentId = ctx.input.agent_id;
   if (agentId === undefined) return { stdout: "", stderr: ctx.stderr };
   ensureStateDir(ctx.state);
+  pruneRuns(ctx.state, ctx.now);
   const snap = takeSnapshot(ctx.projectDir);
   const problem = updateRun(ctx.state, agentId, () => ({
     version: 1,
@@ -217,8 +225,7 @@ function onTaskCreated(ctx: Ctx): HookOutcome {
     audit(ctx, { event: "task-refused", task_id: id, subject, reason: `hold: ${hold.reason}` });
     return { stdout: block(holdMessage(ctx, hold.reason)), stderr: ctx.stderr };
   }
-  const problem = updateTask(ctx.state, ctx.input.session_id, id, (current) => ({ ...current, id, session: ctx.input.session_id, subject, ...(description !== undefined && { description }), creator, status: "pending", updated: ctx.now.toISOString() }));
-  if (problem !== undefined) ctx.stderr.push(`lanes: could not record the task: ${problem}`);
+  setTask(ctx, id, (current) => ({ ...current, id, session: ctx.input.session_id, subject, ...(description !== undefined && { description }), creator, status: "pending", updated: ctx.now.toISOString() }));
   audit(ctx, {
     event: "task-created",
     task_id: id,
@@ -259,7 +266,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
   const result = run === undefined ? undefined : live ? validate(ctx, run) : (run.validation ?? validate(ctx, run));
   const completer = ctx.input.agent_type === undefined ? "main" : baseAgentName(ctx.input.agent_type);
   if (result === undefined) {
-    updateTask(ctx.state, ctx.input.session_id, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "completed", outcome: "not validated", updated: ctx.now.toISOString() }));
+    setTask(ctx, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "completed", outcome: "not validated", updated: ctx.now.toISOString() }));
     audit(ctx, { event: "task-completed", task_id: id, subject, agent: completer, outcome: "not validated (no subagent run to check)", files: [] });
     return { stdout: "", stderr: ctx.stderr };
   }
@@ -268,7 +275,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
   const files = result.files.map((f) => f.path);
   if (result.boundary === "VIOLATION") {
     const owners = reassignTo(result);
-    updateTask(ctx.state, ctx.input.session_id, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "refused", outcome, reassign_to: owners, updated: ctx.now.toISOString() }));
+    setTask(ctx, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "refused", outcome, reassign_to: owners, updated: ctx.now.toISOString() }));
     audit(ctx, { event: "task-refused", task_id: id, subject, agent: completer, outcome, files, reassign_to: owners });
     const to = owners.length === 0 ? "an owner the orchestrator chooses" : owners.map((o) => `\`${o}\``).join(", ");
     return {
@@ -280,11 +287,11 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
   }
   if (result.risk === "DANGEROUS") {
     holdFor(ctx, run, result, id);
-    updateTask(ctx.state, ctx.input.session_id, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "refused", outcome, updated: ctx.now.toISOString() }));
+    setTask(ctx, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "refused", outcome, updated: ctx.now.toISOString() }));
     audit(ctx, { event: "task-refused", task_id: id, subject, agent: completer, outcome, files });
     return { stdout: block(holdMessage(ctx, readHold(ctx.state)?.reason ?? "a DANGEROUS outcome")), stderr: ctx.stderr };
   }
-  updateTask(ctx.state, ctx.input.session_id, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "completed", outcome, updated: ctx.now.toISOString() }));
+  setTask(ctx, id, (c) => ({ ...(c ?? { id, session: ctx.input.session_id, subject }), status: "completed", outcome, updated: ctx.now.toISOString() }));
   audit(ctx, { event: "task-completed", task_id: id, subject, agent: completer, ...(ctx.input.agent_id !== undefined && { agent_id: ctx.input.agent_id }), outcome, files });
   return { stdout: "", stderr: ctx.stderr };
 }
@@ -315,7 +322,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
     const task = (response["task"] ?? {}) as Record<string, unknown>;
     const id = str(task["id"]);
     if (id === undefined) return { stdout: "", stderr: ctx.stderr };
-    updateTask(ctx.state, ctx.input.session_id, id, (c) => ({ ...c, id, session: ctx.input.session_id, subject: str(toolInput["subject"]) ?? c?.subject ?? "", status: c?.status ?? "pending", creator: actor, updated: ctx.now.toISOString() }));
+    setTask(ctx, id, (c) => ({ ...c, id, session: ctx.input.session_id, subject: str(toolInput["subject"]) ?? c?.subject ?? "", status: c?.status ?? "pending", creator: actor, updated: ctx.now.toISOString() }));
     return { stdout: "", stderr: ctx.stderr };
   }
   if (tool === "TaskUpdate") {
@@ -324,7 +331,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
     const owner = str(toolInput["owner"]);
     const status = str(toolInput["status"]);
     const description = str(toolInput["description"]);
-    updateTask(ctx.state, ctx.input.session_id, id, (c) => ({
+    setTask(ctx, id, (c) => ({
       ...(c ?? { id, session: ctx.input.session_id, subject: str(toolInput["subject"]) ?? "", status: "pending" }),
       ...(owner !== undefined && { assignee: baseAgentName(owner) }),
       ...((status === "pending" || status === "in_progress" || status === "completed") && { status }),

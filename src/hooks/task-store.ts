@@ -13,7 +13,7 @@
  *
  * Small files, no schema library (the guard reads `tasks.json` on the hot path).
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../runtime/ids.ts";
@@ -72,6 +72,8 @@ export interface Hold {
 }
 
 const EMPTY_TASKS: TasksFile = { version: 1, tasks: {} };
+/** How long tasks and run records are kept. */
+const KEEP_MS = 14 * 24 * 60 * 60 * 1000;
 
 export const tasksPath = (stateDir: string): string => join(stateDir, "tasks.json");
 export const runPath = (stateDir: string, agentId: string): string => join(stateDir, "runs", `${safeId(agentId)}.json`);
@@ -108,9 +110,32 @@ export function latestAssignee(stateDir: string, id: string): string | undefined
 }
 
 /** Creates or changes one task; returns a problem message, if any. */
-export function updateTask(stateDir: string, session: string, id: string, change: (current: TaskRecord | undefined) => TaskRecord): string | undefined {
+export function updateTask(stateDir: string, session: string, id: string, change: (current: TaskRecord | undefined) => TaskRecord, now: Date): string | undefined {
   const path = tasksPath(stateDir);
-  return updateBookkeeping(path, stateDir, readTasksFile, (file): TasksFile => ({ version: 1, tasks: { ...file.tasks, [taskKey(session, id)]: change(file.tasks[taskKey(session, id)]) } }));
+  const cutoff = new Date(now.getTime() - KEEP_MS).toISOString();
+  return updateBookkeeping(path, stateDir, readTasksFile, (file): TasksFile => {
+    // tasks of old sessions go (task ids restart per task list, so they would only confuse `lanes check`)
+    const kept = Object.fromEntries(Object.entries(file.tasks).filter(([, t]) => typeof t.updated !== "string" || t.updated >= cutoff));
+    return { version: 1, tasks: { ...kept, [taskKey(session, id)]: change(file.tasks[taskKey(session, id)]) } };
+  });
+}
+
+/** Removes run records older than the retention, at most `max` files per call (best effort). */
+export function pruneRuns(stateDir: string, now: Date, max = 200): void {
+  const dir = join(stateDir, "runs");
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json")).slice(0, max);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      if (now.getTime() - statSync(join(dir, name)).mtimeMs > KEEP_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      // another hook removed it first
+    }
+  }
 }
 
 export function readRun(stateDir: string, agentId: string): RunRecord | undefined {
