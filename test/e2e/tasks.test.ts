@@ -143,4 +143,20 @@ describe("the task system as the channel between agents", () => {
     expect(mainSawAfterAgent(api)).toContain("UserPromptSubmit hook additional context: lanes validation of backend: VALID, SAFE; files: src/server/health.ts (created)");
     expect(api.notes).toEqual([]);
   });
+
+  it("a DANGEROUS attempt stops the session until the human decides", async () => {
+    repo = makeRepo({ "README.md": "# shop\n" });
+    installLanes(repo);
+    api = await startMockApi({
+      main: [[spawn("backend", "clean up")], [toolUse("TaskCreate", { subject: "Deploy", description: "never reached" })], [text("done")]],
+      agents: { backend: { marker: markers.backend, turns: [[toolUse("Bash", { command: "rm -rf /" })], [text("backend done")]] } },
+    });
+    const run = await runClaude({ repo, api, prompt: "clean up the server", args: ["--permission-mode", "acceptEdits", "--allowedTools", "Bash"] });
+    expect(api.toolResults("backend")[0]?.is_error, explain(run, api)).toBe(true);
+    expect(run.json?.["terminal_reason"], explain(run, api)).toBe("hook_stopped");
+    expect(api.toolUses("main").map((u) => u.name)).toEqual(["Agent"]);
+    const audit = auditOf(repo);
+    expect(audit.find((e) => e["event"] === "escalation" && e["subject"] === "human decision required")).toMatchObject({ agent: "backend", risk: "DANGEROUS" });
+    expect(lanes(repo, ["decide", "reject", "--note", "never run rm -rf /"])).toContain("rejected: backend ran or attempted DANGEROUS commands: `rm -rf /`");
+  });
 });
