@@ -13,7 +13,7 @@
  *
  * Prints one JSON object or nothing. Failures: see README "Failure posture".
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
@@ -98,6 +98,7 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
 
   const changes: ChangeEvidence[] = [];
   let worktree: Map<string, ChangeEvidence["change"]> | undefined;
+  let tracked: (path: string) => boolean = () => false;
   if (run.snapshot !== undefined) {
     const now = takeSnapshot(ctx.projectDir);
     if (now.ok) {
@@ -106,7 +107,8 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
       for (const path of Object.keys(run.snapshot.entries)) {
         if (!(path in stop.entries)) (stop.entries as Record<string, string>)[path] = fingerprint(join(ctx.projectDir, path), DEFAULT_SNAPSHOT_LIMITS.maxHashBytes);
       }
-      const diff = [...diffSnapshots(run.snapshot, stop, trackedIn(ctx.projectDir)), ...committedChanges(ctx.projectDir, run.snapshot.head, stop.head)];
+      tracked = trackedIn(ctx.projectDir);
+      const diff = [...diffSnapshots(run.snapshot, stop, tracked), ...committedChanges(ctx.projectDir, run.snapshot.head, stop.head)];
       worktree = new Map(diff.map((c) => [join(ctx.projectDir, c.path), c.change]));
       if (run.snapshot.truncated || stop.truncated) notes.push("the work tree had too many changed paths to fingerprint them all");
     } else {
@@ -116,8 +118,11 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
     notes.push(`no work-tree evidence (${run.snapshot_error ?? "no snapshot at the start"}); only the changes lanes recorded were checked`);
   }
   for (const path of touched) {
-    // with a snapshot, a touched path with no net change since the start was undone
-    if (worktree !== undefined && !worktree.has(path) && path.startsWith(`${ctx.projectDir}/`) && !run.snapshot?.truncated) continue;
+    // with a snapshot, a touched path with no net change since the start was undone: a tracked file
+    // that is clean again, or a new file that is gone again (git-ignored files stay: git cannot tell)
+    if (worktree !== undefined && !worktree.has(path) && path.startsWith(`${ctx.projectDir}/`) && !run.snapshot?.truncated) {
+      if (tracked(path.slice(ctx.projectDir.length + 1)) || !existsSync(path)) continue;
+    }
     changes.push({ path, change: worktree?.get(path) ?? "modified", source: "touch" });
   }
   for (const [path, change] of worktree ?? []) {

@@ -79,6 +79,24 @@ describe("validation on the way out", () => {
   });
 });
 
+describe("recorded writes against the snapshots", () => {
+  const touched = (id: string, type: string, rel: string) =>
+    runHook(p, "post-tool-use.cjs", hookInput(p, "PostToolUse", { tool_name: "Write", tool_input: { file_path: p.path(rel), content: "x" }, tool_response: { type: "create", filePath: p.path(rel) }, agent_id: id, agent_type: type }));
+
+  it("a recorded write into a git-ignored path outside the lane is still a VIOLATION; a new file removed again is not", () => {
+    p.write(".gitignore", "build/\n");
+    start(FRONTEND, "frontend");
+    p.write("build/server.js", "x\n");
+    touched(FRONTEND, "frontend", "build/server.js");
+    p.write("src/server/tmp.ts", "x\n");
+    touched(FRONTEND, "frontend", "src/server/tmp.ts");
+    spawnSync("rm", [p.path("src/server/tmp.ts")]);
+    expect(stop(FRONTEND, "frontend").json?.["reason"]).toContain("you changed `build/server.js` (owned by no agent)");
+    const validation = audit().find((e) => e["event"] === "validation");
+    expect(validation?.["files"]).toEqual(["build/server.js"]);
+  });
+});
+
 describe("the task channel", () => {
   it("backend completes its task: VALID with the files; the task's history in lanes log --task", () => {
     expect(taskCreated("1", "Implement the users API", "GET /users in src/server").stdout).toBe("");
