@@ -100,12 +100,13 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
   let worktree: Map<string, ChangeEvidence["change"]> | undefined;
   let tracked: (path: string) => boolean = () => false;
   if (run.snapshot !== undefined) {
-    const now = takeSnapshot(ctx.projectDir);
+    const now = takeSnapshot(ctx.projectDir, DEFAULT_SNAPSHOT_LIMITS, run.snapshot);
     if (now.ok) {
       const stop: WorktreeSnapshot = { ...now.snapshot, entries: { ...now.snapshot.entries } };
       // paths dirty at the start and clean now: fingerprint them now (reverted, committed or deleted)
       for (const path of Object.keys(run.snapshot.entries)) {
-        if (!(path in stop.entries)) (stop.entries as Record<string, string>)[path] = fingerprint(join(ctx.projectDir, path), DEFAULT_SNAPSHOT_LIMITS.maxHashBytes);
+        const before = run.snapshot.entries[path]!;
+        if (!(path in stop.entries)) (stop.entries as Record<string, string>)[path] = fingerprint(join(ctx.projectDir, path), before.startsWith("stat:") ? -1 : Number.MAX_SAFE_INTEGER);
       }
       tracked = trackedIn(ctx.projectDir);
       const diff = [...diffSnapshots(run.snapshot, stop, tracked), ...committedChanges(ctx.projectDir, run.snapshot.head, stop.head)];

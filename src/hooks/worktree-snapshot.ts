@@ -34,11 +34,14 @@ export interface WorktreeChange {
 
 export interface SnapshotLimits {
   readonly maxEntries: number;
+  /** Files above this size are fingerprinted by size and mtime. */
   readonly maxHashBytes: number;
+  /** Bytes hashed per snapshot at most; past it, every further file is fingerprinted by size and mtime. */
+  readonly maxTotalHashBytes: number;
   readonly timeoutMs: number;
 }
 
-export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxEntries: 5000, maxHashBytes: 2_000_000, timeoutMs: 4000 };
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxEntries: 5000, maxHashBytes: 2_000_000, maxTotalHashBytes: 64_000_000, timeoutMs: 4000 };
 
 function git(projectDir: string, args: readonly string[], timeoutMs: number): { ok: true; out: string } | { ok: false; message: string } {
   const result = spawnSync("git", ["-C", projectDir, ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
@@ -69,6 +72,14 @@ export function fingerprint(absPath: string, maxHashBytes: number): string {
   return `sha1:${hash.digest("hex")}`;
 }
 
+const sizeOf = (absPath: string): number => {
+  try {
+    return statSync(absPath).size;
+  } catch {
+    return 0;
+  }
+};
+
 /** Paths listed by `git status --porcelain=v1 -z` (renames as their two paths). */
 export function parsePorcelain(out: string): string[] {
   const fields = out.split("\0");
@@ -88,14 +99,22 @@ export function parsePorcelain(out: string): string[] {
   return paths;
 }
 
-/** Takes a snapshot of `projectDir`'s work tree; an error message when it is not a git work tree or git fails. */
-export function takeSnapshot(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
+/** Takes a snapshot of `projectDir`'s work tree (fingerprinting the paths of `like` as `like` did); an error message when it is not a git work tree or git fails. */
+export function takeSnapshot(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS, like?: WorktreeSnapshot): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
   const status = git(projectDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], limits.timeoutMs);
   if (!status.ok) return { ok: false, message: status.message };
   const head = git(projectDir, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
   const paths = [...new Set(parsePorcelain(status.out))].sort();
   const entries: Record<string, string> = {};
-  for (const path of paths.slice(0, limits.maxEntries)) entries[path] = fingerprint(join(projectDir, path), limits.maxHashBytes);
+  let budget = limits.maxTotalHashBytes;
+  for (const path of paths.slice(0, limits.maxEntries)) {
+    // a path of an earlier snapshot is fingerprinted the same way again, so the two compare like for like
+    const before = like?.entries[path];
+    const max = before?.startsWith("sha1:") === true ? Number.MAX_SAFE_INTEGER : before?.startsWith("stat:") === true ? -1 : Math.min(limits.maxHashBytes, budget);
+    const print = fingerprint(join(projectDir, path), max);
+    entries[path] = print;
+    if (print.startsWith("sha1:")) budget -= sizeOf(join(projectDir, path));
+  }
   return { ok: true, snapshot: { head: head.ok ? head.out.trim() || null : null, entries, truncated: paths.length > limits.maxEntries } };
 }
 

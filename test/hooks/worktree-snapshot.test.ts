@@ -87,6 +87,21 @@ describe("snapshots of a real repository", () => {
     ]);
   });
 
+  it("fingerprints the paths of the start snapshot the same way at the end, whatever the hashing budget", () => {
+    repo = mkdtempSync(join(tmpdir(), "lanes-snap-"));
+    git("init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "aa\n");
+    writeFileSync(join(repo, "b.txt"), "bb\n");
+    const limits = { maxEntries: 100, maxHashBytes: 1000, maxTotalHashBytes: 3, timeoutMs: 4000 };
+    const start = takeSnapshot(repo, limits);
+    if (!start.ok) throw new Error(start.message);
+    expect(Object.values(start.snapshot.entries).map((e) => e.split(":")[0])).toEqual(["sha1", "stat"]);
+    writeFileSync(join(repo, "0.txt"), "00\n"); // sorts first and would take the budget
+    const stop = takeSnapshot(repo, limits, start.snapshot);
+    if (!stop.ok) throw new Error(stop.message);
+    expect(diffSnapshots(start.snapshot, stop.snapshot, () => false)).toEqual([{ path: "0.txt", change: "created" }]);
+  });
+
   it("is an error outside a git repository", () => {
     repo = mkdtempSync(join(tmpdir(), "lanes-snap-"));
     const result = takeSnapshot(repo);
