@@ -27,7 +27,7 @@ import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { findTask, pruneRuns, readHold, readRun, setHold, updateRun, updateTask, type RunRecord, type TaskRecord } from "./task-store.ts";
 import { reassignTo, renderValidation, validateRun, violationText, type ChangeEvidence, type CommandEvidence, type ValidationResult } from "./validation.ts";
-import { committedChanges, diffSnapshots, fingerprint, takeSnapshot, trackedIn, DEFAULT_SNAPSHOT_LIMITS, type WorktreeSnapshot } from "./worktree-snapshot.ts";
+import { committedChanges, diffSnapshots, fingerprint, rootAsSeenFrom, takeSnapshot, trackedIn, DEFAULT_SNAPSHOT_LIMITS, type WorktreeSnapshot } from "./worktree-snapshot.ts";
 import { syncNextStep } from "./next-step.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
@@ -102,15 +102,18 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
   if (run.snapshot !== undefined) {
     const now = takeSnapshot(ctx.projectDir, DEFAULT_SNAPSHOT_LIMITS, run.snapshot);
     if (now.ok) {
+      const root = now.snapshot.root;
+      const base = rootAsSeenFrom(ctx.projectDir, root);
       const stop: WorktreeSnapshot = { ...now.snapshot, entries: { ...now.snapshot.entries } };
       // paths dirty at the start and clean now: fingerprint them now (reverted, committed or deleted)
       for (const path of Object.keys(run.snapshot.entries)) {
         const before = run.snapshot.entries[path]!;
-        if (!(path in stop.entries)) (stop.entries as Record<string, string>)[path] = fingerprint(join(ctx.projectDir, path), before.startsWith("stat:") ? -1 : Number.MAX_SAFE_INTEGER);
+        if (!(path in stop.entries)) (stop.entries as Record<string, string>)[path] = fingerprint(join(root, path), before.startsWith("stat:") ? -1 : Number.MAX_SAFE_INTEGER);
       }
-      tracked = trackedIn(ctx.projectDir);
-      const diff = [...diffSnapshots(run.snapshot, stop, tracked), ...committedChanges(ctx.projectDir, run.snapshot.head, stop.head)];
-      worktree = new Map(diff.map((c) => [join(ctx.projectDir, c.path), c.change]));
+      const inRepo = trackedIn(root);
+      tracked = (abs) => abs.startsWith(`${base}/`) && inRepo(abs.slice(base.length + 1));
+      const diff = [...diffSnapshots(run.snapshot, stop, inRepo), ...committedChanges(root, run.snapshot.head, stop.head)];
+      worktree = new Map(diff.map((c) => [join(base, c.path), c.change]));
       if (run.snapshot.truncated || stop.truncated) notes.push("the work tree had too many changed paths to fingerprint them all");
     } else {
       notes.push(`no work-tree snapshot at the end: ${now.message}`);
@@ -122,7 +125,7 @@ export function gatherEvidence(ctx: Ctx, run: RunRecord): { changes: ChangeEvide
     // with a snapshot, a touched path with no net change since the start was undone: a tracked file
     // that is clean again, or a new file that is gone again (git-ignored files stay: git cannot tell)
     if (worktree !== undefined && !worktree.has(path) && path.startsWith(`${ctx.projectDir}/`) && !run.snapshot?.truncated) {
-      if (tracked(path.slice(ctx.projectDir.length + 1)) || !existsSync(path)) continue;
+      if (tracked(path) || !existsSync(path)) continue;
     }
     changes.push({ path, change: worktree?.get(path) ?? "modified", source: "touch" });
   }

@@ -12,11 +12,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** The state of the dirty paths of a work tree at one moment. */
 export interface WorktreeSnapshot {
+  /** The repository's top-level directory: the paths are relative to it (the project may be a subdirectory). */
+  readonly root: string;
   /** Commit at HEAD, or `null` in a repository without commits. */
   readonly head: string | null;
   /** Relative path → content fingerprint (`sha1:<hex>`, `stat:<size>:<mtime>`, `deleted`, `dir`). */
@@ -101,9 +103,13 @@ export function parsePorcelain(out: string): string[] {
 
 /** Takes a snapshot of `projectDir`'s work tree (fingerprinting the paths of `like` as `like` did); an error message when it is not a git work tree or git fails. */
 export function takeSnapshot(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS, like?: WorktreeSnapshot): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
-  const status = git(projectDir, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], limits.timeoutMs);
+  const top = git(projectDir, ["rev-parse", "--show-toplevel"], limits.timeoutMs);
+  if (!top.ok) return { ok: false, message: top.message };
+  const root = top.out.trim();
+  // porcelain paths are relative to the top level whatever the directory git runs in
+  const status = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], limits.timeoutMs);
   if (!status.ok) return { ok: false, message: status.message };
-  const head = git(projectDir, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
+  const head = git(root, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
   const paths = [...new Set(parsePorcelain(status.out))].sort();
   const entries: Record<string, string> = {};
   let budget = limits.maxTotalHashBytes;
@@ -111,18 +117,18 @@ export function takeSnapshot(projectDir: string, limits: SnapshotLimits = DEFAUL
     // a path of an earlier snapshot is fingerprinted the same way again, so the two compare like for like
     const before = like?.entries[path];
     const max = before?.startsWith("sha1:") === true ? Number.MAX_SAFE_INTEGER : before?.startsWith("stat:") === true ? -1 : Math.min(limits.maxHashBytes, budget);
-    const print = fingerprint(join(projectDir, path), max);
+    const print = fingerprint(join(root, path), max);
     entries[path] = print;
-    if (print.startsWith("sha1:")) budget -= sizeOf(join(projectDir, path));
+    if (print.startsWith("sha1:")) budget -= sizeOf(join(root, path));
   }
-  return { ok: true, snapshot: { head: head.ok ? head.out.trim() || null : null, entries, truncated: paths.length > limits.maxEntries } };
+  return { ok: true, snapshot: { root, head: head.ok ? head.out.trim() || null : null, entries, truncated: paths.length > limits.maxEntries } };
 }
 
-/** Paths changed by the commits between two HEADs (`git diff --name-status`), for a run that committed. */
-export function committedChanges(projectDir: string, from: string | null, to: string | null, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): WorktreeChange[] {
+/** Paths changed by the commits between two HEADs (`git diff --name-status`, relative to the top level `root`), for a run that committed. */
+export function committedChanges(root: string, from: string | null, to: string | null, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): WorktreeChange[] {
   if (from === to || to === null) return [];
   const args = from === null ? ["show", "--name-status", "--format=", "-z", to] : ["diff", "--name-status", "--no-renames", "-z", from, to];
-  const result = git(projectDir, args, limits.timeoutMs);
+  const result = git(root, args, limits.timeoutMs);
   if (!result.ok) return [];
   const fields = result.out.split("\0").filter((f) => f !== "");
   const changes: WorktreeChange[] = [];
@@ -160,9 +166,27 @@ export function diffSnapshots(start: WorktreeSnapshot, stop: WorktreeSnapshot, t
   return changes;
 }
 
-/** Whether `path` is tracked in HEAD (for telling created from modified). */
-export function trackedIn(projectDir: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): (path: string) => boolean {
-  const result = git(projectDir, ["ls-files", "-z"], limits.timeoutMs);
+/**
+ * The top level `root` (a real path, as git reports it) spelled the way `projectDir` is, so that the
+ * absolute paths built from it compare with the guard's (a project reached through a symlink, such
+ * as macOS's `/tmp`, keeps its spelling). `root` itself when the spelling cannot be derived.
+ */
+export function rootAsSeenFrom(projectDir: string, root: string): string {
+  let real: string;
+  try {
+    real = realpathSync(projectDir);
+  } catch {
+    return root;
+  }
+  if (real === root) return projectDir;
+  if (!real.startsWith(`${root}/`)) return root;
+  const sub = real.slice(root.length);
+  return projectDir.endsWith(sub) ? projectDir.slice(0, projectDir.length - sub.length) : root;
+}
+
+/** Whether a path relative to the top level `root` is tracked (for telling created from modified). */
+export function trackedIn(root: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): (path: string) => boolean {
+  const result = git(root, ["ls-files", "-z"], limits.timeoutMs);
   const set = new Set(result.ok ? result.out.split("\0") : []);
   return (path) => set.has(path);
 }

@@ -3,13 +3,13 @@
  * which a script writes files the guard never saw.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { committedChanges, diffSnapshots, parsePorcelain, takeSnapshot, trackedIn, type WorktreeChange, type WorktreeSnapshot } from "../../src/hooks/worktree-snapshot.ts";
+import { committedChanges, diffSnapshots, parsePorcelain, rootAsSeenFrom, takeSnapshot, trackedIn, type WorktreeChange, type WorktreeSnapshot } from "../../src/hooks/worktree-snapshot.ts";
 
-const snap = (entries: Record<string, string>, head: string | null = "h1"): WorktreeSnapshot => ({ head, entries, truncated: false });
+const snap = (entries: Record<string, string>, head: string | null = "h1"): WorktreeSnapshot => ({ root: "/repo", head, entries, truncated: false });
 
 describe("diffSnapshots", () => {
   it.each<[string, Record<string, string>, Record<string, string>, string[], WorktreeChange[]]>([
@@ -100,6 +100,27 @@ describe("snapshots of a real repository", () => {
     const stop = takeSnapshot(repo, limits, start.snapshot);
     if (!stop.ok) throw new Error(stop.message);
     expect(diffSnapshots(start.snapshot, stop.snapshot, () => false)).toEqual([{ path: "0.txt", change: "created" }]);
+  });
+
+  it("a project in a subdirectory of the repository: paths relative to the top level, spelled as the project is", () => {
+    repo = mkdtempSync(join(tmpdir(), "lanes-snap-"));
+    git("init", "-q", "-b", "main");
+    mkdirSync(join(repo, "packages/web/src"), { recursive: true });
+    writeFileSync(join(repo, "packages/web/src/a.ts"), "a\n");
+    const result = takeSnapshot(join(repo, "packages/web"));
+    if (!result.ok) throw new Error(result.message);
+    expect(Object.keys(result.snapshot.entries)).toEqual(["packages/web/src/a.ts"]);
+    expect(rootAsSeenFrom(join(repo, "packages/web"), result.snapshot.root)).toBe(realpathSync(repo) === repo ? repo : result.snapshot.root);
+  });
+
+  it("spells the top level the way a project reached through a symlink is spelled", () => {
+    repo = realpathSync(mkdtempSync(join(tmpdir(), "lanes-snap-")));
+    mkdirSync(join(repo, "real/pkg"), { recursive: true });
+    symlinkSync(join(repo, "real"), join(repo, "link"));
+    expect(rootAsSeenFrom(join(repo, "link/pkg"), join(repo, "real"))).toBe(join(repo, "link"));
+    expect(rootAsSeenFrom(join(repo, "link"), join(repo, "real"))).toBe(join(repo, "link"));
+    expect(rootAsSeenFrom(join(repo, "real/pkg"), join(repo, "real"))).toBe(join(repo, "real"));
+    expect(rootAsSeenFrom(join(repo, "missing"), join(repo, "real"))).toBe(join(repo, "real"));
   });
 
   it("is an error outside a git repository", () => {
