@@ -176,7 +176,7 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
     `### Response format\n\n${report}`,
     `### Errors\n\n${errors}`,
     `### Handoff\n\n${handoff}`,
-    renderTaskProtocol(def),
+    renderTaskProtocol(def, cli),
   ].join("\n\n");
 }
 
