@@ -37,7 +37,7 @@ export const CommandMatch = z
     args: z
       .array(z.string().min(1))
       .optional()
-      .describe("Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word; compared case-insensitively."),
+      .describe("Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word, `migrat*` any word starting with `migrat`; compared case-insensitively."),
     flags_any: z.array(z.string().min(1)).optional().describe("At least one of these flags is present (clusters like -rf are split, --x=y counts as --x)."),
     flags_all: z
       .array(stringList)
@@ -47,8 +47,12 @@ export const CommandMatch = z
     option_values: z
       .record(z.string().min(1), z.array(z.string().min(1)).min(1))
       .optional()
-      .describe("Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd."),
+      .describe("Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd; the value may be given as `--opt=value` or as the next word (`--target prod`)."),
     double_dash: z.boolean().optional().describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+    env: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe("Environment variables set for the command (`NODE_ENV=production cmd`, `env NODE_ENV=production cmd`) whose value must match one of the given words (`*` matches any text), e.g. {NODE_ENV: [production, prod]}."),
     operands: z.array(z.string().min(1)).optional().describe("At least one operand (after `args`) matches one of these path globs, resolved against the command's directory."),
     targets: z.array(PathClass).optional().describe("At least one operand falls in one of these path classes."),
   })
@@ -88,9 +92,9 @@ export const PolicyOptions = z
     case_insensitive_paths: z.boolean().optional().describe("Match path rules case-insensitively (default: false; true on macOS and Windows volumes)."),
     outside_project_writes: z.enum(["deny", "ask", "off"]).optional().describe("Writes outside the project root and temp dirs (default: ask)."),
     default_lane: z
-      .enum(["deny-writes", "global-only"])
+      .enum(["unowned-only", "deny-writes", "global-only"])
       .optional()
-      .describe("For a subagent with no lanes definition: deny-writes denies every write, global-only applies only the global rules (default: global-only)."),
+      .describe("Same as `subagents.default_lane` (kept for older files; `subagents.default_lane` wins in the same layer)."),
     max_agent_depth: z.number().int().min(1).max(10).optional().describe("Maximum nesting of subagents (default 3)."),
     analysis_budget_ms: z.number().int().min(5).max(2000).optional().describe("Time bound of the Bash analysis; past it the answer is ask (default 50)."),
     audit_max_bytes: z.number().int().min(10_000).optional().describe("Size at which the audit log rotates (default 5 MB)."),
@@ -99,14 +103,57 @@ export const PolicyOptions = z
   .describe("Options; a higher layer's value wins.");
 export type PolicyOptions = z.infer<typeof PolicyOptions>;
 
+/** The lane of a subagent that has no lanes definition. */
+export const DefaultLaneName = z
+  .enum(["unowned-only", "deny-writes", "global-only"])
+  .describe(
+    "unowned-only: may write only paths no lanes agent owns (writes into an agent's lane are denied, naming the owners); deny-writes: may not write at all; global-only: only the global rules apply",
+  );
+
+/** A MUST NOT rule that applies to every subagent. */
+export const SubagentMustNot = z
+  .strictObject({
+    id: RuleId.describe("Stable id; the compiled rule id is `subagents.<id>`."),
+    text: z.string().min(1).describe("The rule as the agent reads it, imperative, e.g. `publish packages`."),
+    paths: z.array(z.string().min(1)).optional().describe("Globs no subagent may write or delete."),
+    command: CommandMatch.optional().describe("Commands no subagent may run."),
+    tools: z.array(z.string().min(1)).optional().describe("Tools no subagent may use."),
+    effect: z.enum(["deny", "ask"]).optional().describe("deny (default) or ask"),
+  })
+  .refine((r) => r.paths !== undefined || r.command !== undefined || r.tools !== undefined, { message: "a subagents MUST NOT rule needs `paths`, `command` or `tools`" });
+export type SubagentMustNot = z.infer<typeof SubagentMustNot>;
+
+/** `subagents:`: what applies to every subagent, so agent files hold only what is theirs. */
+export const SubagentsSection = z
+  .strictObject({
+    default_lane: DefaultLaneName.optional().describe("Lane of every subagent without a lanes definition and without an entry in `lanes` (default: unowned-only)."),
+    lanes: z
+      .record(z.string().min(1), DefaultLaneName)
+      .optional()
+      .describe("Lanes of agent types without a lanes definition, by `agent_type`: built-in (`general-purpose`, `Explore`, `Plan`), plugin (`plugin:agent`) or `.claude/agents` names. Built-in defaults: Explore and Plan deny-writes, every other type the default lane."),
+    tools: z
+      .strictObject({
+        allowed: z.array(z.string().min(1)).optional().describe("If set, the only tools any subagent may use."),
+        forbidden: z.array(z.string().min(1)).optional().describe("Tools no subagent may use."),
+      })
+      .optional(),
+    must_not: z.array(SubagentMustNot).optional().describe("MUST NOT rules of every subagent, enforced like an agent's own (layer must-not)."),
+  })
+  .describe("Rules for every subagent (defined or not); the main session is not a subagent.");
+export type SubagentsSection = z.infer<typeof SubagentsSection>;
+
 /** The whole file. */
 export const PolicyFile = z
   .strictObject({
     $schema: z.string().optional(),
     version: z.literal(1).describe("Format version of this file."),
     options: PolicyOptions.optional(),
-    disable: z.array(RuleId).optional().describe("Ids of rules of lower layers (built-in defaults included) to switch off."),
+    disable: z
+      .array(RuleId)
+      .optional()
+      .describe("Ids of rules to switch off: rules of lower layers (built-in defaults included), and from any layer the lane, task and spawn-tree rules and MUST NOT rules (`lanes rules` lists every id)."),
     rules: z.array(PolicyRule).optional(),
+    subagents: SubagentsSection.optional(),
   })
   .describe("lanes policy: rules layered user > project > local > built-in; deny > ask > allow.");
 export type PolicyFile = z.infer<typeof PolicyFile>;

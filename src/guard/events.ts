@@ -8,7 +8,9 @@ import { showGlobs } from "../policy/glob-match.ts";
 import type { CompiledAgent } from "../policy/compiled.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
+import { fnv1a64 } from "../runtime/hash.ts";
 import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "./agent-tree.ts";
+import { readSpawnPrompt, subagentTranscriptPath } from "./task.ts";
 import { appendAudit } from "./audit.ts";
 import { findProjectDir } from "./environment.ts";
 import { readBaseInput } from "./hook-input.ts";
@@ -45,7 +47,10 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     switch (input.hook_event_name) {
       case "SubagentStart": {
         if (agentId === undefined || agentType === undefined) return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
-        const problem = recordSubagentStart(paths.agentTree, paths.state, session, agentId, agentType, now);
+        // the transcript's first message is the Agent call's prompt: an exact link when it is there already
+        const transcript = input.transcript_path === undefined ? undefined : subagentTranscriptPath(input.transcript_path, session, agentId);
+        const prompt = transcript === undefined ? undefined : readSpawnPrompt(transcript);
+        const problem = recordSubagentStart(paths.agentTree, paths.state, session, agentId, agentType, now, prompt === undefined ? undefined : fnv1a64(prompt));
         if (problem !== undefined) stderr.push(`lanes: could not record the subagent: ${problem}`);
         const path = agentPath(readAgentTree(paths.agentTree), session, agentId);
         audit({ event: "subagent-start", agent_id: agentId, agent: baseAgentName(agentType), subject: ["main", ...path].join(" → ") });

@@ -17,17 +17,19 @@ import { projectPaths, userPaths } from "../layout.ts";
 import { evaluate } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import { isMutatingTool } from "../policy/facts.ts";
-import { baseAgentName } from "../policy/lanes.ts";
+import { baseAgentName, type TaskConstraints } from "../policy/lanes.ts";
+import { parseTaskBlock } from "../policy/task-block.ts";
+import { fnv1a64 } from "../runtime/hash.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
 import type { Decision, GuardRequest } from "../policy/types.ts";
 import { compilePathGlob } from "../config/globs.ts";
-import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
+import { agentPath, readAgentTree, recordAgentTask, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
 import { expandGlob } from "./expand.ts";
 import { cliCommandFor, findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
-import { readTaskConstraints } from "./task.ts";
+import { instanceTask, readTaskConstraints, type InstanceTask } from "./task.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -120,8 +122,20 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   const settings = loadSettingsRules(projectDir, home, env);
   stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
-  // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
+  // only spawns and subagents need the agent tree, and only subagents have task constraints: skip the reads otherwise
   const spawning = input.tool_name === "Agent" || input.tool_name === "Task";
+  const tree = spawning || input.agent_id !== undefined ? readAgentTree(paths.agentTree) : undefined;
+  const tasks: TaskConstraints[] = [];
+  let readBlock: InstanceTask["read"];
+  if (input.agent_type !== undefined) {
+    const progressTask = readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths);
+    if (progressTask !== undefined) tasks.push(progressTask);
+  }
+  if (input.agent_type !== undefined && input.agent_id !== undefined && tree !== undefined) {
+    const own = instanceTask({ tree, session: input.session_id, agentId: input.agent_id, agentType: input.agent_type, transcriptPath: input.transcript_path, caseInsensitive: policy.options.caseInsensitivePaths });
+    if (own.task !== undefined) tasks.push(own.task);
+    readBlock = own.read;
+  }
   const request: GuardRequest = {
     tool: input.tool_name,
     input: input.tool_input,
@@ -135,9 +149,9 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     settingsRules: settings.rules,
     compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
     tempDirs: tempDirsOf(env, home),
-    position: { path: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [] },
+    position: { path: spawning && tree !== undefined ? agentPath(tree, input.session_id, input.agent_id) : [] },
     knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
+    tasks,
     expandGlob,
   });
   const decision = evaluation.decision;
@@ -149,9 +163,16 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   if (spawning) {
     if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {
-      const problem = recordSpawnIntent(paths.agentTree, paths.state, input.session_id, input.agent_id, evaluation.facts.spawn, now);
+      const prompt = typeof input.tool_input["prompt"] === "string" ? input.tool_input["prompt"] : undefined;
+      const description = typeof input.tool_input["description"] === "string" ? input.tool_input["description"].slice(0, 200) : undefined;
+      const details = { ...(prompt !== undefined && { prompt: fnv1a64(prompt), task: parseTaskBlock(prompt) ?? null }), ...(description !== undefined && { description }) };
+      const problem = recordSpawnIntent(paths.agentTree, paths.state, input.session_id, input.agent_id, evaluation.facts.spawn, now, details);
       if (problem !== undefined) stderr.push(`lanes: could not record the agent spawn: ${problem}`);
     }
+  }
+  if (readBlock !== undefined && input.agent_id !== undefined) {
+    const problem = recordAgentTask(paths.agentTree, paths.state, input.session_id, input.agent_id, readBlock, now);
+    if (problem !== undefined) stderr.push(`lanes: could not cache the agent's task constraints: ${problem}`);
   }
 
   // before a subagent overwrites a file another agent modified in this workflow, keep a copy

@@ -25,7 +25,7 @@ export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 /** What each event runs. `block` marks the enforcing hooks: a crash or timeout blocks the call. */
 const TABLE: readonly { event: string; matcher?: string; entry: string; timeout: number; block: boolean }[] = [
   { event: "PreToolUse", matcher: "*", entry: "pre-tool-use.cjs", timeout: 10, block: true },
-  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", entry: "post-tool-use.cjs", timeout: 10, block: false },
+  { event: "PostToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task", entry: "post-tool-use.cjs", timeout: 10, block: false },
   { event: "SessionStart", entry: "session-start.cjs", timeout: 30, block: false },
   { event: "SubagentStart", entry: "events.cjs", timeout: 10, block: false },
   { event: "SubagentStop", entry: "events.cjs", timeout: 10, block: false },

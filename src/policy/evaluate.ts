@@ -30,7 +30,8 @@ export interface EvaluateContext {
   readonly position: AgentPosition;
   /** Agent types Claude Code can start. */
   readonly knownAgentTypes: ReadonlySet<string>;
-  readonly task: TaskConstraints | undefined;
+  /** Task constraints in force (progress file, per-instance task blocks); lanes.ts picks the caller's. */
+  readonly tasks: readonly TaskConstraints[];
   /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
 }
@@ -64,7 +65,7 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
     ...matchSettingsRules(context.settingsRules, facts, { cwd: request.cwd, roots, compile: context.compileSettingsGlob }),
     ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots)),
     ...laneMatchesFor(
-      { policy, agentType: request.agent?.type, position: context.position, knownAgentTypes: context.knownAgentTypes, task: context.task },
+      { policy, agentType: request.agent?.type, agentId: request.agent?.id, position: context.position, knownAgentTypes: context.knownAgentTypes, tasks: context.tasks },
       facts,
       pathContext,
       roots,

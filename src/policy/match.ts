@@ -4,7 +4,7 @@
  */
 import { compilePathGlob } from "../config/globs.ts";
 import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
-import type { CommandFact, Facts, FileFact } from "./facts.ts";
+import { envValues, optionValues, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
 import { classifySql } from "./sql.ts";
@@ -50,7 +50,7 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
       if (word === undefined) return false;
       if (arg === "*") return true;
       const value = word.value?.toLowerCase();
-      return value !== undefined && arg.toLowerCase().split("|").includes(value);
+      return value !== undefined && arg.toLowerCase().split("|").some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
     });
     if (!argsMatch) continue;
     const flags = fact.view.flags;
@@ -58,7 +58,8 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
-    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))) continue;
+    if (m.optionValues !== undefined && !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(optionValues(fact, option), wanted))) continue;
+    if (m.env !== undefined && !Object.entries(m.env).every(([name, wanted]) => valueMatches(envValues(fact, name), wanted))) continue;
     const operands = positionals.slice(args.length);
     if (m.targets !== undefined && !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))) continue;
     if (m.operands !== undefined) {

@@ -49,7 +49,7 @@ describe("compilePolicy", () => {
 
   it("takes each option from the highest layer that sets it", () => {
     const result = compile([layer("project", { options: { max_agent_depth: 5, outside_project_writes: "deny" } }), layer("user", { options: { max_agent_depth: 2 } })]);
-    expect(result.ok && result.value.options).toMatchObject({ maxAgentDepth: 2, outsideProjectWrites: "deny", defaultLane: "global-only" });
+    expect(result.ok && result.value.options).toMatchObject({ maxAgentDepth: 2, outsideProjectWrites: "deny", defaultLane: "unowned-only" });
   });
 
   it("drops the outside-project rule when the option is off", () => {

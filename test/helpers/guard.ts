@@ -29,6 +29,10 @@ export interface JudgeOptions {
   readonly path?: readonly string[];
   readonly settings?: readonly SettingsRule[];
   readonly task?: TaskConstraints;
+  /** More task constraints (per-instance blocks). */
+  readonly tasks?: readonly TaskConstraints[];
+  /** The caller's agent_id (default a0000000000000001). */
+  readonly agentId?: string;
   /** A fake file system for glob expansion: directory → entries. */
   readonly files?: Readonly<Record<string, readonly string[]>>;
 }
@@ -37,7 +41,7 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
   const tool = options.tool ?? "Bash";
   const input = options.input ?? { command };
   return evaluate(
-    { tool, input, cwd: options.cwd ?? PROJECT, projectDir: PROJECT, home: HOME, agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent } },
+    { tool, input, cwd: options.cwd ?? PROJECT, projectDir: PROJECT, home: HOME, agent: options.agent === undefined ? undefined : { id: options.agentId ?? "a0000000000000001", type: options.agent } },
     {
       policy,
       settingsRules: options.settings ?? [],
@@ -45,7 +49,7 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       tempDirs: ["/tmp", "/var/tmp"],
       position: { path: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent] },
       knownAgentTypes: new Set(policy.knownAgentTypes),
-      task: options.task,
+      tasks: [...(options.task === undefined ? [] : [options.task]), ...(options.tasks ?? [])],
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));

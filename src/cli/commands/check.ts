@@ -92,7 +92,7 @@ export const checkCommand: Command = {
       tempDirs: tempDirsOf(ctx.env, home),
       position: { path: values.agent === undefined ? agentPath : [...agentPath, values.agent] },
       knownAgentTypes: new Set(policy.knownAgentTypes),
-      task: readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
+      tasks: [readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths)].filter((t) => t !== undefined),
       expandGlob,
     });
     const decision = evaluation.decision;

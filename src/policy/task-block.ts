@@ -1,0 +1,184 @@
+/**
+ * The task constraint block: the part of an Agent call's `prompt` that binds the subagent it
+ * starts. Read deterministically: only the text between a line `<constraints>` and a line
+ * `</constraints>` counts (every such block; they add up), one constraint per line, so nothing is
+ * guessed from the free prose around it. Inside the block the phrasing is forgiving:
+ *
+ * | line (case-insensitive, bullets and a final period ignored)   | constraint                      |
+ * |----------------------------------------------------------------|---------------------------------|
+ * | `read-only`, `read only`, `do not modify any files`, `make no changes` | no writes at all         |
+ * | `only modify <paths>` (also touch, edit, change, write, write to, create, work in) | writes only there |
+ * | `do not modify <paths>` (also touch, edit, change, write, delete; don't, never, must not) | never there |
+ * | `do not change test fixtures or recorded outputs` (any line naming fixtures, snapshots, recorded or golden outputs after a negation) | fixture and snapshot paths are never written |
+ * | `do not run <command>` (also execute; several joined by `,`, `or`, `and`) | that command (program and leading words) is denied |
+ *
+ * Paths follow the policy's glob convention (project-relative, a bare name matches at any depth,
+ * a trailing `/` covers the directory). Words of a line that do not look like paths (`files in`)
+ * are skipped; a line that names nothing lanes understands is kept as `ignored` (shown by
+ * `lanes agents`), never turned into a guess. Constraints only narrow: the lane, the MUST NOT
+ * rules and the global rules still apply whatever the block says.
+ */
+
+/** What a block says, as plain data (globs as written). */
+export interface TaskBlock {
+  readonly readOnly: boolean;
+  /** `only modify`: writes outside these globs are denied. */
+  readonly onlyPaths: readonly string[];
+  /** `do not modify`: writes inside these globs are denied. */
+  readonly forbiddenPaths: readonly string[];
+  /** `do not change test fixtures or recorded outputs`. */
+  readonly fixtures: boolean;
+  /** `do not run`: each entry is a program followed by its leading words, e.g. [git, push]. */
+  readonly commands: readonly (readonly string[])[];
+  /** Lines of the block lanes did not understand (not enforced). */
+  readonly ignored: readonly string[];
+}
+
+/** Globs of test fixtures and recorded outputs (snapshots, golden files, cassettes). */
+export const FIXTURE_GLOBS: readonly string[] = [
+  "__snapshots__/",
+  "*.snap",
+  "*-snapshots/",
+  "fixtures/",
+  "__fixtures__/",
+  "testdata/",
+  "golden/",
+  "*.golden",
+  "cassettes/",
+  "recordings/",
+];
+
+const OPEN = "<constraints>";
+const CLOSE = "</constraints>";
+
+const NEGATIONS = ["do not ", "don't ", "dont ", "never ", "must not ", "you must not ", "you may not ", "may not ", "you should not ", "should not "];
+const WRITE_VERBS = ["modify", "touch", "edit", "change", "write to", "write", "delete", "remove", "create"];
+const ONLY_PREFIXES = ["you may only ", "you can only ", "you should only ", "only "];
+const ONLY_VERBS = ["modify", "touch", "edit", "change", "write to", "write", "create", "work in", "work on"];
+const RUN_VERBS = ["run", "execute", "invoke"];
+const READ_ONLY = new Set(["read-only", "read only", "readonly", "read-only task", "this task is read-only", "this is a read-only task", "make no changes", "no writes", "no changes"]);
+const NOTHING = new Set(["anything", "any file", "any files", "files", "the code", "any code", "the repository", "the repo"]);
+
+/** The text between `<constraints>` and `</constraints>` lines, block by block. */
+export function constraintBlocks(prompt: string): string[][] {
+  const blocks: string[][] = [];
+  let current: string[] | undefined;
+  for (const raw of prompt.split("\n")) {
+    const line = raw.trim();
+    if (line.toLowerCase() === OPEN) current = [];
+    else if (line.toLowerCase() === CLOSE) {
+      if (current !== undefined) blocks.push(current);
+      current = undefined;
+    } else if (current !== undefined && line !== "") current.push(line);
+  }
+  return blocks;
+}
+
+/** `- Do not modify src/x.` → `do not modify src/x`, keeping the path's case in `original`. */
+function normalise(line: string): { lower: string; original: string } {
+  let text = line.trim();
+  for (;;) {
+    const next = text.replace(/^(?:[-*+•]|\d+[.)])\s*/, "");
+    if (next === text) break;
+    text = next;
+  }
+  text = text.replace(/[.;:!]+$/, "").trim();
+  for (const lead of ["please ", "you must ", "must "]) {
+    if (text.toLowerCase().startsWith(lead) && !text.toLowerCase().startsWith("must not ")) text = text.slice(lead.length);
+  }
+  return { lower: text.toLowerCase().replace(/’/g, "'"), original: text };
+}
+
+/** The rest of `text` after `prefix + verb + " "`, for the first verb that fits. */
+function after(lower: string, original: string, prefixes: readonly string[], verbs: readonly string[]): string | undefined {
+  for (const p of prefixes) {
+    if (!lower.startsWith(p)) continue;
+    for (const v of verbs) {
+      const head = `${p}${v}`;
+      if (lower === head) return "";
+      if (lower.startsWith(`${head} `)) return original.slice(head.length + 1).trim();
+    }
+  }
+  return undefined;
+}
+
+/** Path-looking words of a list: `src/a/, src/b/** and docs/x.md` → three globs. */
+function pathsOf(text: string): string[] {
+  const words = text
+    .replace(/`/g, " ")
+    .split(/[\s,]+/)
+    .map((w) => w.replace(/^["'(]+|["')]+$/g, ""))
+    .filter((w) => w !== "" && !["and", "or", "nor", "the", "in", "under", "files", "file", "folder", "directory", "any", "anything"].includes(w.toLowerCase()));
+  return words.filter((w) => w.includes("/") || w.includes("*") || /\.[A-Za-z0-9]{1,10}$/.test(w));
+}
+
+/** `git push, npm publish or rm -rf` → [[git, push], [npm, publish], [rm, -rf]]. */
+function commandsOf(text: string): string[][] {
+  const inner = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  const parts = inner.length > 0 ? inner : text.split(/\s*(?:,|\bor\b|\band\b|\bnor\b)\s*/);
+  return parts
+    .map((p) => p.trim().split(/\s+/).filter((w) => w !== ""))
+    .filter((words) => words.length > 0 && !["anything", "commands", "any"].includes(words[0]!.toLowerCase()));
+}
+
+const mentionsFixtures = (lower: string): boolean => ["fixture", "recorded output", "snapshot", "golden", "cassette", "recording"].some((w) => lower.includes(w));
+
+/** Parses every constraint block of a prompt; `undefined` when it has none. */
+export function parseTaskBlock(prompt: string): TaskBlock | undefined {
+  const blocks = constraintBlocks(prompt);
+  if (blocks.length === 0) return undefined;
+  let readOnly = false;
+  let fixtures = false;
+  const onlyPaths: string[] = [];
+  const forbiddenPaths: string[] = [];
+  const commands: string[][] = [];
+  const ignored: string[] = [];
+  for (const line of blocks.flat()) {
+    const { lower, original } = normalise(line);
+    if (READ_ONLY.has(lower) || lower.startsWith("read-only") || lower.startsWith("read only")) {
+      readOnly = true;
+      continue;
+    }
+    const negated = NEGATIONS.some((n) => lower.startsWith(n));
+    if (negated && mentionsFixtures(lower)) {
+      fixtures = true;
+      // a line may also name paths: `do not touch fixtures/ or test/golden/`
+      forbiddenPaths.push(...pathsOf(after(lower, original, NEGATIONS, WRITE_VERBS) ?? ""));
+      continue;
+    }
+    const run = after(lower, original, NEGATIONS, RUN_VERBS);
+    if (run !== undefined) {
+      const found = commandsOf(run);
+      if (found.length > 0) commands.push(...found);
+      else ignored.push(line);
+      continue;
+    }
+    const forbidden = after(lower, original, NEGATIONS, WRITE_VERBS);
+    if (forbidden !== undefined) {
+      const paths = pathsOf(forbidden);
+      if (paths.length > 0) forbiddenPaths.push(...paths);
+      else if (NOTHING.has(forbidden.toLowerCase()) || forbidden === "") readOnly = true;
+      else ignored.push(line);
+      continue;
+    }
+    const only = after(lower, original, ONLY_PREFIXES, ONLY_VERBS);
+    if (only !== undefined) {
+      const paths = pathsOf(only);
+      if (paths.length > 0) onlyPaths.push(...paths);
+      else ignored.push(line);
+      continue;
+    }
+    ignored.push(line);
+  }
+  return { readOnly, onlyPaths, forbiddenPaths, fixtures, commands, ignored };
+}
+
+/** The block the orchestrator protocol tells orchestrators to write (documentation and tests). */
+export const CONSTRAINT_BLOCK_EXAMPLE = [
+  OPEN,
+  "- only modify src/server/users/**",
+  "- do not modify src/server/auth/**",
+  "- do not run git push",
+  "- do not change test fixtures or recorded outputs",
+  CLOSE,
+].join("\n");
