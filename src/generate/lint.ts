@@ -29,7 +29,7 @@ export const FINDING_IDS = {
   "trigger-collision": "one topic routed to two different skills",
   "vague-trigger": "a trigger alternative that is a single common word",
   "unknown-template-slot": "a context template slot lanes does not fill",
-  "owned-path-overlap": "two agents own the same paths and neither declares the owner",
+  "owned-path-overlap": "two agents own the same paths: both may write them (shared ownership, information only)",
   "missing-reference": "a reference file that does not exist",
   "skill-substitution": "skill text that Claude Code would substitute or execute",
   "missing-schema-comment": "a definition without the `yaml-language-server` schema comment",
@@ -41,8 +41,8 @@ export type FindingId = keyof typeof FINDING_IDS;
 /** One problem: what, where, and how to fix it. */
 export interface Finding {
   readonly id: FindingId;
-  /** `error` fails `lanes lint` and `lanes build`; `warning` is printed only. */
-  readonly severity: "error" | "warning";
+  /** `error` fails `lanes lint` and `lanes build`; `warning` and `info` are printed only. */
+  readonly severity: "error" | "warning" | "info";
   /** The file, relative to the directory the set was loaded from. */
   readonly file: string;
   /** 1-based line, when known. */
@@ -349,8 +349,9 @@ function lintOverlaps(list: readonly LocatedAgent[], at: At, add: Add): void {
           add(
             "owned-path-overlap",
             at(a, ["owns", ia]),
-            `\`${a.value.name}\` owns \`${ga}\` and \`${b.value.name}\` owns \`${gb}\`: both match some paths and neither declares the owner`,
-            `add \`{ path: "${narrower(ga, gb)}", owner: ${narrower(ga, gb) === gb ? b.value.name : a.value.name} }\` to \`does_not_own\` of \`${narrower(ga, gb) === gb ? a.value.name : b.value.name}\`, or narrow one of the globs`,
+            `\`${a.value.name}\` owns \`${ga}\` and \`${b.value.name}\` owns \`${gb}\`: the paths both match are shared, and either may write them`,
+            `if only one of them should, add \`{ path: "${narrower(ga, gb)}", owner: ${narrower(ga, gb) === gb ? b.value.name : a.value.name} }\` to \`does_not_own\` of \`${narrower(ga, gb) === gb ? a.value.name : b.value.name}\`, or narrow one of the globs`,
+            "info",
           );
         });
       });

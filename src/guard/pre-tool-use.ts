@@ -158,8 +158,11 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const now = deps.now();
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
-  const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
-  const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
+  const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny" ? decision.ruleIds : undefined, now);
+  const escalation =
+    decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter
+      ? { agent: agentName ?? "this session", count, main: input.agent_id === undefined && input.agent_type === undefined }
+      : undefined;
 
   if (spawning) {
     if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {

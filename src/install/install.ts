@@ -48,9 +48,21 @@ const STARTER_POLICY = `# yaml-language-server: $schema=./lanes/schemas/lanes.sc
 version: 1
 options:
   outside_project_writes: ask # deny | ask | off
-  default_lane: global-only # deny-writes: subagents without a lanes definition may not write
   max_agent_depth: 3
-# disable: [git.stash-drop] # switch off built-in rules by id
+# Rules for every subagent (the main session is not one); agent files hold only what is theirs.
+subagents:
+  # Lane of a subagent without a lanes definition (general-purpose, plugin and .claude/agents agents):
+  #   unowned-only: may write only paths no lanes agent owns; writes into an agent's lane are denied
+  #   deny-writes:  may not write any file (reads, searches and read-only commands still work)
+  #   global-only:  no lane at all, only the global rules apply
+  default_lane: unowned-only
+  lanes: { Explore: deny-writes, Plan: deny-writes } # per agent_type, e.g. "my-plugin:helper": deny-writes
+  # tools: { forbidden: [WebFetch] }
+  # must_not:
+  #   - id: no-publish
+  #     text: publish packages; releases go through the pipeline
+  #     command: { program: npm, args: [publish] }
+# disable: [git.stash-drop] # switch off rules by id: built-in, lane (lane.*), task (task.*), spawn-tree (agents.*), MUST NOT
 rules: []
 # - id: team.no-publish
 #   effect: deny

@@ -219,7 +219,7 @@ const packageName = (spec: string): string => {
 };
 
 /** The program a command really runs and the positionals it gets (through a package runner). */
-function runWhat(fact: CommandFact): { program: string | undefined; positionals: readonly ShellWord[] } {
+export function runWhat(fact: CommandFact): { program: string | undefined; positionals: readonly ShellWord[] } {
   const runner = fact.program === undefined ? undefined : RUNNERS[fact.program];
   const positionals = fact.view.positionals;
   if (runner === undefined) return { program: fact.program, positionals };

@@ -4,7 +4,7 @@
  */
 import { compilePathGlob } from "../config/globs.ts";
 import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
-import { envValues, optionValues, type CommandFact, type Facts, type FileFact } from "./facts.ts";
+import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
 import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
 import { classifySql } from "./sql.ts";
@@ -39,11 +39,15 @@ function operandClasses(value: string | undefined, glob: boolean, fact: CommandF
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
-function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Facts, ctx: PathContext, roots: GlobRoots, seeThrough: boolean): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
-    if (!programMatches(fact.program, m.program)) continue;
-    const positionals = fact.view.positionals;
+    // `npx prisma migrate deploy` runs `prisma migrate deploy`: a package runner is seen through
+    // (built-in rules name their runner forms themselves, e.g. `db.prisma-reset-npx`)
+    const run = runWhat(fact);
+    const direct = programMatches(fact.program, m.program);
+    if (!direct && !(seeThrough && programMatches(run.program, m.program))) continue;
+    const positionals = direct ? fact.view.positionals : run.positionals;
     const args = m.args ?? [];
     const argsMatch = args.every((arg, i) => {
       const word = positionals[i];
@@ -212,10 +216,10 @@ function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts):
 }
 
 /** Every hit of one match against the facts. */
-export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: GlobRoots, seeThrough = true): Hit[] {
   switch (m.kind) {
     case "command":
-      return matchCommand(m, facts, ctx, roots);
+      return matchCommand(m, facts, ctx, roots, seeThrough);
     case "path":
       return matchPathRule(m, facts, roots);
     case "tools":
@@ -243,7 +247,7 @@ function assertNever(value: never): never {
 
 /** Matches of one rule, as precedence entries. */
 export function matchRule(rule: CompiledRule, facts: Facts, ctx: PathContext, roots: GlobRoots, layer: Layer = rule.layer): Match[] {
-  return hitsOf(rule.match, facts, ctx, roots).map((hit) => ({
+  return hitsOf(rule.match, facts, ctx, roots, rule.layer !== "builtin").map((hit) => ({
     ruleId: rule.id,
     layer,
     effect: rule.effect,

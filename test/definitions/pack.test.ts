@@ -20,7 +20,8 @@ describe("the pack's own definitions", () => {
   });
 
   it("lint clean, warnings included", () => {
-    expect(lint(set)).toEqual([]);
+    // shared ownership is information, not a problem (issue 11): the pack shares docs/api/openapi.yaml and snapshots
+    expect(lint(set).filter((f) => f.severity !== "info")).toEqual([]);
   });
 
   it.each([...set.agents, ...set.skills].map((d) => [d.file, d.text] as const))("%s starts with its yaml-language-server schema comment", (file, text) => {
@@ -30,7 +31,7 @@ describe("the pack's own definitions", () => {
 
   it("match the committed agents/, skills/ and schemas/ (npm run gen refreshes them)", () => {
     const result = generate({ root: ROOT, target: "plugin", check: true });
-    expect(result.findings).toEqual([]);
+    expect(result.findings.filter((f) => f.severity !== "info")).toEqual([]);
     expect(result.changes.filter((c) => c.status !== "unchanged").map((c) => `${c.status}: ${c.path}`)).toEqual([]);
   });
 

@@ -43,15 +43,21 @@ describe("PreToolUse through the real process", () => {
     expect(out["permissionDecisionReason"]).toContain(`[${rule}]`);
   });
 
-  it("escalates: the third denial in a row tells the agent to stop and report, and an allowed call resets", () => {
-    const call = (command: string) => runHook(p, "pre-tool-use.cjs", pre("Bash", { command }, { agent_id: "a00000000000000e1", agent_type: "backend" }));
-    const reason = (command: string) => (call(command).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.["permissionDecisionReason"] ?? "";
-    expect(reason("git push --force")).not.toContain("denial in a row");
+  it("escalates per rule: the third denial by one rule tells the agent to stop and report, unrelated rules do not add up, and an allowed call resets", () => {
+    const call = (command: string, agent: Record<string, string> = { agent_id: "a00000000000000e1", agent_type: "backend" }) => runHook(p, "pre-tool-use.cjs", pre("Bash", { command }, agent));
+    const reason = (command: string, agent?: Record<string, string>) => (call(command, agent).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.["permissionDecisionReason"] ?? "";
+    expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(reason("git reset --hard")).not.toContain("denial in a row");
-    expect(reason("git clean -fdx")).toContain("— this is the 3rd denial in a row for backend: stop, do not try another way around it, and report to the orchestrator or the user what you need");
+    expect(reason("git clean -fdx")).not.toContain("denial in a row");
+    expect(reason("git clean -fdx")).toContain(
+      "— this is the 3rd denial in a row by this rule for backend: stop, do not try another way around it, and report to the agent that started you (the orchestrator) what you need",
+    );
     expect(call("git status").stdout).toBe("");
     expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(p.read(".claude/state/audit.jsonl")).toContain('"event":"escalation"');
+    // the main session is told to ask the user
+    for (let i = 0; i < 2; i++) expect(reason("git reset --hard", {})).not.toContain("denial in a row");
+    expect(reason("git reset --hard", {})).toContain("— this is the 3rd denial in a row by this rule: stop, do not try another way around it, and ask the user how to proceed");
   });
 
   it("logs every decision in the audit log", () => {

@@ -2,6 +2,7 @@
  * The command table. Each command lives in its own module; add one line here per command.
  */
 import type { Command } from "../types.ts";
+import { agentsCommand } from "./agents.ts";
 import { buildCommand } from "./build.ts";
 import { checkCommand } from "./check.ts";
 import { handoffCommand } from "./handoff.ts";
@@ -14,4 +15,4 @@ import { memoryCommand } from "./memory.ts";
 import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, agentsCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];
