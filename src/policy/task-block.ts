@@ -84,7 +84,8 @@ function normalise(line: string): { lower: string; original: string } {
   }
   text = text.replace(/[.;:!]+$/, "").trim();
   for (const lead of ["please ", "you must ", "must "]) {
-    if (text.toLowerCase().startsWith(lead) && !text.toLowerCase().startsWith("must not ")) text = text.slice(lead.length);
+    const lower = text.toLowerCase();
+    if (lower.startsWith(lead) && !lower.startsWith(`${lead}not `)) text = text.slice(lead.length);
   }
   return { lower: text.toLowerCase().replace(/’/g, "'"), original: text };
 }
