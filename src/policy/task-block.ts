@@ -56,20 +56,40 @@ const WRITE_VERBS = ["modify", "touch", "edit", "change", "write to", "write", "
 const ONLY_PREFIXES = ["you may only ", "you can only ", "you should only ", "only "];
 const ONLY_VERBS = ["modify", "touch", "edit", "change", "write to", "write", "create", "work in", "work on"];
 const RUN_VERBS = ["run", "execute", "invoke"];
-const READ_ONLY = new Set(["read-only", "read only", "readonly", "read-only task", "this task is read-only", "this is a read-only task", "make no changes", "no writes", "no changes"]);
-const NOTHING = new Set(["anything", "any file", "any files", "files", "the code", "any code", "the repository", "the repo"]);
+const READ_ONLY = new Set(["make no changes", "no writes", "no changes", "no edits", "change nothing", "modify nothing", "write nothing"]);
+/** `read-only` as a word anywhere in the line (`you are read-only`, `read-only: report only`). */
+const READ_ONLY_WORD = /(?:^|[\s(])read[- ]?only(?=$|[\s.,:;)])/;
+const NOTHING = new Set(["anything", "any file", "any files", "files", "the code", "any code", "the repository", "the repo", "the codebase", "code"]);
+/** Verbs for which "do not <verb> anything" means read-only (not `delete`: that forbids deletes only). */
+const MODIFY_VERBS = new Set(["modify", "touch", "edit", "change", "write to", "write"]);
+/** Other ways to say "only modify <paths>". */
+const ONLY_FORMS = [
+  /^(?:stay|work|remain) (?:within|inside|in) (.+)$/,
+  /^(?:restrict|limit|confine|keep) (?:your |all |the )?(?:changes|edits|writes|work) (?:to|within|inside|in) (.+)$/,
+  /^(?:changes|edits|writes|modifications) (?:only|are limited to|limited to|only to|only in) (.+)$/,
+  /^(?:modify|touch|edit|change|write) only (.+)$/,
+];
+/** Other ways to say "do not modify <paths>". */
+const FORBID_FORMS = [/^no (?:changes|edits|writes|modifications) (?:to|in|under) (.+)$/, /^(?:leave|keep) (.+?) (?:untouched|unchanged|alone|as it is|as is)$/, /^(.+?) (?:is|are) off[- ]limits$/];
+/** Git and npm verbs that name their command: `do not push` is `git push`. */
+const VERB_COMMANDS: Readonly<Record<string, readonly string[]>> = { push: ["git", "push"], "force-push": ["git", "push", "--force"], "force push": ["git", "push", "--force"], commit: ["git", "commit"], publish: ["npm", "publish"] };
 
-/** The text between `<constraints>` and `</constraints>` lines, block by block. */
+/** The lines between `<constraints>` and `</constraints>` (case-insensitive), block by block; an unclosed block is not read. */
 export function constraintBlocks(prompt: string): string[][] {
   const blocks: string[][] = [];
-  let current: string[] | undefined;
-  for (const raw of prompt.split("\n")) {
-    const line = raw.trim();
-    if (line.toLowerCase() === OPEN) current = [];
-    else if (line.toLowerCase() === CLOSE) {
-      if (current !== undefined) blocks.push(current);
-      current = undefined;
-    } else if (current !== undefined && line !== "") current.push(line);
+  const lower = prompt.toLowerCase();
+  for (let from = 0; ; ) {
+    const open = lower.indexOf(OPEN, from);
+    if (open === -1) break;
+    const close = lower.indexOf(CLOSE, open + OPEN.length);
+    if (close === -1) break;
+    const lines = prompt
+      .slice(open + OPEN.length, close)
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("```"));
+    blocks.push(lines);
+    from = close + CLOSE.length;
   }
   return blocks;
 }
@@ -78,11 +98,13 @@ export function constraintBlocks(prompt: string): string[][] {
 function normalise(line: string): { lower: string; original: string } {
   let text = line.trim();
   for (;;) {
-    const next = text.replace(/^(?:[-*+•]|\d+[.)])\s*/, "");
+    const next = text.replace(/^(?:[-*+•]\s+|\d+[.)]\s*|\[[ x]\]\s+)/, "");
     if (next === text) break;
     text = next;
   }
   text = text.replace(/[.;:!]+$/, "").trim();
+  // markdown emphasis around words (`**Do not** touch`), never inside globs (they hold `/` or `.`)
+  text = text.replace(/(\*\*|__)([A-Za-z' ]+)\1/g, "$2").replace(/(^|\s)\*([A-Za-z' ]+)\*(?=\s|$)/g, "$1$2");
   for (const lead of ["please ", "you must ", "must "]) {
     const lower = text.toLowerCase();
     if (lower.startsWith(lead) && !lower.startsWith(`${lead}not `)) text = text.slice(lead.length);
@@ -136,15 +158,20 @@ export function parseTaskBlock(prompt: string): TaskBlock | undefined {
   const ignored: string[] = [];
   for (const line of blocks.flat()) {
     const { lower, original } = normalise(line);
-    if (READ_ONLY.has(lower) || lower.startsWith("read-only") || lower.startsWith("read only")) {
+    const negated = NEGATIONS.some((n) => lower.startsWith(n));
+    if (READ_ONLY.has(lower) || (!negated && READ_ONLY_WORD.test(lower))) {
       readOnly = true;
       continue;
     }
-    const negated = NEGATIONS.some((n) => lower.startsWith(n));
     if (negated && mentionsFixtures(lower)) {
       fixtures = true;
       // a line may also name paths: `do not touch fixtures/ or test/golden/`
       forbiddenPaths.push(...pathsOf(after(lower, original, NEGATIONS, WRITE_VERBS) ?? ""));
+      continue;
+    }
+    const verb = negated ? Object.keys(VERB_COMMANDS).find((v) => NEGATIONS.some((n) => lower === `${n}${v}` || lower.startsWith(`${n}${v} `))) : undefined;
+    if (verb !== undefined) {
+      commands.push([...VERB_COMMANDS[verb]!]);
       continue;
     }
     const run = after(lower, original, NEGATIONS, RUN_VERBS);
@@ -157,12 +184,21 @@ export function parseTaskBlock(prompt: string): TaskBlock | undefined {
     const forbidden = after(lower, original, NEGATIONS, WRITE_VERBS);
     if (forbidden !== undefined) {
       const paths = pathsOf(forbidden);
+      const modifyVerb = WRITE_VERBS.some((v) => MODIFY_VERBS.has(v) && NEGATIONS.some((n) => lower.startsWith(`${n}${v}`)));
       if (paths.length > 0) forbiddenPaths.push(...paths);
-      else if (NOTHING.has(forbidden.toLowerCase()) || forbidden === "") readOnly = true;
+      else if (modifyVerb && (NOTHING.has(forbidden.toLowerCase()) || forbidden === "")) readOnly = true;
       else ignored.push(line);
       continue;
     }
-    const only = after(lower, original, ONLY_PREFIXES, ONLY_VERBS);
+    const forbidForm = FORBID_FORMS.map((f) => f.exec(lower)).find((m) => m !== null);
+    if (forbidForm !== undefined && forbidForm !== null) {
+      const paths = pathsOf(original.slice(forbidForm.index + forbidForm[0].indexOf(forbidForm[1]!), forbidForm.index + forbidForm[0].indexOf(forbidForm[1]!) + forbidForm[1]!.length));
+      if (paths.length > 0) forbiddenPaths.push(...paths);
+      else ignored.push(line);
+      continue;
+    }
+    const onlyForm = ONLY_FORMS.map((f) => f.exec(lower)).find((m) => m !== null);
+    const only = after(lower, original, ONLY_PREFIXES, ONLY_VERBS) ?? (onlyForm ? original.slice(lower.lastIndexOf(onlyForm[1]!)) : undefined);
     if (only !== undefined) {
       const paths = pathsOf(only);
       if (paths.length > 0) onlyPaths.push(...paths);

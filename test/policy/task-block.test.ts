@@ -26,6 +26,16 @@ describe("parseTaskBlock", () => {
     ["never execute <a>, <b>", "- never execute prisma migrate deploy, npm publish", { commands: [["prisma", "migrate", "deploy"], ["npm", "publish"]] }],
     ["fixtures", "- Do not change test fixtures or recorded outputs.", { fixtures: true }],
     ["snapshots", "- don't update snapshots", { fixtures: true }],
+    ["you are read-only", "- You are read-only: report findings only", { readOnly: true }],
+    ["**Do not** touch <path> (markdown emphasis)", "- **Do not** touch src/server/auth/**", { forbiddenPaths: ["src/server/auth/**"] }],
+    ["no changes to <path>", "- No changes to package.json or pnpm-lock.yaml", { forbiddenPaths: ["package.json", "pnpm-lock.yaml"] }],
+    ["leave <path> untouched", "- Leave src/server/auth/ untouched", { forbiddenPaths: ["src/server/auth/"] }],
+    ["stay within <path>", "- Stay within src/server/users/", { onlyPaths: ["src/server/users/"] }],
+    ["limit your changes to <path>", "- Limit your changes to src/server/users/** and test/users/**", { onlyPaths: ["src/server/users/**", "test/users/**"] }],
+    ["do not push", "- Do not push", { commands: [["git", "push"]] }],
+    ["never commit", "- never commit", { commands: [["git", "commit"]] }],
+    ["do not delete files is not read-only", "- do not delete files", { ignored: ["- do not delete files"] }],
+    ["do not touch anything", "- Don't touch anything", { readOnly: true }],
     ["prose inside the block is kept, not guessed", "- be careful with the auth code", { ignored: ["- be careful with the auth code"] }],
     ["a verb without paths is kept, not guessed", "- only modify what you need", { ignored: ["- only modify what you need"] }],
   ])("%s", (_name, line, expected) => {
@@ -34,7 +44,11 @@ describe("parseTaskBlock", () => {
 
   it("reads nothing outside the block: free prose never becomes a constraint", () => {
     expect(parseTaskBlock("Please do not modify src/server/auth/** and keep it read-only.")).toBeUndefined();
-    expect(parseTaskBlock("<constraints> do not run git push </constraints>")).toBeUndefined();
+  });
+
+  it("reads a block written on one line, and ignores code fences inside it", () => {
+    expect(parseTaskBlock("Fix it. <constraints>do not run git push</constraints>")).toEqual({ ...none, commands: [["git", "push"]] });
+    expect(parseTaskBlock("<Constraints>\n```\n- read-only\n```\n</Constraints>")).toEqual({ ...none, readOnly: true });
   });
 
   it("adds up every block and every line", () => {
