@@ -6,7 +6,9 @@
 import { projectPaths } from "../layout.ts";
 import { showGlobs } from "../policy/glob-match.ts";
 import type { CompiledAgent } from "../policy/compiled.ts";
-import { baseAgentName } from "../policy/lanes.ts";
+import { baseAgentName, laneOfUndefined } from "../policy/lanes.ts";
+import type { DefaultLane } from "../policy/compiled.ts";
+import { taskText, type TaskBlock } from "../policy/task-block.ts";
 import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
 import { fnv1a64 } from "../runtime/hash.ts";
 import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "./agent-tree.ts";
@@ -17,13 +19,20 @@ import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 
-/** The reminder a subagent gets at start: who it is, where it sits, what it may write. */
-export function laneReminder(agent: CompiledAgent | undefined, agentType: string, path: readonly string[]): string {
+const UNDEFINED_LANES: Readonly<Record<DefaultLane, string>> = {
+  "unowned-only": "you may write only paths no lanes agent owns; for a path in an agent's lane, report what to change instead",
+  "deny-writes": "you may not write files; report what should change instead",
+  "global-only": "the project's global rules apply to every call",
+};
+
+/** The reminder a subagent gets at start: who it is, where it sits, what it may write, its task constraints. */
+export function laneReminder(agent: CompiledAgent | undefined, agentType: string, path: readonly string[], lane?: DefaultLane, task?: TaskBlock | null): string {
   const where = `path: ${["main", ...path].join(" → ")}`;
-  if (agent === undefined) return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
+  const constraints = task === undefined || task === null ? "" : `. Your task's constraints, enforced by the guard: ${taskText(task)}`;
+  if (agent === undefined) return `lanes: you run as \`${agentType}\` (${where}), without a lanes definition; ${UNDEFINED_LANES[lane ?? "global-only"]}${constraints}`;
   const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : showGlobs(agent.owns);
   const handoff = agent.notOwned.length === 0 ? "" : `; paths of other agents: ${agent.notOwned.map((n) => `${showGlobs([n.glob])} → ${n.owner}`).join(", ")}`;
-  return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report`;
+  return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report${constraints}`;
 }
 
 export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
@@ -56,7 +65,9 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         audit({ event: "subagent-start", agent_id: agentId, agent: baseAgentName(agentType), subject: ["main", ...path].join(" → ") });
         const compiled = readCompiledPolicy(paths.compiledPolicy);
         const lane = compiled.ok ? compiled.policy.agents.find((a) => a.name === baseAgentName(agentType)) : undefined;
-        return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: laneReminder(lane, agentType, path) } }), stderr };
+        const defaultLane = compiled.ok ? laneOfUndefined(compiled.policy, agentType) : undefined;
+        const task = readAgentTree(paths.agentTree).sessions[session]?.agents[agentId]?.task;
+        return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: laneReminder(lane, agentType, path, defaultLane, task) } }), stderr };
       }
       case "SubagentStop": {
         if (agentId === undefined) return { stdout: "", stderr };

@@ -290,7 +290,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
       add("task.write-forbidden", `${step} says not to modify ${showGlobs(task.forbiddenPaths.filter((g) => matchPath(g, path, roots)))}`, "leave it as it is, or report that the step needs it changed", `\`${fact.raw}\``, fact.scope);
     }
     if (task.writePaths !== undefined && (path === undefined || !task.writePaths.some((g) => matchPath(g, path, roots)))) {
-      add("task.write-outside-scope", `${step} may only write ${showGlobs(task.writePaths)}`, "stay within the step's paths, or report that the step needs more", `\`${fact.raw}\``, fact.scope);
+      add("task.write-outside-scope", `${step} may only write ${showGlobs(task.writePaths)}`, task.agentId === undefined ? "stay within the step's paths, or report that the step needs more" : "stay within the task's paths, or report that the task needs more", `\`${fact.raw}\``, fact.scope);
     }
   }
   return matches;

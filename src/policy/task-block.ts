@@ -210,6 +210,21 @@ export function parseTaskBlock(prompt: string): TaskBlock | undefined {
   return { readOnly, onlyPaths, forbiddenPaths, fixtures, commands, ignored };
 }
 
+/** A block as one line, for `lanes agents` and the SubagentStart reminder. */
+export function taskText(task: TaskBlock | null | undefined): string {
+  if (task === undefined) return "not read yet";
+  if (task === null) return "none";
+  const parts = [
+    ...(task.readOnly ? ["read-only"] : []),
+    ...(task.onlyPaths.length > 0 ? [`only modify ${task.onlyPaths.join(", ")}`] : []),
+    ...(task.forbiddenPaths.length > 0 ? [`do not modify ${task.forbiddenPaths.join(", ")}`] : []),
+    ...(task.fixtures ? ["do not change test fixtures or recorded outputs"] : []),
+    ...task.commands.map((c) => `do not run ${c.join(" ")}`),
+    ...(task.ignored.length > 0 ? [`not understood: ${task.ignored.map((l) => JSON.stringify(l)).join(", ")}`] : []),
+  ];
+  return parts.length === 0 ? "a block without constraints" : parts.join("; ");
+}
+
 /** The block the orchestrator protocol tells orchestrators to write (documentation and tests). */
 export const CONSTRAINT_BLOCK_EXAMPLE = [
   OPEN,

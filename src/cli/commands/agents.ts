@@ -8,7 +8,7 @@ import { findProjectDir, homeOf } from "../../guard/environment.ts";
 import { readAgentTree, type AgentNode, type SessionTree } from "../../guard/agent-tree.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import { baseAgentName, laneOfUndefined } from "../../policy/lanes.ts";
-import type { TaskBlock } from "../../policy/task-block.ts";
+import { taskText } from "../../policy/task-block.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import type { Command } from "../types.ts";
@@ -25,21 +25,6 @@ export function laneText(policy: CompiledPolicy, type: string): string {
   if (agent === undefined) return `no definition, lane ${laneOfUndefined(policy, type)}`;
   const owns = agent.owns.flatMap((g) => g.globs);
   return owns.length === 0 ? "owns nothing (read-only)" : `owns ${owns.join(", ")}`;
-}
-
-/** Task constraints, one line; `undefined` when there are none. */
-export function taskText(task: TaskBlock | null | undefined): string {
-  if (task === undefined) return "not read yet";
-  if (task === null) return "none";
-  const parts = [
-    ...(task.readOnly ? ["read-only"] : []),
-    ...(task.onlyPaths.length > 0 ? [`only modify ${task.onlyPaths.join(", ")}`] : []),
-    ...(task.forbiddenPaths.length > 0 ? [`do not modify ${task.forbiddenPaths.join(", ")}`] : []),
-    ...(task.fixtures ? ["do not change test fixtures or recorded outputs"] : []),
-    ...task.commands.map((c) => `do not run ${c.join(" ")}`),
-    ...(task.ignored.length > 0 ? [`not understood: ${task.ignored.map((l) => JSON.stringify(l)).join(", ")}`] : []),
-  ];
-  return parts.length === 0 ? "a block without constraints" : parts.join("; ");
 }
 
 function printSession(id: string, s: SessionTree, policy: CompiledPolicy, out: (t: string) => void): void {

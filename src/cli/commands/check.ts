@@ -5,10 +5,11 @@
 import { compilePathGlob } from "../../config/globs.ts";
 import { expandGlob } from "../../guard/expand.ts";
 import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../guard/environment.ts";
-import { readTaskConstraints } from "../../guard/task.ts";
+import { compileTaskBlock, readTaskConstraints } from "../../guard/task.ts";
 import { projectPaths } from "../../layout.ts";
 import { evaluate } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
+import { parseTaskBlock } from "../../policy/task-block.ts";
 import type { GuardRequest, TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
@@ -24,6 +25,8 @@ options:
   --input <json>      tool input as JSON (for --tool other than Bash)
   --agent <name>      judge the call as if a subagent of this type made it
   --path <a,b,...>    agent types above the caller, for Agent calls (nesting and cycle checks)
+  --task <text>       the task the agent was started with (an Agent call's prompt): its
+                      <constraints> block binds the call, as for a spawned subagent (needs --agent)
   --cwd <dir>         working directory of the call (default: the current one)
   --project <dir>     project root (default: nearest ancestor with .claude/)
   --json              print one JSON object for scripts
@@ -35,6 +38,12 @@ function traceLines(trace: readonly TraceEntry[]): string[] {
   if (trace.length === 0) return ["  (no rule matched)"];
   const w = Math.max(...trace.map((t) => t.ruleId.length));
   return trace.map((t) => `  ${t.layer.padEnd(9)} ${t.ruleId.padEnd(w)}  ${t.effect.padEnd(5)} ${(t.outcome + (t.by === undefined ? "" : ` by ${t.by}`)).padEnd(12)} ${t.subject}`);
+}
+
+/** The constraints of `--task`, bound to the checked agent's instance (`lanes-check`). */
+function promptTask(text: string, agent: string, caseInsensitive: boolean) {
+  const block = parseTaskBlock(text);
+  return block === undefined ? undefined : compileTaskBlock(block, agent, "lanes-check", caseInsensitive);
 }
 
 export const checkCommand: Command = {
@@ -49,6 +58,7 @@ export const checkCommand: Command = {
         input: { type: "string" },
         agent: { type: "string" },
         path: { type: "string" },
+        task: { type: "string" },
         cwd: { type: "string" },
         project: { type: "string" },
         json: { type: "boolean" },
@@ -92,7 +102,10 @@ export const checkCommand: Command = {
       tempDirs: tempDirsOf(ctx.env, home),
       position: { path: values.agent === undefined ? agentPath : [...agentPath, values.agent] },
       knownAgentTypes: new Set(policy.knownAgentTypes),
-      tasks: [readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths)].filter((t) => t !== undefined),
+      tasks: [
+        readTaskConstraints(projectPaths(projectDir).progress, policy.options.caseInsensitivePaths),
+        ...(values.task === undefined || values.agent === undefined ? [] : [promptTask(values.task, values.agent, policy.options.caseInsensitivePaths)]),
+      ].filter((t) => t !== undefined),
       expandGlob,
     });
     const decision = evaluation.decision;
