@@ -8,9 +8,10 @@
  * | compiled policy invalid, stale or missing while lanes config exists | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file and the fix; other tools are judged by the built-in defaults |
  * | internal error                           | deny, with a message                                          |
  * | shell not analysable / budget exceeded   | ask (rule `shell.unanalysable`)                               |
+ * | a subagent's task block unreadable while its type was started with one this session | deny its writes and commands (`task.constraints-unreadable`) |
  * | `LANES_FAILURE_MODE=open`                | the deny-on-failure rows become no opinion (stderr still says why) |
  *
- * Side effects after the decision (audit log, denial counters, spawn intents) never change it.
+ * Side effects after the decision (audit log, denial counters, spawn intents, cached task blocks) never change it.
  */
 import { existsSync } from "node:fs";
 import { projectPaths, userPaths } from "../layout.ts";
