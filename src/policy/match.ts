@@ -10,6 +10,7 @@ import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
 import { classifySql } from "./sql.ts";
 import { wildcard } from "./wildcard.ts";
 import type { Layer, Match } from "./types.ts";
+import type { ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
 interface Hit {
@@ -47,16 +48,24 @@ function matchCommand(m: Extract<CompiledMatch, { kind: "command" }>, facts: Fac
     const run = runWhat(fact);
     const direct = programMatches(fact.program, m.program);
     if (!direct && !(seeThrough && programMatches(run.program, m.program))) continue;
-    const positionals = direct ? fact.view.positionals : run.positionals;
     const args = m.args ?? [];
-    const argsMatch = args.every((arg, i) => {
-      const word = positionals[i];
-      if (word === undefined) return false;
-      if (arg === "*") return true;
-      const value = word.value?.toLowerCase();
-      return value !== undefined && arg.toLowerCase().split("|").some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
-    });
-    if (!argsMatch) continue;
+    const argsMatch = (list: readonly ShellWord[]) =>
+      args.every((arg, i) => {
+        const word = list[i];
+        if (word === undefined) return false;
+        if (arg === "*") return true;
+        const value = word.value?.toLowerCase();
+        return value !== undefined && arg.toLowerCase().split("|").some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
+      });
+    let positionals = direct ? fact.view.positionals : run.positionals;
+    if (!argsMatch(positionals)) {
+      // `cdk --profile prod deploy`: for a program lanes has no grammar for, an option's value given
+      // as the next word reads as a positional; without those words the args may match
+      const valueWords = new Set(fact.command.argv.flatMap((w, i) => (w.value !== undefined && w.value.startsWith("--") && !w.value.includes("=") && fact.command.argv[i + 1] !== undefined ? [fact.command.argv[i + 1]!] : [])));
+      const rest = positionals.filter((w) => !valueWords.has(w));
+      if (rest.length === positionals.length || !argsMatch(rest)) continue;
+      positionals = rest;
+    }
     const flags = fact.view.flags;
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;

@@ -368,3 +368,33 @@ describe("the safer alternative is never denied by the agent's own rules", () =>
     expect(renderReason(e.decision!, { call: "`git push --force origin main`" })).toContain("force-with-lease");
   });
 });
+
+describe("option values as separate words before a subcommand", () => {
+  const team = testPolicy(
+    [
+      {
+        layer: "project",
+        path: "/p/lanes.yaml",
+        file: {
+          version: 1,
+          rules: [
+            { id: "team.no-cdk-deploy", effect: "deny", why: "deploys go through the pipeline", instead: "open a release pull request", command: { program: "cdk", args: ["deploy"] } },
+            { id: "team.no-prod-target", effect: "deny", why: "production is off limits", instead: "use the staging target", command: { program: "deploy-tool", option_values: { "--target": ["prod", "production"] } } },
+          ],
+        },
+      },
+    ],
+    agents,
+  );
+  it.each<[string, "deny" | "none", string[]]>([
+    ["cdk deploy", "deny", ["team.no-cdk-deploy"]],
+    ["cdk --profile prod deploy", "deny", ["team.no-cdk-deploy"]],
+    ["npx cdk --profile prod deploy", "deny", ["team.no-cdk-deploy"]],
+    ["cdk --profile prod diff", "none", []],
+    ["deploy-tool --target prod", "deny", ["team.no-prod-target"]],
+    ["deploy-tool --target=production", "deny", ["team.no-prod-target"]],
+    ["deploy-tool --target staging", "none", []],
+  ])("%s → %s %j", (command, effect, rules) => {
+    expectDecision(judge(team, command), effect, rules);
+  });
+});
