@@ -44,8 +44,35 @@ export interface Evaluation {
   readonly matches: readonly Match[];
 }
 
+/** Layers of an agent's own rules. */
+const AGENT_LAYERS: ReadonlySet<string> = new Set(["must-not", "role", "task"]);
+
+/**
+ * The safer alternative a denial offers must not be denied itself for this agent: the candidates
+ * are the agent's own deciding rules' alternatives, then the first deciding rule's; a candidate
+ * whose commands (in backticks) this agent would be denied is skipped. `undefined` keeps the
+ * renderer's default; with no candidate left, a generic one.
+ */
+function safeAlternative(decision: Decision, request: GuardRequest, context: EvaluateContext): string | undefined {
+  if (request.agent === undefined) return undefined;
+  const candidates = [...new Set([...decision.matches.filter((m) => AGENT_LAYERS.has(m.layer)).map((m) => m.instead), decision.matches[0]!.instead])];
+  for (const candidate of candidates) {
+    const snippets = [...candidate.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((t) => !t.startsWith("-") && t.includes(" "));
+    const denied = snippets.some((text) => judgeCall({ ...request, tool: "Bash", input: { command: text } }, context).decision?.effect === "deny");
+    if (!denied) return candidate;
+  }
+  return "stop and report to whoever started you what you need; do not work around the rule";
+}
+
 /** Judges one tool call. */
 export function evaluate(request: GuardRequest, context: EvaluateContext): Evaluation {
+  const evaluation = judgeCall(request, context);
+  if (evaluation.decision?.effect !== "deny") return evaluation;
+  const alternative = safeAlternative(evaluation.decision, request, context);
+  return alternative === undefined ? evaluation : { ...evaluation, decision: { ...evaluation.decision, alternative } };
+}
+
+function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation {
   const policy: CompiledPolicy = context.policy;
   const pathContext: PathContext = {
     cwd: request.cwd,

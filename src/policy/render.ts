@@ -40,13 +40,13 @@ export function renderReason(decision: Decision, options: { call: string; agent?
   const first = decision.matches[0]!;
   // The alternative comes from the agent's own rules when one of them decides too: a global rule's
   // alternative (`--force-with-lease` for a force push) may be what the agent's own rules forbid.
-  const alternative = decision.matches.find((m) => AGENT_LAYERS.has(m.layer)) ?? first;
+  const alternative = decision.alternative ?? (decision.matches.find((m) => AGENT_LAYERS.has(m.layer)) ?? first).instead;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
   const by = options.agent === undefined ? "" : ` by ${options.agent}`;
   const detail = first.subject === options.call || first.why.includes(first.subject) ? "" : `${first.subject}: `;
   const others = decision.matches.slice(1).filter((m) => m.ruleId !== first.ruleId);
   const also = others.length === 0 ? "" : `; also ${others.slice(0, 3).map((m) => `${m.subject} [${m.ruleId}]`).join(", ")}`;
-  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${alternative.instead}`;
+  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${alternative}`;
   if (options.escalation !== undefined) {
     const { agent, count, main } = options.escalation;
     text +=

@@ -398,3 +398,28 @@ describe("option values as separate words before a subcommand", () => {
     expectDecision(judge(team, command), effect, rules);
   });
 });
+
+describe("an alternative the agent's own rules deny is never offered", () => {
+  const fetcher = AgentDefinition.parse({
+    name: "fetcher",
+    description: "test specialist that may not use wget, for the alternative check",
+    role: "specialist",
+    identity: "You are the fetcher used by the alternative tests.",
+    responsibilities: ["fetch"],
+    owns: ["vendor/**"],
+    must_not: [{ id: "no-wget", text: "use wget", command: { program: "wget" } }],
+  });
+  const team = testPolicy(
+    [{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, rules: [{ id: "team.no-curl", effect: "deny", why: "curl is not allowed here", instead: "use `wget -q https://example.com/x`", command: { program: "curl" } }] } }],
+    [{ path: "fetcher.yaml", definition: fetcher }],
+  );
+  it.each<[string | undefined, string]>([
+    [undefined, "instead, use `wget -q https://example.com/x`"],
+    ["backend", "instead, use `wget -q https://example.com/x`"],
+    ["fetcher", "instead, stop and report to whoever started you what you need; do not work around the rule"],
+  ])("as %s", (agent, expected) => {
+    const e = judge(team, "curl https://example.com/x", agent === undefined ? {} : { agent });
+    expectDenied(e, "team.no-curl");
+    expect(renderReason(e.decision!, { call: "`curl https://example.com/x`", agent })).toContain(expected);
+  });
+});
