@@ -25,8 +25,9 @@ import {
 import { LANE_RULES } from "../policy/lanes.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
 import { LAYERS, type Layer } from "../policy/types.ts";
-import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "./globs.ts";
-import type { CommandMatch, PolicyFile, PolicyRule, SubagentMustNot } from "./schema.ts";
+import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "../globs/compile.ts";
+import type { CommandMatch } from "../schema/atoms.ts";
+import type { PolicyFile, PolicyRule, SubagentMustNot } from "./schema.ts";
 
 /** One lanes policy layer as loaded. */
 export interface PolicyLayerInput {

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subagentTranscriptPath } from "../../src/guard/task.ts";
+import { subagentTranscriptPath } from "../../src/hooks/task.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 let p: Project;

@@ -3,9 +3,9 @@
  * agent with its lane (what it may write) and its task constraints, and how it was linked to its
  * parent.
  */
-import { projectPaths } from "../../layout.ts";
-import { findProjectDir, homeOf } from "../../guard/environment.ts";
-import { readAgentTree, type AgentNode, type SessionTree } from "../../guard/agent-tree.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
+import { readAgentTree, type AgentNode, type SessionTree } from "../../hooks/agent-tree.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import { baseAgentName, laneOfUndefined } from "../../policy/lanes.ts";
 import { taskText } from "../../policy/task-block.ts";
