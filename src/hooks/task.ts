@@ -82,7 +82,8 @@ function contentText(content: unknown): string | undefined {
 
 /**
  * The Agent call's prompt, from the first user message of the subagent's transcript; undefined
- * when the file or that line is not there (yet). Reads at most the first 256 KiB.
+ * when the file or that line is not there (yet). Reads the first 256 KiB, or the whole file when
+ * its first line is longer.
  */
 export function readSpawnPrompt(file: string): string | undefined {
   let text: string;
@@ -92,6 +93,8 @@ export function readSpawnPrompt(file: string): string | undefined {
       const buffer = Buffer.alloc(256 * 1024);
       const n = readSync(fd, buffer, 0, buffer.length, 0);
       text = buffer.subarray(0, n).toString("utf8");
+      // a first line longer than the chunk (a very long prompt): read the whole file
+      if (n === buffer.length && !text.includes("\n")) text = readFileSync(file, "utf8");
     } finally {
       closeSync(fd);
     }
