@@ -4,7 +4,7 @@
  * is appended with a single `write` on an `O_APPEND` descriptor, so concurrent hooks never
  * interleave within a line. Failing to log never changes a decision: errors go to stderr.
  */
-import { appendFileSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readSync, renameSync, statSync } from "node:fs";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Events lanes records. */
@@ -51,14 +51,63 @@ export function appendAudit(stateDir: string, entry: AuditEntry, maxBytes: numbe
   const path = `${stateDir}/audit.jsonl`;
   try {
     ensureStateDir(stateDir);
+    let torn = false;
     try {
-      if (statSync(path).size > maxBytes) renameSync(path, `${stateDir}/audit.1.jsonl`);
+      const size = statSync(path).size;
+      if (size > maxBytes) renameSync(path, `${stateDir}/audit.1.jsonl`);
+      else torn = size > 0 && !endsWithNewline(path, size);
     } catch {
       // no log yet, or another hook rotated it first
     }
-    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    // a writer killed mid-line left a torn last line: start on a fresh line so this entry stays whole
+    appendFileSync(path, `${torn ? "\n" : ""}${JSON.stringify(entry)}\n`, { mode: 0o600 });
     return undefined;
   } catch (error) {
     return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Whether the file's last byte is a newline (one byte read at the end). */
+function endsWithNewline(path: string, size: number): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Parses the text of an audit log: the entries, and how many torn lines (cut by a crash mid-write) were skipped. */
+export function parseAuditLog(text: string): { entries: AuditEntry[]; torn: number } {
+  const entries: AuditEntry[] = [];
+  let torn = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const parsed = parseLine(line);
+    if (parsed !== undefined) {
+      entries.push(parsed);
+      continue;
+    }
+    torn++;
+    // a torn line followed by a whole entry on the same line (written by lanes before the torn-line
+    // fix): recover the entry that starts after the tear
+    for (let at = line.indexOf('{"ts":', 1); at > 0; at = line.indexOf('{"ts":', at + 1)) {
+      const rest = parseLine(line.slice(at));
+      if (rest !== undefined) {
+        entries.push(rest);
+        break;
+      }
+    }
+  }
+  return { entries, torn };
+}
+
+function parseLine(line: string): AuditEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { ts?: unknown }).ts === "string" ? (value as AuditEntry) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -4,7 +4,7 @@
  * need no lock: they see the old file or the new one.
  */
 import { atomicWriteFile } from "../runtime/atomic.ts";
-import { withLockSync } from "../runtime/lock.ts";
+import { HOOK_LOCK, withLockSync } from "../runtime/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Applies `change` to the file's content under its lock; returns a problem message, if any. */
@@ -12,6 +12,6 @@ export function updateBookkeeping<T>(path: string, stateDir: string, read: (path
   ensureStateDir(stateDir);
   const result = withLockSync(path, () => {
     atomicWriteFile(path, `${JSON.stringify(change(read(path)))}\n`, { durable: false });
-  });
+  }, HOOK_LOCK);
   return result.ok ? undefined : result.issues.map((i) => i.message).join("; ");
 }

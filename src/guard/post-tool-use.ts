@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { projectPaths } from "../layout.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { normalizePath } from "../policy/paths.ts";
+import { HOOK_LOCK } from "../runtime/lock.ts";
 import { recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
 import { appendAudit } from "./audit.ts";
@@ -63,7 +64,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => f === projectDir || f.startsWith(`${projectDir}/`);
-    const recorded = recordArtifacts(projectDir, { created: created.filter(inProject), modified: modified.filter(inProject) }, agent);
+    const recorded = recordArtifacts(projectDir, { created: created.filter(inProject), modified: modified.filter(inProject) }, agent, { lock: HOOK_LOCK });
     if (!recorded.ok) stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
 
     const files = [...created, ...modified];

@@ -27,7 +27,7 @@ import { expandGlob } from "./expand.ts";
 import { cliCommandFor, findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
-import { readTaskConstraints } from "./task.ts";
+import { readTaskConstraintsChecked } from "./task.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -122,6 +122,11 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
   // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
   const spawning = input.tool_name === "Agent" || input.tool_name === "Task";
+  const taskRead = input.agent_type === undefined ? {} : readTaskConstraintsChecked(paths.progress, policy.options.caseInsensitivePaths);
+  // constraints that cannot be read might narrow this subagent: fail closed for its mutating calls
+  if (taskRead.problem !== undefined && isMutatingTool(input.tool_name)) {
+    return failure(`lanes cannot read this step's task constraints: ${taskRead.problem}; the call is blocked for subagents; fix or remove the progress file (\`lanes progress show\` names the problem), or start the workflow again with \`lanes progress init --force\``, deps, stderr);
+  }
   const request: GuardRequest = {
     tool: input.tool_name,
     input: input.tool_input,
@@ -137,7 +142,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     tempDirs: tempDirsOf(env, home),
     position: { path: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [] },
     knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
+    task: taskRead.task,
     expandGlob,
   });
   const decision = evaluation.decision;

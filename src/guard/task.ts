@@ -1,7 +1,9 @@
 /**
  * Task constraints from the progress file (`next_step.expert` and `next_step.constraints`), read on
- * the hot path with JSON.parse and a structural check. A missing or unreadable progress file means
- * no task constraints (the runtime reports corrupt files; the guard does not block on them).
+ * the hot path with JSON.parse and a structural check. A missing progress file means no task
+ * constraints; a progress file that cannot be read or parsed, or whose constraints have the wrong
+ * shape, is a problem: the guard fails closed for subagents' mutating calls (constraints it cannot
+ * read might narrow them), see {@link readTaskConstraintsChecked}.
  */
 import { readFileSync } from "node:fs";
 import { compilePathGlob } from "../config/globs.ts";
@@ -9,13 +11,42 @@ import type { TaskConstraints } from "../policy/lanes.ts";
 
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined);
 
+/** The task constraints, or the problem that keeps them from being read. */
+export interface CheckedTaskConstraints {
+  readonly task?: TaskConstraints;
+  /** Why the progress file's constraints cannot be read (one clause naming the file). */
+  readonly problem?: string;
+}
+
 export function readTaskConstraints(progressPath: string, caseInsensitive: boolean): TaskConstraints | undefined {
+  return readTaskConstraintsChecked(progressPath, caseInsensitive).task;
+}
+
+/** {@link readTaskConstraints} that also says when the file exists but cannot be used. */
+export function readTaskConstraintsChecked(progressPath: string, caseInsensitive: boolean): CheckedTaskConstraints {
+  let text: string;
+  try {
+    text = readFileSync(progressPath, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    return { problem: `\`${progressPath}\` cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(progressPath, "utf8"));
+    data = JSON.parse(text);
   } catch {
-    return undefined;
+    return { problem: `\`${progressPath}\` is not valid JSON` };
   }
+  const c = (data as { next_step?: { constraints?: Record<string, unknown> } | null } | null)?.next_step?.constraints;
+  if (c !== null && c !== undefined && typeof c === "object") {
+    const bad = (["write_paths", "tools"] as const).find((k) => c[k] !== undefined && strings(c[k]) === undefined);
+    if (bad !== undefined) return { problem: `\`${progressPath}\` has \`next_step.constraints.${bad}\` that is not a list of strings` };
+  }
+  const task = constraintsOf(data, caseInsensitive);
+  return task === undefined ? {} : { task };
+}
+
+function constraintsOf(data: unknown, caseInsensitive: boolean): TaskConstraints | undefined {
   const progress = data as { status?: unknown; next_step?: { step?: unknown; expert?: unknown; constraints?: Record<string, unknown> } | null } | null;
   if (progress === null || typeof progress !== "object" || progress.status === "completed" || progress.status === "failed") return undefined;
   const next = progress.next_step;

@@ -16,6 +16,7 @@ import { extractFacts, type Facts } from "./facts.ts";
 import type { GlobRoots } from "./glob-match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
 import { matchRule } from "./match.ts";
+import { memoryLaneMatches } from "./memory-lane.ts";
 import type { PathContext } from "./paths.ts";
 import { matchSettingsRules, type PathCompiler, type SettingsRule } from "./settings.ts";
 import type { Decision, GuardRequest, Match } from "./types.ts";
@@ -69,6 +70,7 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
       pathContext,
       roots,
     ),
+    ...memoryLaneMatches(request.agent?.type, facts, pathContext),
   ];
   return { decision: combine(matches), facts, matches };
 }

@@ -11,7 +11,7 @@ import type { Checkpoint } from "./checkpoint-schema.ts";
 import { newId, safeId } from "./ids.ts";
 import { activePhaseStates, displayOf, readProgressRaw, type RawProgress } from "./progress-hot.ts";
 import type { ProgressFile, TaskArtifact, TaskContext } from "./progress-schema.ts";
-import { writeStateFile } from "./state-file.ts";
+import { createStateFile } from "./state-file.ts";
 import { artifactTypeOf, emptyTaskContextState, taskContextOf } from "./task-context.ts";
 import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "./types.ts";
 
@@ -114,7 +114,8 @@ export function saveCheckpoint(projectDir: string, input: CheckpointInput = {}, 
     reason: input.reason ?? "manual",
   };
   ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
-  const written = writeStateFile(file, checkpoint, displayOf(projectDir, file));
+  // exclusive: of several saves with the same id at once, exactly one succeeds
+  const written = createStateFile(file, checkpoint, displayOf(projectDir, file), `checkpoint \`${id}\` already exists`, "pick another id, or omit `--id` to get a fresh one");
   return written.ok ? ok(checkpoint) : propagate(written);
 }
 

@@ -38,3 +38,52 @@ export function newWorkflowId(now: Date, random: () => number): string {
 export function newId(prefix: string, now: Date, random: () => number): string {
   return `${prefix}-${compactTimestamp(now)}-${randomSuffix(random)}`;
 }
+
+const KEY_PLAIN = /[A-Za-z0-9.]/;
+
+/**
+ * An injective file-name encoding of an id (unlike {@link safeId}, two ids never share a key):
+ * letters, digits and `.` stay, `-` stays between two kept characters, and every other UTF-8 byte
+ * (including `_`, a leading `.`, and a `-` at either end or next to another `-`) becomes `_xx`
+ * (lowercase hex). A key therefore never contains `--` and never starts or ends with `-`, so two
+ * keys joined by `--` split back unambiguously (see {@link joinKeys}, {@link splitKeys}).
+ */
+export function fileKey(id: string): string {
+  const chars = [...id];
+  let out = "";
+  chars.forEach((c, i) => {
+    const keep =
+      (KEY_PLAIN.test(c) && !(i === 0 && c === ".")) ||
+      (c === "-" && i > 0 && i < chars.length - 1 && chars[i - 1] !== "-" && chars[i + 1] !== "-");
+    if (keep) out += c;
+    else for (const byte of Buffer.from(c, "utf8")) out += `_${byte.toString(16).padStart(2, "0")}`;
+  });
+  return out;
+}
+
+/** The id a {@link fileKey} encodes, or undefined for text that is not a key. */
+export function fromFileKey(key: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < key.length; ) {
+    if (key[i] === "_") {
+      const hex = key.slice(i + 1, i + 3);
+      if (!/^[0-9a-f]{2}$/.test(hex)) return undefined;
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+    } else {
+      bytes.push(key.charCodeAt(i));
+      i++;
+    }
+  }
+  const id = Buffer.from(bytes).toString("utf8");
+  return fileKey(id) === key ? id : undefined;
+}
+
+/** Joins ids into one file-name stem, injectively: `fileKey(a)--fileKey(b)`. */
+export const joinKeys = (...ids: readonly string[]): string => ids.map(fileKey).join("--");
+
+/** The ids of a {@link joinKeys} stem, or undefined when it is not one. */
+export function splitKeys(stem: string): string[] | undefined {
+  const ids = stem.split("--").map(fromFileKey);
+  return ids.every((id): id is string => id !== undefined) ? ids : undefined;
+}

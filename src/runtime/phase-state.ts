@@ -10,7 +10,7 @@
  * memory file of every branch agent.
  */
 import { z } from "zod";
-import { PhaseList, type Phase } from "../definitions/phases.ts";
+import { PhaseList, runsInMain, type Phase } from "../definitions/phases.ts";
 import { IsoDateTime } from "./progress-schema.ts";
 import { fail, ok, type Result } from "./types.ts";
 import { firstProblem } from "./zod-problem.ts";
@@ -44,6 +44,7 @@ export const PhaseState = z.looseObject({
   version: z.literal(1).describe("Always 1."),
   skill: z.string().min(1).describe("The composite skill."),
   task_id: z.string().min(1).describe("The task it runs for."),
+  run_id: z.string().min(1).optional().describe("This run, e.g. `run-20250102T030405Z-k3x9q1`: memory files name it, so a file of an earlier run never passes a gate (absent in files of lanes before 0.2)."),
   status: z.enum(["in_progress", "awaiting_completion", "completed"]).describe("in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed"),
   current_phase: z.string().nullable().describe("The phase running now; null once all are done."),
   completed_phases: z.array(z.string()).describe("Phases completed (or auto-completed), in order."),
@@ -68,8 +69,20 @@ export interface VerifiedMemory {
   readonly artifacts: readonly string[];
 }
 
-/** Checks the memory file of one agent (I/O, injected). */
-export type VerifyAgent = (agent: string) => Result<VerifiedMemory>;
+/**
+ * Checks the memory file of one agent for `phase` (I/O, injected): it must name this phase and
+ * run and be written at or after `since`, when the phase (this run of it) started.
+ */
+export type VerifyAgent = (agent: string, phase: Phase, since: string) => Result<VerifiedMemory>;
+
+/** When the current run of phase `id` started: its latest `started` event. */
+export function phaseStartedAt(state: PhaseState, id: string): string {
+  for (let i = state.history.length - 1; i >= 0; i--) {
+    const e = state.history[i]!;
+    if (e.phase === id && e.event === "started") return e.at;
+  }
+  return state.started_at;
+}
 
 /** Validates a phase list (the invariants of src/definitions/phases.ts: phase 0 LINEAR, `next` chain, ...). */
 export function checkPhases(skill: string, phases: unknown): Result<PhaseList> {
@@ -94,11 +107,12 @@ export function phaseAgents(phase: Phase): string[] {
 const label = (p: Phase): string => `phase \`${p.id}\` (\`${p.name}\`)`;
 
 /** A new run: phase 0 is current (it is LINEAR, never AUTO). */
-export function startState(skill: string, taskId: string, now: string): PhaseState {
+export function startState(skill: string, taskId: string, now: string, runId?: string): PhaseState {
   return {
     version: 1,
     skill,
     task_id: taskId,
+    ...(runId === undefined ? {} : { run_id: runId }),
     status: "in_progress",
     current_phase: "0",
     completed_phases: [],
@@ -222,13 +236,14 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
   }
 
   const agents = phaseAgents(phase);
-  const checks = agents.map((agent) => ({ agent, result: verify(agent) }));
+  const since = phaseStartedAt(current, phase.id);
+  const checks = agents.map((agent) => ({ agent, result: verify(agent, phase, since) }));
   const failed = checks.filter((c) => !c.result.ok);
   if (failed.length > 0) {
     const reasons = failed.map((c) => (c.result.ok ? "" : c.result.issues[0]!.message));
     const which = agents.length > 1 ? `${failed.length} of ${agents.length} branches are not done: ` : "";
     const first = failed[0]!.result;
-    return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, { help: first.ok ? undefined : first.issues[0]!.help });
+    return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, { help: gateHelp(current, phase, first.ok ? undefined : first.issues[0]!.help) });
   }
   const verified = checks.map((c) => (c.result.ok ? c.result.value : undefined)).filter((v): v is VerifiedMemory => v !== undefined);
   state.phase_outputs[phase.id] = {
@@ -243,6 +258,19 @@ export function advanceState(current: PhaseState, phases: PhaseList, options: Ad
   state.history.push({ phase: phase.id, event: "completed", at: now });
   enter(state, phases, phase.next, now, entered);
   return ok({ state, entered, archive: [] });
+}
+
+/**
+ * What a failed gate suggests: the agent's fix, and for phases that may run again, `--retry`
+ * (ITERATIVE: run it again; REMEDIATION: go back to its target).
+ */
+function gateHelp(state: PhaseState, phase: Phase, help: string | undefined): string {
+  const cmd = `\`lanes phase advance ${state.skill} --task ${state.task_id}`;
+  const parts = [help ?? "have the phase's agent finish with `lanes memory write`"];
+  if (phase.type === "ITERATIVE") parts.push(`or run the phase again with ${cmd} --retry\``);
+  else if (phase.type === "REMEDIATION") parts.push(`or send the work back to phase ${phase.remediation_target} with ${cmd} --retry\``);
+  else parts.push(`then run ${cmd}\` again (a subagent still running in the background must finish first)`);
+  return parts.join("; ");
 }
 
 /** `complete`: every phase must be completed or skipped; returns the completed state and the aggregated outputs. */
@@ -295,32 +323,41 @@ export const DEFAULT_RENDER: PhaseRender = { cli: "lanes", agentRef: (name) => n
 export function renderDirective(skill: string, taskId: string, phase: Phase, state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
   const cmd = (verb: string, extra = ""): string => `\`${render.cli} phase ${verb} ${skill} --task ${taskId}${extra}\``;
   const advance = cmd("advance");
-  const write = (agent: string): string => `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
+  const run = state.run_id === undefined ? "" : ` --run ${state.run_id}`;
+  const write = (agent: string): string => `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id}${run} --summary "<one or two sentences>" --body-file -\``;
   const parts: string[] = [];
   if (phase.type === "OPTIONAL") parts.push(`This phase is optional: run it only when ${phase.trigger}. If that does not hold, run ${cmd("advance", " --skip")} instead.`);
+  if (phase.script !== undefined) parts.push(`First run the phase script \`${phase.script}\` from the skill's \`resources/\` folder and use its output.`);
   if (phase.type === "PARALLEL") {
     const branches = phaseAgents(phase);
     parts.push(
       `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
       `Each must finish by writing its memory file with ${write("<its name>")}.`,
-      `When every one has written its memory file, run ${advance}.`,
+      `Wait until every one has finished (for agents started in the background, their completion notices), then run ${advance}.`,
+    );
+  } else if (runsInMain(phase)) {
+    const agent = phase.agent!;
+    parts.push(
+      `Do this phase yourself, in this conversation: do not start a subagent for it (a subagent cannot ask the human).`,
+      `When it is done, write its memory file as \`${agent}\` with ${write(agent)}, then run ${advance}.`,
     );
   } else {
     const agent = phase.agent!;
     parts.push(
       `Use the Agent tool with subagent_type \`${render.agentRef(agent)}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
       `It must finish by writing its memory file with ${write(agent)}.`,
-      `When it has written its memory file, run ${advance}.`,
+      `Wait until it has finished (if it runs in the background, for its completion notice), then run ${advance}.`,
     );
   }
   if (phase.type === "ITERATIVE") {
-    const run = (state.iterations[phase.id] ?? 0) + 1;
-    parts.push(`This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`);
+    const n = (state.iterations[phase.id] ?? 0) + 1;
+    parts.push(`This is run ${n} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`);
   }
   if (phase.type === "REMEDIATION") {
     const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
     parts.push(`If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`);
   }
+  parts.push(`If ${advance} refuses, do what it says (the memory file must be written for phase ${phase.id} of this run, after the phase started) and run it again.`);
   return parts.join(" ");
 }
 
@@ -329,7 +366,8 @@ export function renderTransition(skill: string, taskId: string, phases: PhaseLis
   const count = phases.length;
   const out: string[] = [];
   for (const phase of entered) {
-    out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type})`, "", phase.content.trim(), "");
+    out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type}${runsInMain(phase) ? ", main session" : ""})`, "", phase.content.trim(), "");
+    if (phase.configuration !== undefined) out.push(`Configuration: ${JSON.stringify(phase.configuration)}`, "");
     if (phase.type === "AUTO") out.push(`lanes completed this AUTO phase.`, "");
   }
   if (state.current_phase === null) {

@@ -15,7 +15,7 @@ import { KebabName } from "../definitions/agent.ts";
 import type { PhaseList } from "../definitions/phases.ts";
 import { projectPaths } from "../layout.ts";
 import { ensureIgnoredDir } from "./atomic.ts";
-import { compactTimestamp } from "./ids.ts";
+import { compactTimestamp, newId } from "./ids.ts";
 import { withLockSync, type LockOptions } from "./lock.ts";
 import { archiveMemory, verifyMemory } from "./memory.ts";
 import {
@@ -30,10 +30,11 @@ import {
   startState,
   type AdvanceOptions,
   type Transition,
+  type VerifyAgent,
 } from "./phase-state.ts";
 import { displayOf, phaseStatePath } from "./progress-hot.ts";
 import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
-import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "./types.ts";
 import { firstProblem, validatorOf } from "./zod-problem.ts";
 
 /** Dependencies of the phase functions. */
@@ -126,7 +127,7 @@ export function startPhases(projectDir: string, skill: string, phases: unknown, 
     const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
     const archived = archiveAll(projectDir, taskId, agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })));
     if (!archived.ok) return propagate(archived);
-    const state = startState(skill, taskId, now.toISOString());
+    const state = startState(skill, taskId, now.toISOString(), newId("run", now, randomOf(deps)));
     ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
@@ -147,8 +148,9 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
     const read = readRun(t.value, skill, taskId);
     if (!read.ok) return propagate(read);
     if (read.value === undefined) return noRun(skill, taskId);
-    const verify = (agent: string) => {
-      const m = verifyMemory(projectDir, taskId, agent);
+    const run = read.value.run_id;
+    const verify: VerifyAgent = (agent, phase, since) => {
+      const m = verifyMemory(projectDir, taskId, agent, { phase: phase.id, since, ...(run === undefined ? {} : { run }) }, deps);
       return m.ok ? ok({ display: m.value.display, summary: m.value.frontmatter.summary, artifacts: m.value.frontmatter.artifacts }) : propagate<never>(m);
     };
     const moved = advanceState(read.value, t.value.phases, options, verify, nowOf(deps).toISOString());

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, sep } from "node:path";
 import { projectPaths } from "../layout.ts";
 import { atomicWriteFile } from "./atomic.ts";
-import { safeId } from "./ids.ts";
+import { joinKeys } from "./ids.ts";
 import { withLockSync, type LockOptions } from "./lock.ts";
 import { renderJson } from "./state-file.ts";
 import { artifactTypeOf } from "./task-context.ts";
@@ -196,9 +196,9 @@ export function recordArtifacts(projectDir: string, files: FileChanges, agent?: 
   return locked.ok ? locked.value : propagate(locked);
 }
 
-/** Where the state of composite skill `skill` for task `taskId` lives (both sanitised). */
+/** Where the state of composite skill `skill` for task `taskId` lives: `{skill}--{task}.json`, injectively encoded (see `joinKeys`). */
 export function phaseStatePath(projectDir: string, skill: string, taskId: string): string {
-  return join(projectPaths(projectDir).phases, `${safeId(skill)}-${safeId(taskId)}.json`);
+  return join(projectPaths(projectDir).phases, `${joinKeys(skill, taskId)}.json`);
 }
 
 /** A composite skill run that is not finished, as the hot path sees its state file. */

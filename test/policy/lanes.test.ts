@@ -86,7 +86,7 @@ describe("writes inside and outside an agent's lane, through every tool", () => 
   });
 
   it("lets every agent write its memory file", () => {
-    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs(".claude/memory/t1-backend-memory.md"), content: "x" }, agent: "backend" }));
+    expectNoOpinion(judge(policy, undefined, { tool: "Write", input: { file_path: abs(".claude/memory/t1--backend-memory.md"), content: "x" }, agent: "backend" }));
   });
 
   it("accepts plugin-namespaced agent types", () => {

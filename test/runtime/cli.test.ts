@@ -123,10 +123,10 @@ describe("lanes memory", () => {
   it("writes from stdin, reads, lists and verifies", async () => {
     const dir = project();
     const write = await cli(["memory", "write", "--task", "t1", "--agent", "planner", "--summary", "planned it", "--artifact", "plan.md", "--body-file", "-"], dir, "## Plan\n\nthree steps\n");
-    expect(write).toEqual({ code: 0, out: "wrote .claude/memory/t1-planner-memory.md (complete)\n", err: "" });
+    expect(write).toEqual({ code: 0, out: "wrote .claude/memory/t1--planner-memory.md (complete)\n", err: "" });
     expect((await cli(["memory", "read", "--task", "t1", "--agent", "planner"], dir)).out).toMatch(/^---\ntask_id: t1\nagent: planner\nstatus: complete\ncreated: .+\nsummary: planned it\nartifacts:\n  - plan.md\n---\n\n## Plan\n\nthree steps\n$/);
-    expect((await cli(["memory", "list"], dir)).out).toBe("t1-planner-memory.md  complete  planned it\n");
-    expect(await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir)).toEqual({ code: 0, out: "ok: .claude/memory/t1-planner-memory.md is complete: planned it\n", err: "" });
+    expect((await cli(["memory", "list"], dir)).out).toBe("t1--planner-memory.md  complete  planned it\n");
+    expect(await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir)).toEqual({ code: 0, out: "ok: .claude/memory/t1--planner-memory.md is complete: planned it\n", err: "" });
   });
 
   it("fails verification with the precise reason", async () => {
@@ -134,16 +134,17 @@ describe("lanes memory", () => {
     await cli(["memory", "write", "--task", "t1", "--agent", "planner", "--summary", "half", "--status", "partial", "--body", "so far"], dir);
     const verify = await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir);
     expect(verify.code).toBe(1);
-    expect(verify.err).toBe("lanes memory: `.claude/memory/t1-planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n");
+    expect(verify.err).toBe("lanes memory: `.claude/memory/t1--planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n");
     const json = await cli(["memory", "verify", "--task", "t1", "--agent", "nobody", "--json"], dir);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.out)).toEqual({ ok: false, reason: "`.claude/memory/t1-nobody-memory.md` does not exist: `nobody` has not written its memory file" });
+    expect(JSON.parse(json.out)).toEqual({ ok: false, reason: "`.claude/memory/t1--nobody-memory.md` does not exist: `nobody` has not written its memory file" });
   });
 
   it.each([
     [["memory", "write", "--task", "t", "--agent", "a", "--summary", "s"], "lanes memory: the findings are required: pass `--body <markdown>`, `--body-file <file>` or `--body-file -` for stdin"],
     [["memory", "write", "--task", "t", "--agent", "a", "--summary", "s", "--body", "x", "--status", "done"], "lanes memory: `--status` is complete, partial, failed, received `done`"],
     [["memory", "verify", "--agent", "a"], "lanes memory: `--task` is required"],
+    [["memory", "write", "--task", "t", "--agent", "a", "--summary", "--json", "--body", "x"], "lanes memory: option '--summary' argument is ambiguous"],
   ])("%j is a usage error", async (argv, first) => {
     const run = await cli(argv, project());
     expect(run.code).toBe(64);
@@ -187,17 +188,23 @@ phases:
     const start = await cli(["phase", "start", "review", "--task", "t1"], dir);
     expect(start.code).toBe(0);
     // run from this checkout into a project without `.claude/agents/clarifier.md`: the plugin's name and CLI path
-    expect(start.out).toMatch(/^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `lanes:clarifier`/);
+    // phase 0 runs in the main session, where the human can answer
+    expect(start.out).toMatch(/^# review: phase 0 of 2: Clarification \(LINEAR, main session\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Do this phase yourself, in this conversation/);
+    const run = /--run (run-\S+)/.exec(start.out)?.[1] ?? "";
+    expect(run).toMatch(/^run-\d{8}T\d{6}Z-[a-z0-9]{6}$/);
     const blocked = await cli(["phase", "advance", "review", "--task", "t1"], dir);
     expect(blocked.code).toBe(1);
-    expect(blocked.err.split("\n")[0]).toBe("lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file");
-    await cli(["memory", "write", "--task", "t1", "--agent", "clarifier", "--summary", "clear", "--body", "nothing unclear"], dir);
+    expect(blocked.err.split("\n")[0]).toBe("lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1--clarifier-memory.md` does not exist: `clarifier` has not written its memory file");
+    await cli(["memory", "write", "--task", "t1", "--agent", "clarifier", "--phase", "0", "--run", run, "--summary", "clear", "--body", "nothing unclear"], dir);
     const next = await cli(["phase", "advance", "review", "--task", "t1", "--json"], dir);
     expect(JSON.parse(next.out).state.current_phase).toBe("1");
-    await cli(["memory", "write", "--task", "t1", "--agent", "reviewer", "--summary", "approved", "--body", "looks right"], dir);
+    // run from this checkout into a project without `.claude/agents/reviewer.md`: the plugin's name and CLI path
+    expect(JSON.parse(next.out).text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `lanes:reviewer`");
+    // a value that starts with `-` is a value, not an option
+    await cli(["memory", "write", "--task", "t1", "--agent", "reviewer", "--phase", "1", "--run", run, "--summary", "-5% latency, approved", "--body", "looks right"], dir);
     await cli(["phase", "advance", "review", "--task", "t1"], dir);
     const complete = await cli(["phase", "complete", "review", "--task", "t1"], dir);
-    expect(complete.out).toBe("# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: approved\n\nREVIEW_COMPLETE\n");
+    expect(complete.out).toBe("# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: -5% latency, approved\n\nREVIEW_COMPLETE\n");
   });
 
   it("generates a task id when none is given, and names it in the directive", async () => {

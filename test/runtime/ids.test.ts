@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactTimestamp, newId, newWorkflowId, safeId } from "../../src/runtime/ids.ts";
+import { compactTimestamp, fileKey, fromFileKey, joinKeys, newId, newWorkflowId, safeId, splitKeys } from "../../src/runtime/ids.ts";
 import { seededRandom } from "./helpers.ts";
 
 describe("safeId", () => {
@@ -40,5 +40,57 @@ describe("generated ids", () => {
     const b = newId("cp", new Date("2025-01-02T03:04:06Z"), random);
     expect(a < b).toBe(true);
     expect(compactTimestamp(new Date("2025-12-31T23:59:59.999Z"))).toBe("20251231T235959Z");
+  });
+});
+
+describe("fileKey and joinKeys: injective file names", () => {
+  it.each([
+    ["task-1", "task-1"],
+    ["a_b", "a_5fb"],
+    ["émile", "_c3_a9mile"],
+    ["日本", "_e6_97_a5_e6_9c_ac"],
+    ["-lead", "_2dlead"],
+    ["trail-", "trail_2d"],
+    ["a--b", "a_2d_2db"],
+    [".hidden", "_2ehidden"],
+    ["../x", "_2e._2fx"],
+    ["a/b", "a_2fb"],
+  ])("%s -> %s", (id, key) => {
+    expect(fileKey(id)).toBe(key);
+    expect(fromFileKey(key)).toBe(id);
+  });
+
+  it("never maps two ids, or two (task, agent) pairs, to one name", () => {
+    // the collisions of the old naming: non-ASCII ids all became `_`, and `-` joined ambiguously
+    const pairs: [string, string][] = [
+      ["日本", "qa"],
+      ["中国", "qa"],
+      ["a-b", "c"],
+      ["a", "b-c"],
+      ["a-", "b"],
+      ["a", "-b"],
+      ["a_", "b"],
+      ["a", "_b"],
+      ["x--y", "z"],
+      ["x", "y--z"],
+    ];
+    const names = pairs.map(([t, a]) => joinKeys(t, a));
+    expect(new Set(names).size).toBe(pairs.length);
+    for (const [i, [t, a]] of pairs.entries()) expect(splitKeys(names[i]!)).toEqual([t, a]);
+    const random = seededRandom(7);
+    const seen = new Map<string, string>();
+    for (let n = 0; n < 2000; n++) {
+      const s = Array.from({ length: Math.floor(random() * 6) }, () => "a-_.é/"[Math.floor(random() * 6)]).join("");
+      const key = fileKey(s);
+      expect(key).toMatch(/^(?!-)(?!.*--)[A-Za-z0-9._-]*(?<!-)$/);
+      expect(seen.get(key) ?? s).toBe(s);
+      seen.set(key, s);
+    }
+  });
+
+  it("refuses text that is not a key", () => {
+    expect(fromFileKey("a_zz")).toBeUndefined();
+    expect(fromFileKey("a--b")).toBeUndefined();
+    expect(splitKeys("t1-backend")).toEqual(["t1-backend"]);
   });
 });

@@ -3,7 +3,7 @@
  * filtered by agent, event, decision and session.
  */
 import { existsSync, readFileSync } from "node:fs";
-import type { AuditEntry } from "../../guard/audit.ts";
+import { parseAuditLog, type AuditEntry } from "../../guard/audit.ts";
 import { findProjectDir } from "../../guard/environment.ts";
 import { projectPaths } from "../../layout.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -24,17 +24,11 @@ options:
   --project <dir>     project root (default: nearest ancestor with .claude/)
   --json              print the entries as JSON lines`;
 
-function readEntries(path: string): AuditEntry[] {
+/** The entries of one log file; torn lines (cut by a crash mid-write) are skipped with a warning on stderr. */
+function readEntries(path: string, warn: (text: string) => void): AuditEntry[] {
   if (!existsSync(path)) return [];
-  const entries: AuditEntry[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      entries.push(JSON.parse(line) as AuditEntry);
-    } catch {
-      // a line cut by a crash mid-write: skip it
-    }
-  }
+  const { entries, torn } = parseAuditLog(readFileSync(path, "utf8"));
+  if (torn > 0) warn(`lanes: skipped ${torn} torn line${torn === 1 ? "" : "s"} in \`${path}\` (a writer was killed mid-line); the entries around ${torn === 1 ? "it" : "them"} are shown\n`);
   return entries;
 }
 
@@ -70,7 +64,7 @@ export const logCommand: Command = {
     if (values.decision !== undefined && !["deny", "ask", "none"].includes(values.decision)) throw new CliError(`\`--decision\` is deny, ask or none, received \`${values.decision}\``, 64, usage);
     const projectDir = values.project ?? findProjectDir(ctx.cwd, ctx.env);
     const state = projectPaths(projectDir).state;
-    let entries = [...readEntries(`${state}/audit.1.jsonl`), ...readEntries(`${state}/audit.jsonl`)];
+    let entries = [...readEntries(`${state}/audit.1.jsonl`, ctx.err), ...readEntries(`${state}/audit.jsonl`, ctx.err)];
     if (values.agent !== undefined) entries = entries.filter((e) => (e.agent ?? "main") === values.agent);
     if (values.event !== undefined) entries = entries.filter((e) => e.event === values.event);
     if (values.decision !== undefined) entries = entries.filter((e) => e.decision === values.decision);
