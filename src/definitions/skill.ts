@@ -88,6 +88,31 @@ export const SkillReference = z.strictObject({
   when: z.string().min(1).describe("When to read it, e.g. `when choosing a pagination scheme`."),
 });
 
+/** A file of `resources/`: reference material or a phase script, copied next to SKILL.md (composite skills' resource pattern). */
+export const SkillResource = z.strictObject({
+  file: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, "a resource is a file name in `resources/`, e.g. `checklist.md` or `check-links.mjs`")
+    .describe("File name in the definition's `resources/` folder; copied to `resources/` next to SKILL.md."),
+  when: z.string().min(1).describe("When to read or run it, e.g. `in phase 2, to score the draft`."),
+});
+
+/** An extra argument of a composite skill (`lanes phase start <skill> --arg name=value`). */
+export const SkillArgument = z
+  .strictObject({
+    name: KebabName.describe("The argument's name, e.g. `depth`."),
+    description: z.string().min(1).describe("What it changes."),
+    default: z.string().min(1).optional().describe("The value when it is not given."),
+    choices: z.array(z.string().min(1)).min(2).optional().describe("The allowed values."),
+  })
+  .refine((a) => a.default === undefined || a.choices === undefined || a.choices.includes(a.default), { message: "the default must be one of the choices", path: ["default"] });
+
+/** What `lanes phase complete` does after the completion checks (the seed's custom completion logic). */
+export const SkillCompletion = z.strictObject({
+  archive_memory: z.boolean().default(false).describe("Move the run's memory files aside once the skill completes (they were consumed)."),
+  directive: z.string().min(1).optional().describe("What to do after completion, printed after `<SKILL>_COMPLETE`."),
+});
+
 /** The whole `skill.yaml`. The TypeScript type and `schemas/skill.schema.json` derive from it. */
 export const SkillDefinition = z
   .strictObject({
@@ -115,7 +140,10 @@ export const SkillDefinition = z
     anti_patterns: z.array(SkillAntiPattern).default([]).describe("Approaches to avoid, each with the alternative."),
     sharp_edges: z.array(SkillSharpEdge).default([]).describe("Non-obvious failures and how to avoid them."),
     references: z.array(SkillReference).default([]).describe("Longer material kept out of SKILL.md and read when needed."),
+    resources: z.array(SkillResource).default([]).describe("Reference material and phase scripts in the definition's `resources/` folder."),
     phases: PhaseList.optional().describe("Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`."),
+    arguments: z.array(SkillArgument).default([]).describe("Composite skills: extra arguments of `lanes phase start` (`--arg name=value`), shown to every phase."),
+    on_complete: SkillCompletion.optional().describe("Composite skills: what `lanes phase complete` does after its checks."),
     argument_hint: z.string().min(1).max(80).optional().describe("Shown after `/<id>` in the slash menu (frontmatter `argument-hint`)."),
     user_invocable: z.boolean().default(true).describe("false hides it from the `/` menu: only the model invokes it."),
     model_invocable: z.boolean().default(true).describe("false makes it user-only (`disable-model-invocation`): handoffs to it ask the user to run it."),
@@ -127,6 +155,12 @@ export const SkillDefinition = z
   .superRefine((s, ctx) => {
     s.handoffs.forEach((h, i) => {
       if (h.to === s.id) ctx.addIssue({ code: "custom", message: "a skill cannot hand off to itself", path: ["handoffs", i, "to"] });
+    });
+    if (s.phases === undefined && (s.arguments.length > 0 || s.on_complete !== undefined))
+      ctx.addIssue({ code: "custom", message: "`arguments` and `on_complete` belong to composite skills (with `phases`)", path: [s.arguments.length > 0 ? "arguments" : "on_complete"] });
+    s.phases?.forEach((p, i) => {
+      if (p.script !== undefined && !s.resources.some((r) => r.file === p.script))
+        ctx.addIssue({ code: "custom", message: `phase \`${p.id}\` runs script \`${p.script}\`, which is not listed in \`resources\``, path: ["phases", i, "script"] });
     });
     if (!s.user_invocable && !s.model_invocable)
       ctx.addIssue({ code: "custom", message: "a skill nobody can invoke: set `user_invocable` or `model_invocable` to true", path: ["user_invocable"] });

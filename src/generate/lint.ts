@@ -157,6 +157,10 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
       add("unknown-owner", at(skill, ["does_not_own", i, "owner"]), `\`${n.topic}\` is owned by \`${n.owner}\`, which is not a skill`, `name an existing skill${near(n.owner, skills)}, or create \`${n.owner}\``);
   });
 
+  def.resources.forEach((r, i) => {
+    if (!(skill.resources ?? []).some((f) => f.file === r.file))
+      add("missing-reference", at(skill, ["resources", i, "file"]), `resource \`${r.file}\` is not in \`resources/\``, `add \`${skill.file.replace(/skill\.yaml$/, `resources/${r.file}`)}\` or remove the entry`);
+  });
   def.references.forEach((r, i) => {
     if (!skill.references.some((f) => f.file === r.file))
       add("missing-reference", at(skill, ["references", i, "file"]), `reference \`${r.file}\` is not in \`references/\``, `add \`${skill.file.replace(/skill\.yaml$/, `references/${r.file}`)}\` or remove the entry`);

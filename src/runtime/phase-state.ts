@@ -45,6 +45,7 @@ export const PhaseState = z.looseObject({
   skill: z.string().min(1).describe("The composite skill."),
   task_id: z.string().min(1).describe("The task it runs for."),
   run_id: z.string().min(1).optional().describe("This run, e.g. `run-20250102T030405Z-k3x9q1`: memory files name it, so a file of an earlier run never passes a gate (absent in files of lanes before 0.2)."),
+  arguments: z.record(z.string(), z.string()).optional().describe("The skill's extra arguments for this run (`--arg name=value`, defaults filled in)."),
   status: z.enum(["in_progress", "awaiting_completion", "completed"]).describe("in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed"),
   current_phase: z.string().nullable().describe("The phase running now; null once all are done."),
   completed_phases: z.array(z.string()).describe("Phases completed (or auto-completed), in order."),
@@ -107,12 +108,13 @@ export function phaseAgents(phase: Phase): string[] {
 const label = (p: Phase): string => `phase \`${p.id}\` (\`${p.name}\`)`;
 
 /** A new run: phase 0 is current (it is LINEAR, never AUTO). */
-export function startState(skill: string, taskId: string, now: string, runId?: string): PhaseState {
+export function startState(skill: string, taskId: string, now: string, runId?: string, args?: Readonly<Record<string, string>>): PhaseState {
   return {
     version: 1,
     skill,
     task_id: taskId,
     ...(runId === undefined ? {} : { run_id: runId }),
+    ...(args === undefined || Object.keys(args).length === 0 ? {} : { arguments: { ...args } }),
     status: "in_progress",
     current_phase: "0",
     completed_phases: [],
@@ -124,6 +126,36 @@ export function startState(skill: string, taskId: string, now: string, runId?: s
     started_at: now,
     updated_at: now,
   };
+}
+
+/** A declared extra argument of a composite skill (see `SkillArgument`). */
+export interface ArgumentSpec {
+  readonly name: string;
+  readonly default?: string | undefined;
+  readonly choices?: readonly string[] | undefined;
+}
+
+/**
+ * The run's arguments from `--arg name=value` words: each must be declared, a value must be one
+ * of its choices, and defaults fill in the rest (pure).
+ */
+export function resolveArguments(skill: string, specs: readonly ArgumentSpec[], given: readonly string[]): Result<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const word of given) {
+    const at = word.indexOf("=");
+    const name = at < 0 ? word : word.slice(0, at);
+    const spec = specs.find((s) => s.name === name);
+    if (at < 0) return fail("invalid-input", `\`--arg ${word}\` has no value: write \`--arg ${name}=<value>\``);
+    if (spec === undefined) {
+      const known = specs.length === 0 ? "it takes none" : `it takes ${specs.map((s) => `\`${s.name}\``).join(", ")}`;
+      return fail("invalid-input", `skill \`${skill}\` has no argument \`${name}\`: ${known}`);
+    }
+    const value = word.slice(at + 1);
+    if (spec.choices !== undefined && !spec.choices.includes(value)) return fail("invalid-input", `\`${name}\` is one of ${spec.choices.join(", ")}, received \`${value}\``);
+    out[name] = value;
+  }
+  for (const spec of specs) if (out[spec.name] === undefined && spec.default !== undefined) out[spec.name] = spec.default;
+  return ok(out);
 }
 
 /** Options of {@link advanceState}. */
@@ -365,6 +397,8 @@ export function renderDirective(skill: string, taskId: string, phase: Phase, sta
 export function renderTransition(skill: string, taskId: string, phases: PhaseList, entered: readonly Phase[], state: PhaseState, render: PhaseRender = DEFAULT_RENDER): string {
   const count = phases.length;
   const out: string[] = [];
+  const args = Object.entries(state.arguments ?? {});
+  if (args.length > 0) out.push(`Arguments of this run: ${args.map(([k, v]) => `${k}=${v}`).join(", ")}`, "");
   for (const phase of entered) {
     out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type}${runsInMain(phase) ? ", main session" : ""})`, "", phase.content.trim(), "");
     if (phase.configuration !== undefined) out.push(`Configuration: ${JSON.stringify(phase.configuration)}`, "");

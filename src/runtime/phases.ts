@@ -8,9 +8,11 @@
  * Phase definitions come from a skill definition's `phases` (src/definitions/phases.ts); the
  * functions take them as a parameter, and {@link loadSkillPhases} reads them for the CLI.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
+import { z } from "zod";
+import { SkillArgument, SkillCompletion } from "../definitions/skill.ts";
 import { KebabName } from "../definitions/agent.ts";
 import type { PhaseList } from "../definitions/phases.ts";
 import { projectPaths } from "../layout.ts";
@@ -31,6 +33,8 @@ import {
   type AdvanceOptions,
   type Transition,
   type VerifyAgent,
+  resolveArguments,
+  type ArgumentSpec,
 } from "./phase-state.ts";
 import { displayOf, phaseStatePath } from "./progress-hot.ts";
 import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
@@ -110,9 +114,18 @@ function archiveAll(projectDir: string, taskId: string, archive: Transition["arc
  * `force`; memory files left by earlier runs of the skill's agents for this task are moved aside
  * so they cannot pass a gate.
  */
-export function startPhases(projectDir: string, skill: string, phases: unknown, taskId: string, options: { readonly force?: boolean } = {}, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function startPhases(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  options: { readonly force?: boolean; readonly args?: readonly string[]; readonly argumentSpecs?: readonly ArgumentSpec[] } = {},
+  deps: PhaseDeps = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
+  const args = resolveArguments(skill, options.argumentSpecs ?? [], options.args ?? []);
+  if (!args.ok) return propagate(args);
   return locked(t.value, deps, () => {
     const existing = readRun(t.value, skill, taskId);
     if (!existing.ok && !(options.force === true && existing.issues[0]?.code === "corrupt")) return propagate(existing);
@@ -127,7 +140,7 @@ export function startPhases(projectDir: string, skill: string, phases: unknown, 
     const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
     const archived = archiveAll(projectDir, taskId, agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })));
     if (!archived.ok) return propagate(archived);
-    const state = startState(skill, taskId, now.toISOString(), newId("run", now, randomOf(deps)));
+    const state = startState(skill, taskId, now.toISOString(), newId("run", now, randomOf(deps)), args.value);
     ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
@@ -167,18 +180,34 @@ export function advancePhase(projectDir: string, skill: string, phases: unknown,
  * Completion: checks that every phase was completed or skipped, aggregates the phase outputs,
  * saves the completed state, then returns the summary ending with `<SKILL>_COMPLETE`.
  */
-export function completePhases(projectDir: string, skill: string, phases: unknown, taskId: string, deps: PhaseDeps = {}): Result<PhaseStep> {
+export function completePhases(
+  projectDir: string,
+  skill: string,
+  phases: unknown,
+  taskId: string,
+  deps: PhaseDeps = {},
+  onComplete: { readonly archive_memory?: boolean; readonly directive?: string | undefined } = {},
+): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
   return locked(t.value, deps, () => {
     const read = readRun(t.value, skill, taskId);
     if (!read.ok) return propagate(read);
     if (read.value === undefined) return noRun(skill, taskId);
-    const done = completeState(read.value, t.value.phases, nowOf(deps).toISOString());
+    const now = nowOf(deps);
+    const done = completeState(read.value, t.value.phases, now.toISOString());
     if (!done.ok) return propagate(done);
     const saved = writeStateFile(t.value.file, done.value.state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
-    const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n`;
+    // the skill's completion hook: memory files it consumed are moved aside
+    const notes: string[] = [];
+    if (onComplete.archive_memory === true) {
+      const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
+      const archived = archiveAll(projectDir, taskId, agents.map((agent) => ({ agent, suffix: `completed-${compactTimestamp(now)}` })));
+      notes.push(archived.ok ? `The memory files of this run were moved aside (\`*.completed-${compactTimestamp(now)}\`).` : `The memory files could not be moved aside: ${archived.issues[0]!.message}`);
+    }
+    if (onComplete.directive !== undefined) notes.push(`NEXT: ${onComplete.directive.trim()}`);
+    const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n${notes.length === 0 ? "" : `\n${notes.join("\n\n")}\n`}`;
     return ok({ state: done.value.state, text });
   });
 }
@@ -204,6 +233,19 @@ export function phaseStatus(projectDir: string, skill: string, phases: unknown, 
  * the rest of the skill file belongs to the generator.
  */
 export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir?: string): Result<PhaseList> {
+  const loaded = loadComposite(projectDir, skill, packSkillsDir);
+  return loaded.ok ? ok(loaded.value.phases) : loaded;
+}
+
+/** A composite skill as the CLI runs it: its phases, extra arguments and completion hook. */
+export interface Composite {
+  readonly phases: PhaseList;
+  readonly arguments: readonly z.infer<typeof SkillArgument>[];
+  readonly onComplete: z.infer<typeof SkillCompletion> | undefined;
+}
+
+/** {@link loadSkillPhases} with the skill's `arguments` and `on_complete`. */
+export function loadComposite(projectDir: string, skill: string, packSkillsDir?: string): Result<Composite> {
   const name = KebabName.safeParse(skill);
   if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
   // the project's own definitions first, then the pack's (a plugin install has no copy in the project)
@@ -227,9 +269,52 @@ export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir
       return fail("invalid-input", `skill \`${skill}\` has no \`phases\` in \`${displayOf(projectDir, file)}\`: it is not a composite skill`, { file });
     }
     const checked = checkPhases(skill, phases);
-    return checked.ok ? checked : { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
+    if (!checked.ok) return { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
+    const record = doc as Record<string, unknown>;
+    const args = z.array(SkillArgument).default([]).safeParse(record.arguments);
+    if (!args.success) return fail("invalid-input", `the arguments of skill \`${skill}\` are invalid: ${firstProblem(args.error)}`, { file });
+    const completion = SkillCompletion.optional().safeParse(record.on_complete);
+    if (!completion.success) return fail("invalid-input", `the \`on_complete\` of skill \`${skill}\` is invalid: ${firstProblem(completion.error)}`, { file });
+    return ok({ phases: checked.value, arguments: args.data, onComplete: completion.data });
   }
   return fail("missing", `skill \`${skill}\` has no definition: looked for ${candidates.map((c) => `\`${displayOf(projectDir, c)}\``).join(" and ")}`, {
     help: "check the skill name, or add its definition",
   });
+}
+
+/** One run in {@link listRuns}: its state, or the file with its problem. */
+export type RunListing = { readonly file: string; readonly ok: true; readonly state: PhaseState } | { readonly file: string; readonly ok: false; readonly problem: string };
+
+/** Every composite-skill run of the project (`lanes phase list`), oldest first; unreadable files with their problem. */
+export function listRuns(projectDir: string): Result<RunListing[]> {
+  const dir = projectPaths(projectDir).phases;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+    return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
+  }
+  const out: RunListing[] = names.map((file) => {
+    const read = readStateFile(join(dir, file), validate, { display: file, repair: "", backup: false });
+    if (!read.ok) return { file, ok: false, problem: read.issues[0]!.message };
+    return read.value === undefined ? { file, ok: false, problem: "removed while listing" } : { file, ok: true, state: read.value };
+  });
+  const time = (r: RunListing): string => (r.ok ? r.state.started_at : "");
+  return ok(out.sort((a, b) => time(a).localeCompare(time(b)) || a.file.localeCompare(b.file)));
+}
+
+/** One line per run: skill, task, where it stands, the last event (pure). */
+export function renderRuns(runs: readonly RunListing[]): string {
+  if (runs.length === 0) return "no composite skill runs\n";
+  return `${runs
+    .map((r) => {
+      if (!r.ok) return `${r.file}  unreadable: ${r.problem}`;
+      const s = r.state;
+      const where = s.status === "completed" ? "completed" : s.current_phase === null ? "all phases done, run `phase complete`" : `at phase ${s.current_phase}`;
+      const last = s.history.at(-1);
+      const done = `${s.completed_phases.length} done${s.skipped_phases.length > 0 ? `, ${s.skipped_phases.length} skipped` : ""}`;
+      return `${s.skill}  task ${s.task_id}  ${where}  (${done}; last: phase ${last?.phase ?? "?"} ${last?.event ?? "?"} ${last?.at ?? ""})`;
+    })
+    .join("\n")}\n`;
 }

@@ -3,6 +3,7 @@
  * v2.0) for skills, agents and people. A thin adapter over src/runtime/progress.ts.
  */
 import { parseCommandArgs } from "../args.ts";
+import { activePhaseStates } from "../../runtime/progress-hot.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, jsonObject, oneOf, printJson, projectDirOf, required, unwrap, wholeNumber } from "../runtime-edge.ts";
 import {
@@ -108,9 +109,18 @@ async function init(args: readonly string[], ctx: CliContext): Promise<void> {
 
 async function show(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(args, common, usage, false);
-  const doc = unwrap(readProgress(projectDirOf(values.project, ctx)));
-  if (values.json === true) printJson(ctx, doc ?? null);
-  else ctx.out(doc === undefined ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n' : renderProgressReport(doc));
+  const projectDir = projectDirOf(values.project, ctx);
+  const doc = unwrap(readProgress(projectDir));
+  if (values.json === true) {
+    printJson(ctx, doc ?? null);
+    return;
+  }
+  ctx.out(doc === undefined ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n' : renderProgressReport(doc));
+  // composite skills run next to (or without) a workflow: show the unfinished ones
+  const running = activePhaseStates(projectDir).active;
+  if (running.length > 0) {
+    ctx.out(`\ncomposite skills running:\n${running.map((r) => `- ${r.skill} for task ${r.task_id}: ${r.current_phase === null ? "all phases done, `phase complete` not run yet" : `at phase ${r.current_phase}`}`).join("\n")}\n`);
+  }
 }
 
 function constraintsOf(values: { "next-write-path"?: string[]; "next-tool"?: string[]; "next-read-only"?: boolean }): StepConstraints | undefined {
