@@ -52,7 +52,7 @@ export const Phase = z
       ctx.addIssue({ code: "custom", message: "a REMEDIATION phase needs a `remediation_target`", path: ["remediation_target"] });
     if (p.type === "PARALLEL" && p.branches === undefined) ctx.addIssue({ code: "custom", message: "a PARALLEL phase needs `branches`", path: ["branches"] });
     if (p.runs_in === "main" && (p.type === "PARALLEL" || p.type === "AUTO"))
-      ctx.addIssue({ code: "custom", message: `a ${p.type} phase cannot run in the main session`, path: ["runs_in"] });
+      ctx.addIssue({ code: "custom", message: `${p.type === "AUTO" ? "an" : "a"} ${p.type} phase cannot run in the main session`, path: ["runs_in"] });
     if (p.id === "0" && p.runs_in === "subagent")
       ctx.addIssue({ code: "custom", message: "phase 0 (clarification) runs in the main session, where the human can answer", path: ["runs_in"] });
   });

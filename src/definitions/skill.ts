@@ -113,6 +113,13 @@ export const SkillCompletion = z.strictObject({
   directive: z.string().min(1).optional().describe("What to do after completion, printed after `<SKILL>_COMPLETE`."),
 });
 
+/** A trigger test of the skill's handoffs: a message and where it must route (skill collaboration, testing protocol). */
+export const SkillTriggerTest = z.strictObject({
+  message: z.string().min(1).describe("A user message, e.g. `add a login endpoint`."),
+  expect: z.union([z.literal("stay"), KebabName]).describe("`stay` (this skill answers) or the skill it must hand off to."),
+  from: KebabName.optional().describe("The skill that handed off to this one, if the test is about that case."),
+});
+
 /** The whole `skill.yaml`. The TypeScript type and `schemas/skill.schema.json` derive from it. */
 export const SkillDefinition = z
   .strictObject({
@@ -140,6 +147,7 @@ export const SkillDefinition = z
     anti_patterns: z.array(SkillAntiPattern).default([]).describe("Approaches to avoid, each with the alternative."),
     sharp_edges: z.array(SkillSharpEdge).default([]).describe("Non-obvious failures and how to avoid them."),
     references: z.array(SkillReference).default([]).describe("Longer material kept out of SKILL.md and read when needed."),
+    trigger_tests: z.array(SkillTriggerTest).default([]).describe("Messages and where they must route; `lanes lint` runs them (`trigger-test-failed`)."),
     resources: z.array(SkillResource).default([]).describe("Reference material and phase scripts in the definition's `resources/` folder."),
     phases: PhaseList.optional().describe("Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`."),
     arguments: z.array(SkillArgument).default([]).describe("Composite skills: extra arguments of `lanes phase start` (`--arg name=value`), shown to every phase."),

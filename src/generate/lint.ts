@@ -9,7 +9,7 @@ import type { LoadIssue, LocatedAgent, LocatedSkill, DefinitionSet, ValuePath } 
 import { CONTEXT_SLOTS } from "../definitions/skill.ts";
 import { placeholderRefs } from "./context.ts";
 import { globsOverlap } from "./globs.ts";
-import { matchesAlternative, triggerAlternatives } from "./handoff.ts";
+import { findMatchingHandoff, matchesAlternative, triggerAlternatives } from "./handoff.ts";
 import { renderSkillFrontmatter } from "./skill.ts";
 
 /** Every finding id, with what it means. */
@@ -33,6 +33,7 @@ export const FINDING_IDS = {
   "missing-reference": "a reference file that does not exist",
   "skill-substitution": "skill text that Claude Code would substitute or execute",
   "missing-schema-comment": "a definition without the `yaml-language-server` schema comment",
+  "trigger-test-failed": "a skill's trigger test whose message does not route where it expects",
 } as const;
 
 /** The id of a finding. */
@@ -157,6 +158,15 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
       add("unknown-owner", at(skill, ["does_not_own", i, "owner"]), `\`${n.topic}\` is owned by \`${n.owner}\`, which is not a skill`, `name an existing skill${near(n.owner, skills)}, or create \`${n.owner}\``);
   });
 
+  // the skill's own trigger tests (skill collaboration, testing protocol): each message must route as declared
+  def.trigger_tests.forEach((t, i) => {
+    const got = findMatchingHandoff(def, t.message, t.from === undefined ? {} : { from: t.from });
+    const routed = got === undefined ? "stay" : got.to;
+    if (routed !== t.expect) {
+      const how = got === undefined ? "stays" : `hands off to \`${got.to}\` (matched \`${got.matched}\`)`;
+      add("trigger-test-failed", at(skill, ["trigger_tests", i, "message"]), `\`${def.id}\` ${how} for "${t.message}", the test expects ${t.expect === "stay" ? "it to stay" : `\`${t.expect}\``}`, "fix the handoff triggers or priorities, or the test");
+    }
+  });
   def.resources.forEach((r, i) => {
     if (!(skill.resources ?? []).some((f) => f.file === r.file))
       add("missing-reference", at(skill, ["resources", i, "file"]), `resource \`${r.file}\` is not in \`resources/\``, `add \`${skill.file.replace(/skill\.yaml$/, `resources/${r.file}`)}\` or remove the entry`);

@@ -49,3 +49,39 @@ describe("the pack's own definitions", () => {
     }
   });
 });
+
+describe("the pack's composite skills", () => {
+  const composite = (id: string) => set.skills.find((s) => s.value.id === id)?.value;
+  it.each([
+    ["deliver-feature", 6],
+    ["develop-skill", 9],
+    ["develop-learnings", 7],
+    ["develop-command", 3],
+  ])("%s has %i phases, phase 0 in the main session", (id, count) => {
+    const skill = composite(id);
+    expect(skill?.phases?.length).toBe(count);
+    const first = skill?.phases?.find((p) => p.id === "0");
+    expect(first?.type).toBe("LINEAR");
+    expect(first?.runs_in).toBe("main");
+  });
+
+  it("use all six phase types between them", () => {
+    const types = new Set(["deliver-feature", "develop-skill", "develop-learnings", "develop-command"].flatMap((id) => composite(id)?.phases?.map((p) => p.type) ?? []));
+    expect([...types].sort()).toEqual(["AUTO", "ITERATIVE", "LINEAR", "OPTIONAL", "PARALLEL", "REMEDIATION"]);
+  });
+
+  it("say in every main-session phase's text that it runs in the main session", () => {
+    for (const s of set.skills) {
+      for (const p of s.value.phases ?? []) {
+        if (p.runs_in === "main") expect(p.content, `${s.value.id} phase ${p.id}`).toMatch(/^You do this phase yourself, (in the main session|with the human)/);
+        else expect(p.content, `${s.value.id} phase ${p.id}`).not.toMatch(/do this phase yourself/i);
+      }
+    }
+  });
+
+  it("ship their resources next to SKILL.md, phase scripts included", () => {
+    const cmd = set.skills.find((s) => s.value.id === "develop-command");
+    expect(cmd?.resources?.map((r) => r.file)).toEqual(["check-command.mjs", "command-checklist.md"]);
+    expect(cmd?.value.phases?.find((p) => p.script !== undefined)?.script).toBe("check-command.mjs");
+  });
+});

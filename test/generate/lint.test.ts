@@ -23,6 +23,7 @@ const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
   ["description-too-long", "skills/wordy/skill.yaml", 4, /^description: expected at most 500 characters, received \d+$/, /shorten the description/],
   ["frontmatter-too-long", "skills/greedy/skill.yaml", 4, /^the rendered frontmatter of `greedy` is \d+ characters, over 1024$/, /shorten `description`/],
   ["name-mismatch", "agents/frontend.yaml", 2, /^agent name `front-end` differs from its file `frontend.yaml`$/, /rename the file to `front-end.yaml`/],
+  ["trigger-test-failed", "skills/router/skill.yaml", 16, /^`router` stays for "refund the customer", the test expects `billing`$/, /fix the handoff triggers or priorities, or the test/],
   ["unknown-handoff-target", "skills/lonely/skill.yaml", 10, /^`lonely` hands off to `auth-securty`, which does not exist$/, /create the skill `auth-securty`/],
   ["unknown-skill", "skills/friendly/skill.yaml", 8, /^`friendly` refers to skill `best-friend`, which does not exist$/, /create `best-friend`/],
   ["unknown-agent", "agents/caller.yaml", 11, /^`caller` refers to agent `ghost`, which does not exist$/, /create agent `ghost`/],

@@ -10,12 +10,14 @@ import {
   completeState,
   completionMarker,
   renderDirective,
+  renderTransition,
+  resolveArguments,
   startState,
   type PhaseState,
   type Transition,
   type VerifyAgent,
 } from "../../src/runtime/phase-state.ts";
-import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases } from "../../src/runtime/phases.ts";
+import { advancePhase, completePhases, listRuns, loadSkillPhases, phaseStatus, renderRuns, startPhases } from "../../src/runtime/phases.ts";
 import type { Result } from "../../src/runtime/types.ts";
 import { readJson, steppingClock, tempProject } from "./helpers.ts";
 
@@ -382,5 +384,90 @@ describe("the phase gate on disk: only this phase's file of this run, by its age
     expect(message(advancePhase(dir, "deliver-feature", feature, "f1", {}, deps))).toBe("advanced");
     const failed = advancePhase(dir, "deliver-feature", feature, "f1", {}, deps);
     expect(failed.ok ? undefined : failed.issues[0]!.help).toContain("or send the work back to phase 3 with `lanes phase advance deliver-feature --task f1 --retry`");
+  });
+});
+
+describe("phase fields of the seeds: main session, configuration, script, arguments, completion hook", () => {
+  it.each<[string, Record<string, unknown>[], string | undefined]>([
+    ["phase 0 as a subagent", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", runs_in: "subagent", next: null })], "phase 0 (clarification) runs in the main session, where the human can answer"],
+    ["a PARALLEL phase in the main session", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }), phase("1", "BUILD", { type: "PARALLEL", branches: ["b", "c"], runs_in: "main", next: null })], "a PARALLEL phase cannot run in the main session"],
+    ["an AUTO phase in the main session", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }), phase("1", "AGG", { type: "AUTO", runs_in: "main", next: null })], "an AUTO phase cannot run in the main session"],
+    ["a script that is not a file name", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", script: "../x.sh", next: null })], "a phase script is a file name in the skill's `resources/` folder, e.g. `check-links.mjs`"],
+    ["configuration and a script", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", configuration: { coverage: 80 }, script: "check.mjs", next: null })], undefined],
+  ])("%s", (_name, list, problem) => {
+    const checked = checkPhases("demo", list);
+    expect(checked.ok ? undefined : checked.issues[0]!.message.replace(/^the phases of skill `demo` are invalid: (\S+: )?/, "")).toBe(problem);
+  });
+
+  it("prints the configuration and names the phase script", () => {
+    const checked = checkPhases("demo", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }), phase("1", "CHECK", { type: "LINEAR", agent: "b", configuration: { coverage: 80 }, script: "check.mjs", next: null })]);
+    if (!checked.ok) throw new Error("invalid");
+    const state = { ...startState("demo", "t1", NOW, "run-1"), current_phase: "1" };
+    const text = renderTransition("demo", "t1", checked.value, [checked.value[1]!], state);
+    expect(text).toContain('Configuration: {"coverage":80}');
+    expect(text).toContain("First run the phase script `check.mjs` from the skill's `resources/` folder");
+    expect(text).toContain("--phase 1 --run run-1");
+  });
+
+  const specs = [{ name: "depth", default: "standard", choices: ["quick", "standard", "comprehensive"] }, { name: "audience" }];
+  it.each<[string[], Record<string, string> | string]>([
+    [[], { depth: "standard" }],
+    [["depth=quick"], { depth: "quick" }],
+    [["audience=ops", "depth=comprehensive"], { depth: "comprehensive", audience: "ops" }],
+    [["depth=deep"], "`depth` is one of quick, standard, comprehensive, received `deep`"],
+    [["colour=red"], "skill `demo` has no argument `colour`: it takes `depth`, `audience`"],
+    [["depth"], "`--arg depth` has no value: write `--arg depth=<value>`"],
+  ])("arguments %j", (given, expected) => {
+    const r = resolveArguments("demo", specs, given);
+    expect(r.ok ? r.value : r.issues[0]!.message).toEqual(expected);
+  });
+
+  it("stores the arguments in the run and shows them to every phase", () => {
+    const p = tempProject();
+    try {
+      const started = startPhases(p.dir, "demo", phases, "t1", { args: ["depth=quick"], argumentSpecs: specs }, { now: steppingClock() });
+      expect(started.ok && started.value.state.arguments).toEqual({ depth: "quick" });
+      expect(started.ok && started.value.text).toMatch(/^Arguments of this run: depth=quick\n/);
+      const refused = startPhases(p.dir, "demo", phases, "t2", { args: ["depth=deep"], argumentSpecs: specs });
+      expect(refused.ok).toBe(false);
+      expect(existsSync(join(p.dir, ".claude", "state", "phases", "demo--t2.json"))).toBe(false);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it("runs the completion hook: memory files moved aside, the next directive printed", () => {
+    const p = tempProject();
+    try {
+      const two = checkPhases("demo", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: null })]);
+      if (!two.ok) throw new Error("invalid");
+      const deps = { now: steppingClock() };
+      startPhases(p.dir, "demo", two.value, "t1", {}, deps);
+      const s = readJson(join(p.dir, ".claude", "state", "phases", "demo--t1.json")) as PhaseState;
+      writeMemory(p.dir, { taskId: "t1", agent: "a", phase: "0", run: s.run_id!, summary: "done", body: "x" });
+      advancePhase(p.dir, "demo", two.value, "t1", {}, deps);
+      const done = completePhases(p.dir, "demo", two.value, "t1", deps, { archive_memory: true, directive: "tell the human where it is" });
+      expect(done.ok && done.value.text).toMatch(/DEMO_COMPLETE\n\nThe memory files of this run were moved aside \(`\*\.completed-\d{8}T\d{6}Z`\)\.\n\nNEXT: tell the human where it is\n$/);
+      expect(readdirSync(join(p.dir, ".claude", "memory")).filter((n) => n.startsWith("t1--a-memory.md"))).toEqual([expect.stringMatching(/^t1--a-memory\.md\.completed-/)]);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it("lists runs with where they stand", () => {
+    const p = tempProject();
+    try {
+      expect(renderRuns(listRuns(p.dir).ok ? [] : [])).toBe("no composite skill runs\n");
+      startPhases(p.dir, "demo", phases, "t1", {}, { now: steppingClock() });
+      mkdirSync(join(p.dir, ".claude", "state", "phases"), { recursive: true });
+      writeFileSync(join(p.dir, ".claude", "state", "phases", "broken--x.json"), "{");
+      const runs = listRuns(p.dir);
+      if (!runs.ok) throw new Error("list failed");
+      const text = renderRuns(runs.value);
+      expect(text).toMatch(/^broken--x\.json {2}unreadable: /m);
+      expect(text).toMatch(/^demo {2}task t1 {2}at phase 0 {2}\(0 done; last: phase 0 started 2025-01-02T03:04:05\.000Z\)$/m);
+    } finally {
+      p.cleanup();
+    }
   });
 });
