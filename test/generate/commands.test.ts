@@ -108,6 +108,26 @@ describe("lanes handoff", () => {
     expect(JSON.parse(readFileSync(join(dir, ".claude/state/handoffs", records[0]!), "utf8"))).toMatchObject({ version: 1, from: "ui-components", to: "auth-security", truncated: false, context: result.out });
   });
 
+  it("records a conditional handoff with its condition and fallback, printed before the context", async () => {
+    const dir = installed();
+    const result = await run(handoffCommand, [...args, "--type", "conditional", "--proceed-if", "the UI tests pass", "--fallback-to", "ui-components"], dir);
+    expect(result.out).toMatch(/^\*\*Handoff:\*\* conditional, `ui-components` → `auth-security`\n\*\*Proceed only if:\*\* the UI tests pass\. Otherwise hand off to `ui-components` instead\.\n\n## Handoff context\n/);
+    const [record] = readdirSync(join(dir, ".claude/state/handoffs"));
+    expect(JSON.parse(readFileSync(join(dir, ".claude/state/handoffs", record!), "utf8"))).toMatchObject({ from: "ui-components", to: "auth-security", handoff_type: "conditional", conditions: { proceed_if: "the UI tests pass", fallback_to: "ui-components" } });
+  });
+
+  it("records a parallel handoff to every target, and an approval handoff as pending", async () => {
+    const dir = installed();
+    mkdirSync(join(dir, ".claude/skills/api-design"), { recursive: true });
+    writeFileSync(join(dir, ".claude/skills/api-design/SKILL.md"), "---\nname: api-design\ndescription: x\n---\n");
+    const parallel = await run(handoffCommand, ["--from", "ui-components", "--to", "auth-security", "--to", "api-design", "--type", "parallel", "--goal", "g", "--json"], dir);
+    expect(JSON.parse(parallel.out).terms).toEqual({ type: "parallel", to: ["auth-security", "api-design"] });
+    const approval = await run(handoffCommand, ["--from", "ui-components", "--to", "auth-security", "--type", "approval", "--goal", "g", "--json"], dir);
+    expect(JSON.parse(approval.out).terms).toEqual({ type: "approval", to: ["auth-security"], approval: { required: true, status: "pending" } });
+    const usage = await run(handoffCommand, ["--from", "ui-components", "--to", "auth-security", "--type", "fallback", "--goal", "g"], dir);
+    expect(usage).toMatchObject({ code: 64, err: "a fallback handoff needs `--reason <why the planned skill could not continue>`\n" });
+  });
+
   it("adds the handoff to next_step.context of an unfinished workflow", async () => {
     const dir = installed();
     const init = initProgress(dir, { request: "dashboard with login", primaryExpert: "frontend", next: { expert: "backend", action: "add the session endpoint", context: { notes: "keep" } } });

@@ -16,6 +16,7 @@ import { PLUGIN_NAME } from "../../generate/context.ts";
 import { DEFAULT_CONTEXT_LIMIT, renderHandoffContext, summarizeContext, type HandoffContextInput } from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../layout.ts";
 import { projectDirOf } from "../runtime-edge.ts";
+import { handoffTerms, renderHandoffTerms } from "../../runtime/handoff-record.ts";
 import { compactTimestamp, safeId } from "../../runtime/ids.ts";
 import { START_OVER } from "../../runtime/progress.ts";
 import { ProgressFile } from "../../runtime/progress-schema.ts";
@@ -28,6 +29,8 @@ import { CliError, type CliContext, type Command } from "../types.ts";
 const usage = `usage: lanes handoff --from SKILL --to SKILL [--context TEXT] [--goal TEXT] [--built TEXT]
                      [--state TEXT]... [--file PATH]... [--decision TEXT]... [--next TEXT]
                      [--max CHARS] [--no-record] [--project DIR] [--json]
+                     [--type sequential|conditional|parallel|fallback|approval]
+                     [--proceed-if TEXT] [--fallback-to SKILL] [--require-approval] [--reason TEXT]
 
 Prints the handoff context for the next skill: previous and new skill, what was being built, the
 current state, the user's goal, decisions made and where to continue, cut to --max characters
@@ -40,7 +43,15 @@ and records nothing: stay in the current skill.
 
 options:
   --from SKILL      the skill handing off (\`lanes:\` prefix allowed)
-  --to SKILL        the skill taking over
+  --to SKILL        the skill taking over (once per skill for --type parallel)
+  --type T          sequential (default: the target continues now), conditional (only if
+                    --proceed-if holds, else --fallback-to), parallel (several targets at once),
+                    fallback (the planned skill could not continue: --reason), approval (the human
+                    approves before the target starts)
+  --proceed-if TEXT the condition of a conditional handoff
+  --fallback-to SKILL  the skill to use when the condition fails
+  --require-approval   the human approves before the target starts (implied by --type approval)
+  --reason TEXT     why a fallback handoff happens
   --context TEXT    free-form summary of the work so far
   --goal TEXT       the user's goal
   --built TEXT      what was being built
@@ -56,7 +67,12 @@ options:
 
 const OPTIONS = {
   from: { type: "string" },
-  to: { type: "string" },
+  to: { type: "string", multiple: true },
+  type: { type: "string" },
+  "proceed-if": { type: "string" },
+  "fallback-to": { type: "string" },
+  "require-approval": { type: "boolean" },
+  reason: { type: "string" },
   context: { type: "string" },
   goal: { type: "string" },
   built: { type: "string" },
@@ -137,7 +153,19 @@ export const handoffCommand: Command = {
   async run(args, ctx) {
     const { values } = parseCommandArgs(args, OPTIONS, usage, false);
     const from = skillName(values.from, "from");
-    const to = skillName(values.to, "to");
+    const targets = (values.to ?? []).map((t) => skillName(t, "to"));
+    if (targets.length === 0) skillName(undefined, "to");
+    const termsResult = handoffTerms({
+      type: values.type,
+      to: targets,
+      proceedIf: values["proceed-if"],
+      fallbackTo: values["fallback-to"] === undefined ? undefined : skillName(values["fallback-to"], "fallback-to"),
+      requireApproval: values["require-approval"],
+      reason: values.reason,
+    });
+    if (!termsResult.ok) throw new CliError(termsResult.issues[0]!.message, 64, usage.trimEnd());
+    const terms = termsResult.value;
+    const to = targets[0]!;
     const limit = values.max === undefined ? DEFAULT_CONTEXT_LIMIT : Number(values.max);
     if (!Number.isInteger(limit) || limit < 300) throw new CliError(`\`--max ${values.max ?? ""}\` must be a whole number of characters, at least 300`, 64, usage.trimEnd());
     const input: HandoffContextInput = {
@@ -155,20 +183,25 @@ export const handoffCommand: Command = {
       throw new CliError("nothing to hand off: pass at least `--context`, `--goal`, `--built`, `--state`, `--decision` or `--next`", 64, usage.trimEnd());
 
     const projectDir = projectDirOf(values.project, ctx);
+    const missing = targets.find((t) => !skillExists(t, projectDir, ctx));
+    if (missing !== undefined && targets.length > 1) throw new CliError(`the \`${missing}\` skill is not available: a parallel handoff needs every target`, 1);
     if (!skillExists(to, projectDir, ctx)) {
       const message = `the \`${to}\` skill is not available: stay in \`${from}\` and continue with general knowledge; the user can pick another skill from the \`/\` menu`;
       ctx.out(values.json === true ? `${JSON.stringify({ available: false, from, to, message }, null, 2)}\n` : `${message}\n`);
       return 0;
     }
 
-    const summary = summarizeContext(renderHandoffContext(input), limit);
+    const summarized = summarizeContext(renderHandoffContext(input), limit);
+    // the typed terms come first and are never cut: they say whether the target may start at all
+    const summary = { ...summarized, text: `${renderHandoffTerms(from, terms)}${summarized.text}` };
     let recorded: string | undefined;
     let progress = false;
     if (values["no-record"] !== true) {
       const now = new Date();
       const paths = projectPaths(projectDir);
-      const name = `${compactTimestamp(now)}-${safeId(from)}-to-${safeId(to)}.json`;
-      const record = { version: 1, created_at: now.toISOString(), from, to, truncated: summary.truncated, context: summary.text };
+      const name = `${compactTimestamp(now)}-${safeId(from)}-to-${targets.map(safeId).join("+")}.json`;
+      const { type: handoffType, to: all, ...conditions } = terms;
+      const record = { version: 1, created_at: now.toISOString(), from, to, handoff_type: handoffType, ...(all.length > 1 ? { targets: all } : {}), ...conditions, truncated: summary.truncated, context: summary.text };
       const written = writeStateFile(join(paths.handoffs, name), record, `.claude/state/handoffs/${name}`);
       if (!written.ok) throw new CliError(written.issues[0]?.message ?? "cannot record the handoff", 1, written.issues[0]?.help);
       recorded = `.claude/state/handoffs/${name}`;
@@ -177,7 +210,7 @@ export const handoffCommand: Command = {
       if (!updated.ok) ctx.err(`lanes handoff: ${updated.issues[0]?.message ?? "cannot update the progress file"}: the handoff was not added to it\n`);
       else progress = updated.value;
     }
-    if (values.json === true) ctx.out(`${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress }, null, 2)}\n`);
+    if (values.json === true) ctx.out(`${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress, terms }, null, 2)}\n`);
     else ctx.out(summary.text);
     return 0;
   },
