@@ -362,10 +362,12 @@ export function renderDirective(skill: string, taskId: string, phase: Phase, sta
   if (phase.script !== undefined) parts.push(`First run the phase script \`${phase.script}\` from the skill's \`resources/\` folder and use its output.`);
   if (phase.type === "PARALLEL") {
     const branches = phaseAgents(phase);
+    const indep = `${render.cli} independence ${branches.map((b) => `--branch ${b}`).join(" ")}`;
     parts.push(
+      `First check that their lanes do not overlap: \`${indep}\` (if it exits 1, stop and report the conflicts it names).`,
       `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
       `Each must finish by writing its memory file with ${write("<its name>")}.`,
-      `Wait until every one has finished (for agents started in the background, their completion notices), then run ${advance}.`,
+      `Wait until every one has finished (for agents started in the background, their completion notices), run \`${indep} --after\` and report any overlap it finds, then run ${advance}.`,
     );
   } else if (runsInMain(phase)) {
     const agent = phase.agent!;
