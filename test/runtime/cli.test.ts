@@ -1,4 +1,5 @@
 /** `lanes progress|memory|checkpoint|phase` through the real CLI (`runCli`) with a captured context. */
+import { parseRecovery } from "../../src/runtime/progress.ts";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -223,5 +224,36 @@ phases:
     const run = await cli(argv, project());
     expect(run.code).toBe(code);
     expect(run.err.split("\n")[0]).toBe(first);
+  });
+});
+
+describe("error records with recovery options and context", () => {
+  it.each<[string, unknown]>([
+    ["retry!:rerun the migration", { action: "retry", description: "rerun the migration", auto_execute: true, requires_user_input: false }],
+    ["fallback:use the advisor skill", { action: "fallback", description: "use the advisor skill", auto_execute: false, requires_user_input: false }],
+    ["skip?:skip the optional schema phase", { action: "skip", description: "skip the optional schema phase", auto_execute: false, requires_user_input: true }],
+    ["escalate:ask which schema wins", { action: "escalate", description: "ask which schema wins", auto_execute: false, requires_user_input: true }],
+    ["rollback:undo", "`--recovery rollback:undo`: the action is retry, skip, fallback or escalate, e.g. `retry!:rerun the migration`"],
+    ["retry", "`--recovery retry` has no description: write `retry:<what to do>`"],
+  ])("--recovery %s", (word, expected) => {
+    const r = parseRecovery(word);
+    expect(r.ok ? r.value : r.issues[0]!.message).toEqual(expected);
+  });
+
+  it("records the skill, context and recovery options of an error", async () => {
+    const dir = project();
+    await cli(["progress", "init", "migrate", "--primary", "database"], dir);
+    const run = await cli(["progress", "error", "migration failed", "--skill", "schema-migrations", "--type", "execution", "--severity", "recoverable", "--context", '{"file":"db/001.sql","command":"npm run migrate"}', "--recovery", "retry!:rerun after fixing the column type", "--recovery", "escalate:ask the human which default to use", "--json"], dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out).errors[0]).toMatchObject({
+      message: "migration failed",
+      skill: "schema-migrations",
+      context: { file: "db/001.sql", command: "npm run migrate" },
+      recovery_options: [
+        { action: "retry", description: "rerun after fixing the column type", auto_execute: true, requires_user_input: false },
+        { action: "escalate", description: "ask the human which default to use", auto_execute: false, requires_user_input: true },
+      ],
+    });
+    expect((await cli(["progress", "error", "x", "--context", "[1]"], dir)).code).toBe(64);
   });
 });

@@ -11,6 +11,7 @@ import {
   completeProgress,
   enterSkill,
   failProgress,
+  parseRecovery,
   initProgress,
   leaveSkill,
   readProgress,
@@ -40,7 +41,8 @@ subcommands:
         [--next-tool <tool>]... [--next-read-only]
   error "<message>"                     log an error [--expert <e>] [--action <a>] [--step <n>]
         [--type validation|execution|timeout|resource] [--severity critical|recoverable|warning]
-        [--attempted <text>] [--suggestion <text>]
+        [--attempted <text>] [--suggestion <text>] [--skill <name>] [--context <json object>]
+        [--recovery <retry|skip|fallback|escalate>[!|?]:<what to do>]...   (! runs without asking, ? needs the human)
   complete                              mark the workflow completed [--summary <text>] [--suggestion <text>]...
   fail "<reason>"                       mark the workflow failed [--expert <e>] [--action <a>]
   resume                                what an incoming expert needs: history, next step, artifacts
@@ -212,10 +214,29 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
       severity: { type: "string" },
       attempted: { type: "string" },
       suggestion: { type: "string" },
+      skill: { type: "string" },
+      context: { type: "string" },
+      recovery: { type: "string", multiple: true },
     },
     usage,
   );
   const message = positional(positionals, 'the error message (`lanes progress error "<message>"`)');
+  const recoveryOptions = (values.recovery ?? []).map((w) => {
+    const parsed = parseRecovery(w);
+    if (!parsed.ok) throw new CliError(parsed.issues[0]!.message, 64, usage);
+    return parsed.value;
+  });
+  let errorContext: Record<string, unknown> | undefined;
+  if (values.context !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.context);
+    } catch {
+      throw new CliError("`--context` must be a JSON object, e.g. `{\"file\":\"db/schema.sql\"}`", 64, usage);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CliError("`--context` must be a JSON object, e.g. `{\"file\":\"db/schema.sql\"}`", 64, usage);
+    errorContext = parsed as Record<string, unknown>;
+  }
   const stepNumber = wholeNumber(values.step, "step", usage, 1);
   const errorType = oneOf(values.type, "type", ERROR_TYPES, usage);
   const severity = oneOf(values.severity, "severity", SEVERITIES, usage);
@@ -229,6 +250,9 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
       ...(severity === undefined ? {} : { severity }),
       ...(values.attempted === undefined ? {} : { attempted: values.attempted }),
       ...(values.suggestion === undefined ? {} : { suggestion: values.suggestion }),
+      ...(values.skill === undefined ? {} : { skill: values.skill }),
+      ...(errorContext === undefined ? {} : { context: errorContext }),
+      recoveryOptions,
     }),
   );
   report(ctx, values.json, doc, `logged error ${doc.errors.length} in workflow ${doc.workflow_id}: the status stays ${doc.status}; run \`lanes progress fail\` if it cannot go on`);
