@@ -116,7 +116,9 @@ export const SkillCompletion = z.strictObject({
 /** A trigger test of the skill's handoffs: a message and where it must route (skill collaboration, testing protocol). */
 export const SkillTriggerTest = z.strictObject({
   message: z.string().min(1).describe("A user message, e.g. `add a login endpoint`."),
-  expect: z.union([z.literal("stay"), KebabName]).describe("`stay` (this skill answers) or the skill it must hand off to."),
+  expect: z
+    .union([z.literal("stay"), KebabName, z.array(KebabName).min(2)])
+    .describe("`stay` (this skill answers), the skill it must hand off to, or for a multi-domain message the skills in the order they take over."),
   from: KebabName.optional().describe("The skill that handed off to this one, if the test is about that case."),
 });
 

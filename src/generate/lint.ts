@@ -9,7 +9,7 @@ import type { LoadIssue, LocatedAgent, LocatedSkill, DefinitionSet, ValuePath } 
 import { CONTEXT_SLOTS } from "../definitions/skill.ts";
 import { placeholderRefs } from "./context.ts";
 import { globsOverlap } from "./globs.ts";
-import { findMatchingHandoff, matchesAlternative, triggerAlternatives } from "./handoff.ts";
+import { findMatchingHandoff, matchesAlternative, splitByDomain, triggerAlternatives } from "./handoff.ts";
 import { renderSkillFrontmatter } from "./skill.ts";
 
 /** Every finding id, with what it means. */
@@ -160,7 +160,14 @@ function lintSkill(skill: LocatedSkill, skills: Map<string, LocatedSkill>, agent
 
   // the skill's own trigger tests (skill collaboration, testing protocol): each message must route as declared
   def.trigger_tests.forEach((t, i) => {
-    const got = findMatchingHandoff(def, t.message, t.from === undefined ? {} : { from: t.from });
+    const options = t.from === undefined ? {} : { from: t.from };
+    if (Array.isArray(t.expect)) {
+      const order = splitByDomain(def, t.message, options).map((m) => m.to);
+      if (order.join(",") !== t.expect.join(","))
+        add("trigger-test-failed", at(skill, ["trigger_tests", i, "message"]), `\`${def.id}\` splits "${t.message}" into ${order.length === 0 ? "nothing" : order.map((o) => `\`${o}\``).join(", ")}, the test expects ${t.expect.map((o) => `\`${o}\``).join(", ")}`, "fix the handoff triggers or priorities, or the test");
+      return;
+    }
+    const got = findMatchingHandoff(def, t.message, options);
     const routed = got === undefined ? "stay" : got.to;
     if (routed !== t.expect) {
       const how = got === undefined ? "stays" : `hands off to \`${got.to}\` (matched \`${got.matched}\`)`;

@@ -113,6 +113,7 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
       `Invoke the target with the summary as its argument: the Skill tool with \`skill: "<target>"\` and \`args: "<summary>"\`, or ask the user to run \`/<target> <summary>\`${anyUserOnly ? " (always so for a *user-only* target)" : ""}.`,
       "Stop answering in the other domain.",
     ])}`,
+    `**Several domains in one message** (it matches more than one row): name each specialist in row order ("This involves two specialists: 1. <topic> → <skill>, 2. ..."), say you will take them one at a time, and hand off to the first with the others listed in \`--next\` ("then <skill> for <topic>"), so each specialist hands on to the next when its part is done and the context accumulates.`,
     "If the target skill is not available, say so and continue here with general knowledge.",
     '**Stay** without handing off when the topic is yours even if it touches another area lightly, when the user asks about your last answer or for a review of code in your domain, or says "stay with current", "don\'t switch" or "you handle it" (then note your limits). **Never hand back** to the *Previous skill* named in the context below unless the user asks.',
   );

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitionSet } from "../../src/definitions/load.ts";
 import { SkillDefinition, type SkillDefinitionInput } from "../../src/definitions/skill.ts";
-import { findMatchingHandoff, matchesAlternative, sortedHandoffs, triggerAlternatives } from "../../src/generate/handoff.ts";
+import { findMatchingHandoff, matchesAlternative, sortedHandoffs, splitByDomain, triggerAlternatives } from "../../src/generate/handoff.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const pack = new Map(loadDefinitionSet(join(ROOT, "definitions"), ROOT).skills.map((s) => [s.value.id, s.value]));
@@ -107,5 +107,24 @@ describe("trigger alternatives", () => {
 
   it("sorts handoffs by priority, keeping the file order among equals", () => {
     expect(sortedHandoffs(nextjs.handoffs).map((h) => h.to)).toEqual(["tailwind-ui", "nextjs-supabase-auth", "supabase-backend", "frontend-skill"]);
+  });
+});
+
+describe("splitByDomain (multi-domain request, skill collaboration edge case 2)", () => {
+  const skill = {
+    handoffs: [
+      { trigger: "oauth|google login|sign in", to: "auth", priority: 2, why: "w", context_template: "c", exclude_from: [] },
+      { trigger: "database|store the user|table", to: "db", priority: 1, why: "w", context_template: "c", exclude_from: [] },
+      { trigger: "login page", to: "auth", priority: 1, why: "w", context_template: "c", exclude_from: [] },
+      { trigger: "styling", to: "ui", priority: 0, why: "w", context_template: "c", exclude_from: [] },
+    ],
+  };
+  it.each<[string, string[]]>([
+    ["Add login with Google OAuth and store the user in the database", ["auth", "db"]],
+    ["store the user in a table", ["db"]],
+    ["fix the styling of the login page and the database table", ["auth", "db", "ui"]],
+    ["refactor the cache", []],
+  ])("%s -> %j", (text, targets) => {
+    expect(splitByDomain(skill, text).map((m) => m.to)).toEqual(targets);
   });
 });
