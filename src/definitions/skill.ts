@@ -122,6 +122,19 @@ export const SkillTriggerTest = z.strictObject({
   from: KebabName.optional().describe("The skill that handed off to this one, if the test is about that case."),
 });
 
+/**
+ * A setting of a pattern skill (inter-skill protocol §2): a named value with its meaning and the
+ * values it may take, shown in SKILL.md so the team can tune the pattern in one place.
+ */
+export const SkillSetting = z
+  .strictObject({
+    name: z.string().regex(/^[a-z][a-z0-9_]*$/, "a setting name is snake_case, e.g. `auto_pass_threshold`").describe("The setting, snake_case as in the protocol."),
+    value: z.union([z.string().min(1), z.number(), z.boolean()]).describe("Its value."),
+    description: z.string().min(1).describe("What it controls."),
+    choices: z.array(z.string().min(1)).min(2).optional().describe("The allowed values, for a string setting."),
+  })
+  .refine((x) => x.choices === undefined || (typeof x.value === "string" && x.choices.includes(x.value)), { message: "the value must be one of the choices", path: ["value"] });
+
 /** The whole `skill.yaml`. The TypeScript type and `schemas/skill.schema.json` derive from it. */
 export const SkillDefinition = z
   .strictObject({
@@ -149,6 +162,7 @@ export const SkillDefinition = z
     anti_patterns: z.array(SkillAntiPattern).default([]).describe("Approaches to avoid, each with the alternative."),
     sharp_edges: z.array(SkillSharpEdge).default([]).describe("Non-obvious failures and how to avoid them."),
     references: z.array(SkillReference).default([]).describe("Longer material kept out of SKILL.md and read when needed."),
+    settings: z.array(SkillSetting).default([]).describe("Pattern settings (e.g. `auto_pass_threshold`, `merge_strategy`), shown in SKILL.md."),
     trigger_tests: z.array(SkillTriggerTest).default([]).describe("Messages and where they must route; `lanes lint` runs them (`trigger-test-failed`)."),
     resources: z.array(SkillResource).default([]).describe("Reference material and phase scripts in the definition's `resources/` folder."),
     phases: PhaseList.optional().describe("Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`."),

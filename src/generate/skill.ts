@@ -53,6 +53,12 @@ export function renderSkill(def: SkillDefinition, ctx: SkillRenderContext): stri
     x(def.identity),
     renderProtocol(def, ctx),
     renderDomain(def, ctx),
+    def.settings.length === 0
+      ? undefined
+      : `## Settings\n\nUse these values unless the user or the handoff context sets others:\n\n${table(
+          ["Setting", "Value", "What it controls"],
+          def.settings.map((st) => [`\`${st.name}\``, `\`${String(st.value)}\`${st.choices !== undefined ? ` (or ${st.choices.filter((c) => c !== st.value).map((c) => `\`${c}\``).join(", ")})` : ""}`, x(st.description)]),
+        )}`,
     def.steps === undefined ? undefined : `## Steps\n\n${numbered(def.steps.map(x))}`,
     def.phases === undefined ? undefined : renderPhases(def, ctx),
     def.output === undefined ? undefined : `## Output\n\n${x(def.output)}`,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadDefinitionSet } from "../../src/definitions/load.ts";
 import { generate } from "../../src/generate/generate.ts";
 import { lint } from "../../src/generate/lint.ts";
+import { SkillSetting } from "../../src/definitions/skill.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const set = loadDefinitionSet(join(ROOT, "definitions"), ROOT);
@@ -83,5 +84,21 @@ describe("the pack's composite skills", () => {
     const cmd = set.skills.find((s) => s.value.id === "develop-command");
     expect(cmd?.resources?.map((r) => r.file)).toEqual(["check-command.mjs", "command-checklist.md"]);
     expect(cmd?.value.phases?.find((p) => p.script !== undefined)?.script).toBe("check-command.mjs");
+  });
+});
+
+describe("pattern settings of the inter-skill protocol (§2)", () => {
+  it.each([
+    ["gated-steps", ["auto_pass_threshold", "require_all_checks", "max_retries"]],
+    ["parallel-work", ["mode", "timeout_seconds", "merge_strategy", "max_agents"]],
+    ["orchestrate-team", ["orchestration_mode", "max_replanning_cycles", "max_subtasks"]],
+    ["choose-pattern", ["constraints", "expected_outcome"]],
+  ])("%s declares %j", (id, names) => {
+    expect(set.skills.find((s) => s.value.id === id)?.value.settings.map((s) => s.name)).toEqual(names);
+  });
+
+  it("refuses a value outside its choices", () => {
+    const bad = SkillSetting.safeParse({ name: "mode", value: "racing", choices: ["sectioning", "voting"], description: "d" });
+    expect(bad.success ? undefined : bad.error.issues[0]?.message).toBe("the value must be one of the choices");
   });
 });
