@@ -22,10 +22,10 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Entry points and the bundle each becomes. */
 const ENTRIES: Readonly<Record<string, string>> = {
-  "pre-tool-use": "src/hooks/pre-tool-use.ts",
-  "post-tool-use": "src/hooks/post-tool-use.ts",
-  "session-start": "src/hooks/session-start.ts",
-  events: "src/hooks/events.ts",
+  "pre-tool-use": "src/hooks/entries/pre-tool-use.ts",
+  "post-tool-use": "src/hooks/entries/post-tool-use.ts",
+  "session-start": "src/hooks/entries/session-start.ts",
+  events: "src/hooks/entries/events.ts",
   cli: "src/cli/main.ts",
 };
 

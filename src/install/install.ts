@@ -20,7 +20,7 @@ import { loadDefinitionSet } from "../definitions/load.ts";
 import { renderAll } from "../generate/generate.ts";
 import { lint } from "../generate/lint.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import { mergeHookSettings } from "./settings-merge.ts";
 import { DIST_FILES, hookWiring, projectCommand } from "./wiring.ts";
 

@@ -9,7 +9,8 @@
 import { parseMemoryFileName } from "../runtime/memory-name.ts";
 import type { Facts } from "./facts.ts";
 import { baseAgentName } from "./lanes.ts";
-import { isWithin, type PathContext } from "./paths.ts";
+import { isWithin } from "../host/paths.ts";
+import type { PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
 
 const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);

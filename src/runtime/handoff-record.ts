@@ -10,7 +10,7 @@
  * - `fallback`: the planned skill could not continue; this target takes over (`reason` says why).
  * - `approval`: the target starts only after the human approves (a checkpoint handoff).
  */
-import { fail, ok, type Result } from "./types.ts";
+import { fail, ok, type Result } from "../io/result.ts";
 
 /** The handoff types of the seeds. */
 export const HANDOFF_TYPES = ["sequential", "conditional", "parallel", "fallback", "approval"] as const;

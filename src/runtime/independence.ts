@@ -6,7 +6,7 @@
  * the files a branch actually modified inside another branch's write set, and the conflicts the
  * guard recorded. Pure: the CLI (`lanes independence`) reads the policy and the touches.
  */
-import { globsOverlap } from "../generate/globs.ts";
+import { globsOverlap } from "../globs/overlap.ts";
 
 /** One branch of a planned fan-out. */
 export interface Branch {

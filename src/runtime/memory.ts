@@ -8,17 +8,17 @@
 import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import { parseFrontmatter, renderFrontmatter } from "../markdown/frontmatter.ts";
-import { atomicWriteFile, ensureIgnoredDir, sweepStaleTemps } from "./atomic.ts";
+import { atomicWriteFile, ensureIgnoredDir, sweepStaleTemps } from "../io/atomic.ts";
 import { fileKey, safeId } from "./ids.ts";
 import { memoryFileName, parseMemoryFileName } from "./memory-name.ts";
+import { pidIsAlive } from "../io/lock.ts";
+import { keepBackup } from "./state-file.ts";
 
 export { memoryFileName, parseMemoryFileName } from "./memory-name.ts";
-import { pidIsAlive } from "./lock.ts";
-import { keepBackup } from "./state-file.ts";
 import { displayOf } from "./progress-hot.ts";
-import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
 
 /** How the agent's work ended. */

@@ -6,9 +6,9 @@
  * src/runtime/independence.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { compilePathGlob } from "../../config/globs.ts";
-import { readCompiledPolicy } from "../../guard/policy-file.ts";
-import { projectPaths } from "../../layout.ts";
+import { compilePathGlob } from "../../globs/compile.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { overlapsAfter, renderReport, verifyIndependence, type Branch, type TouchedFile } from "../../runtime/independence.ts";
 import { parseCommandArgs } from "../args.ts";
 import { printJson, projectDirOf } from "../runtime-edge.ts";

@@ -3,9 +3,9 @@
  * filtered by agent, event, decision and session.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { parseAuditLog, type AuditEntry } from "../../guard/audit.ts";
-import { findProjectDir } from "../../guard/environment.ts";
-import { projectPaths } from "../../layout.ts";
+import { parseAuditLog, type AuditEntry } from "../../hooks/audit.ts";
+import { findProjectDir } from "../../host/env.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
 
