@@ -257,3 +257,18 @@ describe("error records with recovery options and context", () => {
     expect((await cli(["progress", "error", "x", "--context", "[1]"], dir)).code).toBe(64);
   });
 });
+
+describe("a running composite skill in progress show and phase list", () => {
+  it("shows the run next to the workflow", async () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "lanes", "skills", "review"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude", "lanes", "skills", "review", "skill.yaml"),
+      'name: review\nphases:\n  - { id: "0", name: CLARIFICATION, title: Clarification, type: LINEAR, agent: clarifier, content: "Ask.", next: null, description: clarify }\n',
+    );
+    await cli(["progress", "init", "review the change", "--primary", "reviewer"], dir);
+    await cli(["phase", "start", "review", "--task", "t1"], dir);
+    expect((await cli(["progress", "show"], dir)).out).toContain("\ncomposite skills running:\n- review for task t1: at phase 0\n");
+    expect((await cli(["phase", "list"], dir)).out).toMatch(/^review {2}task t1 {2}at phase 0 {2}\(0 done; last: phase 0 started \S+\)\n$/);
+  });
+});
