@@ -5,8 +5,8 @@
  * gray-matter) and validated with zod. `verify` is the phase gate: `lanes phase advance` refuses
  * to move on until the phase's agent has a complete memory file.
  */
-import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { projectPaths } from "../host/layout.ts";
 import { parseFrontmatter, renderFrontmatter } from "../markdown/frontmatter.ts";
@@ -194,12 +194,15 @@ function withBackup<T>(path: string, text: string, result: Result<T>, deps: Runt
   return { ok: false, issues: [{ ...issue, message: `${issue.message}; a copy was kept as \`${basename(kept)}\`` }, ...result.issues.slice(1)] };
 }
 
-function readText(path: string, display: string, agent: string): Result<string> {
+function readText(path: string, display: string, taskId: string, agent: string): Result<string> {
   try {
     return ok(readFileSync(path, "utf8"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      return fail("missing", `\`${display}\` does not exist: \`${agent}\` has not written its memory file`, {
+      // earlier lanes named the file `{task}-{agent}-memory.md` (ambiguous): say so instead of only "missing"
+      const legacy = join(dirname(path), `${safeId(taskId)}-${safeId(agent)}-memory.md`);
+      const old = existsSync(legacy) ? `; \`${basename(legacy)}\` has the old, ambiguous naming \`{task}-{agent}-memory.md\` and is not read: write it again` : "";
+      return fail("missing", `\`${display}\` does not exist: \`${agent}\` has not written its memory file${old}`, {
         help: "run the agent and have it finish with `lanes memory write`",
         file: path,
       });
@@ -214,7 +217,7 @@ export function readMemory(projectDir: string, taskId: string, agent: string, de
   if (!ids.ok) return ids;
   const path = memoryPath(projectDir, taskId, agent);
   const display = displayOf(projectDir, path);
-  const text = readText(path, display, agent);
+  const text = readText(path, display, taskId, agent);
   if (!text.ok) return text;
   const inspected = withBackup(path, text.value, inspectMemory(text.value, display), deps);
   return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
@@ -231,7 +234,7 @@ export function verifyMemory(projectDir: string, taskId: string, agent: string, 
   if (!ids.ok) return ids;
   const path = memoryPath(projectDir, taskId, agent);
   const display = displayOf(projectDir, path);
-  const text = readText(path, display, agent);
+  const text = readText(path, display, taskId, agent);
   if (!text.ok) return { ok: false, issues: text.issues.map((i) => (i.code === "missing" ? { ...i, code: "verify-failed" as const } : i)) };
   const inspected = withBackup(path, text.value, inspectMemory(text.value, display, { ...expect, taskId, agent }), deps);
   return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;

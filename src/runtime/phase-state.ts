@@ -44,7 +44,7 @@ export const PhaseState = z.looseObject({
   version: z.literal(1).describe("Always 1."),
   skill: z.string().min(1).describe("The composite skill."),
   task_id: z.string().min(1).describe("The task it runs for."),
-  run_id: z.string().min(1).optional().describe("This run, e.g. `run-20250102T030405Z-k3x9q1`: memory files name it, so a file of an earlier run never passes a gate (absent in files of lanes before 0.2)."),
+  run_id: z.string().min(1).optional().describe("This run, e.g. `run-20250102T030405Z-k3x9q1`: memory files name it, so a file of an earlier run never passes a gate (absent in state files written before run ids existed: those runs are not bound to a run)."),
   arguments: z.record(z.string(), z.string()).optional().describe("The skill's extra arguments for this run (`--arg name=value`, defaults filled in)."),
   status: z.enum(["in_progress", "awaiting_completion", "completed"]).describe("in_progress: a phase is running; awaiting_completion: all phases done, `complete` not run yet; completed"),
   current_phase: z.string().nullable().describe("The phase running now; null once all are done."),

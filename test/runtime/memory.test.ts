@@ -169,3 +169,15 @@ describe("the phase gate binds a memory file to its phase, run and time", () => 
     expect(existsSync(stale)).toBe(false);
   });
 });
+
+describe("memory files of the old naming", () => {
+  it("are not read, and the gate says so", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "memory"));
+    copyFileSync(join(FIXTURES, "complete.md"), join(dir, ".claude", "memory", "t1-planner-memory.md"));
+    const result = verifyMemory(dir, "t1", "planner");
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(
+      "`.claude/memory/t1--planner-memory.md` does not exist: `planner` has not written its memory file; `t1-planner-memory.md` has the old, ambiguous naming `{task}-{agent}-memory.md` and is not read: write it again",
+    );
+  });
+});
