@@ -104,11 +104,15 @@ load(${JSON.stringify(name)});
 `;
 }
 
-/** In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/shell-proxy.ts). */
+/**
+ * In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/shell-proxy.ts), and
+ * imports of the policy compiler to its lazy proxy (src/hooks/compiler-proxy.ts).
+ */
 const lazyShell: Plugin = {
   name: "lanes-lazy-shell",
   setup(b) {
     b.onResolve({ filter: /shell\/index\.ts$/ }, (args) => (args.importer.includes(`${join("src", "shell")}`) ? undefined : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") }));
+    b.onResolve({ filter: /config\/load\.ts$/ }, (args) => (args.importer.includes(join("src", "guard", "recompile.ts")) ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") } : undefined));
   },
 };
 
@@ -151,6 +155,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
   const common = { bundle: true, platform: "node", target: "node20", minify: process.env["LANES_BUILD_MINIFY"] !== "0", legalComments: "eof", metafile: true, logLevel: "silent", define: { __LANES_VERSION__: JSON.stringify(version()) } } as const;
   const shell = await build({ ...common, entryPoints: [join(ROOT, "src", "shell", "index.ts")], outfile: join(outDir, "shell.impl.cjs"), format: "cjs", plugins: [dataTables] });
   problems.push(...Object.keys(shell.metafile.inputs).filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f))).map((i) => `shell: imports \`${i}\``));
+  // the policy compiler, loaded by the hot hooks only to recompile a stale policy (src/hooks/compiler-proxy.ts)
+  await build({ ...common, entryPoints: [join(ROOT, "src", "config", "load.ts")], outfile: join(outDir, "compile.impl.cjs"), format: "cjs", plugins: [dataTables] });
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
     const hot = HOT.has(name);

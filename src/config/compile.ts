@@ -165,7 +165,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
       return;
     }
     seen.set(spec.id, source);
-    entries.push({ rule: { id: spec.id, layer, effect: spec.effect, why: spec.why, instead: spec.instead, source, match: compileMatch(spec, glob) }, rank: rank(layer) });
+    entries.push({ rule: { id: spec.id, layer, effect: spec.effect, ...("subagentEffect" in spec && spec.subagentEffect !== undefined && { subagentEffect: spec.subagentEffect }), why: spec.why, instead: spec.instead, source, match: compileMatch(spec, glob) }, rank: rank(layer) });
   };
 
   for (const layer of layers) for (const rule of layer.file?.rules ?? []) add(rule, layer.layer, layer.path);

@@ -54,8 +54,11 @@ export type PolicyRead =
   | { readonly ok: true; readonly policy: CompiledPolicy }
   | { readonly ok: false; readonly kind: "missing" | "invalid" | "stale"; readonly file: string; readonly message: string };
 
-/** Reads and checks a compiled policy file. */
-export function readCompiledPolicy(path: string): PolicyRead {
+/**
+ * Reads and checks a compiled policy file. With `allowStale`, a policy whose sources changed is
+ * still returned (the last good policy, kept in force while an edited file does not compile).
+ */
+export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -74,6 +77,7 @@ export function readCompiledPolicy(path: string): PolicyRead {
   if (policy.format !== COMPILED_FORMAT) {
     return { ok: false, kind: "stale", file: path, message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})` };
   }
+  if (options.allowStale === true) return { ok: true, policy };
   for (const source of policy.sources) {
     if (!sourceUnchanged(source)) {
       return { ok: false, kind: "stale", file: source.path, message: source.hash === null ? "it was created after the policy was compiled" : "it changed after the policy was compiled" };

@@ -5,7 +5,9 @@
  * | failure                                  | answer                                                        |
  * |------------------------------------------|---------------------------------------------------------------|
  * | hook input unreadable / not JSON / wrong shape | deny, with a message                                    |
- * | compiled policy invalid, stale or missing while lanes config exists | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file and the fix; other tools are judged by the built-in defaults |
+ * | compiled policy stale or missing while lanes config exists | recompiled on the spot (recompile.ts); the call is judged by the new policy |
+ * | the edited config does not compile, a last good policy exists | judged by the last good policy; the user and the model are told once which line to fix |
+ * | the config does not compile, no good policy | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file:line to fix, except edits to the policy files; other tools are judged by the built-in defaults |
  * | internal error                           | deny, with a message                                          |
  * | shell not analysable / budget exceeded   | ask (rule `shell.unanalysable`)                               |
  * | `LANES_FAILURE_MODE=open`                | the deny-on-failure rows become no opinion (stderr still says why) |
@@ -13,6 +15,7 @@
  * Side effects after the decision (audit log, denial counters, spawn intents) never change it.
  */
 import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { projectPaths, userPaths } from "../layout.ts";
 import { evaluate } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
@@ -24,9 +27,11 @@ import { compilePathGlob } from "../config/globs.ts";
 import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
 import { appendAudit } from "./audit.ts";
 import { expandGlob } from "./expand.ts";
-import { cliCommandFor, findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
+import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf, type Env } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
+import { recompilePolicy } from "./recompile.ts";
+import { LANES_VERSION } from "../version.ts";
 import { readTaskConstraints } from "./task.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
@@ -48,8 +53,14 @@ export interface GuardDeps {
   readonly distDir?: string;
 }
 
-const answer = (effect: "deny" | "ask", reason: string): string =>
-  JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason } });
+const answer = (effect: "deny" | "ask", reason: string, notice?: string): string =>
+  JSON.stringify({
+    ...(notice !== undefined && { systemMessage: notice }),
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason, ...(notice !== undefined && { additionalContext: notice }) },
+  });
+
+/** No decision, but something the user and the model must hear once (a policy file that does not compile). */
+const noticeOnly = (notice: string): string => JSON.stringify({ systemMessage: notice, hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: notice } });
 
 /** A failure: deny with `message`, unless the team opted into failing open. */
 function failure(message: string, deps: GuardDeps, stderr: string[] = []): HookOutcome {
@@ -63,22 +74,43 @@ function hasPolicySources(projectDir: string, home: string): boolean {
   return [p.policy, p.policyLocal, p.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
 }
 
-type PolicyChoice = { policy: CompiledPolicy; problem?: string } | { error: string };
+type PolicyChoice = { policy: CompiledPolicy; problem?: string; notice?: string } | { error: string };
 
+/** The policy source files: while none compiles, edits to them stay possible (that is how the model fixes them). */
+function writesOnlyPolicySources(input: ToolHookInput, projectDir: string, home: string): boolean {
+  if (!["Write", "Edit", "MultiEdit"].includes(input.tool_name)) return false;
+  const file = input.tool_input["file_path"];
+  if (typeof file !== "string" || file === "") return false;
+  const p = projectPaths(projectDir);
+  const abs = resolve(input.cwd, file);
+  return abs === p.policy || abs === p.policyLocal || abs === userPaths(home).policy || dirname(abs) === p.agentDefinitions;
+}
+
+/**
+ * The policy to judge with. A stale or missing compiled policy is recompiled on the spot (see
+ * recompile.ts); when the edited files do not compile, the last good policy stays in force and the
+ * message names the file and line to fix. Without any good policy, mutating tools are blocked except
+ * edits to the policy files themselves, which the built-in defaults judge.
+ */
 function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: GuardDeps): PolicyChoice {
-  const build = `${deps.distDir === undefined ? "lanes" : cliCommandFor(deps.distDir, projectDir)} build`;
-  const compiled = readCompiledPolicy(projectPaths(projectDir).compiledPolicy);
+  const compiledPath = projectPaths(projectDir).compiledPolicy;
+  const compiled = readCompiledPolicy(compiledPath);
   if (compiled.ok) return { policy: compiled.policy };
   const fallback = readCompiledPolicy(deps.defaultPolicyPath);
   if (compiled.kind === "missing" && !hasPolicySources(projectDir, home)) {
     return fallback.ok ? { policy: fallback.policy } : { error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package` };
   }
-  const problem =
-    compiled.kind === "missing"
-      ? `lanes policy is not compiled: \`${compiled.file}\` is missing; run \`${build}\` (or start a new session) to compile \`.claude/lanes.yaml\``
-      : `lanes policy is ${compiled.kind}: \`${compiled.file}\`: ${compiled.message}; run \`${build}\` (or start a new session) to recompile`;
-  if (isMutatingTool(input.tool_name)) return { error: problem };
-  return fallback.ok ? { policy: fallback.policy, problem } : { error: problem };
+  const packAgents = deps.distDir === undefined ? undefined : join(deps.distDir, "..", "definitions", "agents");
+  const rebuilt = recompilePolicy({ projectDir, home, lanesVersion: LANES_VERSION, ...(packAgents !== undefined && existsSync(packAgents) && { fallbackAgentsDir: packAgents }) });
+  if (rebuilt.ok) return { policy: rebuilt.policy };
+  const lastGood = readCompiledPolicy(compiledPath, { allowStale: true });
+  if (lastGood.ok) {
+    const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then the last good policy stays in force`;
+    return { policy: lastGood.policy, problem, ...(rebuilt.fresh && { notice: problem }) };
+  }
+  const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then lanes blocks Bash, Write, Edit and Agent calls except edits to the policy files, while Read, Grep and Glob still work`;
+  if (isMutatingTool(input.tool_name) && !writesOnlyPolicySources(input, projectDir, home)) return { error: problem };
+  return fallback.ok ? { policy: fallback.policy, problem, ...(rebuilt.fresh && { notice: problem }) } : { error: problem };
 }
 
 const riskOf = (decision: Decision | undefined): "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS" => (decision === undefined ? "SAFE" : decision.effect === "deny" ? "DANGEROUS" : "REVIEW_REQUIRED");
@@ -174,6 +206,6 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   }
   if (escalation !== undefined) audit({ ...base, event: "escalation", count: escalation.count, rules: decision?.ruleIds ?? [] });
 
-  if (decision === undefined || reason === undefined) return { stdout: "", stderr };
-  return { stdout: answer(decision.effect, reason), stderr };
+  if (decision === undefined || reason === undefined) return { stdout: choice.notice === undefined ? "" : noticeOnly(choice.notice), stderr };
+  return { stdout: answer(decision.effect, reason, choice.notice), stderr };
 }

@@ -42,8 +42,8 @@ const STARTER_POLICY = `# yaml-language-server: $schema=./lanes/schemas/lanes.sc
 # Layers, highest first: ~/.claude/lanes.yaml (yours) > this file > .claude/lanes.local.yaml
 # (personal, git-ignored) > lanes' built-in rules. Deny beats ask; a layer's \`allow\` rules are
 # exceptions that cancel matching deny/ask rules of lower lanes layers only.
-# After an edit, run \`node .claude/lanes/dist/cli.mjs build\` (or start a new Claude Code session)
-# to recompile. \`node .claude/lanes/dist/cli.mjs rules\` lists every rule id;
+# An edit takes effect on the next tool call (the guard recompiles; if the file does not compile,
+# it names the line and keeps the last good policy). \`node .claude/lanes/dist/cli.mjs rules\` lists every rule id;
 # \`node .claude/lanes/dist/cli.mjs check '<command>'\` explains a decision.
 version: 1
 options:
@@ -149,4 +149,9 @@ export function planInstall(options: InstallOptions): InstallPlan {
 /** Writes a plan. */
 export function applyInstall(plan: Extract<InstallPlan, { ok: true }>): void {
   applyWrites(plan.claudeDir, plan.changes);
+}
+
+/** The files of an install that must be committed (relative to the target, `/`-separated): everything but state. */
+export function trackedPaths(plan: Extract<InstallPlan, { ok: true }>): string[] {
+  return plan.changes.filter((c) => c.status !== "removed").map((c) => `.claude/${c.path}`);
 }

@@ -6,7 +6,7 @@
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 6;
+export const COMPILED_FORMAT = 7;
 
 export const PATH_CLASSES = [
   "root",
@@ -82,6 +82,8 @@ export interface CompiledRule {
   readonly id: string;
   readonly layer: Layer;
   readonly effect: Effect;
+  /** The effect for a subagent's call, when stricter than `effect` (self-protection: ask the person in the main session, deny a subagent). */
+  readonly subagentEffect?: Effect;
   readonly why: string;
   readonly instead: string;
   /** `lanes built-in` or the file the rule came from. */

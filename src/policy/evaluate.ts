@@ -62,7 +62,7 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
   });
   const matches: Match[] = [
     ...matchSettingsRules(context.settingsRules, facts, { cwd: request.cwd, roots, compile: context.compileSettingsGlob }),
-    ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots)),
+    ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots, rule.layer, request.agent !== undefined)),
     ...laneMatchesFor(
       { policy, agentType: request.agent?.type, position: context.position, knownAgentTypes: context.knownAgentTypes, task: context.task },
       facts,

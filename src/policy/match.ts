@@ -240,12 +240,12 @@ function assertNever(value: never): never {
   throw new Error(`unknown rule kind: ${JSON.stringify(value)}`);
 }
 
-/** Matches of one rule, as precedence entries. */
-export function matchRule(rule: CompiledRule, facts: Facts, ctx: PathContext, roots: GlobRoots, layer: Layer = rule.layer): Match[] {
+/** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */
+export function matchRule(rule: CompiledRule, facts: Facts, ctx: PathContext, roots: GlobRoots, layer: Layer = rule.layer, subagent = false): Match[] {
   return hitsOf(rule.match, facts, ctx, roots).map((hit) => ({
     ruleId: rule.id,
     layer,
-    effect: rule.effect,
+    effect: subagent && rule.subagentEffect !== undefined ? rule.subagentEffect : rule.effect,
     why: rule.why,
     instead: rule.instead,
     subject: hit.subject,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mergeHookSettings } from "../../src/install/settings-merge.ts";
-import { hookWiring, projectCommand } from "../../src/install/wiring.ts";
+import { hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
 
 const wiring = hookWiring(projectCommand);
 
@@ -10,7 +10,7 @@ describe("mergeHookSettings", () => {
     expect(result.ok).toBe(true);
     const settings = JSON.parse(result.ok ? result.text : "{}");
     expect(settings.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "command", command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"', timeout: 10, onFailure: "block" }] },
+      { matcher: "*", hooks: [{ type: "command", command: `node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"`, timeout: 10, onFailure: "block" }] },
     ]);
     expect(Object.keys(settings.hooks).sort()).toEqual(["PostToolUse", "PreCompact", "PreToolUse", "SessionStart", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated"]);
   });

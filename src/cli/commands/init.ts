@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { buildPolicy } from "../../config/load.ts";
 import { homeOf } from "../../guard/environment.ts";
-import { applyInstall, planInstall } from "../../install/install.ts";
+import { ensureTracked } from "../../install/git-ignore.ts";
+import { applyInstall, planInstall, trackedPaths } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
 import { LANES_VERSION } from "../../version.ts";
@@ -49,6 +50,12 @@ export const initCommand: Command = {
       return 0;
     }
     applyInstall(plan);
+    const tracked = ensureTracked(target, trackedPaths(plan));
+    if (!tracked.git) ctx.out(`note: ${tracked.reason}: commit .claude/ once it is one, and run \`lanes doctor\` to check the hooks are tracked\n`);
+    else {
+      for (const fix of tracked.fixes) ctx.out(`  tracked   ${fix.file}: added \`${fix.line}\` (undoes \`${fix.undoes}\`)\n`);
+      for (const left of tracked.stillIgnored) ctx.err(`lanes init: \`${left.path}\` is still ignored by git (\`${left.rule}\`): add \`!${left.path}\` after that rule, or the hooks will be missing in a clone\n`);
+    }
     const compiled = buildPolicy({ projectDir: target, home: homeOf(ctx.env), lanesVersion: LANES_VERSION });
     if (!compiled.ok) {
       for (const issue of compiled.issues) ctx.err(`lanes init: ${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);

@@ -67,6 +67,7 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "lanes.config",
     effect: "ask",
+    subagentEffect: "deny",
     fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"] },
     why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
     instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
