@@ -109,6 +109,8 @@ export function ensureTracked(target: string, paths: readonly string[]): TrackRe
       return { git: true, fixes, stillIgnored: ignored.map((i) => ({ path: i.path, rule: i.rule })) };
     }
     fixes.push({ file, line, undoes: first.rule });
+    // the ignore file holding the negation must be committed too
+    for (const path of withAncestors([file])) if (!candidates.includes(path)) candidates.push(path);
   }
   return { git: true, fixes, stillIgnored: [] };
 }

@@ -21,6 +21,8 @@ import { renderAll } from "../generate/generate.ts";
 import { lint } from "../generate/lint.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
 import { projectPaths } from "../layout.ts";
+import type { IgnoreFix } from "./git-ignore.ts";
+import { hashText, readInstallRecord, RECORD_PATH, renderInstallRecord, type InstallRecord } from "./record.ts";
 import { mergeHookSettings } from "./settings-merge.ts";
 import { DIST_FILES, hookWiring, projectCommand } from "./wiring.ts";
 
@@ -35,7 +37,19 @@ export interface InstallOptions {
   readonly guardOnly?: boolean;
 }
 
-export type InstallPlan = { ok: true; changes: FileChange[]; claudeDir: string } | { ok: false; problems: string[] };
+export type InstallPlan =
+  | {
+      ok: true;
+      changes: FileChange[];
+      claudeDir: string;
+      /** What this install adds, for `.claude/lanes/install.json` (the ignore fixes are added after applying). */
+      record: Omit<InstallRecord, "ignoreFixes" | "version">;
+      /** The previous install's record, if any. */
+      previous: InstallRecord | undefined;
+      /** Things the user should know (a kept hook timeout or matcher). */
+      notes: string[];
+    }
+  | { ok: false; problems: string[] };
 
 const STARTER_POLICY = `# yaml-language-server: $schema=./lanes/schemas/lanes.schema.json
 # lanes policy of this repository: team-shared, committed.
@@ -131,7 +145,8 @@ export function planInstall(options: InstallOptions): InstallPlan {
 
   if (!existsSync(paths.policy)) files.push({ path: "lanes.yaml", content: STARTER_POLICY });
 
-  const merged = mergeHookSettings(read(paths.settings), hookWiring(projectCommand), relative(target, paths.settings) || paths.settings);
+  const previous = readInstallRecord(paths.claude);
+  const merged = mergeHookSettings(read(paths.settings), hookWiring(projectCommand), relative(target, paths.settings) || paths.settings, previous?.settings);
   if (merged.ok) files.push({ path: "settings.json", content: merged.text });
   else problems.push(merged.message);
 
@@ -141,9 +156,19 @@ export function planInstall(options: InstallOptions): InstallPlan {
   const header = ignore === "" ? "# lanes: runtime state and personal files stay out of commits\n" : "";
   files.push({ path: ".gitignore", content: missing.length === 0 ? ignore : `${ignore}${ignore === "" || ignore.endsWith("\n") ? "" : "\n"}${header}${missing.join("\n")}\n` });
 
-  if (problems.length > 0) return { ok: false, problems };
-  const changes = planWrites(paths.claude, files);
-  return { ok: true, changes: options.guardOnly === true ? changes.filter((c) => c.status !== "removed") : changes, claudeDir: paths.claude };
+  if (problems.length > 0 || !merged.ok) return { ok: false, problems };
+  const planned = planWrites(paths.claude, files);
+  const changes = options.guardOnly === true ? planned.filter((c) => c.status !== "removed") : planned;
+  // lanes owns what it created, and what it rewrites of what it created before; a file the team
+  // changed keeps the hash of what lanes wrote, so uninstall knows to keep it
+  const owned: Record<string, string> = { ...(previous?.files ?? {}) };
+  for (const change of changes) {
+    if (change.path === "settings.json" || (change.path === ".gitignore" && change.status !== "created" && owned[".gitignore"] === undefined)) continue;
+    if (change.status === "created" || (change.status === "updated" && owned[change.path] !== undefined)) owned[change.path] = hashText(change.content ?? "");
+    if (change.status === "removed") delete owned[change.path];
+  }
+  const gitignoreLines = owned[".gitignore"] !== undefined ? [] : [...new Set([...(previous?.gitignoreLines ?? []), ...missing])];
+  return { ok: true, changes, claudeDir: paths.claude, record: { format: 1, files: owned, settings: merged.record, gitignoreLines }, previous, notes: merged.kept };
 }
 
 /** Writes a plan. */
@@ -153,5 +178,14 @@ export function applyInstall(plan: Extract<InstallPlan, { ok: true }>): void {
 
 /** The files of an install that must be committed (relative to the target, `/`-separated): everything but state. */
 export function trackedPaths(plan: Extract<InstallPlan, { ok: true }>): string[] {
-  return plan.changes.filter((c) => c.status !== "removed").map((c) => `.claude/${c.path}`);
+  return [...plan.changes.filter((c) => c.status !== "removed").map((c) => `.claude/${c.path}`), `.claude/${RECORD_PATH}`];
+}
+
+/** Writes `.claude/lanes/install.json`. */
+export function writeInstallRecord(plan: Extract<InstallPlan, { ok: true }>, version: string, ignoreFixes: readonly IgnoreFix[]): void {
+  const previous = plan.previous?.ignoreFixes ?? [];
+  const fixes = [...previous, ...ignoreFixes.filter((f) => !previous.some((p) => p.file === f.file && p.line === f.line))];
+  const path = join(plan.claudeDir, RECORD_PATH);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, renderInstallRecord({ ...plan.record, version, ignoreFixes: fixes }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeHookSettings } from "../../src/install/settings-merge.ts";
+import { mergeHookSettings, removeHookSettings } from "../../src/install/settings-merge.ts";
 import { hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
 
 const wiring = hookWiring(projectCommand);
@@ -22,7 +22,7 @@ describe("mergeHookSettings", () => {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-linter" }] }], Stop: [{ hooks: [{ type: "command", command: "notify" }] }] },
     });
     const once = mergeHookSettings(existing, wiring, "settings.json");
-    const twice = once.ok ? mergeHookSettings(once.text, wiring, "settings.json") : once;
+    const twice = once.ok ? mergeHookSettings(once.text, wiring, "settings.json", once.record) : once;
     expect(twice).toEqual(once);
     const settings = JSON.parse(once.ok ? once.text : "{}");
     expect(settings.model).toBe("opus");
@@ -46,5 +46,45 @@ describe("mergeHookSettings", () => {
     ['{"hooks": 3}', "`hooks` in `settings.json` is not an object: fix it and run `lanes init` again"],
   ])("refuses to rewrite %s", (text, message) => {
     expect(mergeHookSettings(text, wiring, "settings.json")).toEqual({ ok: false, message });
+  });
+
+  describe("uninstall gives the file back byte for byte", () => {
+    it.each([
+      ["no hooks, two-space indent", '{\n  "model": "opus",\n  "permissions": {\n    "deny": ["Bash(rm:*)"]\n  }\n}\n'],
+      ["tabs, no final newline", '{\n\t"permissions": {"deny": ["Read(./.env)"], "allow": []}\n}'],
+      ["compact one-liner", '{"model":"opus","env":{"A":"1"}}'],
+      ["empty object", "{}\n"],
+      ["other hooks on the same and other events", '{\n    "hooks": {\n        "PreToolUse": [\n            {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}\n        ],\n        "Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]\n    },\n    "model": "sonnet"\n}\n'],
+      ["an empty hooks object", '{ "hooks": {}, "x": [1, 2] }\n'],
+    ])("%s", (_name, original) => {
+      const installed = mergeHookSettings(original, wiring, "settings.json");
+      expect(installed.ok).toBe(true);
+      if (!installed.ok) return;
+      const parsed = JSON.parse(installed.text) as { hooks: Record<string, unknown[]> };
+      expect(Object.keys(parsed.hooks)).toEqual(expect.arrayContaining(Object.keys(wiring)));
+      // a second init changes nothing
+      const again = mergeHookSettings(installed.text, wiring, "settings.json", installed.record);
+      expect(again.ok && again.text).toBe(installed.text);
+      expect(removeHookSettings(installed.text, installed.record)).toBe(original);
+    });
+
+    it("a file lanes created is deleted again; one the user added to afterwards is kept with their keys", () => {
+      const created = mergeHookSettings(undefined, wiring, "settings.json");
+      if (!created.ok) throw new Error("merge failed");
+      expect(removeHookSettings(created.text, created.record)).toBeUndefined();
+      const edited = created.text.replace('{\n  "hooks"', '{\n  "model": "opus",\n  "hooks"');
+      expect(JSON.parse(removeHookSettings(edited, created.record) ?? "null")).toEqual({ model: "opus" });
+    });
+  });
+
+  it("keeps a user's changed timeout and matcher on lanes' handler, and reports both", () => {
+    const first = mergeHookSettings("{}\n", wiring, "settings.json");
+    if (!first.ok) throw new Error("merge failed");
+    const tuned = first.text.replace('"matcher": "*"', '"matcher": "Bash|Edit|Write"').replace('"timeout": 10,\n            "onFailure"', '"timeout": 20,\n            "onFailure"');
+    const upgraded = mergeHookSettings(tuned, wiring, "settings.json", first.record);
+    if (!upgraded.ok) throw new Error("merge failed");
+    const pre = (JSON.parse(upgraded.text) as { hooks: { PreToolUse: { matcher: string; hooks: { timeout: number }[] }[] } }).hooks.PreToolUse;
+    expect(pre).toEqual([{ matcher: "Bash|Edit|Write", hooks: [expect.objectContaining({ timeout: 20, onFailure: "block" })] }]);
+    expect(upgraded.kept).toEqual(["PreToolUse pre-tool-use.cjs: kept your timeout 20 s (lanes writes 10)", 'PreToolUse pre-tool-use.cjs: kept your matcher "Bash|Edit|Write" (lanes writes "*")']);
   });
 });

@@ -13,5 +13,6 @@ import { progressCommand } from "./progress.ts";
 import { memoryCommand } from "./memory.ts";
 import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
+import { uninstallCommand } from "./uninstall.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand];

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { buildPolicy } from "../../config/load.ts";
 import { homeOf } from "../../guard/environment.ts";
 import { ensureTracked } from "../../install/git-ignore.ts";
-import { applyInstall, planInstall, trackedPaths } from "../../install/install.ts";
+import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
 import { LANES_VERSION } from "../../version.ts";
@@ -51,6 +51,8 @@ export const initCommand: Command = {
     }
     applyInstall(plan);
     const tracked = ensureTracked(target, trackedPaths(plan));
+    writeInstallRecord(plan, LANES_VERSION, tracked.git ? tracked.fixes : []);
+    for (const note of plan.notes) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
     if (!tracked.git) ctx.out(`note: ${tracked.reason}: commit .claude/ once it is one, and run \`lanes doctor\` to check the hooks are tracked\n`);
     else {
       for (const fix of tracked.fixes) ctx.out(`  tracked   ${fix.file}: added \`${fix.line}\` (undoes \`${fix.undoes}\`)\n`);
