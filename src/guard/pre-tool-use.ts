@@ -32,6 +32,7 @@ import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "./policy-file.ts";
 import { recompilePolicy } from "./recompile.ts";
 import { LANES_VERSION } from "../version.ts";
+import { claimCall } from "./claim.ts";
 import { readTaskConstraints } from "./task.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
@@ -176,6 +177,9 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const now = deps.now();
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
+  // lanes installed twice (plugin and project): both judge, only the first to claim the call records it
+  const recorder = claimCall(paths.state, "pre", input.tool_use_id, now);
+  if (!recorder) return { stdout: decision === undefined ? "" : answer(decision.effect, renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName })), stderr };
   const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
   const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
 

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { mergeHookSettings, removeHookSettings } from "../../src/install/settings-merge.ts";
 import { hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
@@ -86,5 +87,18 @@ describe("mergeHookSettings", () => {
     const pre = (JSON.parse(upgraded.text) as { hooks: { PreToolUse: { matcher: string; hooks: { timeout: number }[] }[] } }).hooks.PreToolUse;
     expect(pre).toEqual([{ matcher: "Bash|Edit|Write", hooks: [expect.objectContaining({ timeout: 20, onFailure: "block" })] }]);
     expect(upgraded.kept).toEqual(["PreToolUse pre-tool-use.cjs: kept your timeout 20 s (lanes writes 10)", 'PreToolUse pre-tool-use.cjs: kept your matcher "Bash|Edit|Write" (lanes writes "*")']);
+  });
+});
+
+describe("the hook command's inline loader", () => {
+  it.each([
+    ["PreToolUse", 2],
+    ["SessionStart", 1],
+  ] as const)("%s with its hook file missing: one line naming the file and the fix, exit %d, no stack trace", (event, code) => {
+    const command = hookWiring(projectCommand)[event]![0]!.hooks[0]!.command;
+    const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], { env: { PATH: process.env["PATH"], CLAUDE_PROJECT_DIR: "/nonexistent/repo" }, input: "{}", encoding: "utf8" });
+    expect(run.status).toBe(code);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.split("\n")).toEqual([expect.stringMatching(/^lanes: the hook file \/nonexistent\/repo\/\.claude\/lanes\/dist\/[a-z-]+\.cjs is missing \(the install was not committed\?\): run npx lanes init in the repository and commit \.claude\/, or remove lanes hooks from \.claude\/settings\.json$/), ""]);
   });
 });
