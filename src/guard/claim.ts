@@ -6,7 +6,7 @@
  * records it: one audit entry, one denial count, one spawn intent.
  *
  * The claim is the exclusive creation of `state/claims/<event>-<tool_use_id>`. Claims older than an
- * hour are swept now and then by the winner.
+ * hour are swept by a winner whose id ends in `00` (the ids end in random characters: rarely).
  */
 import { openSync, closeSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +26,6 @@ export function claimCall(stateDir: string, event: string, toolUseId: string | u
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== "EEXIST";
   }
-  // sweep old claims about once in a hundred calls (the tool_use_id's last characters are random)
   if (toolUseId.endsWith("0") && toolUseId.at(-2) === "0") sweep(dir, now.getTime());
   return true;
 }

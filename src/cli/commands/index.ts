@@ -14,5 +14,6 @@ import { memoryCommand } from "./memory.ts";
 import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
 import { uninstallCommand } from "./uninstall.ts";
+import { doctorCommand } from "./doctor.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand, doctorCommand];
