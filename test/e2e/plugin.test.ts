@@ -4,6 +4,9 @@
  * namespaced agents (`lanes:backend`) stay in their lanes.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLAUDE_BIN, explain, makeRepo, REPO_ROOT, runClaude, startMockApi, text, toolUse, type MockApi, type TempRepo } from "./harness/index.ts";
 
@@ -18,7 +21,10 @@ afterEach(async () => {
 
 describe("lanes as a plugin", () => {
   it("passes `claude plugin validate --strict`", () => {
-    const run = spawnSync(CLAUDE_BIN, ["plugin", "validate", REPO_ROOT, "--strict", "--json"], { encoding: "utf8", env: { PATH: process.env["PATH"], HOME: REPO_ROOT } });
+    // a throwaway HOME: the client writes .claude.json, telemetry and backups there, never into this repository
+    const home = mkdtempSync(join(tmpdir(), "lanes-e2e-validate-"));
+    const run = spawnSync(CLAUDE_BIN, ["plugin", "validate", REPO_ROOT, "--strict", "--json"], { encoding: "utf8", env: { PATH: process.env["PATH"], HOME: home } });
+    rmSync(home, { recursive: true, force: true });
     const result = JSON.parse(run.stdout) as { success: boolean; provides: { hooks: { event: string }[]; agents: string[]; skills: string[] } };
     expect(result.success, run.stdout.slice(0, 2000)).toBe(true);
     expect(result.provides.hooks.map((h) => h.event)).toContain("PreToolUse");
