@@ -23,6 +23,7 @@ import { applyWrites, planWrites, type FileChange, type OutputFile } from "../ge
 import { projectPaths } from "../layout.ts";
 import type { IgnoreFix } from "./git-ignore.ts";
 import { hashText, readInstallRecord, RECORD_PATH, renderInstallRecord, type InstallRecord } from "./record.ts";
+import { upgradeDefinition, type MergeOutcome } from "./merge.ts";
 import { mergeHookSettings } from "./settings-merge.ts";
 import { DIST_FILES, hookWiring, projectCommand } from "./wiring.ts";
 
@@ -48,6 +49,8 @@ export type InstallPlan =
       previous: InstallRecord | undefined;
       /** Things the user should know (a kept hook timeout or matcher). */
       notes: string[];
+      /** Shipped definitions that were not simply replaced by the pack's version: kept, merged or in conflict. */
+      upgrades: { path: string; kind: MergeOutcome["kind"]; conflict?: string }[];
     }
   | { ok: false; problems: string[] };
 
@@ -114,7 +117,8 @@ export function planInstall(options: InstallOptions): InstallPlan {
   }
   for (const schema of listFiles(join(pack, "schemas"))) files.push({ path: `lanes/schemas/${schema}`, content: read(join(pack, "schemas", schema))! });
 
-  // definitions: the team's own are kept; missing ones come from the pack
+  // definitions: the pack's, merged three-way into the team's copies (merge.ts); the team's own are kept
+  const upgrades: { path: string; kind: MergeOutcome["kind"]; conflict?: string }[] = [];
   const staging = mkdtempSync(join(tmpdir(), "lanes-init-"));
   try {
     if (options.guardOnly !== true) {
@@ -122,8 +126,11 @@ export function planInstall(options: InstallOptions): InstallPlan {
         for (const rel of listFiles(join(pack, "definitions", kind))) {
           const installed = join(paths.lanesDir, kind, rel);
           const relPath = `${kind}/${rel}`;
-          const content = existsSync(installed) && options.force !== true ? read(installed)! : rewriteSchemaComment(read(join(pack, "definitions", kind, rel))!, relPath);
-          files.push({ path: `lanes/${relPath}`, content });
+          const shipped = rewriteSchemaComment(read(join(pack, "definitions", kind, rel))!, relPath);
+          const outcome = options.force === true ? upgradeDefinition(undefined, undefined, shipped) : upgradeDefinition(read(installed), read(join(paths.lanesDir, "base", relPath)), shipped);
+          files.push({ path: `lanes/${relPath}`, content: outcome.content });
+          files.push({ path: `lanes/base/${relPath}`, content: outcome.base });
+          if (outcome.kind !== "pack") upgrades.push({ path: `.claude/lanes/${relPath}`, kind: outcome.kind, ...(outcome.kind === "conflict" && { conflict: outcome.conflict }) });
         }
         for (const rel of listFiles(join(paths.lanesDir, kind))) {
           if (!files.some((f) => f.path === `lanes/${kind}/${rel}`)) files.push({ path: `lanes/${kind}/${rel}`, content: read(join(paths.lanesDir, kind, rel))! });
@@ -168,7 +175,7 @@ export function planInstall(options: InstallOptions): InstallPlan {
     if (change.status === "removed") delete owned[change.path];
   }
   const gitignoreLines = owned[".gitignore"] !== undefined ? [] : [...new Set([...(previous?.gitignoreLines ?? []), ...missing])];
-  return { ok: true, changes, claudeDir: paths.claude, record: { format: 1, files: owned, settings: merged.record, gitignoreLines }, previous, notes: merged.kept };
+  return { ok: true, changes, claudeDir: paths.claude, record: { format: 1, files: owned, settings: merged.record, gitignoreLines }, previous, notes: merged.kept, upgrades };
 }
 
 /** Writes a plan. */

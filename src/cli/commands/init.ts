@@ -45,6 +45,14 @@ export const initCommand: Command = {
       if (change.status === "unchanged" && !dry) continue;
       ctx.out(`  ${change.status.padEnd(9)} .claude/${change.path}\n`);
     }
+    for (const up of plan.upgrades) {
+      if (up.kind === "kept") ctx.out(`  kept      ${up.path} (your edits; lanes' version did not change)\n`);
+      else if (up.kind === "merged") ctx.out(`  merged    ${up.path} (your edits and lanes' update)\n`);
+      else {
+        ctx.err(`lanes init: conflict in ${up.path}: your edits and lanes' update change the same lines; yours is kept unchanged. merge by hand (the pack's version is shown after \`=======\`), then run \`lanes init\` again:\n`);
+        ctx.err(`${(up.conflict ?? "").split("\n").map((l) => `    ${l}`).join("\n")}\n`);
+      }
+    }
     if (dry) {
       ctx.out(`dry run: ${changed.length} file(s) would change in ${target}/.claude; nothing written\n`);
       return 0;
