@@ -15,5 +15,6 @@ import { checkpointCommand } from "./checkpoint.ts";
 import { phaseCommand } from "./phase.ts";
 import { uninstallCommand } from "./uninstall.ts";
 import { doctorCommand } from "./doctor.ts";
+import { testCommand } from "./test.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand, doctorCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand, doctorCommand, testCommand];
