@@ -2,10 +2,22 @@
  * The append-only audit log, `.claude/state/audit.jsonl`: one JSON object per line, bounded in
  * size (past the limit the file rotates to `audit.1.jsonl`, replacing the previous one). Each line
  * is appended with a single `write` on an `O_APPEND` descriptor, so concurrent hooks never
- * interleave within a line. Failing to log never changes a decision: errors go to stderr.
+ * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
+ * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
 import { appendFileSync, renameSync, statSync } from "node:fs";
+import { redactSecrets } from "../shell/redact.ts";
 import { ensureStateDir } from "./state-dir.ts";
+
+/** The fields that carry free text (commands, paths, reasons): redacted before they are stored. */
+const FREE_TEXT = ["subject", "reason"] as const;
+
+/** The entry with secrets redacted from its free-text fields (src/shell/redact.ts): the log never stores them. */
+export function redactEntry(entry: AuditEntry): AuditEntry {
+  const out: Record<string, unknown> = { ...entry };
+  for (const key of FREE_TEXT) if (typeof out[key] === "string") out[key] = redactSecrets(out[key] as string);
+  return out as AuditEntry;
+}
 
 /** Events lanes records. */
 export type AuditEvent =
@@ -56,7 +68,7 @@ export function appendAudit(stateDir: string, entry: AuditEntry, maxBytes: numbe
     } catch {
       // no log yet, or another hook rotated it first
     }
-    appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    appendFileSync(path, `${JSON.stringify(redactEntry(entry))}\n`, { mode: 0o600 });
     return undefined;
   } catch (error) {
     return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
