@@ -36,3 +36,14 @@ describe("the audit log", () => {
     expect([missing.status, missing.stderr]).toEqual([1, expect.stringContaining("there is no entry #99")]);
   });
 });
+
+describe("lanes statusline", () => {
+  it("shows the guard, the running subagent and the last denial of the session given on stdin", () => {
+    const session = (hookInput(p, "PreToolUse", {}) as { session_id: string }).session_id;
+    runHook(p, "events.cjs", hookInput(p, "SubagentStart", { agent_id: "a0000000000000b01", agent_type: "backend" }));
+    const run = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline"], { cwd: p.dir, env: { PATH: process.env["PATH"], HOME: p.home }, input: JSON.stringify({ session_id: session, cwd: p.dir }), encoding: "utf8" });
+    expect(run.stdout).toMatch(/^lanes: guard on · agents: backend · last deny: Bash GITHUB_TOKEN=\[REDACTED\] git push --fo\.\.\. \[git\.push-force\] \d+s ago\n$/);
+    const other = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline", "--session", "another"], { cwd: p.dir, env: { PATH: process.env["PATH"], HOME: p.home }, encoding: "utf8" });
+    expect(other.stdout).toBe("lanes: guard on\n");
+  });
+});

@@ -16,5 +16,6 @@ import { phaseCommand } from "./phase.ts";
 import { uninstallCommand } from "./uninstall.ts";
 import { doctorCommand } from "./doctor.ts";
 import { testCommand } from "./test.ts";
+import { statuslineCommand } from "./statusline.ts";
 
-export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand, doctorCommand, testCommand];
+export const commands: readonly Command[] = [initCommand, checkCommand, rulesCommand, logCommand, buildCommand, handoffCommand, lintCommand, progressCommand, memoryCommand, checkpointCommand, phaseCommand, uninstallCommand, doctorCommand, testCommand, statuslineCommand];
