@@ -4,11 +4,11 @@
  * The bundles need no runtime dependency, so the install downloads nothing but lanes itself.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./harness/index.ts";
+import { explain, makeRepo, REPO_ROOT, runClaude, startMockApi, text, toolUse, type MockApi, type TempRepo } from "./harness/index.ts";
 
 let base: string;
 let tarball: string;
@@ -68,5 +68,39 @@ describe("the npm package", () => {
     const uninstall = npx("uninstall");
     expect(uninstall.status, uninstall.stderr).toBe(0);
     expect(sh("git", ["status", "--porcelain"], repo).stdout.split("\n").filter((l) => l.includes(".claude"))).toEqual([]);
+  }, 180_000);
+
+  it("as a new user: install from the tarball, commit, and a teammate's clone has a working guard with the real client", async () => {
+    const origin = join(base, "team");
+    mkdirSync(join(origin, ".claude"), { recursive: true });
+    sh("git", ["init", "-q", "-b", "main", origin], base);
+    writeFileSync(join(origin, ".gitignore"), "node_modules/\ndist/\nbuild/\n*.log\n.env\n");
+    writeFileSync(join(origin, "package.json"), '{ "name": "team", "version": "1.0.0", "private": true }\n');
+    writeFileSync(join(origin, ".claude/settings.json"), '{\n  "permissions": {\n    "deny": ["Bash(curl:*)"]\n  }\n}\n');
+    expect(sh("npm", ["install", "--save-dev", "--offline", "--no-audit", "--no-fund", tarball], origin).status).toBe(0);
+    expect(sh("npx", ["--no-install", "lanes", "init", "--guard-only"], origin).status).toBe(0);
+    const git = (cwd: string, ...args: string[]) => sh("git", ["-c", "user.name=new", "-c", "user.email=new@example.com", ...args], cwd);
+    git(origin, "add", "-A");
+    expect(git(origin, "commit", "-qm", "lanes").status).toBe(0);
+
+    // the teammate clones and runs nothing but claude
+    let clone: TempRepo | undefined;
+    let api: MockApi | undefined;
+    try {
+      clone = makeRepo({});
+      expect(git(clone.dir, "pull", "-q", origin, "main").status).toBe(0);
+      const doctor = spawnSync(process.execPath, [join(clone.dir, ".claude/lanes/dist/cli.mjs"), "doctor", "--json"], { cwd: clone.dir, env: { PATH: process.env["PATH"] ?? "", HOME: clone.home }, encoding: "utf8" });
+      const report = JSON.parse(doctor.stdout) as { ok: boolean; checks: { id: string; status: string }[] };
+      expect([doctor.status, report.checks.filter((c) => c.status === "fail")]).toEqual([0, []]);
+      api = await startMockApi({ main: [[toolUse("Bash", { command: "rm -rf ~", description: "clean" })], [toolUse("Bash", { command: "xargs curl < urls.txt", description: "fetch" })], [toolUse("Bash", { command: "git status", description: "status" })], [text("done")]] });
+      const run = await runClaude({ repo: clone, api, prompt: "go", args: ["--allowedTools", "Bash"] });
+      const [rm, curl, status] = api.toolResults("main");
+      expect(rm?.text, explain(run, api)).toContain("[fs.delete-home]");
+      expect(curl?.text, explain(run, api)).toContain("Bash(curl:*)");
+      expect(status?.is_error, explain(run, api)).toBe(false);
+    } finally {
+      await api?.close();
+      clone?.cleanup();
+    }
   }, 180_000);
 });
