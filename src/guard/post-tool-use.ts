@@ -11,6 +11,7 @@ import { normalizePath } from "../policy/paths.ts";
 import { recordArtifacts } from "../runtime/progress-hot.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
 import { appendAudit } from "./audit.ts";
+import { claimCall } from "./claim.ts";
 import { findProjectDir, homeOf } from "./environment.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
@@ -60,6 +61,8 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const now = deps.now();
     const { created, modified } = changedFiles(input, home);
     if (created.length + modified.length === 0) return { stdout: "", stderr };
+    // lanes installed twice (plugin and project): only the first hook to claim the call records it
+    if (!claimCall(paths.state, "post", input.tool_use_id, now)) return { stdout: "", stderr };
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => f === projectDir || f.startsWith(`${projectDir}/`);
