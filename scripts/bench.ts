@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { compilePathGlob } from "../src/config/globs.ts";
+import { compilePathGlob } from "../src/globs/compile.ts";
 import { loadPolicy } from "../src/config/load.ts";
 import { evaluate } from "../src/policy/evaluate.ts";
 import { benchProgressUpdates } from "./bench-runtime.ts";

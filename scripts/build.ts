@@ -22,10 +22,10 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Entry points and the bundle each becomes. */
 const ENTRIES: Readonly<Record<string, string>> = {
-  "pre-tool-use": "src/hooks/pre-tool-use.ts",
-  "post-tool-use": "src/hooks/post-tool-use.ts",
-  "session-start": "src/hooks/session-start.ts",
-  events: "src/hooks/events.ts",
+  "pre-tool-use": "src/hooks/entries/pre-tool-use.ts",
+  "post-tool-use": "src/hooks/entries/post-tool-use.ts",
+  "session-start": "src/hooks/entries/session-start.ts",
+  events: "src/hooks/entries/events.ts",
   cli: "src/cli/main.ts",
 };
 
@@ -112,7 +112,7 @@ const lazyShell: Plugin = {
   name: "lanes-lazy-shell",
   setup(b) {
     b.onResolve({ filter: /shell\/index\.ts$/ }, (args) => (args.importer.includes(`${join("src", "shell")}`) ? undefined : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") }));
-    b.onResolve({ filter: /config\/load\.ts$/ }, (args) => (args.importer.includes(join("src", "guard", "recompile.ts")) ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") } : undefined));
+    b.onResolve({ filter: /config\/load\.ts$/ }, (args) => (args.importer.includes(join("src", "hooks", "recompile.ts")) ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") } : undefined));
   },
 };
 

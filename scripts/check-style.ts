@@ -57,7 +57,7 @@ export function checkSource(rel: string, text: string): Violation[] {
         }
       }
       if (receiver === "process" && method === "exit" && rel !== "src/cli/main.ts") at(node, "`process.exit` outside src/cli/main.ts: return an exit code instead");
-      if (receiver === "console" && rel !== "src/hooks/stdout-guard.ts") at(node, "`console` in src/: write through the CLI context or stderr, stdout belongs to the hook's JSON");
+      if (receiver === "console" && rel !== "src/hooks/entries/stdout-guard.ts") at(node, "`console` in src/: write through the CLI context or stderr, stdout belongs to the hook's JSON");
     }
     ts.forEachChild(node, visit);
   };

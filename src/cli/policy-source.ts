@@ -3,12 +3,12 @@
  * memory (with a note saying the file is stale), else the built-in defaults.
  */
 import { loadPolicy } from "../config/load.ts";
-import { readCompiledPolicy } from "../guard/policy-file.ts";
-import { projectPaths } from "../layout.ts";
+import { readCompiledPolicy } from "../config/policy-file.ts";
+import { projectPaths } from "../host/layout.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
-import { cliCommandFor } from "../guard/environment.ts";
+import { cliCommandFor } from "../host/env.ts";
 import { cliDir, packAgentsDir } from "./pack.ts";
-import { LANES_VERSION } from "../version.ts";
+import { LANES_VERSION } from "../host/version.ts";
 import { CliError } from "./types.ts";
 
 export interface PolicyForCli {

@@ -1,6 +1,6 @@
 import { commands } from "./commands/index.ts";
 import { CliError, type CliContext, type Command } from "./types.ts";
-import { LANES_VERSION } from "../version.ts";
+import { LANES_VERSION } from "../host/version.ts";
 
 export { LANES_VERSION };
 

@@ -5,8 +5,8 @@
  */
 import { resolve } from "node:path";
 import { CliError, type CliContext } from "./types.ts";
-import { findProjectDir } from "../guard/environment.ts";
-import type { IssueCode, Result } from "../runtime/types.ts";
+import { findProjectDir } from "../host/env.ts";
+import type { IssueCode, Result } from "../io/result.ts";
 
 /** Exit code per issue kind: usage 64, data 65, I/O 74, temporary failure 75, otherwise 1. */
 const EXIT: Record<IssueCode, number> = {

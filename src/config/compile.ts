@@ -10,20 +10,12 @@
  * 5. agent definitions become lanes (owned paths, tools, MUST NOT rules, spawn and skill permissions).
  */
 import type { AgentDefinition } from "../definitions/agent.ts";
-import {
-  COMPILED_FORMAT,
-  DEFAULT_OPTIONS,
-  type CompiledAgent,
-  type CompiledMatch,
-  type CompiledOptions,
-  type CompiledPolicy,
-  type CompiledRule,
-  type PolicySource,
-} from "../policy/compiled.ts";
+import { COMPILED_FORMAT, DEFAULT_OPTIONS, type CompiledAgent, type CompiledMatch, type CompiledOptions, type CompiledPolicy, type CompiledRule, type PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
 import { LAYERS, type Layer } from "../policy/types.ts";
-import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "./globs.ts";
-import type { CommandMatch, PolicyFile, PolicyRule } from "./schema.ts";
+import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "../globs/compile.ts";
+import type { CommandMatch } from "../schema/atoms.ts";
+import type { PolicyFile, PolicyRule } from "./schema.ts";
 
 /** One lanes policy layer as loaded. */
 export interface PolicyLayerInput {

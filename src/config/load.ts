@@ -7,12 +7,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentDefinition } from "../definitions/agent.ts";
 import { formatLoadIssue, parseDefinition } from "../definitions/load.ts";
-import { projectPaths, userPaths } from "../layout.ts";
+import { projectPaths, userPaths } from "../host/layout.ts";
 import { parseFrontmatter } from "../markdown/frontmatter.ts";
 import type { CompiledPolicy, PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_AGENT_TYPES } from "../policy/lanes.ts";
-import { atomicWriteFile, ensurePrivateDir } from "../runtime/atomic.ts";
-import { listDefinitions, sourceFingerprint } from "../guard/policy-file.ts";
+import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
+import { listDefinitions, sourceFingerprint } from "./policy-file.ts";
 import { compilePolicy, type AgentInput, type CompileIssue, type PolicyLayerInput } from "./compile.ts";
 import { PolicyFile } from "./schema.ts";
 

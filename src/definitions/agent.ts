@@ -5,19 +5,7 @@
  * guard reads on every subagent tool call.
  */
 import { z } from "zod";
-import { CommandMatch, RuleId } from "../config/schema.ts";
-
-/** kebab-case, as Claude Code requires for agent and skill names. */
-export const KebabName = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "names are kebab-case: lowercase letters, digits and single hyphens, e.g. `design-reviewer`");
-
-/** Claude Code tool names lanes knows; MCP tools (`mcp__server__tool`) are also accepted. */
-export const ToolName = z
-  .string()
-  .regex(/^(?:[A-Z][A-Za-z]*|mcp__[A-Za-z0-9_-]+(?:__[A-Za-z0-9_*-]+)?)$/, "a Claude Code tool name such as `Read`, `Bash` or `mcp__github__create_issue`");
+import { CommandMatch, KebabName, RuleId, ToolName } from "../schema/atoms.ts";
 
 /** One MUST NOT rule. `text` is always rendered; `paths`, `command` or `tools` make it enforced. */
 export const MustNot = z

@@ -4,7 +4,7 @@
  * (src/runtime/phases.ts), which saves state before printing each directive.
  */
 import { z } from "zod";
-import { KebabName } from "./agent.ts";
+import { KebabName } from "../schema/atoms.ts";
 
 /**
  * LINEAR: always runs, then `next`. OPTIONAL: runs when `trigger` holds, else skipped.

@@ -8,7 +8,7 @@
  * of a rendered SKILL.md, for agents that read a skill's guidance).
  */
 import { z } from "zod";
-import { KebabName, ToolName } from "./agent.ts";
+import { KebabName, ToolName } from "../schema/atoms.ts";
 import { PhaseList } from "./phases.ts";
 
 /**

@@ -8,7 +8,7 @@
 import type { LoadIssue, LocatedAgent, LocatedSkill, DefinitionSet, ValuePath } from "../definitions/load.ts";
 import { CONTEXT_SLOTS } from "../definitions/skill.ts";
 import { placeholderRefs } from "./context.ts";
-import { globsOverlap } from "./globs.ts";
+import { globsOverlap } from "../globs/overlap.ts";
 import { matchesAlternative, triggerAlternatives } from "./handoff.ts";
 import { renderSkillFrontmatter } from "./skill.ts";
 

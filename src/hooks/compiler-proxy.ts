@@ -1,6 +1,6 @@
 /**
  * In the hot hook bundles, the policy compiler (zod, YAML: src/config/load.ts) is a separate
- * bundle, `compile.impl.cjs`, loaded only when the compiled policy is stale (src/guard/recompile.ts).
+ * bundle, `compile.impl.cjs`, loaded only when the compiled policy is stale (src/hooks/recompile.ts).
  * The build swaps imports of `src/config/load.ts` in hot bundles for this proxy; source and tests
  * import the module itself.
  */

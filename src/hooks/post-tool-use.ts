@@ -1,5 +1,90 @@
-/** PostToolUse hook entry (bundled to `dist/post-tool-use.impl.cjs`, run by the cached loader `dist/post-tool-use.cjs`): records artifacts, touches and conflicts. */
-import { runPostToolUse } from "../guard/post-tool-use.ts";
-import { runHookEntry } from "./entry.ts";
+/**
+ * PostToolUse: after a file tool or a Bash command ran, record what it created or modified — in
+ * the progress file's artifacts (when a workflow is running), in the per-workflow touches (for
+ * conflicts between agents), and in the audit log. Audit-only: it never blocks; a conflict is
+ * reported to the model (`additionalContext`) and to the human (`systemMessage`).
+ */
+import { isAbsolute, resolve } from "node:path";
+import { projectPaths } from "../host/layout.ts";
+import { baseAgentName } from "../policy/lanes.ts";
+import { normalizePath } from "../host/paths.ts";
+import { recordArtifacts } from "../runtime/progress-hot.ts";
+import { analyzeShell, fileEffects } from "../shell/index.ts";
+import { appendAudit } from "./audit.ts";
+import { claimCall } from "./claim.ts";
+import { findProjectDir, homeOf } from "../host/env.ts";
+import { readHookInput, type ToolHookInput } from "./hook-input.ts";
+import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { recordTouches, workflowKey, type PendingConflict } from "./touches.ts";
 
-runHookEntry(runPostToolUse);
+const FILE_TOOLS: Readonly<Record<string, string>> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
+
+/** Files the call created and modified, as absolute paths. */
+export function changedFiles(input: ToolHookInput, home: string): { created: string[]; modified: string[] } {
+  const key = FILE_TOOLS[input.tool_name];
+  if (key !== undefined) {
+    const raw = input.tool_input[key];
+    if (typeof raw !== "string" || raw === "") return { created: [], modified: [] };
+    const path = isAbsolute(raw) ? resolve(raw) : resolve(input.cwd, raw);
+    const response = input.tool_response as { type?: unknown } | undefined;
+    return response?.type === "create" ? { created: [path], modified: [] } : { created: [], modified: [path] };
+  }
+  if (input.tool_name === "Bash" && typeof input.tool_input["command"] === "string") {
+    const analysis = analyzeShell(input.tool_input["command"], { home, cwd: input.cwd });
+    const modified = new Set<string>();
+    for (const effect of fileEffects(analysis)) {
+      if (effect.access !== "write" || effect.path.value === undefined || effect.path.glob) continue;
+      const cwd = analysis.commands[effect.command]?.cwd;
+      if (cwd === undefined && !effect.path.value.startsWith("/")) continue;
+      modified.add(normalizePath(effect.path.value, { cwd: cwd ?? input.cwd, home }));
+    }
+    return { created: [], modified: [...modified] };
+  }
+  return { created: [], modified: [] };
+}
+
+function conflictMessage(c: PendingConflict, projectDir: string): string {
+  const rel = c.file.startsWith(`${projectDir}/`) ? c.file.slice(projectDir.length + 1) : c.file;
+  const kept = c.copy === undefined ? "" : `; ${c.earlier.agent}'s version is kept at \`${c.copy.startsWith(`${projectDir}/`) ? c.copy.slice(projectDir.length + 1) : c.copy}\``;
+  return `lanes conflict: \`${rel}\` was modified by ${c.earlier.agent} and now by ${c.later} in the same workflow${kept}; a human must choose which version wins — report it to the orchestrator and do not overwrite it again`;
+}
+
+export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
+  const parsed = readHookInput(raw);
+  if (!parsed.ok) return { stdout: "", stderr: [`lanes post-tool-use: could not read the hook input: ${parsed.message}`] };
+  const input = parsed.input;
+  const stderr: string[] = [];
+  try {
+    const home = homeOf(deps.env);
+    const projectDir = findProjectDir(input.cwd, deps.env);
+    const paths = projectPaths(projectDir);
+    const now = deps.now();
+    const { created, modified } = changedFiles(input, home);
+    if (created.length + modified.length === 0) return { stdout: "", stderr };
+    // lanes installed twice (plugin and project): only the first hook to claim the call records it
+    if (!claimCall(paths.state, "post", input.tool_use_id, now)) return { stdout: "", stderr };
+
+    const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
+    const inProject = (f: string) => f === projectDir || f.startsWith(`${projectDir}/`);
+    const recorded = recordArtifacts(projectDir, { created: created.filter(inProject), modified: modified.filter(inProject) }, agent);
+    if (!recorded.ok) stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));
+
+    const files = [...created, ...modified];
+    appendAudit(paths.state, { ts: now.toISOString(), event: "file-touched", session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agent !== undefined && { agent }), tool: input.tool_name, subject: files.join(" "), files }, 5_000_000);
+
+    if (agent === undefined) return { stdout: "", stderr };
+    const workflow = workflowKey(paths.progress, input.session_id);
+    const conflicts = recordTouches({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflow, { agent, agent_id: input.agent_id, tool: input.tool_name, at: now.toISOString() }, files, now);
+    if (conflicts.length === 0) return { stdout: "", stderr };
+    const messages = conflicts.map((c) => conflictMessage(c, projectDir));
+    for (const c of conflicts) {
+      appendAudit(paths.state, { ts: now.toISOString(), event: "conflict", session: input.session_id, agent, tool: input.tool_name, subject: c.file, earlier: c.earlier.agent, later: c.later, copy: c.copy, workflow }, 5_000_000);
+    }
+    return {
+      stdout: JSON.stringify({ systemMessage: messages.join("\n"), hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: messages.join("\n") } }),
+      stderr,
+    };
+  } catch (error) {
+    return { stdout: "", stderr: [...stderr, `lanes post-tool-use: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+}

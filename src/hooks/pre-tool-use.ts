@@ -1,5 +1,216 @@
-/** PreToolUse hook entry (bundled to `dist/pre-tool-use.impl.cjs`, run by the cached loader `dist/pre-tool-use.cjs`). */
-import { runPreToolUse } from "../guard/pre-tool-use.ts";
-import { runHookEntry } from "./entry.ts";
+/**
+ * The PreToolUse guard: hook input in, exactly one JSON object (or nothing) out. Everything that
+ * can fail is caught here and turned into the answer the failure posture prescribes:
+ *
+ * | failure                                  | answer                                                        |
+ * |------------------------------------------|---------------------------------------------------------------|
+ * | hook input unreadable / not JSON / wrong shape | deny, with a message                                    |
+ * | compiled policy stale or missing while lanes config exists | recompiled on the spot (recompile.ts); the call is judged by the new policy |
+ * | the edited config does not compile, a last good policy exists | judged by the last good policy; the user and the model are told once which line to fix |
+ * | the config does not compile, no good policy | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file:line to fix, except edits to the policy files; other tools are judged by the built-in defaults |
+ * | internal error                           | deny, with a message                                          |
+ * | shell not analysable / budget exceeded   | ask (rule `shell.unanalysable`)                               |
+ * | `LANES_FAILURE_MODE=open`                | the deny-on-failure rows become no opinion (stderr still says why) |
+ *
+ * Side effects after the decision (audit log, denial counters, spawn intents) never change it.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { projectPaths, userPaths } from "../host/layout.ts";
+import { evaluate } from "../policy/evaluate.ts";
+import type { CompiledPolicy } from "../policy/compiled.ts";
+import { isMutatingTool } from "../policy/facts.ts";
+import { baseAgentName } from "../policy/lanes.ts";
+import { describeCall, renderReason } from "../policy/render.ts";
+import type { Decision, GuardRequest } from "../policy/types.ts";
+import { compilePathGlob } from "../globs/compile.ts";
+import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
+import { appendAudit } from "./audit.ts";
+import { expandGlob } from "../globs/expand.ts";
+import { findProjectDir, homeOf, tempDirsOf, type Env } from "../host/env.ts";
+import { loadSettingsRules } from "./inputs.ts";
+import { readHookInput, type ToolHookInput } from "./hook-input.ts";
+import { readCompiledPolicy } from "../config/policy-file.ts";
+import { recompilePolicy } from "./recompile.ts";
+import { LANES_VERSION } from "../host/version.ts";
+import { claimCall } from "./claim.ts";
+import { readTaskConstraints } from "./task.ts";
+import { protectEarlierVersions, workflowKey } from "./touches.ts";
+import { countDenial } from "./violations.ts";
 
-runHookEntry(runPreToolUse);
+/** What the hook process prints. */
+export interface HookOutcome {
+  /** Exactly one JSON object, or the empty string for "no opinion". */
+  readonly stdout: string;
+  /** Lines for stderr (never stdout). */
+  readonly stderr: readonly string[];
+}
+
+export interface GuardDeps {
+  readonly env: Env;
+  readonly now: () => Date;
+  /** The built-in default policy shipped next to the hook (`dist/policy.default.json`). */
+  readonly defaultPolicyPath: string;
+  /** The directory the hook bundles run from, to tell users how to run the CLI (see cliCommandFor). */
+  readonly distDir?: string;
+}
+
+const answer = (effect: "deny" | "ask", reason: string, notice?: string): string =>
+  JSON.stringify({
+    ...(notice !== undefined && { systemMessage: notice }),
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason, ...(notice !== undefined && { additionalContext: notice }) },
+  });
+
+/** No decision, but something the user and the model must hear once (a policy file that does not compile). */
+const noticeOnly = (notice: string): string => JSON.stringify({ systemMessage: notice, hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: notice } });
+
+/** A failure: deny with `message`, unless the team opted into failing open. */
+function failure(message: string, deps: GuardDeps, stderr: string[] = []): HookOutcome {
+  if (deps.env["LANES_FAILURE_MODE"] === "open") return { stdout: "", stderr: [...stderr, `${message} (LANES_FAILURE_MODE=open: no objection)`] };
+  return { stdout: answer("deny", message), stderr: [...stderr, message] };
+}
+
+/** True when lanes configuration exists that must be compiled before it can be enforced. */
+function hasPolicySources(projectDir: string, home: string): boolean {
+  const p = projectPaths(projectDir);
+  return [p.policy, p.policyLocal, p.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
+}
+
+type PolicyChoice = { policy: CompiledPolicy; problem?: string; notice?: string } | { error: string };
+
+/** The policy source files: while none compiles, edits to them stay possible (that is how the model fixes them). */
+function writesOnlyPolicySources(input: ToolHookInput, projectDir: string, home: string): boolean {
+  if (!["Write", "Edit", "MultiEdit"].includes(input.tool_name)) return false;
+  const file = input.tool_input["file_path"];
+  if (typeof file !== "string" || file === "") return false;
+  const p = projectPaths(projectDir);
+  const abs = resolve(input.cwd, file);
+  return abs === p.policy || abs === p.policyLocal || abs === userPaths(home).policy || dirname(abs) === p.agentDefinitions;
+}
+
+/**
+ * The policy to judge with. A stale or missing compiled policy is recompiled on the spot (see
+ * recompile.ts); when the edited files do not compile, the last good policy stays in force and the
+ * message names the file and line to fix. Without any good policy, mutating tools are blocked except
+ * edits to the policy files themselves, which the built-in defaults judge.
+ */
+function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: GuardDeps): PolicyChoice {
+  const compiledPath = projectPaths(projectDir).compiledPolicy;
+  const compiled = readCompiledPolicy(compiledPath);
+  if (compiled.ok) return { policy: compiled.policy };
+  const fallback = readCompiledPolicy(deps.defaultPolicyPath);
+  if (compiled.kind === "missing" && !hasPolicySources(projectDir, home)) {
+    return fallback.ok ? { policy: fallback.policy } : { error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package` };
+  }
+  const packAgents = deps.distDir === undefined ? undefined : join(deps.distDir, "..", "definitions", "agents");
+  const rebuilt = recompilePolicy({ projectDir, home, lanesVersion: LANES_VERSION, ...(packAgents !== undefined && existsSync(packAgents) && { fallbackAgentsDir: packAgents }) });
+  if (rebuilt.ok) return { policy: rebuilt.policy };
+  const lastGood = readCompiledPolicy(compiledPath, { allowStale: true });
+  if (lastGood.ok) {
+    const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then the last good policy stays in force`;
+    return { policy: lastGood.policy, problem, ...(rebuilt.fresh && { notice: problem }) };
+  }
+  const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then lanes blocks Bash, Write, Edit and Agent calls except edits to the policy files, while Read, Grep and Glob still work`;
+  if (isMutatingTool(input.tool_name) && !writesOnlyPolicySources(input, projectDir, home)) return { error: problem };
+  return fallback.ok ? { policy: fallback.policy, problem, ...(rebuilt.fresh && { notice: problem }) } : { error: problem };
+}
+
+const riskOf = (decision: Decision | undefined): "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS" => (decision === undefined ? "SAFE" : decision.effect === "deny" ? "DANGEROUS" : "REVIEW_REQUIRED");
+
+function subjectOf(input: ToolHookInput): string {
+  const i = input.tool_input;
+  const value = i["command"] ?? i["file_path"] ?? i["notebook_path"] ?? i["path"] ?? i["pattern"] ?? i["subagent_type"] ?? i["skill"] ?? i["url"];
+  const text = typeof value === "string" ? value : "";
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+/** Runs the guard on one raw hook input. Never throws. */
+export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
+  const parsed = readHookInput(raw);
+  if (!parsed.ok) return failure(`lanes could not read the hook input: ${parsed.message}; the call is blocked because the guard cannot judge it`, deps);
+  const input = parsed.input;
+  try {
+    return judge(input, deps);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(`lanes internal error while judging this ${input.tool_name} call: ${message}; the call is blocked; report it with \`lanes log\` output`, deps);
+  }
+}
+
+function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
+  const env = deps.env;
+  const home = homeOf(env);
+  const projectDir = findProjectDir(input.cwd, env);
+  const paths = projectPaths(projectDir);
+  const stderr: string[] = [];
+
+  const choice = choosePolicy(input, projectDir, home, deps);
+  if ("error" in choice) {
+    appendAudit(paths.state, { ts: deps.now().toISOString(), event: "policy-error", session: input.session_id, tool: input.tool_name, reason: choice.error }, 5_000_000);
+    return failure(choice.error, deps);
+  }
+  const policy = choice.policy;
+  if (choice.problem !== undefined) stderr.push(choice.problem);
+
+  const settings = loadSettingsRules(projectDir, home, env);
+  stderr.push(...settings.problems.map((p) => `lanes: ${p}`));
+  // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
+  const spawning = input.tool_name === "Agent" || input.tool_name === "Task";
+  const request: GuardRequest = {
+    tool: input.tool_name,
+    input: input.tool_input,
+    cwd: input.cwd,
+    projectDir,
+    home,
+    agent: input.agent_type === undefined ? undefined : { id: input.agent_id, type: input.agent_type },
+  };
+  const evaluation = evaluate(request, {
+    policy,
+    settingsRules: settings.rules,
+    compileSettingsGlob: (g) => compilePathGlob(g, { caseInsensitive: policy.options.caseInsensitivePaths }),
+    tempDirs: tempDirsOf(env, home),
+    position: { path: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [] },
+    knownAgentTypes: new Set(policy.knownAgentTypes),
+    task: input.agent_type === undefined ? undefined : readTaskConstraints(paths.progress, policy.options.caseInsensitivePaths),
+    expandGlob,
+  });
+  const decision = evaluation.decision;
+  const now = deps.now();
+
+  const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
+  // lanes installed twice (plugin and project): both judge, only the first to claim the call records it
+  const recorder = claimCall(paths.state, "pre", input.tool_use_id, now);
+  if (!recorder) return { stdout: decision === undefined ? "" : answer(decision.effect, renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName })), stderr };
+  const count = countDenial(paths.state, input.session_id, input.agent_id ?? "main", agentName ?? "main", decision?.effect === "deny", now);
+  const escalation = decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter ? { agent: agentName ?? "this session", count } : undefined;
+
+  if (spawning) {
+    if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {
+      const problem = recordSpawnIntent(paths.agentTree, paths.state, input.session_id, input.agent_id, evaluation.facts.spawn, now);
+      if (problem !== undefined) stderr.push(`lanes: could not record the agent spawn: ${problem}`);
+    }
+  }
+
+  // before a subagent overwrites a file another agent modified in this workflow, keep a copy
+  if (agentName !== undefined && decision?.effect !== "deny") {
+    const writes = evaluation.facts.files.filter((f) => f.path !== undefined && !f.glob && (f.access === "write" || f.access === "delete")).map((f) => f.path!);
+    if (writes.length > 0) {
+      protectEarlierVersions({ touches: paths.touches, state: paths.state, conflicts: paths.conflicts }, workflowKey(paths.progress, input.session_id), agentName, [...new Set(writes)], now);
+    }
+  }
+
+  const reason = decision === undefined ? undefined : renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName, escalation });
+  const audit = (entry: Parameters<typeof appendAudit>[1]) => {
+    const problem = appendAudit(paths.state, entry, policy.options.auditMaxBytes);
+    if (problem !== undefined) stderr.push(problem);
+  };
+  const base = { ts: now.toISOString(), session: input.session_id, ...(input.agent_id !== undefined && { agent_id: input.agent_id }), ...(agentName !== undefined && { agent: agentName }), tool: input.tool_name, subject: subjectOf(input) };
+  audit({ ...base, event: "decision", decision: decision?.effect ?? "none", risk: riskOf(decision), rules: decision?.ruleIds ?? [], ...(reason !== undefined && { reason }) });
+  if (decision !== undefined && decision.matches.some((m) => m.layer === "must-not" || m.layer === "role" || m.layer === "task")) {
+    audit({ ...base, event: "boundary-violation", decision: decision.effect, rules: decision.ruleIds, reason });
+  }
+  if (escalation !== undefined) audit({ ...base, event: "escalation", count: escalation.count, rules: decision?.ruleIds ?? [] });
+
+  if (decision === undefined || reason === undefined) return { stdout: choice.notice === undefined ? "" : noticeOnly(choice.notice), stderr };
+  return { stdout: answer(decision.effect, reason, choice.notice), stderr };
+}

@@ -1,18 +1,66 @@
-/** SessionStart hook entry (bundled to `dist/session-start.cjs`): compiles a stale policy, injects the resume summary. */
+/**
+ * SessionStart: compile the policy when it is missing or stale (so a fresh clone or an edited
+ * `lanes.yaml` is enforced without anyone running `lanes build`), and give the model a short
+ * resume summary when a workflow is unfinished. This is the only hook that parses YAML and runs
+ * zod: once per session, never per tool call.
+ */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { cliCommandFor, findProjectDir } from "../guard/environment.ts";
-import { runSessionStart } from "../guard/session-start.ts";
-import { LANES_VERSION } from "../version.ts";
-import { runHookEntry } from "./entry.ts";
+import { buildPolicy } from "../config/load.ts";
+import { projectPaths, userPaths } from "../host/layout.ts";
+import { resumeSummary } from "../runtime/progress-hot.ts";
+import { appendAudit } from "./audit.ts";
+import { findProjectDir, homeOf } from "../host/env.ts";
+import { readBaseInput } from "./hook-input.ts";
+import { readCompiledPolicy } from "../config/policy-file.ts";
+import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 
-runHookEntry((raw, deps) => {
-  // plugin installs carry the pack's definitions next to dist/; project installs have their own
-  const packAgents = join(__dirname, "..", "definitions", "agents");
-  return runSessionStart(raw, {
-    ...deps,
-    lanesVersion: LANES_VERSION,
-    cli: cliCommandFor(__dirname, findProjectDir(process.cwd(), process.env)),
-    fallbackAgentsDir: existsSync(packAgents) ? packAgents : undefined,
-  });
-});
+export interface SessionStartDeps extends GuardDeps {
+  readonly lanesVersion: string;
+  /** How to run the lanes CLI of this install, e.g. `node .claude/lanes/dist/cli.mjs` (see cliCommandFor). */
+  readonly cli: string;
+  /** The pack's agent definitions, for projects without their own (plugin installs). */
+  readonly fallbackAgentsDir: string | undefined;
+}
+
+export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcome {
+  const parsed = readBaseInput(raw);
+  if (!parsed.ok) return { stdout: "", stderr: [`lanes session-start: could not read the hook input: ${parsed.message}`] };
+  const input = parsed.input;
+  const stderr: string[] = [];
+  const context: string[] = [];
+  const notices: string[] = [];
+  try {
+    const home = homeOf(deps.env);
+    const projectDir = findProjectDir(input.cwd, deps.env);
+    const paths = projectPaths(projectDir);
+    const ts = deps.now().toISOString();
+    const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
+    const compiled = readCompiledPolicy(paths.compiledPolicy);
+    if (hasSources && !compiled.ok) {
+      const built = buildPolicy({ projectDir, home, lanesVersion: deps.lanesVersion, ...(deps.fallbackAgentsDir !== undefined && { fallbackAgentsDir: deps.fallbackAgentsDir }) });
+      if (built.ok) {
+        appendAudit(paths.state, { ts, event: "policy-compiled", session: input.session_id, subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}` }, built.policy.options.auditMaxBytes);
+      } else {
+        const first = built.issues[0]!;
+        const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
+        const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; fix that line: the guard recompiles on the next tool call, and until then ${readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok ? "the last good policy stays in force" : "it blocks Bash, Write, Edit and Agent calls except edits to the policy files"}`;
+        notices.push(message);
+        context.push(message);
+        appendAudit(paths.state, { ts, event: "policy-error", session: input.session_id, reason: message }, 5_000_000);
+      }
+    }
+    const summary = resumeSummary(projectDir, deps.cli);
+    if (summary.ok && summary.value !== undefined) context.push(summary.value);
+    if (!summary.ok) stderr.push(...summary.issues.map((i) => `lanes: ${i.message}`));
+  } catch (error) {
+    stderr.push(`lanes session-start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (context.length === 0 && notices.length === 0) return { stdout: "", stderr };
+  return {
+    stdout: JSON.stringify({
+      ...(notices.length > 0 && { systemMessage: notices.join("\n") }),
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context.join("\n\n") },
+    }),
+    stderr,
+  };
+}

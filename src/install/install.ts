@@ -20,7 +20,7 @@ import { loadDefinitionSet } from "../definitions/load.ts";
 import { renderAll } from "../generate/generate.ts";
 import { lint } from "../generate/lint.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "../generate/write.ts";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import type { IgnoreFix } from "./git-ignore.ts";
 import { hashText, readInstallRecord, RECORD_PATH, renderInstallRecord, type InstallRecord } from "./record.ts";
 import { upgradeDefinition, type MergeOutcome } from "./merge.ts";

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fnv1a64 } from "../runtime/hash.ts";
+import { fnv1a64 } from "../io/hash.ts";
 import type { IgnoreFix } from "./git-ignore.ts";
 import type { SettingsRecord } from "./settings-merge.ts";
 

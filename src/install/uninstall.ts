@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import { IGNORE_MARKER, removeNegations } from "./git-ignore.ts";
 import { hashText, readInstallRecord, RECORD_PATH } from "./record.ts";
 import { removeHookSettings } from "./settings-merge.ts";

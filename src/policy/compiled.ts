@@ -3,39 +3,12 @@
  * `.claude/state/policy.json`, and all the PreToolUse hook reads. Plain JSON, plain TypeScript
  * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
  */
+import type { CompiledGlob } from "../globs/types.ts";
+import type { PathClass } from "../schema/vocabulary.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
 export const COMPILED_FORMAT = 7;
-
-export const PATH_CLASSES = [
-  "root",
-  "home",
-  "project-root",
-  "parent",
-  "system",
-  "device",
-  "broad-glob",
-  "outside-project",
-  "claude-config",
-] as const;
-/** See `PathClass` in src/config/schema.ts for the meaning of each class. */
-export type PathClass = (typeof PATH_CLASSES)[number];
-
-/** A glob compiled to a regular expression, with what it is matched against. */
-export interface CompiledGlob {
-  /** The globs as written, for messages: one, or several when alternatives of one anchor were merged. */
-  readonly globs: readonly string[];
-  readonly source: string;
-  readonly flags: string;
-  /**
-   * `project`: matched against the project-relative path; `absolute`: against the absolute path;
-   * `home`: against the path relative to the home directory;
-   * `basename-anywhere`: a bare name (`.env`) matched against every path's last segments
-   * anywhere on disk (gitignore semantics).
-   */
-  readonly anchor: "project" | "absolute" | "home" | "basename-anywhere";
-}
 
 /** SQL statement kinds the database rules can name. */
 export type SqlKind = "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";

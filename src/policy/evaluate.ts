@@ -13,7 +13,7 @@
 import { combine } from "./combine.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { extractFacts, type Facts } from "./facts.ts";
-import type { GlobRoots } from "./glob-match.ts";
+import type { GlobRoots } from "../globs/match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
 import { matchRule } from "./match.ts";
 import type { PathContext } from "./paths.ts";

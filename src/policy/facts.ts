@@ -5,8 +5,9 @@
  */
 import { analyzeShell, argView, fileEffects } from "../shell/index.ts";
 import type { ArgView, CodeExecution, ShellAnalysis, ShellCommand, ShellFunction, Unrepresentable } from "../shell/types.ts";
-import type { PathClass } from "./compiled.ts";
-import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
+import type { PathClass } from "../schema/vocabulary.ts";
+import { classifyPath, type PathContext } from "./paths.ts";
+import { normalizePath } from "../host/paths.ts";
 import type { GuardRequest } from "./types.ts";
 
 /** How a fact touches a file. `exec` runs it; `operand` is a path handed to an unknown program. */

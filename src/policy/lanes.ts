@@ -7,13 +7,15 @@
  * namespace is dropped). A call without `agent_type` is the main session: it gets only the
  * global rules, plus the spawn-tree checks for the agents it starts.
  */
-import type { CompiledAgent, CompiledGlob, CompiledPolicy } from "./compiled.ts";
+import type { CompiledAgent, CompiledPolicy } from "./compiled.ts";
+import type { CompiledGlob } from "../globs/types.ts";
 import type { Facts, FileFact } from "./facts.ts";
-import { matchPath, showGlobs, type GlobRoots } from "./glob-match.ts";
+import { matchPath, showGlobs, type GlobRoots } from "../globs/match.ts";
 import { matchRule } from "./match.ts";
-import { isWithin, type PathContext } from "./paths.ts";
+import { isWithin } from "../host/paths.ts";
+import { type PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
-import { wildcard } from "./wildcard.ts";
+import { wildcard } from "../globs/wildcard.ts";
 
 /** Task constraints from the current step of the progress file; they can only narrow a lane. */
 export interface TaskConstraints {

@@ -2,13 +2,16 @@
  * Step 2 of the evaluator: match compiled rules against facts. One generic function per match
  * kind; no rule is special-cased here (rule tables live in src/policy/rules/).
  */
-import { compilePathGlob } from "../config/globs.ts";
-import type { CompiledGlob, CompiledMatch, CompiledRule, PathClass } from "./compiled.ts";
+import { compilePathGlob } from "../globs/compile.ts";
+import type { CompiledGlob } from "../globs/types.ts";
+import type { CompiledMatch, CompiledRule } from "./compiled.ts";
+import type { PathClass } from "../schema/vocabulary.ts";
 import type { CommandFact, Facts, FileFact } from "./facts.ts";
-import { matchName, matchPath, type GlobRoots } from "./glob-match.ts";
-import { classifyPath, normalizePath, type PathContext } from "./paths.ts";
+import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
+import { classifyPath, type PathContext } from "./paths.ts";
+import { normalizePath } from "../host/paths.ts";
 import { classifySql } from "./sql.ts";
-import { wildcard } from "./wildcard.ts";
+import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 
 /** A rule-independent hit: what matched and where. */

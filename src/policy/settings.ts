@@ -9,14 +9,12 @@
  * Parsing a rule string is cheap string work; path rules are compiled to regular expressions on
  * first use (a settings file can change during a session, so they cannot be compiled ahead).
  */
-import type { CompiledGlob } from "./compiled.ts";
+import type { CompiledGlob } from "../globs/types.ts";
 import type { Facts, FileFact } from "./facts.ts";
-import { matchPath, type GlobRoots } from "./glob-match.ts";
+import { matchPath, type GlobRoots } from "../globs/match.ts";
 import type { Match } from "./types.ts";
-import { wildcard } from "./wildcard.ts";
-
-/** Where a settings file sits in Claude Code's order. */
-export type SettingsScope = "managed" | "user" | "project" | "local";
+import { wildcard } from "../globs/wildcard.ts";
+import type { SettingsFile, SettingsScope } from "../host/env.ts";
 
 /** One `deny` or `ask` rule string from a settings file. */
 export interface SettingsRule {
@@ -28,13 +26,6 @@ export interface SettingsRule {
   readonly scope: SettingsScope;
   readonly file: string;
   /** Directory `/path` patterns are relative to (the directory holding `.claude/`). */
-  readonly baseDir: string;
-}
-
-/** A settings file to read. */
-export interface SettingsFile {
-  readonly path: string;
-  readonly scope: SettingsScope;
   readonly baseDir: string;
 }
 

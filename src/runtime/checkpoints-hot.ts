@@ -5,15 +5,15 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { projectPaths } from "../layout.ts";
-import { ensureIgnoredDir } from "./atomic.ts";
+import { projectPaths } from "../host/layout.ts";
+import { ensureIgnoredDir } from "../io/atomic.ts";
 import type { Checkpoint } from "./checkpoint-schema.ts";
 import { newId, safeId } from "./ids.ts";
 import { activePhaseStates, displayOf, readProgressRaw, type RawProgress } from "./progress-hot.ts";
 import type { ProgressFile, TaskArtifact, TaskContext } from "./progress-schema.ts";
 import { writeStateFile } from "./state-file.ts";
 import { artifactTypeOf, emptyTaskContextState, taskContextOf } from "./task-context.ts";
-import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "./types.ts";
+import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 
 /** How many PreCompact checkpoints are kept; older ones are removed. */
 export const KEEP_PRECOMPACT = 10;

@@ -4,12 +4,12 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import { Checkpoint } from "./checkpoint-schema.ts";
 import { checkpointPath } from "./checkpoints-hot.ts";
 import { displayOf } from "./progress-hot.ts";
 import { readStateFile } from "./state-file.ts";
-import { describeError, fail, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 import { validatorOf } from "./zod-problem.ts";
 
 export { checkpointPath, KEEP_PRECOMPACT, saveCheckpoint, saveCompactCheckpoint, type CheckpointInput } from "./checkpoints-hot.ts";

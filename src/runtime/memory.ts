@@ -8,12 +8,12 @@
 import { readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { projectPaths } from "../layout.ts";
+import { projectPaths } from "../host/layout.ts";
 import { parseFrontmatter, renderFrontmatter } from "../markdown/frontmatter.ts";
-import { atomicWriteFile, ensureIgnoredDir } from "./atomic.ts";
+import { atomicWriteFile, ensureIgnoredDir } from "../io/atomic.ts";
 import { safeId } from "./ids.ts";
 import { displayOf } from "./progress-hot.ts";
-import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
 
 /** How the agent's work ended. */

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { PhaseList, type Phase } from "../definitions/phases.ts";
 import { IsoDateTime } from "./progress-schema.ts";
-import { fail, ok, type Result } from "./types.ts";
+import { fail, ok, type Result } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
 
 /** Default bound of an ITERATIVE phase without `max_iterations` (runs, including the first). */

@@ -11,12 +11,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
-import { KebabName } from "../definitions/agent.ts";
+import { KebabName } from "../schema/atoms.ts";
 import type { PhaseList } from "../definitions/phases.ts";
-import { projectPaths } from "../layout.ts";
-import { ensureIgnoredDir } from "./atomic.ts";
+import { projectPaths } from "../host/layout.ts";
+import { ensureIgnoredDir } from "../io/atomic.ts";
 import { compactTimestamp } from "./ids.ts";
-import { withLockSync, type LockOptions } from "./lock.ts";
+import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { archiveMemory, verifyMemory } from "./memory.ts";
 import {
   advanceState,
@@ -33,7 +33,7 @@ import {
 } from "./phase-state.ts";
 import { displayOf, phaseStatePath } from "./progress-hot.ts";
 import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
-import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem, validatorOf } from "./zod-problem.ts";
 
 /** Dependencies of the phase functions. */

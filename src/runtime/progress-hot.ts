@@ -9,13 +9,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, relative, sep } from "node:path";
-import { projectPaths } from "../layout.ts";
-import { atomicWriteFile } from "./atomic.ts";
+import { projectPaths } from "../host/layout.ts";
+import { atomicWriteFile } from "../io/atomic.ts";
 import { safeId } from "./ids.ts";
-import { withLockSync, type LockOptions } from "./lock.ts";
+import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { renderJson } from "./state-file.ts";
 import { artifactTypeOf } from "./task-context.ts";
-import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 
 /** Options of the hot-path functions. */
 export interface HotOptions extends RuntimeDeps {

@@ -7,10 +7,10 @@
  * names the file and its first problem, a copy is kept as `progress.json.corrupt-<timestamp>`,
  * and the help points at `lanes progress init --force` (start over) or a fix by hand.
  */
-import { projectPaths } from "../layout.ts";
-import { ensureIgnoredDir } from "./atomic.ts";
+import { projectPaths } from "../host/layout.ts";
+import { ensureIgnoredDir } from "../io/atomic.ts";
 import { newWorkflowId } from "./ids.ts";
-import { withLockSync, type LockOptions } from "./lock.ts";
+import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { detectProjectContext } from "./project-context.ts";
 import { applyFileChanges, artifactPath, displayOf, type RawProgress } from "./progress-hot.ts";
 import {
@@ -25,7 +25,7 @@ import {
 } from "./progress-schema.ts";
 import { readStateFile, updateStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
 import { checkNesting, DEFAULT_MAX_DEPTH, emptyTaskContextState, enterNesting, leaveNesting } from "./task-context.ts";
-import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "./types.ts";
+import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 import { validatorOf } from "./zod-problem.ts";
 
 /** Dependencies of the progress functions: clock, randomness, lock options, project detection. */

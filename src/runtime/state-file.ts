@@ -8,10 +8,10 @@
  */
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { atomicWriteFile, ensurePrivateDir } from "./atomic.ts";
+import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
 import { compactTimestamp } from "./ids.ts";
-import { withLockSync, type LockOptions } from "./lock.ts";
-import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "./types.ts";
+import { withLockSync, type LockOptions } from "../io/lock.ts";
+import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 
 /** A validator: the value, or the first problem as `path: message` (e.g. `completed_steps.2.expert: expected string`). */
 export type Validate<T> = (data: unknown) => { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };

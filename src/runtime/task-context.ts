@@ -4,7 +4,7 @@
  * PreCompact checkpoint can use it.
  */
 import type { Nesting, ProgressFile, TaskContext, TaskContextState } from "./progress-schema.ts";
-import { fail, ok, type Result } from "./types.ts";
+import { fail, ok, type Result } from "../io/result.ts";
 
 /** The default maximum nesting depth of the inter-skill protocol. */
 export const DEFAULT_MAX_DEPTH = 3;

@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import { compilePolicy, type AgentInput, type PolicyLayerInput } from "../../src/config/compile.ts";
-import { compilePathGlob } from "../../src/config/globs.ts";
+import { compilePathGlob } from "../../src/globs/compile.ts";
 import type { CompiledPolicy } from "../../src/policy/compiled.ts";
 import { evaluate, type Evaluation } from "../../src/policy/evaluate.ts";
 import { BUILTIN_AGENT_TYPES, type TaskConstraints } from "../../src/policy/lanes.ts";

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compilePathGlob } from "../../src/config/globs.ts";
+import { compilePathGlob } from "../../src/globs/compile.ts";
 import { AgentDefinition } from "../../src/definitions/agent.ts";
 import { parseDefinition } from "../../src/definitions/load.ts";
 import { expectAsk, expectDenied, expectNoOpinion, judge, PROJECT, testPolicy } from "../helpers/guard.ts";

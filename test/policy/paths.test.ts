@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { compilePathGlob } from "../../src/config/globs.ts";
-import { matchPath } from "../../src/policy/glob-match.ts";
-import { classifyPath, globBase, normalizePath, type PathContext } from "../../src/policy/paths.ts";
+import { compilePathGlob } from "../../src/globs/compile.ts";
+import { matchPath } from "../../src/globs/match.ts";
+import { classifyPath, type PathContext } from "../../src/policy/paths.ts";
+import { globBase, normalizePath } from "../../src/host/paths.ts";
 
 const ctx: PathContext = { cwd: "/work/app/src", projectDir: "/work/app", home: "/home/dev", tempDirs: ["/tmp"], caseInsensitive: false };
 

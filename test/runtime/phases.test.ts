@@ -16,7 +16,7 @@ import {
   type VerifyAgent,
 } from "../../src/runtime/phase-state.ts";
 import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases } from "../../src/runtime/phases.ts";
-import type { Result } from "../../src/runtime/types.ts";
+import type { Result } from "../../src/io/result.ts";
 import { readJson, steppingClock, tempProject } from "./helpers.ts";
 
 const phase = (id: string, name: string, rest: Record<string, unknown>) => ({ id, name, title: name.charAt(0) + name.slice(1).toLowerCase(), content: `Instructions for ${name}.`, description: `does ${name}`, ...rest });

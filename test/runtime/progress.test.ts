@@ -16,7 +16,7 @@ import {
   type ProgressDeps,
 } from "../../src/runtime/progress.ts";
 import { ProgressFile } from "../../src/runtime/progress-schema.ts";
-import type { Result } from "../../src/runtime/types.ts";
+import type { Result } from "../../src/io/result.ts";
 import { detect, readJson, seededRandom, steppingClock, tempProject } from "./helpers.ts";
 
 let cleanup: () => void = () => {};

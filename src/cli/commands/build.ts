@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { buildPolicy, loadPolicy } from "../../config/load.ts";
-import { homeOf } from "../../guard/environment.ts";
-import { projectPaths } from "../../layout.ts";
-import { LANES_VERSION } from "../../version.ts";
+import { homeOf } from "../../host/env.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { LANES_VERSION } from "../../host/version.ts";
 import { packAgentsDir } from "../pack.ts";
 import type { RenderTarget } from "../../generate/context.ts";
 import { generate, locateRoot } from "../../generate/generate.ts";

@@ -2,11 +2,12 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
-import { compilePathGlob } from "../../config/globs.ts";
-import { expandGlob } from "../../guard/expand.ts";
-import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../guard/environment.ts";
-import { readTaskConstraints } from "../../guard/task.ts";
-import { projectPaths } from "../../layout.ts";
+import { compilePathGlob } from "../../globs/compile.ts";
+import { expandGlob } from "../../globs/expand.ts";
+import { findProjectDir, homeOf, tempDirsOf } from "../../host/env.ts";
+import { loadSettingsRules } from "../../hooks/inputs.ts";
+import { readTaskConstraints } from "../../hooks/task.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { evaluate } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
 import type { GuardRequest, TraceEntry } from "../../policy/types.ts";

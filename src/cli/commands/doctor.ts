@@ -2,9 +2,9 @@
  * `lanes doctor [dir]`: is the guard fully active here? (see src/install/doctor.ts)
  */
 import { resolve } from "node:path";
-import { findProjectDir, homeOf } from "../../guard/environment.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
 import { runDoctor } from "../../install/doctor.ts";
-import { LANES_VERSION } from "../../version.ts";
+import { LANES_VERSION } from "../../host/version.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
 

@@ -4,12 +4,12 @@
  */
 import { resolve } from "node:path";
 import { buildPolicy } from "../../config/load.ts";
-import { homeOf } from "../../guard/environment.ts";
+import { homeOf } from "../../host/env.ts";
 import { ensureTracked } from "../../install/git-ignore.ts";
 import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
-import { LANES_VERSION } from "../../version.ts";
+import { LANES_VERSION } from "../../host/version.ts";
 import { CliError, type Command } from "../types.ts";
 
 const usage = `usage: lanes init [dir] [options]

@@ -3,12 +3,12 @@
  * filtered by agent, event, decision and session.
  */
 import { existsSync, readFileSync } from "node:fs";
-import type { AuditEntry } from "../../guard/audit.ts";
-import { findProjectDir } from "../../guard/environment.ts";
-import { projectPaths } from "../../layout.ts";
+import type { AuditEntry } from "../../hooks/audit.ts";
+import { findProjectDir } from "../../host/env.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
-import { homeOf } from "../../guard/environment.ts";
+import { homeOf } from "../../host/env.ts";
 import { policyForCli } from "../policy-source.ts";
 
 /** Entry #n in words: what was called, by whom, what lanes decided and why, and the rules as the policy states them today. */

@@ -8,7 +8,7 @@ import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, oneOf, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { listMemory, readMemory, verifyMemory, writeMemory } from "../../runtime/memory.ts";
-import { describeError } from "../../runtime/types.ts";
+import { describeError } from "../../io/result.ts";
 
 const usage = `usage: lanes memory <subcommand> [options]
 

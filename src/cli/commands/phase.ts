@@ -5,8 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommandFor } from "../../guard/environment.ts";
-import { projectPaths } from "../../layout.ts";
+import { cliCommandFor } from "../../host/env.ts";
+import { projectPaths } from "../../host/layout.ts";
 import type { PhaseRender } from "../../runtime/phase-state.ts";
 import { parseCommandArgs } from "../args.ts";
 import { cliDir, packRoot } from "../pack.ts";

@@ -2,7 +2,7 @@
  * `lanes rules`: every rule in force, with its id, layer, effect and source; the switched-off
  * ones; and the agent lanes.
  */
-import { findProjectDir, homeOf } from "../../guard/environment.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import type { Command } from "../types.ts";

@@ -8,11 +8,11 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditEntry } from "../../guard/audit.ts";
-import { findProjectDir } from "../../guard/environment.ts";
-import { readCompiledPolicy } from "../../guard/policy-file.ts";
+import type { AuditEntry } from "../../hooks/audit.ts";
+import { findProjectDir } from "../../host/env.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { LANES_MARKER } from "../../install/wiring.ts";
-import { projectPaths } from "../../layout.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../types.ts";
 

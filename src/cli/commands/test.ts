@@ -6,10 +6,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { compilePathGlob } from "../../config/globs.ts";
+import { compilePathGlob } from "../../globs/compile.ts";
 import { parseDefinition, formatLoadIssue } from "../../definitions/load.ts";
-import { findProjectDir, homeOf, loadSettingsRules, tempDirsOf } from "../../guard/environment.ts";
-import { expandGlob } from "../../guard/expand.ts";
+import { findProjectDir, homeOf, tempDirsOf } from "../../host/env.ts";
+import { loadSettingsRules } from "../../hooks/inputs.ts";
+import { expandGlob } from "../../globs/expand.ts";
 import { evaluate } from "../../policy/evaluate.ts";
 import type { GuardRequest } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";

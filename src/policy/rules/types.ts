@@ -3,8 +3,9 @@
  * (src/config/compile.ts). Ids are stable: tests, audit logs and users' `disable:` lists refer
  * to them, so an id never changes once shipped.
  */
-import type { CommandMatch, PathMatch } from "../../config/schema.ts";
-import type { PathClass, SqlKind } from "../compiled.ts";
+import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
+import type { PathClass } from "../../schema/vocabulary.ts";
+import type { SqlKind } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 interface RuleBase {

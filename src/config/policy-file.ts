@@ -1,0 +1,93 @@
+/**
+ * Reading the compiled policy on the hot path, and the staleness check: every source file is
+ * hashed again and every listed directory listed again; any difference means the policy no longer
+ * says what the files say. No zod, no YAML: JSON.parse and a structural check.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { COMPILED_FORMAT, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
+import { fnv1a64 } from "../io/hash.ts";
+
+/** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
+export function hashFile(path: string): string | null {
+  try {
+    return fnv1a64(readFileSync(path));
+  } catch {
+    return null;
+  }
+}
+
+/** What the staleness check records of a source file: hash, and size and mtime to skip rehashing. */
+export function sourceFingerprint(path: string): { hash: string | null; size?: number; mtimeMs?: number } {
+  try {
+    const stat = statSync(path);
+    return { hash: hashFile(path), size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return { hash: null };
+  }
+}
+
+/** True when the file still has the content it had at compile time (cheap when size and mtime match). */
+function sourceUnchanged(source: PolicySource): boolean {
+  let stat;
+  try {
+    stat = statSync(source.path);
+  } catch {
+    return source.hash === null;
+  }
+  if (source.hash === null) return false;
+  if (source.size === stat.size && source.mtimeMs === stat.mtimeMs) return true;
+  return hashFile(source.path) === source.hash;
+}
+
+/** The entries of a definitions directory that matter for the policy, sorted. */
+export function listDefinitions(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((e) => e.endsWith(".yaml") || e.endsWith(".yml") || e.endsWith(".md"))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+export type PolicyRead =
+  | { readonly ok: true; readonly policy: CompiledPolicy }
+  | { readonly ok: false; readonly kind: "missing" | "invalid" | "stale"; readonly file: string; readonly message: string };
+
+/**
+ * Reads and checks a compiled policy file. With `allowStale`, a policy whose sources changed is
+ * still returned (the last good policy, kept in force while an edited file does not compile).
+ */
+export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { ok: false, kind: "missing", file: path, message: "the compiled policy does not exist" };
+  }
+  let policy: CompiledPolicy;
+  try {
+    policy = JSON.parse(text) as CompiledPolicy;
+  } catch {
+    return { ok: false, kind: "invalid", file: path, message: "the compiled policy is not valid JSON" };
+  }
+  if (typeof policy !== "object" || policy === null || !Array.isArray(policy.rules) || !Array.isArray(policy.agents) || !Array.isArray(policy.sources) || typeof policy.options !== "object") {
+    return { ok: false, kind: "invalid", file: path, message: "the compiled policy has an unexpected shape" };
+  }
+  if (policy.format !== COMPILED_FORMAT) {
+    return { ok: false, kind: "stale", file: path, message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})` };
+  }
+  if (options.allowStale === true) return { ok: true, policy };
+  for (const source of policy.sources) {
+    if (!sourceUnchanged(source)) {
+      return { ok: false, kind: "stale", file: source.path, message: source.hash === null ? "it was created after the policy was compiled" : "it changed after the policy was compiled" };
+    }
+  }
+  for (const listing of policy.listings ?? []) {
+    const now = listDefinitions(listing.dir);
+    if (now.length !== listing.entries.length || now.some((e, i) => e !== listing.entries[i])) {
+      return { ok: false, kind: "stale", file: listing.dir, message: "files were added or removed after the policy was compiled" };
+    }
+  }
+  return { ok: true, policy };
+}

@@ -1,0 +1,19 @@
+/**
+ * The plain vocabulary shared by the zod schemas and the hot path: lists of names as `as const`
+ * arrays and their types. No zod here, so the hooks can import it.
+ */
+
+/** Classes of paths that rules can name instead of globs. */
+export const PATH_CLASSES = [
+  "root",
+  "home",
+  "project-root",
+  "parent",
+  "system",
+  "device",
+  "broad-glob",
+  "outside-project",
+  "claude-config",
+] as const;
+/** See `PathClass` in src/schema/atoms.ts for the meaning of each class. */
+export type PathClass = (typeof PATH_CLASSES)[number];
