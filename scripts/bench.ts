@@ -152,7 +152,7 @@ function decisionTime(project: string, home: string) {
     tempDirs: ["/tmp"],
     position: { path: [] },
     knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: undefined,
+    tasks: [],
   };
   const judge = (command: string) =>
     evaluate({ tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined }, context);

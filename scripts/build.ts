@@ -120,7 +120,10 @@ load(${JSON.stringify(name)});
 `;
 }
 
-/** In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/shell-proxy.ts). */
+/**
+ * In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/shell-proxy.ts), and
+ * imports of the policy compiler to its lazy proxy (src/hooks/compiler-proxy.ts).
+ */
 const lazyShell: Plugin = {
   name: "lanes-lazy-shell",
   setup(b) {
@@ -128,6 +131,11 @@ const lazyShell: Plugin = {
       args.importer.includes(`${join("src", "shell")}`)
         ? undefined
         : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") },
+    );
+    b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
+      args.importer.includes(join("src", "hooks", "recompile.ts"))
+        ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") }
+        : undefined,
     );
   },
 };
@@ -218,6 +226,14 @@ export async function buildAll(outDir: string): Promise<string[]> {
       .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
       .map((i) => `globs: imports \`${i}\``),
   );
+  // the policy compiler, loaded by the hot hooks only to recompile a stale policy (src/hooks/compiler-proxy.ts)
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "config", "load.ts")],
+    outfile: join(outDir, "compile.impl.cjs"),
+    format: "cjs",
+    plugins: [dataTables],
+  });
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
     const hot = HOT.has(name);

@@ -49,7 +49,7 @@ export function policyForCli(projectDir: string, home: string): PolicyForCli {
   const note =
     compiled.kind === "missing"
       ? undefined
-      : `note: \`${compiled.file}\`: ${compiled.message}; judged with a fresh compile — the hooks deny mutating tools until you run \`${buildCommand(projectDir)}\``;
+      : `note: \`${compiled.file}\`: ${compiled.message}; judged with a fresh compile; the hooks recompile it on their next tool call (or run \`${buildCommand(projectDir)}\` now)`;
   return {
     policy: loaded.policy,
     origin: compiled.kind === "missing" ? "compiled in memory (no compiled policy file)" : "compiled in memory",

@@ -7,8 +7,11 @@ export { LANES_VERSION };
 function renderHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `usage: lanes <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nrun \`lanes help <command>\` for a command's options\n`;
+  return `usage: lanes <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nrun \`lanes <command> --help\` for a command's options\n\n${EXIT_CODES}\n`;
 }
+
+/** The exit codes of every command. */
+export const EXIT_CODES = `exit codes: 0 success; 1 the command failed (doctor: the guard is not fully active); 2 check: the call would be denied; 3 check: it would be asked; 64 usage error (unknown command or option, bad argument); 70 internal error (please report it)`;
 
 function find(name: string): Command | undefined {
   return commands.find((c) => c.name === name);
@@ -34,6 +37,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   if (command === undefined) {
     ctx.err(`lanes: unknown command \`${name}\`: run \`lanes help\` for the list\n`);
     return 64;
+  }
+  // every command accepts --help (before `--`, which ends the options)
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (options.includes("--help") || options.includes("-h")) {
+    ctx.out(`${command.usage.trimEnd()}\n`);
+    return 0;
   }
   try {
     return (await command.run(rest, ctx)) ?? 0;

@@ -19,13 +19,16 @@ import {
   type CompiledOptions,
   type CompiledPolicy,
   type CompiledRule,
+  type CompiledSubagents,
+  type DefaultLane,
   type PolicySource,
 } from "../policy/compiled.ts";
+import { LANE_RULES } from "../policy/lanes.ts";
 import { BUILTIN_RULES, OUTSIDE_PROJECT_RULE, type RuleSpec } from "../policy/rules/index.ts";
 import { LAYERS, type Layer } from "../policy/types.ts";
 import { compileNameGlob, compilePathGlob, compilePathGlobs, type GlobOptions } from "../globs/compile.ts";
 import type { CommandMatch } from "../schema/atoms.ts";
-import type { PolicyFile, PolicyRule } from "./schema.ts";
+import type { PolicyFile, PolicyRule, SubagentMustNot } from "./schema.ts";
 
 /** One lanes policy layer as loaded. */
 export interface PolicyLayerInput {
@@ -72,6 +75,7 @@ function compileCommand(m: CommandMatch, glob: GlobOptions): CompiledMatch {
     ...(m.flags_all !== undefined && { flagsAll: m.flags_all.map(list) }),
     ...(m.flags_none !== undefined && { flagsNone: m.flags_none }),
     ...(m.option_values !== undefined && { optionValues: m.option_values }),
+    ...(m.env !== undefined && { env: m.env }),
     ...(m.double_dash !== undefined && { doubleDash: m.double_dash }),
     ...(m.operands !== undefined && { operands: compilePathGlobs(m.operands, glob) }),
     ...(m.targets !== undefined && { targets: m.targets }),
@@ -112,7 +116,10 @@ function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
   return {
     caseInsensitivePaths: pick("case_insensitive_paths") ?? DEFAULT_OPTIONS.caseInsensitivePaths,
     outsideProjectWrites: pick("outside_project_writes") ?? DEFAULT_OPTIONS.outsideProjectWrites,
-    defaultLane: pick("default_lane") ?? DEFAULT_OPTIONS.defaultLane,
+    defaultLane:
+      layers
+        .map((l) => l.file?.subagents?.default_lane ?? l.file?.options?.default_lane)
+        .find((v) => v !== undefined) ?? DEFAULT_OPTIONS.defaultLane,
     maxAgentDepth: pick("max_agent_depth") ?? DEFAULT_OPTIONS.maxAgentDepth,
     analysisBudgetMs: pick("analysis_budget_ms") ?? DEFAULT_OPTIONS.analysisBudgetMs,
     auditMaxBytes: pick("audit_max_bytes") ?? DEFAULT_OPTIONS.auditMaxBytes,
@@ -121,6 +128,67 @@ function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
 }
 
 const rank = (layer: Layer): number => LAYERS.indexOf(layer);
+
+/** One MUST NOT rule (of an agent or of every subagent) as compiled rules: one per kind of match. */
+function compileMustNot(
+  rule: {
+    paths?: readonly string[] | undefined;
+    command?: CommandMatch | undefined;
+    tools?: readonly string[] | undefined;
+  },
+  base: Omit<CompiledRule, "match">,
+  glob: GlobOptions,
+): CompiledRule[] {
+  const rules: CompiledRule[] = [];
+  if (rule.paths !== undefined)
+    rules.push({
+      ...base,
+      match: { kind: "path", access: "read-only", patterns: compilePathGlobs([...rule.paths], glob), except: [] },
+    });
+  if (rule.command !== undefined) rules.push({ ...base, match: compileCommand(rule.command, glob) });
+  if (rule.tools !== undefined)
+    rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
+  return rules;
+}
+
+/** `subagents:` of every layer: lanes and tools.allowed from the highest layer that sets them, forbidden tools and MUST NOT rules from all. */
+function compileSubagents(
+  layers: readonly PolicyLayerInput[],
+  glob: GlobOptions,
+  issues: CompileIssue[],
+): CompiledSubagents {
+  const lanes: Record<string, DefaultLane> = {};
+  const forbidden = new Set<string>();
+  const mustNot: CompiledRule[] = [];
+  let allowed: readonly string[] | undefined;
+  for (const layer of layers) {
+    const sub = layer.file?.subagents;
+    if (sub === undefined) continue;
+    for (const [type, lane] of Object.entries(sub.lanes ?? {})) lanes[type] ??= lane;
+    allowed ??= sub.tools?.allowed;
+    for (const t of sub.tools?.forbidden ?? []) forbidden.add(t);
+    for (const rule of sub.must_not ?? ([] as SubagentMustNot[])) {
+      const id = `subagents.${rule.id}`;
+      if (mustNot.some((r) => r.id === id)) {
+        issues.push({
+          file: layer.path,
+          message: `\`subagents.must_not\` id \`${rule.id}\` is used twice: give each rule its own id`,
+        });
+        continue;
+      }
+      const base = {
+        id,
+        layer: "must-not" as const,
+        effect: rule.effect ?? "deny",
+        why: `no subagent may ${rule.text.replace(/\.$/, "")}`,
+        instead: "hand this part of the task back to whoever started you, with what you needed",
+        source: layer.path,
+      };
+      mustNot.push(...compileMustNot(rule, base, glob));
+    }
+  }
+  return { lanes, toolsAllowed: allowed, toolsForbidden: [...forbidden].sort(), mustNot };
+}
 
 function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
   const d = input.definition;
@@ -135,17 +203,7 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
       instead: "hand this part of the task back to the orchestrator so the agent that owns it can do it",
       source: input.path,
     };
-    const rules: CompiledRule[] = [];
-    if (rule.paths !== undefined) {
-      rules.push({
-        ...base,
-        match: { kind: "path", access: "read-only", patterns: compilePathGlobs(rule.paths, glob), except: [] },
-      });
-    }
-    if (rule.command !== undefined) rules.push({ ...base, match: compileCommand(rule.command, glob) });
-    if (rule.tools !== undefined)
-      rules.push({ ...base, match: { kind: "tools", tools: rule.tools.map(compileNameGlob) } });
-    return rules;
+    return compileMustNot(rule, base, glob);
   });
   const skills = d.may_invoke_skills ?? orchestrator;
   return {
@@ -187,6 +245,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
         id: spec.id,
         layer,
         effect: spec.effect,
+        ...("subagentEffect" in spec && spec.subagentEffect !== undefined && { subagentEffect: spec.subagentEffect }),
         why: spec.why,
         instead: spec.instead,
         source,
@@ -201,11 +260,21 @@ export function compilePolicy(input: CompileInput): CompileResult {
   if (options.outsideProjectWrites !== "off")
     add({ ...OUTSIDE_PROJECT_RULE, effect: options.outsideProjectWrites }, "builtin", BUILTIN_SOURCE);
 
+  const subagents = compileSubagents(layers, glob, issues);
+  const agentRuleIds = new Set([
+    ...input.agents.flatMap((a) =>
+      a.definition.must_not.flatMap((r) => (r.id === undefined ? [] : [`agent.${a.definition.name}.${r.id}`])),
+    ),
+    ...subagents.mustNot.map((r) => r.id),
+  ]);
   const disabled: { id: string; by: string }[] = [];
   for (const layer of layers) {
     for (const id of layer.file?.disable ?? []) {
       const target = entries.find((e) => e.rule.id === id);
-      if (target === undefined) {
+      // lane, task, spawn-tree and MUST NOT rules sit below every policy layer: any layer switches them off
+      if (target === undefined && (id in LANE_RULES || agentRuleIds.has(id))) {
+        if (!disabled.some((d) => d.id === id)) disabled.push({ id, by: layer.path });
+      } else if (target === undefined) {
         issues.push({
           file: layer.path,
           message: `\`disable\` names unknown rule \`${id}\`: run \`lanes rules\` for the ids`,
@@ -257,7 +326,8 @@ export function compilePolicy(input: CompileInput): CompileResult {
         .sort((a, b) => a.rank - b.rank)
         .map((e) => e.rule),
       disabled,
-      agents,
+      agents: agents.map((a) => ({ ...a, mustNot: a.mustNot.filter((r) => !disabledIds.has(r.id)) })),
+      subagents: { ...subagents, mustNot: subagents.mustNot.filter((r) => !disabledIds.has(r.id)) },
       knownAgentTypes: [],
     },
   };

@@ -59,8 +59,11 @@ export type PolicyRead =
       readonly message: string;
     };
 
-/** Reads and checks a compiled policy file. */
-export function readCompiledPolicy(path: string): PolicyRead {
+/**
+ * Reads and checks a compiled policy file. With `allowStale`, a policy whose sources changed is
+ * still returned (the last good policy, kept in force while an edited file does not compile).
+ */
+export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -91,6 +94,7 @@ export function readCompiledPolicy(path: string): PolicyRead {
       message: `it was compiled by another lanes version (format ${String(policy.format)}, expected ${COMPILED_FORMAT})`,
     };
   }
+  if (options.allowStale === true) return { ok: true, policy };
   for (const source of policy.sources) {
     if (!sourceUnchanged(source)) {
       return {

@@ -39,10 +39,10 @@ export const PolicyOptions = z
       .optional()
       .describe("Writes outside the project root and temp dirs (default: ask)."),
     default_lane: z
-      .enum(["deny-writes", "global-only"])
+      .enum(["unowned-only", "deny-writes", "global-only"])
       .optional()
       .describe(
-        "For a subagent with no lanes definition: deny-writes denies every write, global-only applies only the global rules (default: global-only).",
+        "Same as `subagents.default_lane` (kept for older files; `subagents.default_lane` wins in the same layer).",
       ),
     max_agent_depth: z.number().int().min(1).max(10).optional().describe("Maximum nesting of subagents (default 3)."),
     analysis_budget_ms: z
@@ -69,6 +69,54 @@ export const PolicyOptions = z
   .describe("Options; a higher layer's value wins.");
 export type PolicyOptions = z.infer<typeof PolicyOptions>;
 
+/** The lane of a subagent that has no lanes definition. */
+export const DefaultLaneName = z
+  .enum(["unowned-only", "deny-writes", "global-only"])
+  .describe(
+    "unowned-only: may write only paths no lanes agent owns (writes into an agent's lane are denied, naming the owners); deny-writes: may not write at all; global-only: only the global rules apply",
+  );
+
+/** A MUST NOT rule that applies to every subagent. */
+export const SubagentMustNot = z
+  .strictObject({
+    id: RuleId.describe("Stable id; the compiled rule id is `subagents.<id>`."),
+    text: z.string().min(1).describe("The rule as the agent reads it, imperative, e.g. `publish packages`."),
+    paths: z.array(z.string().min(1)).optional().describe("Globs no subagent may write or delete."),
+    command: CommandMatch.optional().describe("Commands no subagent may run."),
+    tools: z.array(z.string().min(1)).optional().describe("Tools no subagent may use."),
+    effect: z.enum(["deny", "ask"]).optional().describe("deny (default) or ask"),
+  })
+  .refine((r) => r.paths !== undefined || r.command !== undefined || r.tools !== undefined, {
+    message: "a subagents MUST NOT rule needs `paths`, `command` or `tools`",
+  });
+export type SubagentMustNot = z.infer<typeof SubagentMustNot>;
+
+/** `subagents:`: what applies to every subagent, so agent files hold only what is theirs. */
+export const SubagentsSection = z
+  .strictObject({
+    default_lane: DefaultLaneName.optional().describe(
+      "Lane of every subagent without a lanes definition and without an entry in `lanes` (default: unowned-only).",
+    ),
+    lanes: z
+      .record(z.string().min(1), DefaultLaneName)
+      .optional()
+      .describe(
+        "Lanes of agent types without a lanes definition, by `agent_type`: built-in (`general-purpose`, `Explore`, `Plan`), plugin (`plugin:agent`) or `.claude/agents` names. Built-in defaults: Explore and Plan deny-writes, every other type the default lane.",
+      ),
+    tools: z
+      .strictObject({
+        allowed: z.array(z.string().min(1)).optional().describe("If set, the only tools any subagent may use."),
+        forbidden: z.array(z.string().min(1)).optional().describe("Tools no subagent may use."),
+      })
+      .optional(),
+    must_not: z
+      .array(SubagentMustNot)
+      .optional()
+      .describe("MUST NOT rules of every subagent, enforced like an agent's own (layer must-not)."),
+  })
+  .describe("Rules for every subagent (defined or not); the main session is not a subagent.");
+export type SubagentsSection = z.infer<typeof SubagentsSection>;
+
 /** The whole file. */
 export const PolicyFile = z
   .strictObject({
@@ -78,8 +126,11 @@ export const PolicyFile = z
     disable: z
       .array(RuleId)
       .optional()
-      .describe("Ids of rules of lower layers (built-in defaults included) to switch off."),
+      .describe(
+        "Ids of rules to switch off: rules of lower layers (built-in defaults included), and from any layer the lane, task and spawn-tree rules and MUST NOT rules (`lanes rules` lists every id).",
+      ),
     rules: z.array(PolicyRule).optional(),
+    subagents: SubagentsSection.optional(),
   })
   .describe("lanes policy: rules layered user > project > local > built-in; deny > ask > allow.");
 export type PolicyFile = z.infer<typeof PolicyFile>;

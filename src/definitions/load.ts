@@ -51,6 +51,8 @@ export interface LocatedSkill extends Located<SkillDefinition> {
   readonly dir: string;
   /** Files in `references/`, sorted by name. */
   readonly references: readonly { readonly file: string; readonly content: string }[];
+  /** Files in `resources/` (reference material, phase scripts), sorted by name. */
+  readonly resources?: readonly { readonly file: string; readonly content: string }[];
 }
 
 /** A located agent; its file name (without `.yaml`) should equal `name`. */
@@ -155,7 +157,11 @@ export function loadDefinitionSet(dir: string, displayRoot: string = dir): Defin
     const references = listDir(referencesDir)
       .filter((file) => file.endsWith(".md"))
       .map((file) => ({ file, content: readFileSync(join(referencesDir, file), "utf8") }));
-    skills.push({ ...parsed.value, dir: entry, references });
+    const resourcesDir = join(skillDir, "resources");
+    const resources = listDir(resourcesDir)
+      .filter((file) => statSync(join(resourcesDir, file)).isFile())
+      .map((file) => ({ file, content: readFileSync(join(resourcesDir, file), "utf8") }));
+    skills.push({ ...parsed.value, dir: entry, references, resources });
   }
   return { agents, skills, issues };
 }

@@ -43,6 +43,26 @@ export const Phase = z
       .describe("REMEDIATION phases: how many times it may send the work back."),
     max_iterations: z.number().int().min(1).max(20).optional().describe("ITERATIVE phases: the bound."),
     branches: z.array(KebabName).min(2).optional().describe("PARALLEL phases: the agents to run at once."),
+    runs_in: z
+      .enum(["main", "subagent"])
+      .optional()
+      .describe(
+        "`main`: the main session does the phase itself, in the conversation with the human (clarification, approvals: a subagent cannot ask the human); `subagent`: the Agent tool runs `agent`. Default: `main` for phase 0, `subagent` otherwise.",
+      ),
+    configuration: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Phase-specific settings, shown to whoever runs the phase (e.g. `{ coverage: 80 }`)."),
+    script: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9._-]*$/,
+        "a phase script is a file name in the skill's `resources/` folder, e.g. `check-links.mjs`",
+      )
+      .optional()
+      .describe(
+        "An optional phase script: a file in the skill's `resources/` folder the phase runs first (the directive names it).",
+      ),
   })
   .superRefine((p, ctx) => {
     if (p.type === "AUTO" && p.agent !== undefined)
@@ -63,7 +83,22 @@ export const Phase = z
       });
     if (p.type === "PARALLEL" && p.branches === undefined)
       ctx.addIssue({ code: "custom", message: "a PARALLEL phase needs `branches`", path: ["branches"] });
+    if (p.runs_in === "main" && (p.type === "PARALLEL" || p.type === "AUTO"))
+      ctx.addIssue({
+        code: "custom",
+        message: `${p.type === "AUTO" ? "an" : "a"} ${p.type} phase cannot run in the main session`,
+        path: ["runs_in"],
+      });
+    if (p.id === "0" && p.runs_in === "subagent")
+      ctx.addIssue({
+        code: "custom",
+        message: "phase 0 (clarification) runs in the main session, where the human can answer",
+        path: ["runs_in"],
+      });
   });
+
+/** Whether the main session does `phase` itself (phase 0 by default, and phases marked `runs_in: main`). */
+export const runsInMain = (p: Phase): boolean => p.runs_in === "main" || (p.runs_in === undefined && p.id === "0");
 export type Phase = z.infer<typeof Phase>;
 
 /**

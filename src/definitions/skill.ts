@@ -93,6 +93,70 @@ export const SkillReference = z.strictObject({
   when: z.string().min(1).describe("When to read it, e.g. `when choosing a pagination scheme`."),
 });
 
+/** A file of `resources/`: reference material or a phase script, copied next to SKILL.md (composite skills' resource pattern). */
+export const SkillResource = z.strictObject({
+  file: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]*$/,
+      "a resource is a file name in `resources/`, e.g. `checklist.md` or `check-links.mjs`",
+    )
+    .describe("File name in the definition's `resources/` folder; copied to `resources/` next to SKILL.md."),
+  when: z.string().min(1).describe("When to read or run it, e.g. `in phase 2, to score the draft`."),
+});
+
+/** An extra argument of a composite skill (`lanes phase start <skill> --arg name=value`). */
+export const SkillArgument = z
+  .strictObject({
+    name: KebabName.describe("The argument's name, e.g. `depth`."),
+    description: z.string().min(1).describe("What it changes."),
+    default: z.string().min(1).optional().describe("The value when it is not given."),
+    choices: z.array(z.string().min(1)).min(2).optional().describe("The allowed values."),
+  })
+  .refine((a) => a.default === undefined || a.choices === undefined || a.choices.includes(a.default), {
+    message: "the default must be one of the choices",
+    path: ["default"],
+  });
+
+/** What `lanes phase complete` does after the completion checks (the seed's custom completion logic). */
+export const SkillCompletion = z.strictObject({
+  archive_memory: z
+    .boolean()
+    .default(false)
+    .describe("Move the run's memory files aside once the skill completes (they were consumed)."),
+  directive: z.string().min(1).optional().describe("What to do after completion, printed after `<SKILL>_COMPLETE`."),
+});
+
+/** A trigger test of the skill's handoffs: a message and where it must route (skill collaboration, testing protocol). */
+export const SkillTriggerTest = z.strictObject({
+  message: z.string().min(1).describe("A user message, e.g. `add a login endpoint`."),
+  expect: z
+    .union([z.literal("stay"), KebabName, z.array(KebabName).min(2)])
+    .describe(
+      "`stay` (this skill answers), the skill it must hand off to, or for a multi-domain message the skills in the order they take over.",
+    ),
+  from: KebabName.optional().describe("The skill that handed off to this one, if the test is about that case."),
+});
+
+/**
+ * A setting of a pattern skill (inter-skill protocol §2): a named value with its meaning and the
+ * values it may take, shown in SKILL.md so the team can tune the pattern in one place.
+ */
+export const SkillSetting = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/, "a setting name is snake_case, e.g. `auto_pass_threshold`")
+      .describe("The setting, snake_case as in the protocol."),
+    value: z.union([z.string().min(1), z.number(), z.boolean()]).describe("Its value."),
+    description: z.string().min(1).describe("What it controls."),
+    choices: z.array(z.string().min(1)).min(2).optional().describe("The allowed values, for a string setting."),
+  })
+  .refine((x) => x.choices === undefined || (typeof x.value === "string" && x.choices.includes(x.value)), {
+    message: "the value must be one of the choices",
+    path: ["value"],
+  });
+
 /** The whole `skill.yaml`. The TypeScript type and `schemas/skill.schema.json` derive from it. */
 export const SkillDefinition = z
   .strictObject({
@@ -136,8 +200,27 @@ export const SkillDefinition = z
       .array(SkillReference)
       .default([])
       .describe("Longer material kept out of SKILL.md and read when needed."),
+    settings: z
+      .array(SkillSetting)
+      .default([])
+      .describe("Pattern settings (e.g. `auto_pass_threshold`, `merge_strategy`), shown in SKILL.md."),
+    trigger_tests: z
+      .array(SkillTriggerTest)
+      .default([])
+      .describe("Messages and where they must route; `lanes lint` runs them (`trigger-test-failed`)."),
+    resources: z
+      .array(SkillResource)
+      .default([])
+      .describe("Reference material and phase scripts in the definition's `resources/` folder."),
     phases: PhaseList.optional().describe(
       "Makes this a composite skill, run phase by phase with `lanes phase start|advance|complete`.",
+    ),
+    arguments: z
+      .array(SkillArgument)
+      .default([])
+      .describe("Composite skills: extra arguments of `lanes phase start` (`--arg name=value`), shown to every phase."),
+    on_complete: SkillCompletion.optional().describe(
+      "Composite skills: what `lanes phase complete` does after its checks.",
     ),
     argument_hint: z
       .string()
@@ -161,6 +244,20 @@ export const SkillDefinition = z
     s.handoffs.forEach((h, i) => {
       if (h.to === s.id)
         ctx.addIssue({ code: "custom", message: "a skill cannot hand off to itself", path: ["handoffs", i, "to"] });
+    });
+    if (s.phases === undefined && (s.arguments.length > 0 || s.on_complete !== undefined))
+      ctx.addIssue({
+        code: "custom",
+        message: "`arguments` and `on_complete` belong to composite skills (with `phases`)",
+        path: [s.arguments.length > 0 ? "arguments" : "on_complete"],
+      });
+    s.phases?.forEach((p, i) => {
+      if (p.script !== undefined && !s.resources.some((r) => r.file === p.script))
+        ctx.addIssue({
+          code: "custom",
+          message: `phase \`${p.id}\` runs script \`${p.script}\`, which is not listed in \`resources\``,
+          path: ["phases", i, "script"],
+        });
     });
     if (!s.user_invocable && !s.model_invocable)
       ctx.addIssue({

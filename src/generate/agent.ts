@@ -5,11 +5,13 @@
  * (progress file, documentation and confidence, response format, errors, handoff through
  * `next_step`), worded for the agent's role. Pure and deterministic.
  */
+import { renderTaskProtocol } from "./task-protocol.ts";
 import type { AgentDefinition } from "../definitions/agent.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
 import { bullets, joinSections, numbered } from "./markdown.ts";
+import { CONSTRAINT_BLOCK_EXAMPLE } from "../policy/task-block.ts";
 
 /** Consecutive denials after which an agent stops: the guard's `escalate_after` default. */
 const ESCALATE_AFTER = DEFAULT_OPTIONS.escalateAfter;
@@ -192,6 +194,13 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
           "Agents never talk to each other: every handoff goes through you and the progress file.",
           `When an agent finishes, validate its output before the next step: \`${skillRef(ctx, "validate-agent-boundaries")}\` on the files it changed, \`${skillRef(ctx, "risk-classifier")}\` on anything destructive or irreversible. A VIOLATION rejects the output and the task goes to the owner; REVIEW_REQUIRED waits for the human; DANGEROUS is blocked until the human overrides it.`,
           "Start the next agent with the context from `next_step`: the task, relevant files, decisions, and what done looks like. Start independent agents in one message so they run in parallel.",
+          `End every task you give an agent with a constraint block that narrows it to this step, with this step's own paths and commands; the guard reads it for that agent instance alone and denies what it forbids. Only the lines between \`<constraints>\` and \`</constraints>\` count, one per line, paths in the lane glob convention; for example:\n\n${CONSTRAINT_BLOCK_EXAMPLE.split(
+            "\n",
+          )
+            .map((l) => `   ${l}`)
+            .join(
+              "\n",
+            )}\n\n   Also understood: \`read-only\`, \`do not touch|edit|change <paths>\`, \`do not execute <command>\`. Constraints only narrow the agent's lane; they never widen it. Check a block with \`${cli} check --agent <agent> --task "<the task>" …\`.`,
           "When two agents' outputs conflict, show both to the human, let them decide, and keep the other output on record instead of deleting it.",
         ])
       : [
@@ -206,5 +215,6 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
     `### Response format\n\n${report}`,
     `### Errors\n\n${errors}`,
     `### Handoff\n\n${handoff}`,
+    renderTaskProtocol(def, cli),
   ].join("\n\n");
 }

@@ -87,6 +87,7 @@ export function renderAll(set: DefinitionSet, ctx: RenderContext, options: { sch
     ...set.skills.flatMap((s) => [
       { path: `skills/${s.value.id}/SKILL.md`, content: renderSkill(s.value, { ...ctx, skills }) },
       ...s.references.map((r) => ({ path: `skills/${s.value.id}/references/${r.file}`, content: r.content })),
+      ...(s.resources ?? []).map((r) => ({ path: `skills/${s.value.id}/resources/${r.file}`, content: r.content })),
     ]),
     ...(options.schemas ? renderJsonSchemas() : []),
   ];

@@ -83,6 +83,31 @@ export function findMatchingHandoff(
   return candidates[0]?.match;
 }
 
+/**
+ * A multi-domain message (skill collaboration, edge case 2): every target the message calls for,
+ * one entry per target skill, in the order they are taken (the order of
+ * {@link findMatchingHandoff}: priority, then the longer match, then the definition). The first is
+ * handed the work with the others listed as what comes next.
+ */
+export function splitByDomain(
+  skill: Pick<SkillDefinition, "handoffs">,
+  text: string,
+  options: FindHandoffOptions = {},
+): HandoffMatch[] {
+  const out: HandoffMatch[] = [];
+  let rest = skill.handoffs;
+  for (
+    let match = findMatchingHandoff({ handoffs: rest }, text, options);
+    match !== undefined;
+    match = findMatchingHandoff({ handoffs: rest }, text, options)
+  ) {
+    out.push(match);
+    const taken = match.to;
+    rest = rest.filter((h) => h.to !== taken);
+  }
+  return out;
+}
+
 /** Handoffs sorted for the triggers table: priority (highest first), then definition order. */
 export function sortedHandoffs(handoffs: readonly SkillHandoff[]): SkillHandoff[] {
   return handoffs

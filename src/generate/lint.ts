@@ -9,7 +9,7 @@ import type { LoadIssue, LocatedAgent, LocatedSkill, DefinitionSet, ValuePath } 
 import { CONTEXT_SLOTS } from "../definitions/skill.ts";
 import { placeholderRefs } from "./context.ts";
 import { globsOverlap } from "../globs/overlap.ts";
-import { matchesAlternative, triggerAlternatives } from "./handoff.ts";
+import { findMatchingHandoff, matchesAlternative, splitByDomain, triggerAlternatives } from "./handoff.ts";
 import { renderSkillFrontmatter } from "./skill.ts";
 
 /** Every finding id, with what it means. */
@@ -29,10 +29,11 @@ export const FINDING_IDS = {
   "trigger-collision": "one topic routed to two different skills",
   "vague-trigger": "a trigger alternative that is a single common word",
   "unknown-template-slot": "a context template slot lanes does not fill",
-  "owned-path-overlap": "two agents own the same paths and neither declares the owner",
+  "owned-path-overlap": "two agents own the same paths: both may write them (shared ownership, information only)",
   "missing-reference": "a reference file that does not exist",
   "skill-substitution": "skill text that Claude Code would substitute or execute",
   "missing-schema-comment": "a definition without the `yaml-language-server` schema comment",
+  "trigger-test-failed": "a skill's trigger test whose message does not route where it expects",
 } as const;
 
 /** The id of a finding. */
@@ -41,8 +42,8 @@ export type FindingId = keyof typeof FINDING_IDS;
 /** One problem: what, where, and how to fix it. */
 export interface Finding {
   readonly id: FindingId;
-  /** `error` fails `lanes lint` and `lanes build`; `warning` is printed only. */
-  readonly severity: "error" | "warning";
+  /** `error` fails `lanes lint` and `lanes build`; `warning` and `info` are printed only. */
+  readonly severity: "error" | "warning" | "info";
   /** The file, relative to the directory the set was loaded from. */
   readonly file: string;
   /** 1-based line, when known. */
@@ -210,6 +211,41 @@ function lintSkill(
       );
   });
 
+  // the skill's own trigger tests (skill collaboration, testing protocol): each message must route as declared
+  def.trigger_tests.forEach((t, i) => {
+    const options = t.from === undefined ? {} : { from: t.from };
+    if (Array.isArray(t.expect)) {
+      const order = splitByDomain(def, t.message, options).map((m) => m.to);
+      if (order.join(",") !== t.expect.join(","))
+        add(
+          "trigger-test-failed",
+          at(skill, ["trigger_tests", i, "message"]),
+          `\`${def.id}\` splits "${t.message}" into ${order.length === 0 ? "nothing" : order.map((o) => `\`${o}\``).join(", ")}, the test expects ${t.expect.map((o) => `\`${o}\``).join(", ")}`,
+          "fix the handoff triggers or priorities, or the test",
+        );
+      return;
+    }
+    const got = findMatchingHandoff(def, t.message, options);
+    const routed = got === undefined ? "stay" : got.to;
+    if (routed !== t.expect) {
+      const how = got === undefined ? "stays" : `hands off to \`${got.to}\` (matched \`${got.matched}\`)`;
+      add(
+        "trigger-test-failed",
+        at(skill, ["trigger_tests", i, "message"]),
+        `\`${def.id}\` ${how} for "${t.message}", the test expects ${t.expect === "stay" ? "it to stay" : `\`${t.expect}\``}`,
+        "fix the handoff triggers or priorities, or the test",
+      );
+    }
+  });
+  def.resources.forEach((r, i) => {
+    if (!(skill.resources ?? []).some((f) => f.file === r.file))
+      add(
+        "missing-reference",
+        at(skill, ["resources", i, "file"]),
+        `resource \`${r.file}\` is not in \`resources/\``,
+        `add \`${skill.file.replace(/skill\.yaml$/, `resources/${r.file}`)}\` or remove the entry`,
+      );
+  });
   def.references.forEach((r, i) => {
     if (!skill.references.some((f) => f.file === r.file))
       add(
@@ -453,8 +489,9 @@ function lintOverlaps(list: readonly LocatedAgent[], at: At, add: Add): void {
           add(
             "owned-path-overlap",
             at(a, ["owns", ia]),
-            `\`${a.value.name}\` owns \`${ga}\` and \`${b.value.name}\` owns \`${gb}\`: both match some paths and neither declares the owner`,
-            `add \`{ path: "${narrower(ga, gb)}", owner: ${narrower(ga, gb) === gb ? b.value.name : a.value.name} }\` to \`does_not_own\` of \`${narrower(ga, gb) === gb ? a.value.name : b.value.name}\`, or narrow one of the globs`,
+            `\`${a.value.name}\` owns \`${ga}\` and \`${b.value.name}\` owns \`${gb}\`: the paths both match are shared, and either may write them`,
+            `if only one of them should, add \`{ path: "${narrower(ga, gb)}", owner: ${narrower(ga, gb) === gb ? b.value.name : a.value.name} }\` to \`does_not_own\` of \`${narrower(ga, gb) === gb ? a.value.name : b.value.name}\`, or narrow one of the globs`,
+            "info",
           );
         });
       });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { PolicyFile } from "../config/schema.ts";
+import { TestFile } from "../config/test-schema.ts";
 import { AgentDefinition } from "../definitions/agent.ts";
 import { SkillDefinition } from "../definitions/skill.ts";
 
@@ -13,6 +14,7 @@ export const SCHEMA_FILES = {
   "schemas/agent.schema.json": AgentDefinition,
   "schemas/skill.schema.json": SkillDefinition,
   "schemas/lanes.schema.json": PolicyFile,
+  "schemas/lanes-test.schema.json": TestFile,
 } as const;
 
 /** A schema file path of {@link SCHEMA_FILES}. */

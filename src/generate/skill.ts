@@ -4,6 +4,7 @@
  * "Context from previous skill" section that receives the invocation's arguments (`$ARGUMENTS`:
  * the text after `/<id>`, or the Skill tool's `args`). Pure and deterministic.
  */
+import { runsInMain } from "../definitions/phases.ts";
 import type { SkillDefinition, SkillHandoff } from "../definitions/skill.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
@@ -52,6 +53,23 @@ export function renderSkill(def: SkillDefinition, ctx: SkillRenderContext): stri
     x(def.identity),
     renderProtocol(def, ctx),
     renderDomain(def, ctx),
+    def.settings.length === 0
+      ? undefined
+      : `## Settings\n\nUse these values unless the user or the handoff context sets others:\n\n${table(
+          ["Setting", "Value", "What it controls"],
+          def.settings.map((st) => [
+            `\`${st.name}\``,
+            `\`${String(st.value)}\`${
+              st.choices !== undefined
+                ? ` (or ${st.choices
+                    .filter((c) => c !== st.value)
+                    .map((c) => `\`${c}\``)
+                    .join(", ")})`
+                : ""
+            }`,
+            x(st.description),
+          ]),
+        )}`,
     def.steps === undefined ? undefined : `## Steps\n\n${numbered(def.steps.map(x))}`,
     def.phases === undefined ? undefined : renderPhases(def, ctx),
     def.output === undefined ? undefined : `## Output\n\n${x(def.output)}`,
@@ -67,6 +85,9 @@ export function renderSkill(def: SkillDefinition, ctx: SkillRenderContext): stri
     def.references.length === 0
       ? undefined
       : `## References\n\nRead these only when you need them:\n\n${bullets(def.references.map((r) => `\`\${CLAUDE_SKILL_DIR}/references/${r.file}\`: ${sentence(x(r.when))}`))}`,
+    def.resources.length === 0
+      ? undefined
+      : `## Resources\n\nIn \`\${CLAUDE_SKILL_DIR}/resources/\`; pass their paths to the phase's agent:\n\n${bullets(def.resources.map((r) => `\`\${CLAUDE_SKILL_DIR}/resources/${r.file}\`: ${sentence(x(r.when))}`))}`,
     renderIncomingContext(def),
   ]);
   return renderFrontmatter(skillFrontmatter(def), body);
@@ -118,6 +139,7 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
       `Invoke the target with the summary as its argument: the Skill tool with \`skill: "<target>"\` and \`args: "<summary>"\`, or ask the user to run \`/<target> <summary>\`${anyUserOnly ? " (always so for a *user-only* target)" : ""}.`,
       "Stop answering in the other domain.",
     ])}`,
+    `**Several domains in one message** (it matches more than one row): name each specialist in row order ("This involves two specialists: 1. <topic> → <skill>, 2. ..."), say you will take them one at a time, and hand off to the first with the others listed in \`--next\` ("then <skill> for <topic>"), so each specialist hands on to the next when its part is done and the context accumulates.`,
     "If the target skill is not available, say so and continue here with general knowledge.",
     '**Stay** without handing off when the topic is yours even if it touches another area lightly, when the user asks about your last answer or for a review of code in your domain, or says "stay with current", "don\'t switch" or "you handle it" (then note your limits). **Never hand back** to the *Previous skill* named in the context below unless the user asks.',
   );
@@ -145,11 +167,13 @@ function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
   const phases = def.phases ?? [];
   const cli = cliCommand(ctx, "skill");
   const agent = (p: (typeof phases)[number]) =>
-    p.agent !== undefined
-      ? `\`${agentRef(ctx, p.agent)}\``
-      : p.branches !== undefined
-        ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ")
-        : "(lanes)";
+    runsInMain(p)
+      ? `main session (as \`${p.agent}\`)`
+      : p.agent !== undefined
+        ? `\`${agentRef(ctx, p.agent)}\``
+        : p.branches !== undefined
+          ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ")
+          : "(lanes)";
   const detail = (p: (typeof phases)[number]) => {
     const extra: string[] = [];
     if (p.trigger !== undefined) extra.push(`runs when ${p.trigger}`);
@@ -158,22 +182,33 @@ function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
         `on a failed gate back to ${p.remediation_target}${p.max_remediation !== undefined ? `, at most ${p.max_remediation} times` : ""}`,
       );
     if (p.max_iterations !== undefined) extra.push(`at most ${p.max_iterations} rounds`);
+    if (p.script !== undefined) extra.push(`runs \`resources/${p.script}\` first`);
     return extra.length === 0 ? p.description : `${p.description} (${extra.join("; ")})`;
   };
+  const args =
+    def.arguments.length === 0
+      ? ""
+      : ` ${def.arguments.map((a) => `[--arg ${a.name}=${a.choices !== undefined ? a.choices.join("|") : "<value>"}]`).join(" ")}`;
+  const argLines = def.arguments.map(
+    (a) => `\`${a.name}\`: ${a.description}${a.default !== undefined ? ` (default \`${a.default}\`)` : ""}`,
+  );
   return [
     "## Phases",
     "This is a composite skill: lanes runs it phase by phase and saves the state before every instruction, so an interrupted run resumes where it stopped.",
     table(
-      ["Phase", "Title", "Type", "Agent", "What it does", "Next"],
+      ["Phase", "Title", "Type", "Who", "What it does", "Next"],
       phases.map((p) => [p.id, p.title, p.type, agent(p), detail(p), p.next ?? "done"]),
     ),
+    ...(argLines.length === 0 ? [] : [`Arguments of \`phase start\`:\n\n${bullets(argLines)}`]),
     numbered([
-      `Start: run \`${cli} phase start ${def.id}\`. It saves the run and prints phase 0's instructions and a DIRECTIVE naming the task id; pass \`--task <id>\` to every later call. Phase 0 always runs: clarification is never skipped.`,
-      `Follow each DIRECTIVE: start the phase's agent with the Agent tool, passing the phase's instructions and the task id. The agent finishes by writing its memory file: \`${cli} memory write --task <id> --agent <name> --phase <phase> --summary "…" --body-file -\`.`,
-      `Advance: \`${cli} phase advance ${def.id} --task <id>\` checks the memory files and prints the next phase. Add \`--skip\` when an OPTIONAL phase's trigger does not hold, and \`--retry\` when a REMEDIATION or ITERATIVE phase's check fails.`,
-      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\` and report the summary it prints.`,
+      `Start: run \`${cli} phase start ${def.id}${args}\`. It saves the run and prints phase 0's instructions and a DIRECTIVE naming the task id and the run; pass \`--task <id>\` to every later call. Then run \`${cli} progress enter ${def.id}\` so the task context shows the skill (skip it when there is no workflow: it says so). Phase 0 always runs: clarification is never skipped.`,
+      `Follow each DIRECTIVE. A phase marked *main session* you do yourself, in the conversation, where the human can answer (a subagent cannot ask them). For the others start the phase's agent with the Agent tool, passing the phase's instructions and the task id. Whoever does the phase finishes by writing the memory file exactly as the directive shows: \`${cli} memory write --task <id> --agent <name> --phase <phase> --run <run> --summary "…" --body-file -\`.`,
+      `Subagents run in the background by default: wait for each one's completion notice before you advance.`,
+      `Advance: \`${cli} phase advance ${def.id} --task <id>\` checks the memory files and prints the next phase. It passes only a file written for this phase of this run, by the phase's agent, after the phase started. Add \`--skip\` when an OPTIONAL phase's trigger does not hold, and \`--retry\` when a REMEDIATION or ITERATIVE phase's check fails; when it refuses, do what its message says.`,
+      `Pausing or before a long phase: \`${cli} checkpoint save --skill ${def.id}\`. To continue in a new session: \`${cli} checkpoint resume <id>\`, then \`${cli} phase status ${def.id} --task <id>\` for the directive.`,
+      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\`, then \`${cli} progress leave ${def.id} --status success\`, and report the summary it printed.`,
     ]),
-    `In what these commands print, \`lanes\` stands for \`${cli}\`${ctx.target === "plugin" ? " and agent names take the `lanes:` prefix" : ""}. Lost the directive? \`${cli} phase status ${def.id} --task <id>\` prints it again; \`${cli} help phase\` lists the options.`,
+    `In what these commands print, \`lanes\` stands for \`${cli}\`${ctx.target === "plugin" ? " and agent names take the `lanes:` prefix" : ""}. Lost the directive? \`${cli} phase status ${def.id} --task <id>\` prints it again; \`${cli} phase list\` shows the runs; \`${cli} help phase\` lists the options.`,
   ].join("\n\n");
 }
 

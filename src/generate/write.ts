@@ -24,7 +24,7 @@ export interface FileChange {
 
 /**
  * Compares `files` with `outDir`. Generated files under `agents/` and `skills/` that are not in
- * `files` are planned for removal (with the `references/` files of generated skills).
+ * `files` are planned for removal (with the `references/` and `resources/` files of generated skills).
  */
 export function planWrites(outDir: string, files: readonly OutputFile[]): FileChange[] {
   const wanted = new Set(files.map((f) => f.path));
@@ -50,6 +50,7 @@ export function planWrites(outDir: string, files: readonly OutputFile[]): FileCh
     stale(`skills/${dir}/SKILL.md`);
     for (const ref of list(join(outDir, "skills", dir, "references")))
       if (ref.endsWith(".md")) stale(`skills/${dir}/references/${ref}`);
+    for (const res of list(join(outDir, "skills", dir, "resources"))) stale(`skills/${dir}/resources/${res}`);
   }
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }

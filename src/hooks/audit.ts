@@ -2,19 +2,36 @@
  * The append-only audit log, `.claude/state/audit.jsonl`: one JSON object per line, bounded in
  * size (past the limit the file rotates to `audit.1.jsonl`, replacing the previous one). Each line
  * is appended with a single `write` on an `O_APPEND` descriptor, so concurrent hooks never
- * interleave within a line. Failing to log never changes a decision: errors go to stderr.
+ * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
+ * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
-import { appendFileSync, readFileSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, renameSync, statSync } from "node:fs";
 import type { EventAudit } from "../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import type { RiskClass } from "../policy/types.ts";
+import { redactSecrets } from "../shell/redact.ts";
 import { ensureStateDir } from "./state-dir.ts";
+
+/** The fields that carry free text (commands, paths, reasons): redacted before they are stored. */
+const FREE_TEXT = ["subject", "reason"] as const;
+
+/** The entry with secrets redacted from its free-text fields (src/shell/redact.ts): the log never stores them. */
+export function redactEntry(entry: AuditEntry): AuditEntry {
+  const out: Record<string, unknown> = { ...entry };
+  for (const key of FREE_TEXT) if (typeof out[key] === "string") out[key] = redactSecrets(out[key] as string);
+  return out as AuditEntry;
+}
 
 /** Events lanes records: those of the guard and the runtime, and those of the event table's handlers. */
 export type AuditEvent =
   | "decision"
   | "boundary-violation"
   | "escalation"
+  | "task-assigned"
+  | "task-updated"
+  | "task-refused"
+  | "validation"
+  | "human-decision"
   | "file-touched"
   | "conflict"
   | "policy-error"
@@ -79,18 +96,71 @@ export function auditLog(
     append(entry) {
       try {
         ensureStateDir(paths.state);
+        let torn = false;
         try {
           const size = statSync(path).size;
           if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy)))
             renameSync(path, `${paths.state}/audit.1.jsonl`);
+          else torn = size > 0 && !endsWithNewline(path, size);
         } catch {
           // no log yet, or another hook rotated it first
         }
-        appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+        // a writer killed mid-line left a torn last line: start on a fresh line so this entry stays whole
+        appendFileSync(path, `${torn ? "\n" : ""}${JSON.stringify(redactEntry(entry))}\n`, { mode: 0o600 });
         return undefined;
       } catch (error) {
         return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
       }
     },
   };
+}
+
+/** Whether the file's last byte is a newline (one byte read at the end). */
+function endsWithNewline(path: string, size: number): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Parses the text of an audit log: the entries, and how many torn lines (cut by a crash mid-write) were skipped. */
+export function parseAuditLog(text: string): { entries: AuditEntry[]; torn: number } {
+  const entries: AuditEntry[] = [];
+  let torn = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const parsed = parseLine(line);
+    if (parsed !== undefined) {
+      entries.push(parsed);
+      continue;
+    }
+    torn++;
+    // a torn line followed by a whole entry on the same line (written by lanes before the torn-line
+    // fix): recover the entry that starts after the tear
+    for (let at = line.indexOf('{"ts":', 1); at > 0; at = line.indexOf('{"ts":', at + 1)) {
+      const rest = parseLine(line.slice(at));
+      if (rest !== undefined) {
+        entries.push(rest);
+        break;
+      }
+    }
+  }
+  return { entries, torn };
+}
+
+function parseLine(line: string): AuditEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof (value as { ts?: unknown }).ts === "string"
+      ? (value as AuditEntry)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@
  * need no lock: they see the old file or the new one.
  */
 import { atomicWriteFile } from "../io/atomic.ts";
-import { withLockSync } from "../io/lock.ts";
+import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Applies `change` to the file's content under its lock; returns a problem message, if any. */
@@ -15,8 +15,12 @@ export function updateBookkeeping<T>(
   change: (current: T) => T,
 ): string | undefined {
   ensureStateDir(stateDir);
-  const result = withLockSync(path, () => {
-    atomicWriteFile(path, `${JSON.stringify(change(read(path)))}\n`, { durable: false });
-  });
+  const result = withLockSync(
+    path,
+    () => {
+      atomicWriteFile(path, `${JSON.stringify(change(read(path)))}\n`, { durable: false });
+    },
+    HOOK_LOCK,
+  );
   return result.ok ? undefined : result.issues.map((i) => i.message).join("; ");
 }

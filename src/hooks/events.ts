@@ -1,33 +1,53 @@
 /**
  * The less frequent events, in one bundle: SubagentStart/SubagentStop (the agent tree, and the
- * lane reminder given to each subagent), PreCompact (a checkpoint), TaskCreated/TaskCompleted and
- * PostToolUseFailure (the audit log). None of them can block; failures go to stderr.
+ * lane reminder given to each subagent), PreCompact (a checkpoint), PostToolUseFailure (the audit
+ * log). None of them can block; failures go to stderr. The task events and validation are in
+ * task-channel.ts.
  */
 import { assertNever } from "../host/assert-never.ts";
 import { handledBy } from "../host/events.ts";
 import { projectPaths } from "../host/layout.ts";
 import { showGlobs } from "../globs/match.ts";
 import type { CompiledAgent } from "../policy/compiled.ts";
-import { baseAgentName } from "../policy/lanes.ts";
+import { baseAgentName, laneOfUndefined } from "../policy/lanes.ts";
+import type { DefaultLane } from "../policy/compiled.ts";
+import { taskText, type TaskBlock } from "../policy/task-block.ts";
 import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
+import { fnv1a64 } from "../io/hash.ts";
 import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "./agent-tree.ts";
+import { readSpawnPrompt, subagentTranscriptPath } from "./task.ts";
 import { auditLog, type AuditEntry } from "./audit.ts";
 import { findProjectDir } from "../host/env.ts";
 import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 
-/** The reminder a subagent gets at start: who it is, where it sits, what it may write. */
-export function laneReminder(agent: CompiledAgent | undefined, agentType: string, path: readonly string[]): string {
+const UNDEFINED_LANES: Readonly<Record<DefaultLane, string>> = {
+  "unowned-only":
+    "you may write only paths no lanes agent owns; for a path in an agent's lane, report what to change instead",
+  "deny-writes": "you may not write files; report what should change instead",
+  "global-only": "the project's global rules apply to every call",
+};
+
+/** The reminder a subagent gets at start: who it is, where it sits, what it may write, its task constraints. */
+export function laneReminder(
+  agent: CompiledAgent | undefined,
+  agentType: string,
+  path: readonly string[],
+  lane?: DefaultLane,
+  task?: TaskBlock | null,
+): string {
   const where = `path: ${["main", ...path].join(" → ")}`;
+  const constraints =
+    task === undefined || task === null ? "" : `. Your task's constraints, enforced by the guard: ${taskText(task)}`;
   if (agent === undefined)
-    return `lanes: you run as \`${agentType}\` (${where}); the project's global rules apply to every call`;
+    return `lanes: you run as \`${agentType}\` (${where}), without a lanes definition; ${UNDEFINED_LANES[lane ?? "global-only"]}${constraints}`;
   const owns = agent.owns.length === 0 ? "nothing (you are read-only)" : showGlobs(agent.owns);
   const handoff =
     agent.notOwned.length === 0
       ? ""
       : `; paths of other agents: ${agent.notOwned.map((n) => `${showGlobs([n.glob])} → ${n.owner}`).join(", ")}`;
-  return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report`;
+  return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report${constraints}`;
 }
 
 export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
@@ -56,7 +76,21 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
       case "SubagentStart": {
         if (agentId === undefined || agentType === undefined)
           return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
-        const problem = recordSubagentStart(paths.agentTree, paths.state, session, agentId, agentType, now);
+        // the transcript's first message is the Agent call's prompt: an exact link when it is there already
+        const transcript =
+          input.transcript_path === undefined
+            ? undefined
+            : subagentTranscriptPath(input.transcript_path, session, agentId);
+        const prompt = transcript === undefined ? undefined : readSpawnPrompt(transcript);
+        const problem = recordSubagentStart(
+          paths.agentTree,
+          paths.state,
+          session,
+          agentId,
+          agentType,
+          now,
+          prompt === undefined ? undefined : fnv1a64(prompt),
+        );
         if (problem !== undefined) stderr.push(`lanes: could not record the subagent: ${problem}`);
         const path = agentPath(readAgentTree(paths.agentTree), session, agentId);
         audit({
@@ -67,11 +101,13 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         });
         const compiled = readCompiledPolicy(paths.compiledPolicy);
         const lane = compiled.ok ? compiled.policy.agents.find((a) => a.name === baseAgentName(agentType)) : undefined;
+        const defaultLane = compiled.ok ? laneOfUndefined(compiled.policy, agentType) : undefined;
+        const task = readAgentTree(paths.agentTree).sessions[session]?.agents[agentId]?.task;
         return {
           stdout: JSON.stringify({
             hookSpecificOutput: {
               hookEventName: "SubagentStart",
-              additionalContext: laneReminder(lane, agentType, path),
+              additionalContext: laneReminder(lane, agentType, path, defaultLane, task),
             },
           }),
           stderr,
@@ -105,22 +141,6 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
           tool: typeof input["tool_name"] === "string" ? input["tool_name"] : "",
           subject: error.slice(0, 500),
           ...(input["is_interrupt"] === true && { interrupted: true }),
-        });
-        return { stdout: "", stderr };
-      }
-      case "TaskCreated":
-      case "TaskCompleted": {
-        const subject = typeof input["task_subject"] === "string" ? input["task_subject"] : "";
-        audit({
-          event: event === "TaskCreated" ? "task-created" : "task-completed",
-          ...(agentId !== undefined && { agent_id: agentId }),
-          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
-          subject,
-          task_id: input["task_id"],
-          ...(typeof input["teammate_name"] === "string" && { teammate: input["teammate_name"] }),
-          ...(typeof input["task_description"] === "string" && {
-            description: input["task_description"].slice(0, 500),
-          }),
         });
         return { stdout: "", stderr };
       }

@@ -4,6 +4,7 @@
  * glob expansion. The hook and `lanes check` read them here and assemble the context with
  * `evaluationContext` (src/policy/evaluate.ts), as the tests do with their own sources.
  */
+import type { TaskConstraints } from "../policy/lanes.ts";
 import { readFileSync } from "node:fs";
 import { expandGlob } from "../globs/expand.ts";
 import { settingsFiles, tempDirsOf, type Env } from "../host/env.ts";
@@ -39,6 +40,8 @@ export interface SourceRequest {
   readonly agentPath: readonly string[];
   /** The progress file (progressForHooks), for its task constraints; undefined when they do not apply (the main session). */
   readonly progress: RawProgress | undefined;
+  /** Further task constraints of the caller (its own task block). */
+  readonly tasks?: readonly TaskConstraints[];
 }
 
 /** The evaluation sources of a call, and problems met reading them (for stderr). */
@@ -52,7 +55,9 @@ export function readEvaluationSources(
       settingsRules: settings.rules,
       tempDirs: tempDirsOf(where.env, where.home),
       agentPath: where.agentPath,
-      task: taskConstraintsOf(where.progress, policy.options.caseInsensitivePaths),
+      tasks: [taskConstraintsOf(where.progress, policy.options.caseInsensitivePaths), ...(where.tasks ?? [])].filter(
+        (t) => t !== undefined,
+      ),
       expandGlob,
     },
     problems: settings.problems,

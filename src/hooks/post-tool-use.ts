@@ -9,9 +9,14 @@ import { projectPaths } from "../host/layout.ts";
 import { baseAgentName } from "../policy/lanes.ts";
 import { normalizePath, relativeWithin, shownPath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
+import { parseTaskBlock } from "../policy/task-block.ts";
+import { fnv1a64 } from "../io/hash.ts";
 import { progressForHooks, recordArtifacts } from "../runtime/progress-hot.ts";
+import { recordSpawnResult } from "./agent-tree.ts";
+import { HOOK_LOCK } from "../io/lock.ts";
 import { analyzeShell, fileEffects } from "../shell/index.ts";
 import { auditLog } from "./audit.ts";
+import { claimCall } from "./claim.ts";
 import { findProjectDir, homeOf } from "../host/env.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
@@ -51,6 +56,45 @@ function conflictMessage(c: PendingConflict, projectDir: string): string {
   return `lanes conflict: \`${rel}\` was modified by ${c.earlier.agent} and now by ${c.later} in the same workflow${kept}; a human must choose which version wins — report it to the orchestrator and do not overwrite it again`;
 }
 
+/**
+ * The Agent call's PostToolUse links the agent it started exactly: `tool_response.agentId` is
+ * the new agent, the hook input's `agent_id` its parent, `prompt` its task (reference C.4).
+ */
+function recordSpawn(input: ToolHookInput, paths: ReturnType<typeof projectPaths>, now: Date, stderr: string[]): void {
+  const response = (
+    typeof input.tool_response === "object" && input.tool_response !== null ? input.tool_response : {}
+  ) as Record<string, unknown>;
+  const agentId = response["agentId"];
+  if (typeof agentId !== "string" || agentId === "") return;
+  const prompt =
+    typeof response["prompt"] === "string"
+      ? response["prompt"]
+      : typeof input.tool_input["prompt"] === "string"
+        ? input.tool_input["prompt"]
+        : undefined;
+  const type =
+    typeof input.tool_input["subagent_type"] === "string" && input.tool_input["subagent_type"] !== ""
+      ? input.tool_input["subagent_type"]
+      : "general-purpose";
+  const description =
+    typeof input.tool_input["description"] === "string" ? input.tool_input["description"].slice(0, 200) : undefined;
+  const problem = recordSpawnResult(
+    paths.agentTree,
+    paths.state,
+    input.session_id,
+    {
+      agentId,
+      parent: input.agent_id,
+      type,
+      prompt: prompt === undefined ? undefined : fnv1a64(prompt),
+      task: prompt === undefined ? null : (parseTaskBlock(prompt) ?? null),
+      description,
+    },
+    now,
+  );
+  if (problem !== undefined) stderr.push(`lanes: could not record the started agent: ${problem}`);
+}
+
 export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readHookInput(raw);
   if (!parsed.ok)
@@ -62,8 +106,14 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const now = deps.now();
+    if (input.tool_name === "Agent" || input.tool_name === "Task") {
+      recordSpawn(input, paths, now, stderr);
+      return { stdout: "", stderr };
+    }
     const { created, modified } = changedFiles(input, home);
     if (created.length + modified.length === 0) return { stdout: "", stderr };
+    // lanes installed twice (plugin and project): only the first hook to claim the call records it
+    if (!claimCall(paths.state, "post", input.tool_use_id, now)) return { stdout: "", stderr };
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => relativeWithin(f, projectDir) !== undefined;
@@ -71,6 +121,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
       projectDir,
       { created: created.filter(inProject), modified: modified.filter(inProject) },
       agent,
+      { lock: HOOK_LOCK },
     );
     if (!recorded.ok)
       stderr.push(...recorded.issues.map((i) => `lanes: progress artifacts not recorded: ${i.message}`));

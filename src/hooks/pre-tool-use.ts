@@ -5,28 +5,39 @@
  * | failure                                  | answer                                                        |
  * |------------------------------------------|---------------------------------------------------------------|
  * | hook input unreadable / not JSON / wrong shape | deny, with a message                                    |
- * | compiled policy invalid, stale or missing while lanes config exists | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file and the fix; other tools are judged by the built-in defaults |
+ * | compiled policy stale or missing while lanes config exists | recompiled on the spot (recompile.ts); the call is judged by the new policy |
+ * | the edited config does not compile, a last good policy exists | judged by the last good policy; the user and the model are told once which line to fix |
+ * | the config does not compile, no good policy | deny mutating tools (Write, Edit, MultiEdit, NotebookEdit, Bash, Agent, MCP) naming the file:line to fix, except edits to the policy files; other tools are judged by the built-in defaults |
  * | internal error                           | deny, with a message                                          |
  * | shell not analysable / budget exceeded   | ask (rule `shell.unanalysable`)                               |
+ * | a subagent's task block unreadable while its type was started with one this session | deny its writes and commands (`task.constraints-unreadable`) |
  * | `LANES_FAILURE_MODE=open`                | the deny-on-failure rows become no opinion (stderr still says why) |
  *
- * Side effects after the decision (audit log, denial counters, spawn intents) never change it.
+ * Side effects after the decision (audit log, denial counters, spawn intents, cached task blocks) never change it.
  */
 import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { evaluate, evaluationContext } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
-import { baseAgentName } from "../policy/lanes.ts";
+import { baseAgentName, type TaskConstraints } from "../policy/lanes.ts";
+import { parseTaskBlock } from "../policy/task-block.ts";
+import { fnv1a64 } from "../io/hash.ts";
 import { describeCall, renderReason } from "../policy/render.ts";
 import { riskOf, type GuardRequest } from "../policy/types.ts";
-import { agentPath, readAgentTree, recordSpawnIntent } from "./agent-tree.ts";
+import { agentPath, readAgentTree, recordAgentTask, recordSpawnIntent } from "./agent-tree.ts";
 import { auditLog, type AuditEntry } from "./audit.ts";
 import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
 import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
-import { progressForHooks } from "../runtime/progress-hot.ts";
+import { readProgressRaw } from "../runtime/progress-hot.ts";
 import { readEvaluationSources } from "./inputs.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
+import { findTask, readHold } from "./task-store.ts";
+import { instanceTask, taskConstraintsChecked, type InstanceTask } from "./task.ts";
+import { recompilePolicy } from "./recompile.ts";
+import { LANES_VERSION } from "../host/version.ts";
+import { claimCall } from "./claim.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 
@@ -47,9 +58,22 @@ export interface GuardDeps {
   readonly distDir?: string;
 }
 
-const answer = (effect: "deny" | "ask", reason: string): string =>
+const answer = (effect: "deny" | "ask", reason: string, notice?: string): string =>
   JSON.stringify({
-    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: effect, permissionDecisionReason: reason },
+    ...(notice !== undefined && { systemMessage: notice }),
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: effect,
+      permissionDecisionReason: reason,
+      ...(notice !== undefined && { additionalContext: notice }),
+    },
+  });
+
+/** No decision, but something the user and the model must hear once (a policy file that does not compile). */
+const noticeOnly = (notice: string): string =>
+  JSON.stringify({
+    systemMessage: notice,
+    hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: notice },
   });
 
 /** A failure: deny with `message`, unless the team opted into failing open. */
@@ -65,11 +89,29 @@ function hasPolicySources(projectDir: string, home: string): boolean {
   return [p.policy, p.policyLocal, p.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
 }
 
-type PolicyChoice = { policy: CompiledPolicy; problem?: string } | { error: string };
+type PolicyChoice = { policy: CompiledPolicy; problem?: string; notice?: string } | { error: string };
 
+/** The policy source files: while none compiles, edits to them stay possible (that is how the model fixes them). */
+function writesOnlyPolicySources(input: ToolHookInput, projectDir: string, home: string): boolean {
+  if (!["Write", "Edit", "MultiEdit"].includes(input.tool_name)) return false;
+  const file = input.tool_input["file_path"];
+  if (typeof file !== "string" || file === "") return false;
+  const p = projectPaths(projectDir);
+  const abs = resolve(input.cwd, file);
+  return (
+    abs === p.policy || abs === p.policyLocal || abs === userPaths(home).policy || dirname(abs) === p.agentDefinitions
+  );
+}
+
+/**
+ * The policy to judge with. A stale or missing compiled policy is recompiled on the spot (see
+ * recompile.ts); when the edited files do not compile, the last good policy stays in force and the
+ * message names the file and line to fix. Without any good policy, mutating tools are blocked except
+ * edits to the policy files themselves, which the built-in defaults judge.
+ */
 function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: GuardDeps): PolicyChoice {
-  const build = `${deps.distDir === undefined ? "lanes" : cliCommandFor(deps.distDir, projectDir)} build`;
-  const compiled = readCompiledPolicy(projectPaths(projectDir).compiledPolicy);
+  const compiledPath = projectPaths(projectDir).compiledPolicy;
+  const compiled = readCompiledPolicy(compiledPath);
   if (compiled.ok) return { policy: compiled.policy };
   const fallback = readCompiledPolicy(deps.defaultPolicyPath);
   if (compiled.kind === "missing" && !hasPolicySources(projectDir, home)) {
@@ -79,12 +121,24 @@ function choosePolicy(input: ToolHookInput, projectDir: string, home: string, de
           error: `lanes is not installed correctly: the default policy \`${deps.defaultPolicyPath}\` cannot be read; reinstall with \`lanes init\` from the lanes package`,
         };
   }
-  const problem =
-    compiled.kind === "missing"
-      ? `lanes policy is not compiled: \`${compiled.file}\` is missing; run \`${build}\` (or start a new session) to compile \`.claude/lanes.yaml\``
-      : `lanes policy is ${compiled.kind}: \`${compiled.file}\`: ${compiled.message}; run \`${build}\` (or start a new session) to recompile`;
-  if (isMutatingTool(input.tool_name)) return { error: problem };
-  return fallback.ok ? { policy: fallback.policy, problem } : { error: problem };
+  const packAgents = deps.distDir === undefined ? undefined : join(deps.distDir, "..", "definitions", "agents");
+  const rebuilt = recompilePolicy({
+    projectDir,
+    home,
+    lanesVersion: LANES_VERSION,
+    ...(packAgents !== undefined && existsSync(packAgents) && { fallbackAgentsDir: packAgents }),
+  });
+  if (rebuilt.ok) return { policy: rebuilt.policy };
+  const lastGood = readCompiledPolicy(compiledPath, { allowStale: true });
+  if (lastGood.ok) {
+    const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then the last good policy stays in force`;
+    return { policy: lastGood.policy, problem, ...(rebuilt.fresh && { notice: problem }) };
+  }
+  const problem = `lanes policy does not compile: ${rebuilt.message}; fix that line: until then lanes blocks Bash, Write, Edit and Agent calls except edits to the policy files, while Read, Grep and Glob still work`;
+  if (isMutatingTool(input.tool_name) && !writesOnlyPolicySources(input, projectDir, home)) return { error: problem };
+  return fallback.ok
+    ? { policy: fallback.policy, problem, ...(rebuilt.fresh && { notice: problem }) }
+    : { error: problem };
 }
 
 /** Fields that name the subject of a call of a tool lanes does not know. */
@@ -140,15 +194,41 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const policy = choice.policy;
   if (choice.problem !== undefined) stderr.push(choice.problem);
 
-  // only spawns need the agent tree, and only subagents have task constraints: skip the reads otherwise
+  // only spawns and subagents need the agent tree, and only subagents have task constraints: skip the reads otherwise
   const spawning = isSpawnTool(input.tool_name);
-  const progress = input.agent_type === undefined ? undefined : progressForHooks(projectDir);
+  const tree = spawning || input.agent_id !== undefined ? readAgentTree(paths.agentTree) : undefined;
+  const own: TaskConstraints[] = [];
+  let readBlock: InstanceTask["read"];
+  if (input.agent_type !== undefined && input.agent_id !== undefined && tree !== undefined) {
+    const instance = instanceTask({
+      tree,
+      session: input.session_id,
+      agentId: input.agent_id,
+      agentType: input.agent_type,
+      transcriptPath: input.transcript_path,
+      caseInsensitive: policy.options.caseInsensitivePaths,
+    });
+    if (instance.task !== undefined) own.push(instance.task);
+    readBlock = instance.read;
+  }
+  // a progress file that cannot be read might hold constraints narrowing this subagent: fail closed for its mutating calls
+  const read = input.agent_type === undefined ? undefined : readProgressRaw(projectDir);
+  const checked = read === undefined ? {} : taskConstraintsChecked(read, policy.options.caseInsensitivePaths);
+  if (checked.problem !== undefined && isMutatingTool(input.tool_name)) {
+    return failure(
+      `lanes cannot read this step's task constraints: ${checked.problem}; the call is blocked for subagents; fix or remove the progress file (\`lanes progress show\` names the problem), or start the workflow again with \`lanes progress init --force\``,
+      deps,
+      stderr,
+    );
+  }
+  const progress = read?.ok === true ? read.value : undefined;
   const { sources, problems } = readEvaluationSources(policy, {
     projectDir,
     home,
     env,
-    agentPath: spawning ? agentPath(readAgentTree(paths.agentTree), input.session_id, input.agent_id) : [],
+    agentPath: spawning && tree !== undefined ? agentPath(tree, input.session_id, input.agent_id) : [],
     progress,
+    tasks: own,
   });
   stderr.push(...problems.map((p) => `lanes: ${p}`));
   const request: GuardRequest = {
@@ -159,26 +239,58 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     home,
     agent: input.agent_type === undefined ? undefined : { id: input.agent_id, type: input.agent_type },
   };
-  const evaluation = evaluate(request, evaluationContext(policy, sources));
+  const evaluation = evaluate(
+    request,
+    evaluationContext(policy, {
+      ...sources,
+      taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
+      // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
+      ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
+    }),
+  );
   const decision = evaluation.decision;
   const now = deps.now();
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
+  // lanes installed twice (plugin and project): both judge, only the first to claim the call records it
+  const recorder = claimCall(paths.state, "pre", input.tool_use_id, now);
+  if (!recorder)
+    return {
+      stdout:
+        decision === undefined
+          ? ""
+          : answer(
+              decision.effect,
+              renderReason(decision, { call: describeCall(input.tool_name, input.tool_input), agent: agentName }),
+            ),
+      stderr,
+    };
   const count = countDenial(
     paths.state,
     input.session_id,
     input.agent_id ?? "main",
     agentName ?? "main",
-    decision?.effect === "deny",
+    decision?.effect === "deny" ? decision.ruleIds : undefined,
     now,
   );
   const escalation =
     decision?.effect === "deny" && count !== undefined && count >= policy.options.escalateAfter
-      ? { agent: agentName ?? "this session", count }
+      ? {
+          agent: agentName ?? "this session",
+          count,
+          main: input.agent_id === undefined && input.agent_type === undefined,
+        }
       : undefined;
 
   if (spawning) {
     if (decision?.effect !== "deny" && evaluation.facts.spawn !== undefined) {
+      const prompt = typeof input.tool_input["prompt"] === "string" ? input.tool_input["prompt"] : undefined;
+      const description =
+        typeof input.tool_input["description"] === "string" ? input.tool_input["description"].slice(0, 200) : undefined;
+      const details = {
+        ...(prompt !== undefined && { prompt: fnv1a64(prompt), task: parseTaskBlock(prompt) ?? null }),
+        ...(description !== undefined && { description }),
+      };
       const problem = recordSpawnIntent(
         paths.agentTree,
         paths.state,
@@ -186,9 +298,14 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
         input.agent_id,
         evaluation.facts.spawn,
         now,
+        details,
       );
       if (problem !== undefined) stderr.push(`lanes: could not record the agent spawn: ${problem}`);
     }
+  }
+  if (readBlock !== undefined && input.agent_id !== undefined) {
+    const problem = recordAgentTask(paths.agentTree, paths.state, input.session_id, input.agent_id, readBlock, now);
+    if (problem !== undefined) stderr.push(`lanes: could not cache the agent's task constraints: ${problem}`);
   }
 
   // before a subagent overwrites a file another agent modified in this workflow, keep a copy
@@ -241,6 +358,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   if (escalation !== undefined)
     audit({ ...base, event: "escalation", count: escalation.count, rules: decision?.ruleIds ?? [] });
 
-  if (decision === undefined || reason === undefined) return { stdout: "", stderr };
-  return { stdout: answer(decision.effect, reason), stderr };
+  if (decision === undefined || reason === undefined)
+    return { stdout: choice.notice === undefined ? "" : noticeOnly(choice.notice), stderr };
+  return { stdout: answer(decision.effect, reason, choice.notice), stderr };
 }

@@ -56,7 +56,7 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
       } else {
         const first = built.issues[0]!;
         const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
-        const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; until it is fixed the guard denies Write, Edit, Bash and Agent calls — fix the file and run \`${deps.cli} build\``;
+        const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; fix that line: the guard recompiles on the next tool call, and until then ${readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok ? "the last good policy stays in force" : "it blocks Bash, Write, Edit and Agent calls except edits to the policy files"}`;
         notices.push(message);
         context.push(message);
         auditLog(paths).append({ ts, event: "policy-error", session: input.session_id, reason: message });

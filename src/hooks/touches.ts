@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ensurePrivateDir } from "../io/atomic.ts";
-import { safeId } from "../runtime/ids.ts";
+import { safeId } from "../host/ids.ts";
 import type { RawProgress } from "../runtime/progress-hot.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 

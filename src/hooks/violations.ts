@@ -1,7 +1,8 @@
 /**
- * Consecutive denials per agent, for the seeds' error recovery: retry (1st) → escalate (2nd) →
- * block (3rd and later: the reason tells the agent to stop and report). A call that is not denied
- * resets the agent's count.
+ * Consecutive denials per agent instance and per rule, for the seeds' error recovery: retry (1st)
+ * → escalate (2nd) → block (3rd and later: the reason tells the agent to stop and report). A
+ * denial counts for each rule that decided it; denials by unrelated rules do not add up. A call
+ * that is not denied resets the instance's counts.
  *
  * One small file per session and agent (`.claude/state/violations/<session>-<agent>.json`): an
  * agent's own calls come one after another, so no two writers share a read-modify-write and no
@@ -10,46 +11,55 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
-import { safeId } from "../runtime/ids.ts";
+import { safeId } from "../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
-/** The file of one agent's count. */
+/** The file of one agent instance's counts. */
 export interface ViolationCount {
+  /** The highest count among `rules` (kept for readers of the older format). */
   readonly count: number;
+  /** Consecutive denials by rule id. */
+  readonly rules?: Readonly<Record<string, number>>;
   readonly agent: string;
   /** ISO time of the last denial. */
   readonly last: string;
 }
 
 /**
- * Updates the count of `agentKey` (an agent_id, or `main`) after a decision and returns the new
- * count (0 after a reset). Errors leave the count unknown (`undefined`), never the decision changed.
+ * Updates the counts of `agentKey` (an agent_id, or `main`) after a decision and returns the count
+ * of the most repeated rule among `rules` (0 after a reset). Errors leave the count unknown
+ * (`undefined`), never the decision changed.
  */
 export function countDenial(
   stateDir: string,
   session: string,
   agentKey: string,
   agent: string,
-  denied: boolean,
+  rules: readonly string[] | undefined,
   now: Date,
 ): number | undefined {
   const file = join(stateDir, "violations", `${safeId(session)}-${safeId(agentKey)}.json`);
-  let current = 0;
+  let current: Record<string, number> = {};
+  let exists = false;
   try {
-    current = (JSON.parse(readFileSync(file, "utf8")) as ViolationCount).count || 0;
+    const data = JSON.parse(readFileSync(file, "utf8")) as ViolationCount;
+    exists = true;
+    current = typeof data.rules === "object" && data.rules !== null ? { ...data.rules } : {};
   } catch {
-    current = 0;
+    current = {};
   }
   try {
-    if (!denied) {
-      if (current > 0) rmSync(file, { force: true });
+    if (rules === undefined || rules.length === 0) {
+      if (exists) rmSync(file, { force: true });
       return 0;
     }
+    for (const id of rules) current[id] = (current[id] ?? 0) + 1;
+    const count = Math.max(...rules.map((id) => current[id]!));
     ensureStateDir(stateDir);
     ensurePrivateDir(join(stateDir, "violations"));
-    const next: ViolationCount = { count: current + 1, agent, last: now.toISOString() };
+    const next: ViolationCount = { count, rules: current, agent, last: now.toISOString() };
     atomicWriteFile(file, `${JSON.stringify(next)}\n`, { durable: false });
-    return next.count;
+    return count;
   } catch {
     return undefined;
   }

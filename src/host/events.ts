@@ -13,6 +13,7 @@ export const BUNDLES = {
   "post-tool-use": { hot: true },
   "session-start": { hot: false },
   events: { hot: false },
+  tasks: { hot: false },
 } as const satisfies Readonly<Record<string, { readonly hot: boolean }>>;
 export type Bundle = keyof typeof BUNDLES;
 
@@ -40,8 +41,13 @@ export const HOOK_EVENTS = [
   { event: "SubagentStart", bundle: "events", timeout: 10, block: false, audit: "subagent-start" },
   { event: "SubagentStop", bundle: "events", timeout: 10, block: false, audit: "subagent-stop" },
   { event: "PreCompact", bundle: "events", timeout: 10, block: false, audit: "checkpoint" },
-  { event: "TaskCreated", bundle: "events", timeout: 10, block: false, audit: "task-created" },
-  { event: "TaskCompleted", bundle: "events", timeout: 10, block: false, audit: "task-completed" },
+  // the task channel and validation on the way out (src/hooks/task-channel.ts)
+  { event: "SubagentStart", bundle: "tasks", timeout: 15, block: false },
+  { event: "SubagentStop", bundle: "tasks", timeout: 20, block: true },
+  { event: "TaskCreated", bundle: "tasks", timeout: 15, block: true, audit: "task-created" },
+  { event: "TaskCompleted", bundle: "tasks", timeout: 20, block: true, audit: "task-completed" },
+  { event: "PostToolUse", bundle: "tasks", matcher: "Agent|TaskCreate|TaskUpdate", timeout: 20, block: false },
+  { event: "UserPromptSubmit", bundle: "tasks", timeout: 15, block: false },
 ] as const satisfies readonly HookEventSpec[];
 
 type Row = (typeof HOOK_EVENTS)[number];

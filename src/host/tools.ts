@@ -104,11 +104,11 @@ export const readsFiles = (name: string): boolean => {
 /** True for tools whose calls write a file named in their input. */
 export const writesFiles = (name: string): boolean => (toolSpec(name)?.writes?.length ?? 0) > 0;
 
-/** The PostToolUse matcher: every tool whose changes are recorded. */
+/** The PostToolUse matcher: every tool whose changes are recorded, and the spawn tools (their result links the agent tree). */
 export const postToolUseMatcher = (): string =>
-  TOOLS.filter((t) => t.recordsChanges === true)
-    .map((t) => t.name)
-    .join("|");
+  TOOLS.flatMap((t) =>
+    t.recordsChanges === true ? [t.name] : t.spawns !== undefined ? [t.name, ...(t.aliases ?? [])] : [],
+  ).join("|");
 
 /** Input fields whose value names the subject of a call (command, path, agent type, skill, URL), in order of preference. */
 export const subjectFields = (name: string): readonly string[] => {

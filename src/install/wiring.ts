@@ -32,6 +32,7 @@ export const DIST_FILES: readonly string[] = [
   ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`),
   "shell.impl.cjs",
   "globs.impl.cjs",
+  "compile.impl.cjs",
   "cli.mjs",
   "policy.default.json",
 ];
@@ -39,13 +40,13 @@ export const DIST_FILES: readonly string[] = [
 /** A marker that identifies lanes' own handlers when merging into existing settings. */
 export const LANES_MARKER = "/lanes/dist/";
 
-/** The wiring with each command built by `command(entry)`. */
-export function hookWiring(command: (entry: string) => string): HookWiring {
+/** The wiring with each command built by `command(entry, enforcing)`. */
+export function hookWiring(command: (entry: string, enforcing: boolean) => string): HookWiring {
   const wiring: Record<string, HookGroup[]> = {};
   for (const row of HOOK_EVENTS as readonly HookEventSpec[]) {
     const handler: HookHandler = {
       type: "command",
-      command: command(bundleFile(row.bundle)),
+      command: command(bundleFile(row.bundle), row.block),
       timeout: row.timeout,
       ...(row.block && { onFailure: "block" as const }),
     };
@@ -57,5 +58,16 @@ export function hookWiring(command: (entry: string) => string): HookWiring {
 /** Commands for the plugin (`hooks/hooks.json`). */
 export const pluginCommand = (entry: string): string => `node "\${CLAUDE_PLUGIN_ROOT}/dist/${entry}"`;
 
+/**
+ * The inline loader of a project install's hook command: when the hook file is missing (a clone of
+ * a repository whose commit left `.claude/lanes/dist/` out), one line naming the file and the fix
+ * instead of Node's stack trace; an enforcing hook still fails closed (exit 2 blocks the call, and
+ * the line is what the model sees). Plain JavaScript inside double quotes: no `$`, backquote or
+ * double quote in it.
+ */
+export const hookLoader = (enforcing: boolean): string =>
+  `const f=process.argv[1];try{require('fs').accessSync(f)}catch{process.stderr.write('lanes: the hook file '+f+' is missing (the install was not committed?): run npx lanes init in the repository and commit .claude/, or remove lanes hooks from .claude/settings.json\\n');process.exit(${enforcing ? 2 : 1})}require(f)`;
+
 /** Commands for a project install (`.claude/settings.json`). */
-export const projectCommand = (entry: string): string => `node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/${entry}"`;
+export const projectCommand = (entry: string, enforcing: boolean): string =>
+  `node -e "${hookLoader(enforcing)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/${entry}"`;

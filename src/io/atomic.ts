@@ -6,6 +6,7 @@
 import {
   closeSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -68,6 +69,44 @@ export function atomicWriteFile(path: string, data: string | Uint8Array, options
       // never created, or already renamed
     }
     throw error;
+  }
+  if (options.durable !== false) fsyncDirectory(dirname(path));
+}
+
+/**
+ * Creates `path` with `data` atomically and exclusively: readers never see it half-written, and
+ * when several processes create the same path at once exactly one succeeds; the others get an
+ * `EEXIST` error. The content goes to a unique temporary file which is then hard-linked to `path`
+ * (`link` fails when `path` exists); where hard links are not supported, an `O_EXCL` create is
+ * the fallback (still exclusive, but a reader may briefly see an empty file).
+ */
+export function atomicCreateFile(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const temp = tempPathFor(path);
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const writeAll = (file: string, flag: string): void => {
+    const fd = openSync(file, flag, options.mode ?? 0o600);
+    try {
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      if (options.durable !== false) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  try {
+    writeAll(temp, "wx");
+    try {
+      linkSync(temp, path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw error;
+      writeAll(path, "wx");
+    }
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created
+    }
   }
   if (options.durable !== false) fsyncDirectory(dirname(path));
 }

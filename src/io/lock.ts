@@ -82,6 +82,13 @@ export interface LockOptions {
   readonly sleep?: (ms: number) => void;
 }
 
+/**
+ * Lock options for code that runs inside a hook: a hook is killed at its timeout (10 s for the
+ * enforcing hooks, see src/install/wiring.ts), and a killed PreToolUse hook blocks the call, so a
+ * hook waits for a lock at most 2 s and then goes on without the bookkeeping (with a note).
+ */
+export const HOOK_LOCK: LockOptions = { timeoutMs: 2_000 };
+
 /** How deep stealing may recurse into claims of claims before waiting instead. */
 const MAX_CLAIM_DEPTH = 3;
 

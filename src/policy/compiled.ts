@@ -8,11 +8,18 @@ import type { PathClass } from "../schema/vocabulary.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 6;
+export const COMPILED_FORMAT = 7;
 
 /** SQL statement kinds the database rules can name. */
 export type SqlKind =
-  "drop-database" | "drop-schema" | "drop-table" | "truncate" | "delete-without-where" | "flush-all";
+  | "drop-database"
+  | "drop-schema"
+  | "drop-table"
+  | "drop-column"
+  | "truncate"
+  | "delete-without-where"
+  | "update-without-where"
+  | "flush-all";
 
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =
@@ -24,6 +31,8 @@ export type CompiledMatch =
       readonly flagsAll?: readonly (readonly string[])[];
       readonly flagsNone?: readonly string[];
       readonly optionValues?: Readonly<Record<string, readonly string[]>>;
+      /** Environment assignments before the command, by name: wanted values. */
+      readonly env?: Readonly<Record<string, readonly string[]>>;
       readonly doubleDash?: boolean;
       readonly operands?: readonly CompiledGlob[];
       readonly targets?: readonly PathClass[];
@@ -61,6 +70,8 @@ export interface CompiledRule {
   readonly id: string;
   readonly layer: Layer;
   readonly effect: Effect;
+  /** The effect for a subagent's call, when stricter than `effect` (self-protection: ask the person in the main session, deny a subagent). */
+  readonly subagentEffect?: Effect;
   readonly why: string;
   readonly instead: string;
   /** `lanes built-in` or the file the rule came from. */
@@ -96,11 +107,35 @@ export interface PolicySource {
   readonly hash: string | null;
 }
 
+/**
+ * The lane of a subagent without a lanes definition (built-in, plugin and `.claude/agents` agents):
+ * `unowned-only` may write only paths no lanes agent owns; `deny-writes` may not write at all;
+ * `global-only` gets only the global rules.
+ */
+export type DefaultLane = "unowned-only" | "deny-writes" | "global-only";
+
+/** What `subagents:` of lanes.yaml compiles to: rules for every subagent, defined or not. */
+export interface CompiledSubagents {
+  /** Lanes of agent types without a definition, by type (`Explore`, `Plan`, `plugin:x`); others get `options.defaultLane`. */
+  readonly lanes: Readonly<Record<string, DefaultLane>>;
+  /** When set, the only tools any subagent may use. */
+  readonly toolsAllowed: readonly string[] | undefined;
+  readonly toolsForbidden: readonly string[];
+  /** MUST NOT rules of every subagent (ids `subagents.<id>`, layer `must-not`). */
+  readonly mustNot: readonly CompiledRule[];
+}
+
+/** The lanes of Claude Code's built-in agents when lanes.yaml does not name them. */
+export const BUILTIN_AGENT_LANES: Readonly<Record<string, DefaultLane>> = {
+  Explore: "deny-writes",
+  Plan: "deny-writes",
+};
+
 /** Options after layering, every one set. */
 export interface CompiledOptions {
   readonly caseInsensitivePaths: boolean;
   readonly outsideProjectWrites: "deny" | "ask" | "off";
-  readonly defaultLane: "deny-writes" | "global-only";
+  readonly defaultLane: DefaultLane;
   readonly maxAgentDepth: number;
   readonly analysisBudgetMs: number;
   readonly auditMaxBytes: number;
@@ -121,6 +156,7 @@ export interface CompiledPolicy {
   /** Rules switched off by `disable:`, with the file that did it, for `lanes check` traces. */
   readonly disabled: readonly { readonly id: string; readonly by: string }[];
   readonly agents: readonly CompiledAgent[];
+  readonly subagents: CompiledSubagents;
   /**
    * Agent types Claude Code can start: lanes agents, `.claude/agents/*.md` and
    * `~/.claude/agents/*.md` names, and Claude Code's built-in types. Plugin-namespaced types
@@ -136,7 +172,7 @@ export const AUDIT_MIN_BYTES = 10_000;
 export const DEFAULT_OPTIONS: CompiledOptions = {
   caseInsensitivePaths: false,
   outsideProjectWrites: "ask",
-  defaultLane: "global-only",
+  defaultLane: "unowned-only",
   maxAgentDepth: 3,
   analysisBudgetMs: 50,
   auditMaxBytes: 5_000_000,

@@ -17,7 +17,9 @@ import { extractFacts, type Facts } from "./facts.ts";
 import type { GlobRoots } from "../globs/match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
 import { matchRule } from "./match.ts";
+import { memoryLaneMatches } from "./memory-lane.ts";
 import type { PathContext } from "./paths.ts";
+import { taskToolMatches } from "./tasks.ts";
 import { matchSettingsRules, type PathCompiler, type SettingsRule } from "./settings.ts";
 import type { Decision, GuardRequest, Match } from "./types.ts";
 
@@ -31,9 +33,14 @@ export interface EvaluateContext {
   readonly position: AgentPosition;
   /** Agent types Claude Code can start. */
   readonly knownAgentTypes: ReadonlySet<string>;
-  readonly task: TaskConstraints | undefined;
+  /** Task constraints in force (progress file, per-instance task blocks); lanes.ts picks the caller's. */
+  readonly tasks: readonly TaskConstraints[];
   /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+  /** The agent a task is assigned to (task-channel rules); absent = no task known. */
+  readonly taskOwner?: (taskId: string) => string | undefined;
+  /** Why work waits for a human decision (task-channel hold), if it does. */
+  readonly pendingDecision?: string;
 }
 
 /** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/inputs.ts), tests give it. */
@@ -42,8 +49,11 @@ export interface EvaluationSources {
   readonly tempDirs: readonly string[];
   /** Agent types from the first subagent down to the caller (see AgentPosition); empty for the main session. */
   readonly agentPath: readonly string[];
-  readonly task: TaskConstraints | undefined;
+  /** Task constraints in force (progress file, per-instance task blocks). */
+  readonly tasks: readonly TaskConstraints[];
   readonly expandGlob?: EvaluateContext["expandGlob"];
+  readonly taskOwner?: EvaluateContext["taskOwner"];
+  readonly pendingDecision?: string | undefined;
 }
 
 /** The evaluator's context, assembled in one place for the hook, `lanes check` and the tests. */
@@ -55,8 +65,10 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     tempDirs: sources.tempDirs,
     position: { path: sources.agentPath },
     knownAgentTypes: new Set(policy.knownAgentTypes),
-    task: sources.task,
+    tasks: sources.tasks,
     ...(sources.expandGlob !== undefined && { expandGlob: sources.expandGlob }),
+    ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
+    ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
   };
 }
 
@@ -68,8 +80,44 @@ export interface Evaluation {
   readonly matches: readonly Match[];
 }
 
+/** Layers of an agent's own rules. */
+const AGENT_LAYERS: ReadonlySet<string> = new Set(["must-not", "role", "task"]);
+
+/**
+ * The safer alternative a denial offers must not be denied itself for this agent: the candidates
+ * are the agent's own deciding rules' alternatives, then the first deciding rule's; a candidate
+ * whose commands (in backticks) this agent would be denied is skipped. `undefined` keeps the
+ * renderer's default; with no candidate left, a generic one.
+ */
+function safeAlternative(decision: Decision, request: GuardRequest, context: EvaluateContext): string | undefined {
+  if (request.agent === undefined) return undefined;
+  const candidates = [
+    ...new Set([
+      ...decision.matches.filter((m) => AGENT_LAYERS.has(m.layer)).map((m) => m.instead),
+      decision.matches[0]!.instead,
+    ]),
+  ];
+  for (const candidate of candidates) {
+    const snippets = [...candidate.matchAll(/`([^`]+)`/g)]
+      .map((m) => m[1]!)
+      .filter((t) => !t.startsWith("-") && t.includes(" "));
+    const denied = snippets.some(
+      (text) => judgeCall({ ...request, tool: "Bash", input: { command: text } }, context).decision?.effect === "deny",
+    );
+    if (!denied) return candidate;
+  }
+  return "stop and report to whoever started you what you need; do not work around the rule";
+}
+
 /** Judges one tool call. */
 export function evaluate(request: GuardRequest, context: EvaluateContext): Evaluation {
+  const evaluation = judgeCall(request, context);
+  if (evaluation.decision?.effect !== "deny") return evaluation;
+  const alternative = safeAlternative(evaluation.decision, request, context);
+  return alternative === undefined ? evaluation : { ...evaluation, decision: { ...evaluation.decision, alternative } };
+}
+
+function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation {
   const policy: CompiledPolicy = context.policy;
   const pathContext: PathContext = {
     cwd: request.cwd,
@@ -95,19 +143,31 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
       roots,
       compile: context.compileSettingsGlob,
     }),
-    ...policy.rules.flatMap((rule) => matchRule(rule, facts, pathContext, roots)),
+    ...policy.rules.flatMap((rule) =>
+      matchRule(rule, facts, pathContext, roots, rule.layer, request.agent !== undefined),
+    ),
     ...laneMatchesFor(
       {
         policy,
         agentType: request.agent?.type,
+        agentId: request.agent?.id,
         position: context.position,
         knownAgentTypes: context.knownAgentTypes,
-        task: context.task,
+        tasks: context.tasks,
       },
       facts,
       pathContext,
       roots,
     ),
+    ...taskToolMatches({
+      policy,
+      agentType: request.agent?.type,
+      tool: request.tool,
+      toolInput: request.input,
+      taskOwner: context.taskOwner ?? (() => undefined),
+      ...(context.pendingDecision !== undefined && { pendingDecision: context.pendingDecision }),
+    }),
+    ...memoryLaneMatches(request.agent?.type, facts, pathContext),
   ];
   return { decision: combine(matches), facts, matches };
 }

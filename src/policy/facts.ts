@@ -10,6 +10,7 @@ import type {
   ShellAnalysis,
   ShellCommand,
   ShellFunction,
+  ShellWord,
   Unrepresentable,
 } from "../shell/types.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
@@ -47,7 +48,7 @@ export interface FileFact {
   readonly force: boolean;
   readonly filtered: boolean;
   /** `tool` for file tools; for Bash, how the shell analysis derived it. */
-  readonly basis: "tool" | "known" | "redirect" | "operand" | "interpreter";
+  readonly basis: "tool" | "known" | "redirect" | "operand" | "interpreter" | "flag";
   /** The command index for Bash facts. */
   readonly command: number | undefined;
   readonly classes: ReadonlySet<PathClass>;
@@ -109,6 +110,38 @@ function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
   return out;
 }
 
+/** Spellings of the temp directory a path may start with; those without a default need a name after them. */
+const TEMP_PREFIXES: readonly { readonly text: string; readonly safe: boolean }[] = [
+  { text: "${TMPDIR:-/tmp}", safe: true },
+  { text: "${TMPDIR:-/tmp/}", safe: true },
+  { text: "${TMPDIR}", safe: false },
+  { text: "$TMPDIR", safe: false },
+];
+
+/**
+ * The path of a word that starts with the temp directory variable (`"$TMPDIR"/x`,
+ * `"${TMPDIR:-/tmp}/x"`), under the first temp directory; undefined for anything else. Without a
+ * default, a bare `$TMPDIR`, `$TMPDIR/` or `$TMPDIR/*` stays unknown: with the variable unset it
+ * names `/` or everything in it.
+ */
+function tempPath(raw: string, ctx: PathContext): string | undefined {
+  const temp = ctx.tempDirs[0];
+  if (temp === undefined) return undefined;
+  const unquoted = [...raw].filter((c) => c !== '"').join("");
+  const prefix = TEMP_PREFIXES.find((p) => unquoted.startsWith(p.text));
+  if (prefix === undefined) return undefined;
+  const rest = unquoted.slice(prefix.text.length);
+  if ([...rest].some((c) => c === "$" || c === "`" || c === "'" || c === "\\")) return undefined;
+  const name = rest.startsWith("/") ? rest.slice(1) : undefined;
+  if (
+    name === undefined ||
+    (!prefix.safe &&
+      (name === "" || name.startsWith("*") || name.startsWith("?") || name.startsWith("[") || name.startsWith(".")))
+  )
+    return undefined;
+  return normalizePath(`${temp}/${name}`, { cwd: ctx.cwd, home: ctx.home });
+}
+
 function fileFact(
   raw: string,
   access: Access,
@@ -127,10 +160,11 @@ function fileFact(
   const glob = extra.glob ?? false;
   const cwd = extra.cwd ?? ctx.cwd;
   const path =
-    extra.dynamic === true ||
-    (command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~"))
-      ? undefined
-      : normalizePath(raw, { cwd, home: ctx.home });
+    extra.dynamic === true
+      ? tempPath(raw, ctx)
+      : command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~")
+        ? undefined
+        : normalizePath(raw, { cwd, home: ctx.home });
   const classes = path === undefined ? new Set<PathClass>() : classifyPath(path, glob, { ...ctx, cwd });
   const where = command === undefined ? "call" : `cmd:${command}`;
   return {
@@ -148,10 +182,230 @@ function fileFact(
   };
 }
 
+/** The values of an option: from the argv view, else `--opt value` and `--opt=value` in argv (programs lanes has no grammar for). */
+export function optionValues(fact: CommandFact, option: string): readonly { readonly value: string | undefined }[] {
+  const parsed = fact.view.values.get(option);
+  if (parsed !== undefined && parsed.length > 0) return parsed;
+  const words = fact.command.argv;
+  const found: { value: string | undefined }[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v === option && i + 1 < words.length) found.push({ value: words[i + 1]!.value });
+    else if (v !== undefined && v.startsWith(`${option}=`)) found.push({ value: v.slice(option.length + 1) });
+  }
+  return found;
+}
+
+/** The values an environment variable is given for this command (`X=1 cmd`, `env X=1 cmd`). */
+export function envValues(fact: CommandFact, name: string): readonly { readonly value: string | undefined }[] {
+  return fact.command.assignments.filter((a) => a.name === name).map((a) => ({ value: a.value.value }));
+}
+
+/**
+ * Programs that write files because of a flag or a subcommand (formatters and linters with
+ * `--write`/`--fix`, snapshot updates, `git apply`, `npm pkg set`, codemods). The shell analysis
+ * knows their argv, not their effect: this table turns them into write facts.
+ */
+interface FlagWrite {
+  readonly programs: readonly string[];
+  /** Leading positionals (a subcommand), `a|b` alternatives. */
+  readonly args?: readonly string[];
+  /** One of these makes it write (anywhere in argv, also after `--`); absent: it always writes. */
+  readonly flags?: readonly string[];
+  /** A dry run or check: no write. */
+  readonly unless?: readonly string[];
+  /** Options of the program that take a value (skipped when collecting operands). */
+  readonly valued?: readonly string[];
+  /** Operands that are not paths, after `args` (a codemod's transform name). */
+  readonly skip?: number;
+  /** `operands`: the path operands (default `defaults`); `globs`: these, under its directory; `unknown`: files named at run time. */
+  readonly writes: "operands" | "unknown" | { readonly globs: readonly string[] };
+  readonly defaults?: readonly string[];
+}
+
+const SNAPSHOT_FLAGS = ["-u", "--update", "--updateSnapshot", "--update-snapshots"];
+const FLAG_WRITES: readonly FlagWrite[] = [
+  {
+    programs: ["eslint"],
+    flags: ["--fix"],
+    valued: [
+      "-c",
+      "--config",
+      "--ext",
+      "--rulesdir",
+      "--format",
+      "-f",
+      "-o",
+      "--output-file",
+      "--parser",
+      "--resolve-plugins-relative-to",
+      "--max-warnings",
+      "--cache-location",
+    ],
+    writes: "operands",
+    defaults: ["."],
+  },
+  {
+    programs: ["prettier"],
+    flags: ["--write", "-w"],
+    valued: ["--config", "--ignore-path", "--plugin", "--parser", "--log-level"],
+    writes: "operands",
+  },
+  {
+    programs: ["stylelint"],
+    flags: ["--fix"],
+    valued: ["--config", "-c", "--custom-syntax", "-o", "--output-file"],
+    writes: "operands",
+  },
+  {
+    programs: ["biome"],
+    args: ["check|lint|format"],
+    flags: ["--write", "--fix", "--apply", "--apply-unsafe", "--unsafe"],
+    valued: ["--config-path"],
+    writes: "operands",
+    defaults: ["."],
+  },
+  {
+    programs: ["ruff"],
+    args: ["check"],
+    flags: ["--fix"],
+    valued: ["--config", "--select", "--ignore"],
+    writes: "operands",
+    defaults: ["."],
+  },
+  {
+    programs: ["ruff"],
+    args: ["format"],
+    unless: ["--check", "--diff"],
+    valued: ["--config"],
+    writes: "operands",
+    defaults: ["."],
+  },
+  {
+    programs: ["black", "isort"],
+    unless: ["--check", "--check-only", "--diff"],
+    valued: ["--config", "-l", "--line-length"],
+    writes: "operands",
+  },
+  { programs: ["autopep8"], flags: ["-i", "--in-place"], writes: "operands" },
+  { programs: ["gofmt", "goimports"], flags: ["-w"], writes: "operands" },
+  { programs: ["rustfmt"], unless: ["--check"], writes: "operands" },
+  { programs: ["clang-format"], flags: ["-i"], valued: ["--style", "-style"], writes: "operands" },
+  { programs: ["cargo"], args: ["fmt"], unless: ["--check"], writes: { globs: ["**/*.rs"] } },
+  { programs: ["cargo"], args: ["clippy"], flags: ["--fix"], writes: { globs: ["**/*.rs"] } },
+  { programs: ["git"], args: ["apply"], unless: ["--check", "--stat", "--numstat", "--summary"], writes: "unknown" },
+  { programs: ["patch"], unless: ["--dry-run"], writes: "unknown" },
+  { programs: ["npm", "pnpm"], args: ["pkg", "set|delete|fix"], writes: { globs: ["package.json"] } },
+  { programs: ["vitest", "jest"], flags: SNAPSHOT_FLAGS, writes: { globs: ["**/__snapshots__/**"] } },
+  {
+    programs: ["npm", "pnpm", "yarn", "bun"],
+    args: ["test|t|run"],
+    flags: SNAPSHOT_FLAGS,
+    writes: { globs: ["**/__snapshots__/**"] },
+  },
+  { programs: ["playwright"], args: ["test"], flags: SNAPSHOT_FLAGS, writes: { globs: ["**/*-snapshots/**"] } },
+  {
+    programs: ["jscodeshift"],
+    unless: ["--dry", "-d"],
+    valued: ["-t", "--transform", "--parser", "--extensions", "--ignore-pattern", "--ignore-config", "-c", "--cpus"],
+    writes: "operands",
+  },
+  {
+    programs: ["@next/codemod", "@codemod/cli", "codemod", "react-codemod"],
+    unless: ["--dry", "-d"],
+    skip: 1,
+    writes: "operands",
+  },
+];
+
+/** Package runners: `npx eslint`, `pnpm dlx x`, `yarn exec x`, `bunx x` run their first operand. */
+const RUNNERS: Readonly<Record<string, readonly string[]>> = {
+  npx: [],
+  bunx: [],
+  pnpx: [],
+  pnpm: ["exec", "dlx"],
+  yarn: ["exec", "dlx"],
+  npm: ["exec", "x"],
+};
+
+/** `@next/codemod@latest` → `@next/codemod`; `eslint@8` → `eslint`. */
+const packageName = (spec: string): string => {
+  const at = spec.indexOf("@", 1);
+  return at === -1 ? spec : spec.slice(0, at);
+};
+
+/** The program a command really runs and the positionals it gets (through a package runner). */
+export function runWhat(fact: CommandFact): { program: string | undefined; positionals: readonly ShellWord[] } {
+  const runner = fact.program === undefined ? undefined : RUNNERS[fact.program];
+  const positionals = fact.view.positionals;
+  if (runner === undefined) return { program: fact.program, positionals };
+  const skip = runner.length === 0 ? 0 : runner.includes(positionals[0]?.value ?? "") ? 1 : -1;
+  if (skip === -1) return { program: fact.program, positionals };
+  const tool = positionals[skip]?.value;
+  return tool === undefined
+    ? { program: fact.program, positionals }
+    : { program: packageName(tool), positionals: positionals.slice(skip + 1) };
+}
+
+function flagWrites(fact: CommandFact, ctx: PathContext): FileFact[] {
+  const out: FileFact[] = [];
+  const cwd = fact.command.cwd;
+  const has = (f: string) => fact.view.flags.has(f) || fact.argv.includes(f);
+  for (const { program, positionals } of [
+    runWhat(fact),
+    { program: fact.program, positionals: fact.view.positionals },
+  ]) {
+    if (program === undefined) continue;
+    const row = FLAG_WRITES.find(
+      (r) =>
+        r.programs.includes(program) &&
+        (r.args ?? []).every((a, i) => a.split("|").includes(positionals[i]?.value ?? "")) &&
+        (r.flags === undefined || r.flags.some(has)) &&
+        !(r.unless ?? []).some(has),
+    );
+    if (row === undefined) continue;
+    const at = cwd ?? ctx.cwd;
+    if (row.writes === "unknown") {
+      out.push(
+        fileFact(`files named by \`${fact.command.text}\``, "write", "flag", fact.index, { dynamic: true, cwd }, ctx),
+      );
+    } else if (row.writes === "operands") {
+      const valued = new Set(row.valued ?? []);
+      const skipped = new Set<ShellWord>();
+      const words = fact.command.argv;
+      for (let i = 1; i < words.length; i++)
+        if (valued.has(words[i]!.value ?? "") && words[i + 1] !== undefined) skipped.add(words[i + 1]!);
+      const operands = positionals
+        .slice((row.args?.length ?? 0) + (row.skip ?? 0))
+        .filter((w) => !skipped.has(w) && !(w.value ?? "").startsWith("-"));
+      const targets: { text: string; value: string | undefined; glob: boolean }[] =
+        operands.length > 0 ? [...operands] : (row.defaults ?? []).map((d) => ({ text: d, value: d, glob: false }));
+      for (const w of targets)
+        out.push(
+          fileFact(
+            w.value ?? w.text,
+            "write",
+            "flag",
+            fact.index,
+            { dynamic: w.value === undefined, glob: w.glob, recursive: true, cwd: at },
+            ctx,
+          ),
+        );
+    } else {
+      for (const g of row.writes.globs)
+        out.push(fileFact(`${at}/${g}`, "write", "flag", fact.index, { glob: true, cwd: at }, ctx));
+    }
+    break;
+  }
+  return out;
+}
+
 /** Facts of a Bash command string. */
 function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
   const ctx = options.pathContext;
-  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, budgetMs: options.analysisBudgetMs });
+  // the analysis is bounded by a node count (deterministic); `analysisBudgetMs` no longer applies
+  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, repoRoot: ctx.projectDir });
+  // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
     return {
@@ -205,6 +459,8 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     }
   }
 
+  for (const fact of commands) files.push(...flagWrites(fact, ctx));
+
   const stdinText = new Map<number, string[]>();
   for (const command of shell.commands) {
     for (const redirect of command.redirects) {
@@ -212,6 +468,10 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
         stdinText.set(command.index, [...(stdinText.get(command.index) ?? []), redirect.target.value]);
       }
     }
+  }
+  for (const command of shell.commands) {
+    // static text piped in (`echo ... | base64 -d | psql`), when not already a heredoc/herestring
+    if (command.stdin !== undefined && !stdinText.has(command.index)) stdinText.set(command.index, [command.stdin]);
   }
   for (const exec of shell.code) {
     if (exec.source === "literal" && exec.code !== undefined) {

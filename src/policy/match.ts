@@ -6,15 +6,17 @@ import { compilePathGlob } from "../globs/compile.ts";
 import type { CompiledGlob } from "../globs/types.ts";
 import type { CompiledMatch, CompiledRule } from "./compiled.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
-import type { CommandFact, Facts, FileFact } from "./facts.ts";
+import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
-import { classifySql } from "./sql.ts";
+import { spawnsWithoutBound } from "./spawn.ts";
+import { classifyCode, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
+import type { ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
 interface Hit {
@@ -52,25 +54,193 @@ function operandClasses(
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
+/** One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is literal), `db:*` a wildcard; case-insensitive. */
+function wordMatches(pattern: string, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  if (pattern === "*") return true;
+  const value = word.toLowerCase();
+  return pattern
+    .toLowerCase()
+    .split("|")
+    .some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
+}
+
+/** A word the args patterns see; `suspect` when it may be the value of the option before it. */
+interface ArgWord {
+  readonly value: string | undefined;
+  readonly suspect: boolean;
+}
+
+/**
+ * Matches `args` against the leading words; `**` stands for any number of words (0 or more). A
+ * suspect word (maybe an option's value: `gh issue list --search delete`) is taken by `*` and `**`
+ * but never by a literal word. Returns the index just past the last matched word, or -1.
+ */
+function matchArgs(args: readonly string[], words: readonly ArgWord[], a = 0, w = 0): number {
+  if (a === args.length) return w;
+  if (args[a] === "**") {
+    for (let k = w; k <= words.length; k++) {
+      const end = matchArgs(args, words, a + 1, k);
+      if (end !== -1) return end;
+    }
+    return -1;
+  }
+  const word = words[w];
+  if (word === undefined || (word.suspect && args[a] !== "*")) return -1;
+  return wordMatches(args[a]!, word.value) ? matchArgs(args, words, a + 1, w + 1) : -1;
+}
+
+/**
+ * Options that never take a value, across the CLIs the built-in rules name: an operand after one
+ * of these is an operand, not the option's value.
+ */
+const BOOLEAN_OPTIONS = new Set([
+  "-f",
+  "--force",
+  "-y",
+  "--yes",
+  "-q",
+  "--quiet",
+  "-v",
+  "--verbose",
+  "-a",
+  "--all",
+  "-A",
+  "--all-namespaces",
+  "-r",
+  "-R",
+  "--recursive",
+  "-d",
+  "--delete",
+  "-D",
+  "--now",
+  "--wait",
+  "--no-wait",
+  "--force-with-lease",
+  "--force-if-includes",
+  "--mirror",
+  "--prune",
+  "--tags",
+  "--atomic",
+  "--no-verify",
+  "-u",
+  "--set-upstream",
+  "--porcelain",
+  "--purge",
+  "--cascade",
+  "--ignore-not-found",
+  "--keep-history",
+  "--skip-seed",
+  "--noinput",
+  "--no-input",
+  "--seed",
+  "--debug",
+  "--json",
+  "--insecure",
+  "--async",
+  "--sync",
+  "-auto-approve",
+  "--auto-approve",
+  "--force-reset",
+  "--accept-data-loss",
+  "--volumes",
+  "--remove-orphans",
+  "-i",
+  "--interactive",
+  "-t",
+  "--tty",
+  "--rm",
+  "-P",
+  "--progress",
+  "-h",
+  "--help",
+  "-x",
+  "--hard",
+  "--soft",
+  "--mixed",
+  "--merge",
+  "--keep",
+  "-m",
+  "--quick",
+  "-s",
+  "-S",
+  "-Force",
+  "-Recurse",
+  "--nodeps",
+  "-e",
+  "--erase",
+  "--purge",
+  "--force-remove-essential",
+  "--force-all",
+  "-Rdd",
+  "-Rns",
+  "-Rs",
+  "-Rn",
+  "-p",
+  "--paginate",
+  "--bare",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--icase-pathspecs",
+  "--version",
+  "--tls",
+  "--tlsverify",
+]);
+
+const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
+/** `-KILL`, `-SIGTERM`: a signal name given as an option, which takes no value. */
+const isSignal = (text: string): boolean => text.length > 1 && [...text].every((c) => c >= "A" && c <= "Z");
+
+/** The positionals of a command, each marked suspect when it follows an option not known to be boolean. */
+function argWords(fact: CommandFact): ArgWord[] {
+  const args = fact.command.args;
+  const positionals = fact.view.positionals;
+  return positionals.map((word) => {
+    const i = args.indexOf(word);
+    const previous = i > 0 ? args[i - 1] : undefined;
+    const text = previous?.value;
+    const option =
+      text !== undefined &&
+      text.length > 1 &&
+      text.startsWith("-") &&
+      text !== "--" &&
+      !text.includes("=") &&
+      !isNumber(text.slice(1)) &&
+      !isSignal(text.slice(1));
+    // `--no-x` negations never take a value; an option the table gave a value took another word
+    const boolean = option && (BOOLEAN_OPTIONS.has(text) || text.startsWith("--no-") || fact.view.values.has(text));
+    return { value: word.value, suspect: option && !boolean && !positionals.includes(previous!) };
+  });
+}
+
 function matchCommand(
   m: Extract<CompiledMatch, { kind: "command" }>,
   facts: Facts,
   ctx: PathContext,
   roots: GlobRoots,
+  seeThrough: boolean,
 ): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
-    if (!programMatches(fact.program, m.program)) continue;
-    const positionals = fact.view.positionals;
+    // `npx prisma migrate deploy` runs `prisma migrate deploy`: a package runner the shell analysis
+    // does not unwrap is seen through for rules of lanes.yaml and agent files
+    const direct = programMatches(fact.program, m.program);
+    const run = direct || !seeThrough ? undefined : runWhat(fact);
+    if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
     const args = m.args ?? [];
-    const argsMatch = args.every((arg, i) => {
-      const word = positionals[i];
-      if (word === undefined) return false;
-      if (arg === "*") return true;
-      const value = word.value?.toLowerCase();
-      return value !== undefined && arg.toLowerCase().split("|").includes(value);
-    });
-    if (!argsMatch) continue;
+    let positionals = run === undefined ? fact.view.positionals : run.positionals;
+    const words = run === undefined ? argWords(fact) : run.positionals.map((w) => ({ value: w.value, suspect: false }));
+    let end = matchArgs(args, words);
+    if (end === -1 && words.some((w) => w.suspect)) {
+      // `cdk --profile prod deploy`: an option's value given as the next word reads as a positional;
+      // without those words the args may match (a suspect word itself never matches a literal)
+      positionals = positionals.filter((_, i) => !words[i]!.suspect);
+      end = matchArgs(
+        args,
+        words.filter((w) => !w.suspect),
+      );
+    }
+    if (end === -1) continue;
     const flags = fact.view.flags;
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
@@ -78,10 +248,15 @@ function matchCommand(
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&
-      !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(fact.view.values.get(option), wanted))
+      !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(optionValues(fact, option), wanted))
     )
       continue;
-    const operands = positionals.slice(args.length);
+    if (
+      m.env !== undefined &&
+      !Object.entries(m.env).every(([name, wanted]) => valueMatches(envValues(fact, name), wanted))
+    )
+      continue;
+    const operands = positionals.slice(end);
     if (
       m.targets !== undefined &&
       !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))
@@ -229,15 +404,34 @@ function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, fac
 }
 
 function matchForkBomb(facts: Facts): Hit[] {
-  return facts.functions
+  const functions = facts.functions
     .filter((f) => f.recursive && f.forks && f.called)
     .map((f) => ({ subject: `function ${quote(f.name)} that forks itself`, scope: "call" }));
+  // interpreter code that starts processes in a loop without a bound (shell loops are the shell analysis' part)
+  const code = facts.code
+    .filter((c) => c.language !== "shell" && c.code !== undefined && spawnsWithoutBound(c.code))
+    .map((c) => ({
+      subject: `${quote(c.interpreter)} code that starts processes in an endless loop`,
+      scope: facts.commands[c.command]?.scope ?? "call",
+    }));
+  // a shell loop without a bound that starts background jobs (`while true; do x & done`)
+  const loops = (facts.shell?.loops ?? [])
+    .filter((l) => l.unbounded && l.backgroundSpawn)
+    .map((l) => ({ subject: `endless loop ${quote(l.text)} that starts background jobs`, scope: "call" as const }));
+  return [...functions, ...code, ...loops];
 }
 
-/** SQL text a client command receives: `-c`/`-e` values, stdin bodies, static text piped in, positionals for sqlite3. */
+/** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
+const SQL_TEXT_OPTIONS = ["-c", "--command", "-e", "--execute", "--eval", "-q", "-Q", "--query", "--sql"];
+
+/**
+ * SQL text a client command receives: statement options, stdin bodies, static text piped in, and
+ * its operands (a client with no option table leaves `-e "DROP ..."` as an operand; `sqlite3 db
+ * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands).
+ */
 function sqlTexts(fact: CommandFact, facts: Facts): string[] {
   const texts: string[] = [];
-  for (const key of ["-c", "--command", "-e", "--execute", "--eval"]) {
+  for (const key of SQL_TEXT_OPTIONS) {
     for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
   }
   texts.push(...(facts.stdinText.get(fact.index) ?? []));
@@ -247,14 +441,8 @@ function sqlTexts(fact: CommandFact, facts: Facts): string[] {
     if (producer !== undefined && (producer.program === "echo" || producer.program === "printf"))
       texts.push(producer.argv.slice(1).join(" "));
   }
-  if (fact.program === "sqlite3" || fact.program === "duckdb" || fact.program === "redis-cli") {
-    texts.push(
-      fact.view.positionals
-        .slice(fact.program === "redis-cli" ? 0 : 1)
-        .map((w) => w.value ?? "")
-        .join(" "),
-    );
-  }
+  const operands = fact.view.positionals.map((w) => w.value ?? "");
+  texts.push(...operands, operands.join(" "));
   return texts;
 }
 
@@ -266,6 +454,17 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit
     const found = m.statements.filter((k) => kinds.has(k));
     if (found.length > 0)
       hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
+  }
+  // statements in interpreter code that uses a database driver (`python -c "...execute('DROP TABLE x')"`)
+  for (const exec of facts.code) {
+    if (exec.language === "shell" || exec.code === undefined) continue;
+    const kinds = new Set(classifyCode(exec.code));
+    const found = m.statements.filter((k) => kinds.has(k));
+    if (found.length > 0)
+      hits.push({
+        subject: `${quote(exec.interpreter)} code (${found.join(", ")})`,
+        scope: facts.commands[exec.command]?.scope ?? "call",
+      });
   }
   return hits;
 }
@@ -284,10 +483,10 @@ function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts):
 }
 
 /** Every hit of one match against the facts. */
-export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: GlobRoots): Hit[] {
+export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: GlobRoots, seeThrough = true): Hit[] {
   switch (m.kind) {
     case "command":
-      return matchCommand(m, facts, ctx, roots);
+      return matchCommand(m, facts, ctx, roots, seeThrough);
     case "path":
       return matchPathRule(m, facts, roots);
     case "tools":
@@ -309,18 +508,19 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
   }
 }
 
-/** Matches of one rule, as precedence entries. */
+/** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */
 export function matchRule(
   rule: CompiledRule,
   facts: Facts,
   ctx: PathContext,
   roots: GlobRoots,
   layer: Layer = rule.layer,
+  subagent = false,
 ): Match[] {
-  return hitsOf(rule.match, facts, ctx, roots).map((hit) => ({
+  return hitsOf(rule.match, facts, ctx, roots, rule.layer !== "builtin").map((hit) => ({
     ruleId: rule.id,
     layer,
-    effect: rule.effect,
+    effect: subagent && rule.subagentEffect !== undefined ? rule.subagentEffect : rule.effect,
     why: rule.why,
     instead: rule.instead,
     subject: hit.subject,

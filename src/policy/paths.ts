@@ -82,6 +82,114 @@ const DEVICE_PREFIXES = [
 ];
 
 /**
+ * True when one glob segment can match every name in a directory: nothing but wildcards and
+ * classes (`*`, `?*`, `**`, `[a-z]*`), or a leading dot and wildcards (`.*`, `.?*`). A segment with
+ * any other literal text (`*.log`, `build-*`, `dist[0-9]`, `*.*`) selects some names only.
+ */
+export function matchesEverything(segment: string): boolean {
+  let rest = "";
+  let wild = false;
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === "*") {
+      wild = true;
+    } else if (c === "[") {
+      const end = segment.indexOf("]", i + 2);
+      if (end === -1) rest += c;
+      else i = end;
+    } else if (c !== "?") rest += c;
+  }
+  return wild && (rest === "" || (rest === "." && segment.startsWith(".")));
+}
+
+/** Directories under the home directory that hold the user's own data, by name. */
+const HOME_DATA = [
+  "Documents",
+  "Desktop",
+  "Downloads",
+  "Pictures",
+  "Music",
+  "Movies",
+  "Videos",
+  "Public",
+  "Templates",
+  "Library",
+  "Dropbox",
+  "OneDrive",
+  "Google Drive",
+  "iCloud Drive",
+  "Mail",
+  "Notes",
+  "Projects",
+  "projects",
+  "src",
+  "code",
+  "Code",
+  "dev",
+  "work",
+  "workspace",
+  "repos",
+  "git",
+  "go",
+  ".config",
+  ".ssh",
+  ".gnupg",
+  ".local",
+  ".aws",
+  ".azure",
+  ".kube",
+  ".docker",
+  ".password-store",
+  ".mozilla",
+  ".thunderbird",
+  ".vscode",
+  ".bashrc",
+  ".zshrc",
+  ".profile",
+  ".bash_profile",
+  ".gitconfig",
+  ".bash_history",
+  ".zsh_history",
+];
+
+/** Caches under the home directory: deleting them costs a download, never data. */
+const HOME_CACHES = [
+  ".cache",
+  "Library/Caches",
+  ".npm",
+  "go/pkg/mod",
+  "go/pkg/sumdb",
+  ".cargo/git",
+  ".yarn/cache",
+  ".local/share/pnpm/store",
+  ".gem/cache",
+  ".ivy2/cache",
+  ".sbt/boot",
+  ".android/cache",
+  ".conda/pkgs",
+  ".ccache",
+  ".sccache",
+  ".pnpm-store",
+  ".yarn/berry/cache",
+  ".gradle/caches",
+  ".m2/repository",
+  ".cargo/registry",
+  ".nuget/packages",
+  ".bun/install/cache",
+  ".deno",
+  ".rustup/tmp",
+  ".pub-cache",
+  ".expo",
+  ".node-gyp",
+  ".electron",
+  ".cypress/cache",
+  ".terraform.d/plugin-cache",
+];
+
+/** Directories that hold one home directory per user. */
+const HOMES_DIRS = ["/home", "/Users"];
+
+/**
  * The classes a normalised absolute path falls in. `glob` marks a word with an unquoted glob,
  * which is classified by the directory it expands in.
  */
@@ -98,10 +206,12 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
       eq(target, ctx.projectDir) ||
       isWithin(ctx.projectDir, target, ci) ||
       isWithin(ctx.home, target, ci);
-    // A glob directly in a broad directory (`/*`, `~/*`, `./*` at the project root, `../*`).
-    if (broadBase && !abs.slice(target.length + 1).includes("/")) classes.add("broad-glob");
-    // `**` anywhere under a broad directory is just as broad.
-    if (broadBase && abs.slice(target.length).includes("**")) classes.add("broad-glob");
+    // A glob that can match everything in a broad directory: `/*`, `~/*`, `./.*`, `*/*`, `**`.
+    const segments = abs
+      .slice(target.length)
+      .split("/")
+      .filter((s) => s !== "");
+    if (broadBase && segments.length > 0 && segments.every(matchesEverything)) classes.add("broad-glob");
   } else {
     if (abs === "/") classes.add("root");
     if (eq(abs, ctx.home)) classes.add("home");
@@ -111,7 +221,9 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
     if (abs !== "/" && !eq(abs, ctx.home) && (ancestor(ctx.projectDir) || ancestor(ctx.home))) classes.add("parent");
   }
 
-  const inTemp = ctx.tempDirs.some((d) => isWithin(target, d, ci));
+  const inProject = isWithin(target, ctx.projectDir, ci);
+  const inCache = HOME_CACHES.some((d) => isWithin(target, `${ctx.home}/${d}`, ci));
+  const inTemp = inCache || ctx.tempDirs.some((d) => isWithin(target, d, ci));
   const exempt = SYSTEM_EXCEPTIONS.some((d) => isWithin(target, d, ci));
   // a disk device is classified as a device, the more precise class, not also as a system path
   const device = target.startsWith("/dev/") && DEVICE_PREFIXES.some((prefix) => target.slice(5).startsWith(prefix));
@@ -121,13 +233,25 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
     !exempt &&
     SYSTEM_DIRS.some((d) => isWithin(target, d, ci)) &&
     !isWithin(target, ctx.home, ci) &&
-    !isWithin(target, ctx.projectDir, ci)
+    !inProject
   ) {
     classes.add("system");
   }
-  if (!inTemp && !exempt && !isWithin(target, ctx.projectDir, ci)) classes.add("outside-project");
+  if (!inTemp && !exempt && !inProject) classes.add("outside-project");
+  if (!inProject && !inTemp && HOME_DATA.some((d) => isWithin(target, `${ctx.home}/${d}`, ci)))
+    classes.add("home-data");
+  if (!inProject && !inTemp && isOtherHome(target, glob, ctx)) classes.add("other-home");
   if (isClaudeConfig(target, ctx)) classes.add("claude-config");
   return classes;
+}
+
+/** Another user's home directory or anything in it (`/home/alice`, `/Users/bob/Documents`). */
+function isOtherHome(abs: string, glob: boolean, ctx: PathContext): boolean {
+  const ci = ctx.caseInsensitive;
+  if (isWithin(abs, ctx.home, ci) || isWithin(ctx.home, abs, ci)) return false;
+  // `/Users/*` on a Linux machine; `/home` itself and `/home/*` are parents of our own home (classes `parent`, `broad-glob`)
+  if (glob && HOMES_DIRS.includes(abs)) return true;
+  return HOMES_DIRS.some((dir) => isWithin(abs, dir, ci) && abs.length > dir.length + 1);
 }
 
 /** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */

@@ -7,11 +7,16 @@ import type { Decision } from "./types.ts";
 
 const MAX = 900;
 
-/** Extra text for repeated denials of one agent (retry → escalate → block). */
+/** Extra text for repeated denials of one agent instance by one rule (retry → escalate → block). */
 export interface Escalation {
   readonly agent: string;
   readonly count: number;
+  /** The main session: it asks the user (there is no orchestrator above it). */
+  readonly main?: boolean;
 }
+
+/** Layers of an agent's own rules: their alternatives are the ones that agent may follow. */
+const AGENT_LAYERS = new Set(["must-not", "role", "task"]);
 
 const ordinal = (n: number): string =>
   `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;
@@ -44,6 +49,10 @@ export function renderReason(
   options: { call: string; agent?: string | undefined; escalation?: Escalation | undefined },
 ): string {
   const first = decision.matches[0]!;
+  // The alternative comes from the agent's own rules when one of them decides too: a global rule's
+  // alternative (`--force-with-lease` for a force push) may be what the agent's own rules forbid.
+  const alternative =
+    decision.alternative ?? (decision.matches.find((m) => AGENT_LAYERS.has(m.layer)) ?? first).instead;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
   const by = options.agent === undefined ? "" : ` by ${options.agent}`;
   const detail = first.subject === options.call || first.why.includes(first.subject) ? "" : `${first.subject}: `;
@@ -55,10 +64,13 @@ export function renderReason(
           .slice(0, 3)
           .map((m) => `${m.subject} [${m.ruleId}]`)
           .join(", ")}`;
-  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${first.instead}`;
+  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${alternative}`;
   if (options.escalation !== undefined) {
-    const { agent, count } = options.escalation;
-    text += ` — this is the ${ordinal(count)} denial in a row for ${agent}: stop, do not try another way around it, and report to the orchestrator or the user what you need`;
+    const { agent, count, main } = options.escalation;
+    text +=
+      main === true
+        ? ` — this is the ${ordinal(count)} denial in a row by this rule: stop, do not try another way around it, and ask the user how to proceed`
+        : ` — this is the ${ordinal(count)} denial in a row by this rule for ${agent}: stop, do not try another way around it, and report to the agent that started you (the orchestrator) what you need`;
   }
   text = text.replace(/\s*\n\s*/g, " ");
   return text.length > MAX ? `${text.slice(0, MAX - 3)}...` : text;

@@ -48,20 +48,137 @@ function statements(sql: string): string[][] {
   return result;
 }
 
+/** `DROP <what>` objects whose loss is a loss of data, by the kind they count as. */
+const DROPS: Readonly<Record<string, SqlKind>> = {
+  DATABASE: "drop-database",
+  KEYSPACE: "drop-database",
+  SCHEMA: "drop-schema",
+  OWNED: "drop-schema",
+  TABLE: "drop-table",
+  COLLECTION: "drop-table",
+  MATERIALIZED: "drop-table",
+  TABLESPACE: "drop-table",
+};
+
+/**
+ * Document-database shell code (mongosh `--eval`, heredocs): `db.dropDatabase()`,
+ * `db.users.drop()`, `deleteMany({})`/`remove({})` with an empty filter.
+ */
+function classifyMongo(code: string, kinds: Set<SqlKind>): void {
+  const compact = code.replace(/\s+/g, "");
+  if (/\.dropDatabase\(/.test(compact)) kinds.add("drop-database");
+  if (/\.drop\(\)/.test(compact) || /\.dropCollection\(/.test(compact)) kinds.add("drop-table");
+  if (/\.(?:deleteMany|remove)\(\{\}/.test(compact) || /\.(?:deleteMany|remove)\(\)/.test(compact))
+    kinds.add("delete-without-where");
+}
+
 /** The destructive statement kinds in `sql`, in order of appearance, without repeats. */
 export function classifySql(sql: string): SqlKind[] {
   const kinds = new Set<SqlKind>();
   for (const tokens of statements(sql)) {
     const [first, second] = tokens;
-    if (first === "DROP" && (second === "DATABASE" || second === "SCHEMA" || second === "TABLE")) {
-      kinds.add(second === "DATABASE" ? "drop-database" : second === "SCHEMA" ? "drop-schema" : "drop-table");
+    const third = tokens[2];
+    if (
+      first === "DROP" &&
+      second !== undefined &&
+      DROPS[second] !== undefined &&
+      (second !== "MATERIALIZED" || third === "VIEW")
+    ) {
+      kinds.add(DROPS[second]);
+    } else if (first === "DROP" && (second === "TEMPORARY" || second === "TEMP") && third === "TABLE") {
+      kinds.add("drop-table");
     } else if (first === "TRUNCATE") {
       kinds.add("truncate");
     } else if (first === "DELETE" && tokens.includes("FROM") && !tokens.includes("WHERE")) {
       kinds.add("delete-without-where");
+    } else if (first === "UPDATE" && tokens.includes("SET") && !tokens.includes("WHERE")) {
+      kinds.add("update-without-where");
+    } else if (
+      first === "ALTER" &&
+      second === "TABLE" &&
+      tokens.includes("DROP") &&
+      !tokens.includes("CONSTRAINT") &&
+      !tokens.includes("INDEX") &&
+      !tokens.includes("DEFAULT")
+    ) {
+      kinds.add(tokens.includes("PARTITION") ? "truncate" : "drop-column");
     } else if (first === "FLUSHALL" || first === "FLUSHDB") {
       kinds.add("flush-all");
     }
   }
+  classifyMongo(sql, kinds);
+  return [...kinds];
+}
+
+/** Names in interpreter code that show it talks to a database. */
+const DRIVERS = [
+  "sqlite3",
+  "psycopg",
+  "pymysql",
+  "MySQLdb",
+  "mysql.connector",
+  "sqlalchemy",
+  "asyncpg",
+  "pymongo",
+  "redis",
+  "ioredis",
+  "better-sqlite3",
+  "('pg')",
+  '("pg")',
+  "mysql2",
+  "knex",
+  "sequelize",
+  "prisma",
+  "mongoose",
+  "mongodb",
+  "duckdb",
+  "clickhouse",
+  "cassandra",
+  "DBI",
+  "ActiveRecord",
+  "PDO",
+  "mysqli",
+  "execute",
+  "executescript",
+  "query",
+  "$executeRaw",
+  "raw(",
+];
+
+/** The string literals of interpreter code (single, double or backtick quotes; escapes skipped). */
+function stringLiterals(code: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < code.length) {
+    const quote = code[i];
+    if (quote !== "'" && quote !== '"' && quote !== "`") {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let text = "";
+    while (j < code.length && code[j] !== quote) {
+      if (code[j] === "\\" && j + 1 < code.length) j++;
+      text += code[j];
+      j++;
+    }
+    out.push(text);
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * The destructive statement kinds in interpreter code that talks to a database: its string
+ * literals classified as SQL (`cursor.execute("DROP TABLE users")`), and driver calls that flush or
+ * drop (`r.flushall()`, `client.drop_database("x")`).
+ */
+export function classifyCode(code: string): SqlKind[] {
+  if (!DRIVERS.some((d) => code.includes(d))) return [];
+  const kinds = new Set<SqlKind>(stringLiterals(code).flatMap(classifySql));
+  const compact = code.replace(/\s+/g, "").toLowerCase();
+  if (compact.includes(".flushall(") || compact.includes(".flushdb(")) kinds.add("flush-all");
+  if (compact.includes(".drop_database(") || compact.includes(".dropdatabase(")) kinds.add("drop-database");
+  if (compact.includes(".drop_collection(")) kinds.add("drop-table");
   return [...kinds];
 }

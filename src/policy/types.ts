@@ -69,6 +69,8 @@ export interface Decision {
   readonly matches: readonly Match[];
   /** Every match with its outcome, in precedence order. */
   readonly trace: readonly TraceEntry[];
+  /** The safer alternative to offer when it is not the first deciding rule's (see evaluate.ts). */
+  readonly alternative?: string;
 }
 
 /** The agent a tool call runs in, from the hook input. */

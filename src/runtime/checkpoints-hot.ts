@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { ensureIgnoredDir } from "../io/atomic.ts";
 import type { Checkpoint } from "./checkpoint-schema.ts";
-import { newId, safeId } from "./ids.ts";
+import { newId, safeId } from "../host/ids.ts";
 import { activePhaseStates, displayOf, readProgressRaw, type RawProgress } from "./progress-hot.ts";
 import type { ProgressFile, TaskArtifact, TaskContext } from "./progress-schema.ts";
-import { writeStateFile } from "./state-file.ts";
+import { createStateFile } from "./state-file.ts";
 import { artifactTypeOf, emptyTaskContextState, taskContextOf } from "./task-context.ts";
 import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 
@@ -129,7 +129,14 @@ export function saveCheckpoint(
     reason: input.reason ?? "manual",
   };
   ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
-  const written = writeStateFile(file, checkpoint, displayOf(projectDir, file));
+  // exclusive: of several saves with the same id at once, exactly one succeeds
+  const written = createStateFile(
+    file,
+    checkpoint,
+    displayOf(projectDir, file),
+    `checkpoint \`${id}\` already exists`,
+    "pick another id, or omit `--id` to get a fresh one",
+  );
   return written.ok ? ok(checkpoint) : propagate(written);
 }
 

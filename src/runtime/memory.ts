@@ -5,13 +5,18 @@
  * gray-matter) and validated with zod. `verify` is the phase gate: `lanes phase advance` refuses
  * to move on until the phase's agent has a complete memory file.
  */
-import { readdirSync, readFileSync, renameSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { projectPaths } from "../host/layout.ts";
 import { parseFrontmatter, renderFrontmatter } from "../markdown/frontmatter.ts";
-import { atomicWriteFile, ensureIgnoredDir } from "../io/atomic.ts";
-import { safeId } from "./ids.ts";
+import { atomicWriteFile, ensureIgnoredDir, sweepStaleTemps } from "../io/atomic.ts";
+import { fileKey, safeId } from "../host/ids.ts";
+import { memoryFileName, parseMemoryFileName } from "../host/memory-name.ts";
+import { pidIsAlive } from "../io/lock.ts";
+import { keepBackup } from "./state-file.ts";
+
+export { memoryFileName, parseMemoryFileName } from "../host/memory-name.ts";
 import { displayOf } from "./progress-hot.ts";
 import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
@@ -30,6 +35,13 @@ export const MemoryFrontmatter = z.looseObject({
   task_id: IdText.describe("The task this memory belongs to."),
   agent: z.string().min(1).describe("The agent that wrote it."),
   phase: IdText.optional().describe("The composite-skill phase it was written for, e.g. `1` or `0_5`."),
+  run: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The composite-skill run it was written for (`run_id` of the phase state); the gate refuses a file of another run.",
+    ),
   status: MemoryStatus,
   created: z.string().min(1).describe("When it was written, ISO 8601."),
   summary: z.string().min(1).describe("One or two sentences: what the agent found or did."),
@@ -49,9 +61,27 @@ export interface MemoryFile {
   readonly body: string;
 }
 
-/** Where the memory file of `agent` for `taskId` lives (both ids sanitised). */
+/** Where the memory file of `agent` for `taskId` lives (see {@link memoryFileName}). */
 export function memoryPath(projectDir: string, taskId: string, agent: string): string {
-  return join(projectPaths(projectDir).memory, `${safeId(taskId)}-${safeId(agent)}-memory.md`);
+  return join(projectPaths(projectDir).memory, memoryFileName(taskId, agent));
+}
+
+/** Longest file-name key of a task id or agent name (file names stay far below 255 bytes). */
+const MAX_KEY = 160;
+
+function checkIds(taskId: string, agent: string): Result<void> {
+  if (taskId.trim() === "" || agent.trim() === "")
+    return fail("invalid-input", "the task id and the agent name must not be empty");
+  for (const [what, id] of [
+    ["task id", taskId],
+    ["agent name", agent],
+  ] as const) {
+    if (fileKey(id).length > MAX_KEY)
+      return fail("invalid-input", `the ${what} \`${id.slice(0, 40)}…\` is too long for a file name`, {
+        help: "use a shorter id",
+      });
+  }
+  return ok(undefined);
 }
 
 /** Input of {@link writeMemory}. */
@@ -62,6 +92,8 @@ export interface MemoryInput {
   readonly agent: string;
   /** The phase, for composite skills. */
   readonly phase?: string;
+  /** The composite-skill run (`run_id`), as the phase directive passes it. */
+  readonly run?: string;
   /** Default `complete`. */
   readonly status?: MemoryStatus;
   /** One or two sentences. */
@@ -74,6 +106,8 @@ export interface MemoryInput {
 
 /** Writes (or replaces) a memory file atomically; refuses an empty summary or body. */
 export function writeMemory(projectDir: string, input: MemoryInput, deps: RuntimeDeps = {}): Result<MemoryFile> {
+  const ids = checkIds(input.taskId, input.agent);
+  if (!ids.ok) return ids;
   const path = memoryPath(projectDir, input.taskId, input.agent);
   const display = displayOf(projectDir, path);
   if (input.body.trim() === "") {
@@ -89,6 +123,7 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
     task_id: input.taskId,
     agent: input.agent,
     ...(input.phase === undefined ? {} : { phase: input.phase }),
+    ...(input.run === undefined ? {} : { run: input.run }),
     status: input.status ?? "complete",
     created: nowOf(deps).toISOString(),
     summary: input.summary,
@@ -98,6 +133,8 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
   if (!parsed.success) return fail("invalid-input", `cannot write \`${display}\`: ${firstProblem(parsed.error)}`);
   try {
     ensureIgnoredDir(projectPaths(projectDir).memory, "lanes memory files");
+    // temporaries of writers killed mid-write (real file times, so the real clock)
+    sweepStaleTemps(path, { now: Date.now(), isAlive: pidIsAlive });
     atomicWriteFile(path, renderFrontmatter(data, input.body.endsWith("\n") ? input.body : `${input.body}\n`));
   } catch (error) {
     return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, { file: path });
@@ -106,13 +143,29 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
 }
 
 /**
+ * What the phase gate expects of a memory file: its task and agent, and for a composite-skill
+ * phase also the phase id, the run, and that it was written after the phase started.
+ */
+export interface MemoryExpectation {
+  readonly taskId: string;
+  readonly agent: string;
+  /** The phase it must have been written for. */
+  readonly phase?: string;
+  /** The run (`run_id` of the phase state) it must have been written for. */
+  readonly run?: string;
+  /** ISO time the phase (this run of it) started: the file must be written at or after it. */
+  readonly since?: string;
+}
+
+/**
  * Checks the text of a memory file (pure). With `expect`, also that it belongs to that task and
- * agent, is `complete` and has a body: the phase gate. Each failure says precisely what is wrong.
+ * agent (and phase, run and time), is `complete` and has a body: the phase gate. Each failure
+ * says precisely what is wrong.
  */
 export function inspectMemory(
   text: string,
   display: string,
-  expect?: { readonly taskId: string; readonly agent: string },
+  expect?: MemoryExpectation,
 ): Result<{ frontmatter: MemoryFrontmatter; body: string }> {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok)
@@ -135,10 +188,41 @@ export function inspectMemory(
     });
   const value = { frontmatter: fm.data, body: parsed.value.body };
   if (expect === undefined) return ok(value);
+  const rewrite = `have \`${expect.agent}\` write it again with \`lanes memory write\` as the phase directive shows`;
   if (fm.data.task_id !== expect.taskId)
-    return fail("verify-failed", `\`${display}\` is for task \`${fm.data.task_id}\`, not \`${expect.taskId}\``);
+    return fail("verify-failed", `\`${display}\` is for task \`${fm.data.task_id}\`, not \`${expect.taskId}\``, {
+      help: rewrite,
+    });
   if (fm.data.agent !== expect.agent)
-    return fail("verify-failed", `\`${display}\` was written by \`${fm.data.agent}\`, not \`${expect.agent}\``);
+    return fail("verify-failed", `\`${display}\` was written by \`${fm.data.agent}\`, not \`${expect.agent}\``, {
+      help: rewrite,
+    });
+  if (expect.phase !== undefined && fm.data.phase !== expect.phase) {
+    const was = fm.data.phase === undefined ? "names no phase" : `was written for phase \`${fm.data.phase}\``;
+    return fail(
+      "verify-failed",
+      `\`${display}\` ${was}, not phase \`${expect.phase}\`: it is not this phase's output`,
+      { help: rewrite },
+    );
+  }
+  if (expect.run !== undefined && fm.data.run !== expect.run) {
+    const was = fm.data.run === undefined ? "names no run" : `belongs to run \`${fm.data.run}\``;
+    return fail(
+      "verify-failed",
+      `\`${display}\` ${was}, not the current run \`${expect.run}\`: it is left from another run or written by hand`,
+      { help: rewrite },
+    );
+  }
+  if (expect.since !== undefined) {
+    const created = Date.parse(fm.data.created);
+    if (!Number.isFinite(created) || created < Date.parse(expect.since)) {
+      return fail(
+        "verify-failed",
+        `\`${display}\` was created ${fm.data.created}, before phase \`${expect.phase ?? "?"}\` started (${expect.since}): it is stale`,
+        { help: rewrite },
+      );
+    }
+  }
   if (fm.data.status !== "complete") {
     return fail(
       "verify-failed",
@@ -160,12 +244,32 @@ export function inspectMemory(
   return ok(value);
 }
 
-function readText(path: string, display: string, agent: string): Result<string> {
+/** A memory file that does not parse is kept as `<file>.corrupt-<timestamp>` before it is reported (never overwritten silently). */
+function withBackup<T>(path: string, text: string, result: Result<T>, deps: RuntimeDeps): Result<T> {
+  if (result.ok || !/unreadable frontmatter|no frontmatter|frontmatter:/.test(result.issues[0]!.message)) return result;
+  const kept = keepBackup(path, text, nowOf(deps));
+  if (kept === undefined) return result;
+  const issue = result.issues[0]!;
+  return {
+    ok: false,
+    issues: [
+      { ...issue, message: `${issue.message}; a copy was kept as \`${basename(kept)}\`` },
+      ...result.issues.slice(1),
+    ],
+  };
+}
+
+function readText(path: string, display: string, taskId: string, agent: string): Result<string> {
   try {
     return ok(readFileSync(path, "utf8"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      return fail("missing", `\`${display}\` does not exist: \`${agent}\` has not written its memory file`, {
+      // earlier lanes named the file `{task}-{agent}-memory.md` (ambiguous): say so instead of only "missing"
+      const legacy = join(dirname(path), `${safeId(taskId)}-${safeId(agent)}-memory.md`);
+      const old = existsSync(legacy)
+        ? `; \`${basename(legacy)}\` has the old, ambiguous naming \`{task}-{agent}-memory.md\` and is not read: write it again`
+        : "";
+      return fail("missing", `\`${display}\` does not exist: \`${agent}\` has not written its memory file${old}`, {
         help: "run the agent and have it finish with `lanes memory write`",
         file: path,
       });
@@ -175,30 +279,51 @@ function readText(path: string, display: string, agent: string): Result<string> 
 }
 
 /** Reads and validates a memory file (without the gate checks). */
-export function readMemory(projectDir: string, taskId: string, agent: string): Result<MemoryFile> {
+export function readMemory(
+  projectDir: string,
+  taskId: string,
+  agent: string,
+  deps: RuntimeDeps = {},
+): Result<MemoryFile> {
+  const ids = checkIds(taskId, agent);
+  if (!ids.ok) return ids;
   const path = memoryPath(projectDir, taskId, agent);
   const display = displayOf(projectDir, path);
-  const text = readText(path, display, agent);
+  const text = readText(path, display, taskId, agent);
   if (!text.ok) return text;
-  const inspected = inspectMemory(text.value, display);
+  const inspected = withBackup(path, text.value, inspectMemory(text.value, display), deps);
   return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
 }
 
 /**
  * The phase gate: the memory file exists, its frontmatter is valid, it belongs to `taskId` and
- * `agent`, its status is `complete` and its body is not empty. A missing file is `verify-failed`
- * too (with the same precise reason).
+ * `agent` (and to the phase, run and time of `expect`), its status is `complete` and its body is
+ * not empty. A missing file is `verify-failed` too (with the same precise reason). A file whose
+ * frontmatter does not parse is kept as a `.corrupt-<timestamp>` copy.
  */
-export function verifyMemory(projectDir: string, taskId: string, agent: string): Result<MemoryFile> {
+export function verifyMemory(
+  projectDir: string,
+  taskId: string,
+  agent: string,
+  expect: Omit<MemoryExpectation, "taskId" | "agent"> = {},
+  deps: RuntimeDeps = {},
+): Result<MemoryFile> {
+  const ids = checkIds(taskId, agent);
+  if (!ids.ok) return ids;
   const path = memoryPath(projectDir, taskId, agent);
   const display = displayOf(projectDir, path);
-  const text = readText(path, display, agent);
+  const text = readText(path, display, taskId, agent);
   if (!text.ok)
     return {
       ok: false,
       issues: text.issues.map((i) => (i.code === "missing" ? { ...i, code: "verify-failed" as const } : i)),
     };
-  const inspected = inspectMemory(text.value, display, { taskId, agent });
+  const inspected = withBackup(
+    path,
+    text.value,
+    inspectMemory(text.value, display, { ...expect, taskId, agent }),
+    deps,
+  );
   return inspected.ok ? ok({ path, display, ...inspected.value }) : inspected;
 }
 
@@ -230,7 +355,7 @@ export function listMemory(projectDir: string, filter: { readonly taskId?: strin
     }
     const inspected = inspectMemory(text, name);
     if (!inspected.ok) {
-      if (filter.taskId === undefined || name.startsWith(`${safeId(filter.taskId)}-`))
+      if (filter.taskId === undefined || parseMemoryFileName(name)?.taskId === filter.taskId)
         out.push({ file: name, ok: false, problem: inspected.issues[0]!.message });
       continue;
     }

@@ -10,7 +10,7 @@
  * memory file of every branch agent.
  */
 import { z } from "zod";
-import { PhaseList, type Phase, type PhaseType } from "../definitions/phases.ts";
+import { PhaseList, runsInMain, type Phase, type PhaseType } from "../definitions/phases.ts";
 import { assertNever } from "../host/assert-never.ts";
 import { IsoDateTime } from "./progress-schema.ts";
 import { fail, ok, type Result } from "../io/result.ts";
@@ -49,6 +49,17 @@ export const PhaseState = z.looseObject({
   version: z.literal(1).describe("Always 1."),
   skill: z.string().min(1).describe("The composite skill."),
   task_id: z.string().min(1).describe("The task it runs for."),
+  run_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "This run, e.g. `run-20250102T030405Z-k3x9q1`: memory files name it, so a file of an earlier run never passes a gate (absent in state files written before run ids existed: those runs are not bound to a run).",
+    ),
+  arguments: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("The skill's extra arguments for this run (`--arg name=value`, defaults filled in)."),
   status: z
     .enum(["in_progress", "awaiting_completion", "completed"])
     .describe(
@@ -79,8 +90,20 @@ export interface VerifiedMemory {
   readonly artifacts: readonly string[];
 }
 
-/** Checks the memory file of one agent (I/O, injected). */
-export type VerifyAgent = (agent: string) => Result<VerifiedMemory>;
+/**
+ * Checks the memory file of one agent for `phase` (I/O, injected): it must name this phase and
+ * run and be written at or after `since`, when the phase (this run of it) started.
+ */
+export type VerifyAgent = (agent: string, phase: Phase, since: string) => Result<VerifiedMemory>;
+
+/** When the current run of phase `id` started: its latest `started` event. */
+export function phaseStartedAt(state: PhaseState, id: string): string {
+  for (let i = state.history.length - 1; i >= 0; i--) {
+    const e = state.history[i]!;
+    if (e.phase === id && e.event === "started") return e.at;
+  }
+  return state.started_at;
+}
 
 /** Validates a phase list (the invariants of src/definitions/phases.ts: phase 0 LINEAR, `next` chain, ...). */
 export function checkPhases(skill: string, phases: unknown): Result<PhaseList> {
@@ -140,11 +163,19 @@ export function phaseAgents(phase: Phase): string[] {
 const label = (p: Phase): string => `phase \`${p.id}\` (\`${p.name}\`)`;
 
 /** A new run: phase 0 is current (it is LINEAR, never AUTO). */
-export function startState(skill: string, taskId: string, now: string): PhaseState {
+export function startState(
+  skill: string,
+  taskId: string,
+  now: string,
+  runId?: string,
+  args?: Readonly<Record<string, string>>,
+): PhaseState {
   return {
     version: 1,
     skill,
     task_id: taskId,
+    ...(runId === undefined ? {} : { run_id: runId }),
+    ...(args === undefined || Object.keys(args).length === 0 ? {} : { arguments: { ...args } }),
     status: "in_progress",
     current_phase: "0",
     completed_phases: [],
@@ -156,6 +187,42 @@ export function startState(skill: string, taskId: string, now: string): PhaseSta
     started_at: now,
     updated_at: now,
   };
+}
+
+/** A declared extra argument of a composite skill (see `SkillArgument`). */
+export interface ArgumentSpec {
+  readonly name: string;
+  readonly default?: string | undefined;
+  readonly choices?: readonly string[] | undefined;
+}
+
+/**
+ * The run's arguments from `--arg name=value` words: each must be declared, a value must be one
+ * of its choices, and defaults fill in the rest (pure).
+ */
+export function resolveArguments(
+  skill: string,
+  specs: readonly ArgumentSpec[],
+  given: readonly string[],
+): Result<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const word of given) {
+    const at = word.indexOf("=");
+    const name = at < 0 ? word : word.slice(0, at);
+    const spec = specs.find((s) => s.name === name);
+    if (at < 0) return fail("invalid-input", `\`--arg ${word}\` has no value: write \`--arg ${name}=<value>\``);
+    if (spec === undefined) {
+      const known = specs.length === 0 ? "it takes none" : `it takes ${specs.map((s) => `\`${s.name}\``).join(", ")}`;
+      return fail("invalid-input", `skill \`${skill}\` has no argument \`${name}\`: ${known}`);
+    }
+    const value = word.slice(at + 1);
+    if (spec.choices !== undefined && !spec.choices.includes(value))
+      return fail("invalid-input", `\`${name}\` is one of ${spec.choices.join(", ")}, received \`${value}\``);
+    out[name] = value;
+  }
+  for (const spec of specs)
+    if (out[spec.name] === undefined && spec.default !== undefined) out[spec.name] = spec.default;
+  return ok(out);
 }
 
 /** Options of {@link advanceState}. */
@@ -314,14 +381,15 @@ export function advanceState(
   }
 
   const agents = phaseAgents(phase);
-  const checks = agents.map((agent) => ({ agent, result: verify(agent) }));
+  const since = phaseStartedAt(current, phase.id);
+  const checks = agents.map((agent) => ({ agent, result: verify(agent, phase, since) }));
   const failed = checks.filter((c) => !c.result.ok);
   if (failed.length > 0) {
     const reasons = failed.map((c) => (c.result.ok ? "" : c.result.issues[0]!.message));
     const which = agents.length > 1 ? `${failed.length} of ${agents.length} branches are not done: ` : "";
     const first = failed[0]!.result;
     return fail("verify-failed", `${label(phase)} cannot advance: ${which}${reasons.join("; ")}`, {
-      help: first.ok ? undefined : first.issues[0]!.help,
+      help: gateHelp(current, phase, first.ok ? undefined : first.issues[0]!.help),
     });
   }
   const verified = checks
@@ -339,6 +407,20 @@ export function advanceState(
   state.history.push({ phase: phase.id, event: "completed", at: now });
   enter(state, phases, phase.next, now, entered);
   return ok({ state, entered, archive: [] });
+}
+
+/**
+ * What a failed gate suggests: the agent's fix, and for phases that may run again, `--retry`
+ * (ITERATIVE: run it again; REMEDIATION: go back to its target).
+ */
+function gateHelp(state: PhaseState, phase: Phase, help: string | undefined): string {
+  const cmd = `\`lanes phase advance ${state.skill} --task ${state.task_id}`;
+  const parts = [help ?? "have the phase's agent finish with `lanes memory write`"];
+  if (phase.type === "ITERATIVE") parts.push(`or run the phase again with ${cmd} --retry\``);
+  else if (phase.type === "REMEDIATION")
+    parts.push(`or send the work back to phase ${phase.remediation_target} with ${cmd} --retry\``);
+  else parts.push(`then run ${cmd}\` again (a subagent still running in the background must finish first)`);
+  return parts.join("; ");
 }
 
 /** `complete`: every phase must be completed or skipped; returns the completed state and the aggregated outputs. */
@@ -410,8 +492,9 @@ export function renderDirective(
 ): string {
   const cmd = (verb: string, extra = ""): string => `\`${render.cli} phase ${verb} ${skill} --task ${taskId}${extra}\``;
   const advance = cmd("advance");
+  const run = state.run_id === undefined ? "" : ` --run ${state.run_id}`;
   const write = (agent: string): string =>
-    `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id} --summary "<one or two sentences>" --body-file -\``;
+    `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id}${run} --summary "<one or two sentences>" --body-file -\``;
   const parts: string[] = [];
   // the type's own guidance, before and after the agent instructions
   let before: string | undefined;
@@ -438,22 +521,37 @@ export function renderDirective(
       assertNever(phase.type, "phase type");
   }
   if (before !== undefined) parts.push(before);
+  if (phase.script !== undefined)
+    parts.push(
+      `First run the phase script \`${phase.script}\` from the skill's \`resources/\` folder and use its output.`,
+    );
   if (phaseBehaviour(phase.type).agents === "branches") {
     const branches = phaseAgents(phase);
+    const indep = `${render.cli} independence ${branches.map((b) => `--branch ${b}`).join(" ")}`;
     parts.push(
+      `First check that their lanes do not overlap: \`${indep}\` (if it exits 1, stop and report the conflicts it names).`,
       `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
       `Each must finish by writing its memory file with ${write("<its name>")}.`,
-      `When every one has written its memory file, run ${advance}.`,
+      `Wait until every one has finished (for agents started in the background, their completion notices), run \`${indep} --after\` and report any overlap it finds, then run ${advance}.`,
+    );
+  } else if (runsInMain(phase)) {
+    const agent = phase.agent!;
+    parts.push(
+      `Do this phase yourself, in this conversation: do not start a subagent for it (a subagent cannot ask the human).`,
+      `When it is done, write its memory file as \`${agent}\` with ${write(agent)}, then run ${advance}.`,
     );
   } else {
     const agent = phase.agent!;
     parts.push(
       `Use the Agent tool with subagent_type \`${render.agentRef(agent)}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
       `It must finish by writing its memory file with ${write(agent)}.`,
-      `When it has written its memory file, run ${advance}.`,
+      `Wait until it has finished (if it runs in the background, for its completion notice), then run ${advance}.`,
     );
   }
   if (after !== undefined) parts.push(after);
+  parts.push(
+    `If ${advance} refuses, do what it says (the memory file must be written for phase ${phase.id} of this run, after the phase started) and run it again.`,
+  );
   return parts.join(" ");
 }
 
@@ -468,8 +566,16 @@ export function renderTransition(
 ): string {
   const count = phases.length;
   const out: string[] = [];
+  const args = Object.entries(state.arguments ?? {});
+  if (args.length > 0) out.push(`Arguments of this run: ${args.map(([k, v]) => `${k}=${v}`).join(", ")}`, "");
   for (const phase of entered) {
-    out.push(`# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type})`, "", phase.content.trim(), "");
+    out.push(
+      `# ${skill}: phase ${phase.id} of ${count}: ${phase.title} (${phase.type}${runsInMain(phase) ? ", main session" : ""})`,
+      "",
+      phase.content.trim(),
+      "",
+    );
+    if (phase.configuration !== undefined) out.push(`Configuration: ${JSON.stringify(phase.configuration)}`, "");
     if (phaseBehaviour(phase.type).agents === "none") out.push(`lanes completed this AUTO phase.`, "");
   }
   if (state.current_phase === null) {

@@ -8,14 +8,16 @@
  * Phase definitions come from a skill definition's `phases` (src/definitions/phases.ts); the
  * functions take them as a parameter, and {@link loadSkillPhases} reads them for the CLI.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
+import { z } from "zod";
+import { SkillArgument, SkillCompletion } from "../definitions/skill.ts";
 import { KebabName } from "../schema/atoms.ts";
 import type { PhaseList } from "../definitions/phases.ts";
 import { projectPaths } from "../host/layout.ts";
 import { ensureIgnoredDir } from "../io/atomic.ts";
-import { compactTimestamp } from "./ids.ts";
+import { compactTimestamp, newId } from "../host/ids.ts";
 import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { archiveMemory, verifyMemory } from "./memory.ts";
 import {
@@ -30,10 +32,13 @@ import {
   startState,
   type AdvanceOptions,
   type Transition,
+  type VerifyAgent,
+  resolveArguments,
+  type ArgumentSpec,
 } from "./phase-state.ts";
 import { displayOf, phaseStatePath } from "./progress-hot.ts";
 import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
-import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
+import { describeError, fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem, validatorOf } from "./zod-problem.ts";
 
 /** Dependencies of the phase functions. */
@@ -129,11 +134,17 @@ export function startPhases(
   skill: string,
   phases: unknown,
   taskId: string,
-  options: { readonly force?: boolean } = {},
+  options: {
+    readonly force?: boolean;
+    readonly args?: readonly string[];
+    readonly argumentSpecs?: readonly ArgumentSpec[];
+  } = {},
   deps: PhaseDeps = {},
 ): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
+  const args = resolveArguments(skill, options.argumentSpecs ?? [], options.args ?? []);
+  if (!args.ok) return propagate(args);
   return locked(t.value, deps, () => {
     const existing = readRun(t.value, skill, taskId);
     if (!existing.ok && !(options.force === true && existing.issues[0]?.code === "corrupt")) return propagate(existing);
@@ -152,7 +163,7 @@ export function startPhases(
       agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })),
     );
     if (!archived.ok) return propagate(archived);
-    const state = startState(skill, taskId, now.toISOString());
+    const state = startState(skill, taskId, now.toISOString(), newId("run", now, randomOf(deps)), args.value);
     ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
@@ -180,8 +191,15 @@ export function advancePhase(
     const read = readRun(t.value, skill, taskId);
     if (!read.ok) return propagate(read);
     if (read.value === undefined) return noRun(skill, taskId);
-    const verify = (agent: string) => {
-      const m = verifyMemory(projectDir, taskId, agent);
+    const run = read.value.run_id;
+    const verify: VerifyAgent = (agent, phase, since) => {
+      const m = verifyMemory(
+        projectDir,
+        taskId,
+        agent,
+        { phase: phase.id, since, ...(run === undefined ? {} : { run }) },
+        deps,
+      );
       return m.ok
         ? ok({
             display: m.value.display,
@@ -213,6 +231,7 @@ export function completePhases(
   phases: unknown,
   taskId: string,
   deps: PhaseDeps = {},
+  onComplete: { readonly archive_memory?: boolean; readonly directive?: string | undefined } = {},
 ): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
@@ -220,11 +239,28 @@ export function completePhases(
     const read = readRun(t.value, skill, taskId);
     if (!read.ok) return propagate(read);
     if (read.value === undefined) return noRun(skill, taskId);
-    const done = completeState(read.value, t.value.phases, nowOf(deps).toISOString());
+    const now = nowOf(deps);
+    const done = completeState(read.value, t.value.phases, now.toISOString());
     if (!done.ok) return propagate(done);
     const saved = writeStateFile(t.value.file, done.value.state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
-    const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n`;
+    // the skill's completion hook: memory files it consumed are moved aside
+    const notes: string[] = [];
+    if (onComplete.archive_memory === true) {
+      const agents = [...new Set(t.value.phases.flatMap(phaseAgents))];
+      const archived = archiveAll(
+        projectDir,
+        taskId,
+        agents.map((agent) => ({ agent, suffix: `completed-${compactTimestamp(now)}` })),
+      );
+      notes.push(
+        archived.ok
+          ? `The memory files of this run were moved aside (\`*.completed-${compactTimestamp(now)}\`).`
+          : `The memory files could not be moved aside: ${archived.issues[0]!.message}`,
+      );
+    }
+    if (onComplete.directive !== undefined) notes.push(`NEXT: ${onComplete.directive.trim()}`);
+    const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n${notes.length === 0 ? "" : `\n${notes.join("\n\n")}\n`}`;
     return ok({ state: done.value.state, text });
   });
 }
@@ -262,6 +298,19 @@ export function phaseStatus(
  * the rest of the skill file belongs to the generator.
  */
 export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir?: string): Result<PhaseList> {
+  const loaded = loadComposite(projectDir, skill, packSkillsDir);
+  return loaded.ok ? ok(loaded.value.phases) : loaded;
+}
+
+/** A composite skill as the CLI runs it: its phases, extra arguments and completion hook. */
+export interface Composite {
+  readonly phases: PhaseList;
+  readonly arguments: readonly z.infer<typeof SkillArgument>[];
+  readonly onComplete: z.infer<typeof SkillCompletion> | undefined;
+}
+
+/** {@link loadSkillPhases} with the skill's `arguments` and `on_complete`. */
+export function loadComposite(projectDir: string, skill: string, packSkillsDir?: string): Result<Composite> {
   const name = KebabName.safeParse(skill);
   if (!name.success) return fail("invalid-input", `\`${skill}\` is not a skill name: ${firstProblem(name.error)}`);
   // the project's own definitions first, then the pack's (a plugin install has no copy in the project)
@@ -297,7 +346,21 @@ export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir
       );
     }
     const checked = checkPhases(skill, phases);
-    return checked.ok ? checked : { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
+    if (!checked.ok) return { ok: false, issues: checked.issues.map((i) => ({ ...i, file })) };
+    const record = doc as Record<string, unknown>;
+    const args = z.array(SkillArgument).default([]).safeParse(record.arguments);
+    if (!args.success)
+      return fail("invalid-input", `the arguments of skill \`${skill}\` are invalid: ${firstProblem(args.error)}`, {
+        file,
+      });
+    const completion = SkillCompletion.optional().safeParse(record.on_complete);
+    if (!completion.success)
+      return fail(
+        "invalid-input",
+        `the \`on_complete\` of skill \`${skill}\` is invalid: ${firstProblem(completion.error)}`,
+        { file },
+      );
+    return ok({ phases: checked.value, arguments: args.data, onComplete: completion.data });
   }
   return fail(
     "missing",
@@ -306,4 +369,50 @@ export function loadSkillPhases(projectDir: string, skill: string, packSkillsDir
       help: "check the skill name, or add its definition",
     },
   );
+}
+
+/** One run in {@link listRuns}: its state, or the file with its problem. */
+export type RunListing =
+  | { readonly file: string; readonly ok: true; readonly state: PhaseState }
+  | { readonly file: string; readonly ok: false; readonly problem: string };
+
+/** Every composite-skill run of the project (`lanes phase list`), oldest first; unreadable files with their problem. */
+export function listRuns(projectDir: string): Result<RunListing[]> {
+  const dir = projectPaths(projectDir).phases;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+    return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
+  }
+  const out: RunListing[] = names.map((file) => {
+    const read = readStateFile(join(dir, file), validate, { display: file, repair: "", backup: false });
+    if (!read.ok) return { file, ok: false, problem: read.issues[0]!.message };
+    return read.value === undefined
+      ? { file, ok: false, problem: "removed while listing" }
+      : { file, ok: true, state: read.value };
+  });
+  const time = (r: RunListing): string => (r.ok ? r.state.started_at : "");
+  return ok(out.sort((a, b) => time(a).localeCompare(time(b)) || a.file.localeCompare(b.file)));
+}
+
+/** One line per run: skill, task, where it stands, the last event (pure). */
+export function renderRuns(runs: readonly RunListing[]): string {
+  if (runs.length === 0) return "no composite skill runs\n";
+  return `${runs
+    .map((r) => {
+      if (!r.ok) return `${r.file}  unreadable: ${r.problem}`;
+      const s = r.state;
+      const where =
+        s.status === "completed"
+          ? "completed"
+          : s.current_phase === null
+            ? "all phases done, run `phase complete`"
+            : `at phase ${s.current_phase}`;
+      const last = s.history.at(-1);
+      const done = `${s.completed_phases.length} done${s.skipped_phases.length > 0 ? `, ${s.skipped_phases.length} skipped` : ""}`;
+      return `${s.skill}  task ${s.task_id}  ${where}  (${done}; last: phase ${last?.phase ?? "?"} ${last?.event ?? "?"} ${last?.at ?? ""})`;
+    })
+    .join("\n")}\n`;
 }

@@ -12,7 +12,7 @@ import { isAbsolute, join, normalize, sep } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { shownPath } from "../host/paths.ts";
 import { atomicWriteFile } from "../io/atomic.ts";
-import { safeId } from "./ids.ts";
+import { joinKeys } from "../host/ids.ts";
 import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { renderJson } from "./state-file.ts";
 import { artifactTypeOf } from "./task-context.ts";
@@ -227,9 +227,9 @@ export function recordArtifacts(
   return locked.ok ? locked.value : propagate(locked);
 }
 
-/** Where the state of composite skill `skill` for task `taskId` lives (both sanitised). */
+/** Where the state of composite skill `skill` for task `taskId` lives: `{skill}--{task}.json`, injectively encoded (see `joinKeys`). */
 export function phaseStatePath(projectDir: string, skill: string, taskId: string): string {
-  return join(projectPaths(projectDir).phases, `${safeId(skill)}-${safeId(taskId)}.json`);
+  return join(projectPaths(projectDir).phases, `${joinKeys(skill, taskId)}.json`);
 }
 
 /** A composite skill run that is not finished, as the hot path sees its state file. */

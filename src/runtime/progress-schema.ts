@@ -122,6 +122,17 @@ export const Artifacts = z.looseObject({
 });
 export type Artifacts = z.infer<typeof Artifacts>;
 
+/** A way to recover from an error (inter-skill protocol §4 `RecoveryOption`). */
+export const RecoveryOption = z.looseObject({
+  action: z
+    .enum(["retry", "skip", "fallback", "escalate"])
+    .describe("retry the step, skip it, fall back to another skill or approach, or escalate to the human"),
+  description: z.string().min(1).describe("What exactly to do."),
+  auto_execute: z.boolean().describe("Whether the workflow may do it without asking."),
+  requires_user_input: z.boolean().describe("Whether the human must decide or supply something."),
+});
+export type RecoveryOption = z.infer<typeof RecoveryOption>;
+
 /** An error logged during the workflow (core protocols §5, inter-skill protocol §4). */
 export const ProgressError = z.looseObject({
   message: z.string().min(1).describe("What went wrong."),
@@ -135,6 +146,12 @@ export const ProgressError = z.looseObject({
     .describe("critical stops the workflow; recoverable can be retried; warning is informational"),
   attempted: z.string().optional().describe("What was tried."),
   suggestion: z.string().optional().describe("How to proceed."),
+  skill: z.string().optional().describe("The skill that hit it (inter-skill protocol `SkillError.skill`)."),
+  context: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("What the skill was working on: inputs, files, the failing command."),
+  recovery_options: z.array(RecoveryOption).optional().describe("The ways to recover, most preferred first."),
   timestamp: IsoDateTime.describe("When it was logged."),
 });
 export type ProgressError = z.infer<typeof ProgressError>;

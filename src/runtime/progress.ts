@@ -9,7 +9,7 @@
  */
 import { projectPaths } from "../host/layout.ts";
 import { ensureIgnoredDir } from "../io/atomic.ts";
-import { newWorkflowId } from "./ids.ts";
+import { newWorkflowId } from "../host/ids.ts";
 import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { detectProjectContext } from "./project-context.ts";
 import { applyFileChanges, artifactPath, displayOf, type RawProgress } from "./progress-hot.ts";
@@ -19,6 +19,7 @@ import {
   type NextStep,
   type PhaseRecord,
   type ProgressError,
+  type RecoveryOption,
   type ProjectContext,
   type StepConstraints,
   type Strategy,
@@ -297,6 +298,38 @@ export interface ErrorInput {
   readonly attempted?: string;
   /** How to proceed. */
   readonly suggestion?: string;
+  /** The skill that hit it. */
+  readonly skill?: string;
+  /** What it was working on. */
+  readonly context?: Record<string, unknown>;
+  /** Ways to recover, most preferred first. */
+  readonly recoveryOptions?: readonly RecoveryOption[];
+}
+
+/**
+ * Parses `--recovery` words: `<action>[!|?]:<description>`, where `!` marks an option the
+ * workflow may execute by itself and `?` one that needs the human (e.g. `retry!:rerun the
+ * migration`, `escalate?:ask which schema wins`). Pure.
+ */
+export function parseRecovery(word: string): Result<RecoveryOption> {
+  const at = word.indexOf(":");
+  const head = at < 0 ? word : word.slice(0, at);
+  const description = at < 0 ? "" : word.slice(at + 1).trim();
+  const mark = head.endsWith("!") || head.endsWith("?") ? head.slice(-1) : "";
+  const action = mark === "" ? head : head.slice(0, -1);
+  if (!["retry", "skip", "fallback", "escalate"].includes(action))
+    return fail(
+      "invalid-input",
+      `\`--recovery ${word}\`: the action is retry, skip, fallback or escalate, e.g. \`retry!:rerun the migration\``,
+    );
+  if (description === "")
+    return fail("invalid-input", `\`--recovery ${word}\` has no description: write \`${action}:<what to do>\``);
+  return ok({
+    action: action as RecoveryOption["action"],
+    description,
+    auto_execute: mark === "!",
+    requires_user_input: mark === "?" || action === "escalate",
+  });
 }
 
 function errorOf(input: ErrorInput, step: number, now: string): ProgressError {
@@ -307,6 +340,10 @@ function errorOf(input: ErrorInput, step: number, now: string): ProgressError {
   if (input.severity !== undefined) e.severity = input.severity;
   if (input.attempted !== undefined) e.attempted = input.attempted;
   if (input.suggestion !== undefined) e.suggestion = input.suggestion;
+  if (input.skill !== undefined) e.skill = input.skill;
+  if (input.context !== undefined) e.context = { ...input.context };
+  if (input.recoveryOptions !== undefined && input.recoveryOptions.length > 0)
+    e.recovery_options = input.recoveryOptions.map((o) => ({ ...o }));
   return e;
 }
 

@@ -8,9 +8,9 @@
  */
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
-import { compactTimestamp } from "./ids.ts";
-import { withLockSync, type LockOptions } from "../io/lock.ts";
+import { atomicCreateFile, atomicWriteFile, ensurePrivateDir, sweepStaleTemps } from "../io/atomic.ts";
+import { compactTimestamp } from "../host/ids.ts";
+import { pidIsAlive, withLockSync, type LockOptions } from "../io/lock.ts";
 import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 
 /** A validator: the value, or the first problem as `path: message` (e.g. `completed_steps.2.expert: expected string`). */
@@ -69,7 +69,7 @@ function corrupt(file: string, text: string, problem: string, options: StateFile
 }
 
 /** Copies a bad file next to itself, once per distinct content. Returns the copy's path, or undefined when copying failed. */
-function keepBackup(file: string, text: string, now: Date): string | undefined {
+export function keepBackup(file: string, text: string, now: Date): string | undefined {
   const dir = dirname(file);
   const prefix = `${basename(file)}.corrupt-`;
   try {
@@ -95,13 +95,39 @@ function keepBackup(file: string, text: string, now: Date): string | undefined {
 /** Serialises a state document: two-space JSON with a trailing newline. */
 export const renderJson = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
-/** Writes a state document atomically, creating its directory (0700) first. */
+/** Writes a state document atomically, creating its directory (0700) first; removes temporaries that killed writers left next to it. */
 export function writeStateFile(file: string, value: unknown, display: string): Result<void> {
   try {
     ensurePrivateDir(dirname(file));
+    // real file times, so the real clock
+    sweepStaleTemps(file, { now: Date.now(), isAlive: pidIsAlive });
     atomicWriteFile(file, renderJson(value));
     return ok(undefined);
   } catch (error) {
+    return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, {
+      help: "check that the `.claude/state` directory is writable",
+      file,
+    });
+  }
+}
+
+/**
+ * Creates a state document atomically and exclusively: when the file exists (or another process
+ * creates it first) the result is a `refused` issue with `exists`, and nothing is written.
+ */
+export function createStateFile(
+  file: string,
+  value: unknown,
+  display: string,
+  exists: string,
+  help: string,
+): Result<void> {
+  try {
+    ensurePrivateDir(dirname(file));
+    atomicCreateFile(file, renderJson(value));
+    return ok(undefined);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return fail("refused", exists, { help, file });
     return fail("io", `cannot write \`${display}\`: ${describeError(error)}`, {
       help: "check that the `.claude/state` directory is writable",
       file,

@@ -23,7 +23,7 @@ export const Effect = z
 export const PathClass = z
   .enum(PATH_CLASSES)
   .describe(
-    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob directly under root, home, the project or a parent; outside-project: anywhere outside the project and temp dirs; claude-config: Claude Code and lanes configuration files",
+    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob that can match everything in root, home, the project or a parent (`*`, `.*`, `*/*`, `**`); outside-project: anywhere outside the project, temp and cache dirs; claude-config: Claude Code and lanes configuration files; home-data: a home directory's documents, desktop, config, keys and source trees; other-home: another user's home directory",
   );
 export type PathClass = z.infer<typeof PathClass>;
 
@@ -57,7 +57,7 @@ export const CommandMatch = z
       .array(z.string().min(1))
       .optional()
       .describe(
-        "Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word; compared case-insensitively.",
+        "Leading positional words after the program's global options, e.g. [push] or [stash, clear]; `*` matches any one word, `a|b` either word, `migrat*` any word starting with `migrat`; compared case-insensitively.",
       ),
     flags_any: z
       .array(z.string().min(1))
@@ -77,12 +77,18 @@ export const CommandMatch = z
       .record(z.string().min(1), z.array(z.string().min(1)).min(1))
       .optional()
       .describe(
-        "Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd.",
+        "Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd; the value may be given as `--opt=value` or as the next word (`--target prod`).",
       ),
     double_dash: z
       .boolean()
       .optional()
       .describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+    env: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe(
+        "Environment variables set for the command (`NODE_ENV=production cmd`, `env NODE_ENV=production cmd`) whose value must match one of the given words (`*` matches any text), e.g. {NODE_ENV: [production, prod]}.",
+      ),
     operands: z
       .array(z.string().min(1))
       .optional()

@@ -14,6 +14,8 @@ export const PATH_CLASSES = [
   "broad-glob",
   "outside-project",
   "claude-config",
+  "home-data",
+  "other-home",
 ] as const;
 /** See `PathClass` in src/schema/atoms.ts for the meaning of each class. */
 export type PathClass = (typeof PATH_CLASSES)[number];

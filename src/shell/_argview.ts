@@ -33,7 +33,9 @@ function addValues(view: DetailedView, name: string, values: readonly ShellWord[
 
 /** The grammar `argView` uses for a program. */
 export function grammarOf(program: string | undefined): ProgramGrammar {
-  return program !== undefined && Object.hasOwn(PROGRAM_GRAMMARS, program) ? (PROGRAM_GRAMMARS[program] as ProgramGrammar) : DEFAULT;
+  return program !== undefined && Object.hasOwn(PROGRAM_GRAMMARS, program)
+    ? (PROGRAM_GRAMMARS[program] as ProgramGrammar)
+    : DEFAULT;
 }
 
 function applyEvents(view: DetailedView, events: readonly OptionEvent[], grammar: ProgramGrammar): void {
@@ -46,7 +48,13 @@ function applyEvents(view: DetailedView, events: readonly OptionEvent[], grammar
       const v = event.word.value;
       const eq = v?.indexOf("=") ?? -1;
       if (grammar.keyValueOperands === true && v !== undefined && eq > 0) {
-        addValues(view, v.slice(0, eq), [{ text: event.word.text === v ? v.slice(eq + 1) : event.word.text, value: v.slice(eq + 1), glob: event.word.glob }]);
+        addValues(view, v.slice(0, eq), [
+          {
+            text: event.word.text === v ? v.slice(eq + 1) : event.word.text,
+            value: v.slice(eq + 1),
+            glob: event.word.glob,
+          },
+        ]);
         continue;
       }
       view.operands.push({ word: event.word, afterDoubleDash: view.afterDoubleDash });
@@ -64,7 +72,8 @@ function scanBody(view: DetailedView, args: readonly ShellWord[], from: number, 
     const scan = scanOptions(args, grammar, from);
     applyEvents(view, scan.events, grammar);
     // a grammar that stops at the first operand (`redis-cli -h x FLUSHALL -1`): the rest are operands
-    for (let i = scan.next; i < args.length; i++) view.operands.push({ word: args[i] as ShellWord, afterDoubleDash: view.afterDoubleDash });
+    for (let i = scan.next; i < args.length; i++)
+      view.operands.push({ word: args[i] as ShellWord, afterDoubleDash: view.afterDoubleDash });
     return;
   }
   const stopping: OptionGrammar = { ...grammar, permute: false };
@@ -80,13 +89,20 @@ function scanBody(view: DetailedView, args: readonly ShellWord[], from: number, 
     i++;
     if (++count >= limit) break;
   }
-  for (; i < args.length; i++) view.operands.push({ word: args[i] as ShellWord, afterDoubleDash: view.afterDoubleDash });
+  for (; i < args.length; i++)
+    view.operands.push({ word: args[i] as ShellWord, afterDoubleDash: view.afterDoubleDash });
 }
 
 /** `tar xzf a.tgz dir`: the first word's letters are options, value letters take the next words in order. */
 function oldStyle(view: DetailedView, args: readonly ShellWord[], grammar: ProgramGrammar): number {
   const first = args[0]?.value;
-  if (first === undefined || first.startsWith("-") || first.length === 0 || ![...first].every((c) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z"))) return 0;
+  if (
+    first === undefined ||
+    first.startsWith("-") ||
+    first.length === 0 ||
+    ![...first].every((c) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z"))
+  )
+    return 0;
   let next = 1;
   for (const letter of first) {
     const name = `-${letter}`;
@@ -143,8 +159,13 @@ function findView(args: readonly ShellWord[]): DetailedView {
 /** Splits a command's arguments by its program's grammar. */
 export function detailedView(program: string | undefined, args: readonly ShellWord[]): DetailedView {
   if (program === "find") return findView(args);
-  const grammar = grammarOf(program);
   const view = empty();
+  viewWith(grammarOf(program), args, view);
+  return view;
+}
+
+/** Fills `view` from `args` by `grammar`; a subcommand with its own global options nests (`docker compose -f x rm -f`). */
+function viewWith(grammar: ProgramGrammar, args: readonly ShellWord[], view: ReturnType<typeof empty>): void {
   let from = 0;
   let body = grammar;
   if (grammar.global !== undefined) {
@@ -155,12 +176,15 @@ export function detailedView(program: string | undefined, args: readonly ShellWo
     }
     from = scan.next;
     const sub = args[from];
-    if (sub === undefined) return view;
+    if (sub === undefined) return;
     view.operands.push({ word: sub, afterDoubleDash: view.afterDoubleDash });
     from++;
     const subGrammar = sub.value === undefined ? undefined : grammar.subcommands?.[sub.value];
+    if (subGrammar?.global !== undefined) {
+      viewWith(subGrammar, args.slice(from), view);
+      return;
+    }
     body = subGrammar ?? { options: grammar.options };
   } else if (grammar.oldStyle === true) from = oldStyle(view, args, grammar);
   scanBody(view, args, from, body);
-  return view;
 }

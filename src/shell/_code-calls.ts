@@ -31,7 +31,8 @@ type Arg =
   | { readonly kind: "object"; readonly entries: ReadonlyMap<string, readonly CodeToken[]> }
   | { readonly kind: "other" };
 
-const isPunct = (t: CodeToken | undefined, text: string): boolean => t !== undefined && t.kind === "punct" && t.text === text;
+const isPunct = (t: CodeToken | undefined, text: string): boolean =>
+  t !== undefined && t.kind === "punct" && t.text === text;
 const OPEN: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" };
 const SEPARATORS = new Set([".", "::", "?."]);
 const STATEMENT_WORDS = new Set(["or", "and", "if", "unless", "while", "until", "do", "then"]);
@@ -105,8 +106,10 @@ function stringValue(tokens: readonly CodeToken[]): { value: string | undefined;
 function classify(tokens: readonly CodeToken[], language: CodeTokenLanguage): Arg {
   const first = tokens[0];
   if (first === undefined) return { kind: "other" };
-  if (language === "python" && first.kind === "name" && isPunct(tokens[1], "=")) return { kind: "keyword", name: first.text, tokens: tokens.slice(2) };
-  if (tokens.length === 1 && first.kind === "words") return { kind: "list", items: (first.items ?? []).map((w) => ({ text: w, value: w })) };
+  if (language === "python" && first.kind === "name" && isPunct(tokens[1], "="))
+    return { kind: "keyword", name: first.text, tokens: tokens.slice(2) };
+  if (tokens.length === 1 && first.kind === "words")
+    return { kind: "list", items: (first.items ?? []).map((w) => ({ text: w, value: w })) };
   if (isPunct(first, "[") && matching(tokens, 0) === tokens.length - 1) {
     const items = splitArgs(tokens.slice(1, -1)).map((item) => {
       const s = stringValue(item);
@@ -118,7 +121,11 @@ function classify(tokens: readonly CodeToken[], language: CodeTokenLanguage): Ar
     const entries = new Map<string, readonly CodeToken[]>();
     for (const entry of splitArgs(tokens.slice(1, -1))) {
       const key = entry[0];
-      if (key !== undefined && (key.kind === "name" || key.kind === "string") && (isPunct(entry[1], ":") || isPunct(entry[1], "=>"))) {
+      if (
+        key !== undefined &&
+        (key.kind === "name" || key.kind === "string") &&
+        (isPunct(entry[1], ":") || isPunct(entry[1], "=>"))
+      ) {
         entries.set(key.kind === "string" ? (key.value ?? "") : key.text, entry.slice(2));
       } else if (key !== undefined && key.kind === "name" && entry.length === 1) entries.set(key.text, [key]);
     }
@@ -129,7 +136,8 @@ function classify(tokens: readonly CodeToken[], language: CodeTokenLanguage): Ar
   return { kind: "other" };
 }
 
-const isTrue = (tokens: readonly CodeToken[] | undefined): boolean => tokens?.length === 1 && (tokens[0]?.text === "true" || tokens[0]?.text === "True" || tokens[0]?.text === "1");
+const isTrue = (tokens: readonly CodeToken[] | undefined): boolean =>
+  tokens?.length === 1 && (tokens[0]?.text === "true" || tokens[0]?.text === "True" || tokens[0]?.text === "1");
 
 /** Import aliases: local name → canonical dotted prefix. */
 function aliases(tokens: readonly CodeToken[], language: CodeTokenLanguage, apis: LanguageApis): Map<string, string> {
@@ -146,7 +154,13 @@ function aliases(tokens: readonly CodeToken[], language: CodeTokenLanguage, apis
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as CodeToken;
-    if (language === "python" && t.kind === "name" && t.text === "import" && tokens[i - 2]?.text !== "from" && tokens[i - 1]?.text !== "from") {
+    if (
+      language === "python" &&
+      t.kind === "name" &&
+      t.text === "import" &&
+      tokens[i - 2]?.text !== "from" &&
+      tokens[i - 1]?.text !== "from"
+    ) {
       let j = i + 1;
       while (tokens[j]?.kind === "name") {
         const { name, next } = dotted(j);
@@ -179,13 +193,22 @@ function aliases(tokens: readonly CodeToken[], language: CodeTokenLanguage, apis
     }
     if (language === "node") {
       // X = require('M')  /  { a, b: c } = require('M')
-      if (t.kind === "name" && (t.text === "require" || t.text === "import") && isPunct(tokens[i + 1], "(") && tokens[i + 2]?.kind === "string" && isPunct(tokens[i + 3], ")") && isPunct(tokens[i - 1], "=")) {
+      if (
+        t.kind === "name" &&
+        (t.text === "require" || t.text === "import") &&
+        isPunct(tokens[i + 1], "(") &&
+        tokens[i + 2]?.kind === "string" &&
+        isPunct(tokens[i + 3], ")") &&
+        isPunct(tokens[i - 1], "=")
+      ) {
         const module = moduleName(tokens[i + 2]?.value ?? "");
         const target = tokens[i - 2];
         if (target?.kind === "name") out.set(target.text, module);
         else if (isPunct(target, "}")) {
           const open = matchingBack(tokens, i - 2);
-          if (open >= 0) for (const [local, imported] of destructured(tokens.slice(open + 1, i - 2))) out.set(local, `${module}.${imported}`);
+          if (open >= 0)
+            for (const [local, imported] of destructured(tokens.slice(open + 1, i - 2)))
+              out.set(local, `${module}.${imported}`);
         }
       }
       // import X from 'M'; import * as X from 'M'; import { a as b } from 'M'
@@ -198,12 +221,14 @@ function aliases(tokens: readonly CodeToken[], language: CodeTokenLanguage, apis
         const clause = tokens.slice(i + 1, j);
         for (let k = 0; k < clause.length; k++) {
           const c = clause[k] as CodeToken;
-          if (isPunct(c, "*") && clause[k + 1]?.text === "as" && clause[k + 2]?.kind === "name") out.set(clause[k + 2]?.text ?? "", module);
+          if (isPunct(c, "*") && clause[k + 1]?.text === "as" && clause[k + 2]?.kind === "name")
+            out.set(clause[k + 2]?.text ?? "", module);
           else if (c.kind === "name" && k === 0) out.set(c.text, module);
           else if (isPunct(c, "{")) {
             const close = matching(clause, k);
             if (close < 0) break;
-            for (const [local, imported] of destructured(clause.slice(k + 1, close), "as")) out.set(local, `${module}.${imported}`);
+            for (const [local, imported] of destructured(clause.slice(k + 1, close), "as"))
+              out.set(local, `${module}.${imported}`);
             k = close;
           }
         }
@@ -233,7 +258,12 @@ interface Callee {
 }
 
 /** The dotted chain ending with the name at `at`. */
-function callee(tokens: readonly CodeToken[], at: number, names: ReadonlyMap<string, string>, apis: LanguageApis): Callee {
+function callee(
+  tokens: readonly CodeToken[],
+  at: number,
+  names: ReadonlyMap<string, string>,
+  apis: LanguageApis,
+): Callee {
   const segments = [tokens[at]?.text ?? ""];
   let receiver: Callee["receiver"];
   let j = at - 1;
@@ -283,7 +313,11 @@ function lookup(apis: LanguageApis): Map<string, string> {
 
 function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage): FoundExec {
   const [first, second] = args;
-  const shellOption = args.some((a) => (a.kind === "keyword" && a.name === "shell" && isTrue(a.tokens)) || (a.kind === "object" && isTrue(a.entries.get("shell"))));
+  const shellOption = args.some(
+    (a) =>
+      (a.kind === "keyword" && a.name === "shell" && isTrue(a.tokens)) ||
+      (a.kind === "object" && isTrue(a.entries.get("shell"))),
+  );
   const listAt = (i: number): Arg | undefined => (args[i]?.kind === "list" ? args[i] : undefined);
   if (spec.exec === "shell") return { kind: "shell", code: first?.kind === "string" ? first.value : undefined };
   if (spec.exec === "auto") {
@@ -297,13 +331,21 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   const list = listAt(1);
   const program = { text: first.text, value: first.value };
   if (list?.kind === "list") {
-    if (shellOption) return { kind: "shell", code: [first.value, ...list.items.map((i) => i.value)].some((v) => v === undefined) ? undefined : [first.value, ...list.items.map((i) => i.value)].join(" ") };
+    if (shellOption)
+      return {
+        kind: "shell",
+        code: [first.value, ...list.items.map((i) => i.value)].some((v) => v === undefined)
+          ? undefined
+          : [first.value, ...list.items.map((i) => i.value)].join(" "),
+      };
     return { kind: "argv", argv: [program, ...list.items] };
   }
   const strings = args.filter((a): a is Extract<Arg, { kind: "string" }> => a.kind === "string");
   if (strings.length > 1) return { kind: "argv", argv: strings.map((s) => ({ text: s.text, value: s.value })) };
   if (shellOption || language === "perl" || language === "ruby" || second?.kind === "object") {
-    return shellOption || language !== "node" ? { kind: "shell", code: first.value } : { kind: "argv", argv: [program] };
+    return shellOption || language !== "node"
+      ? { kind: "shell", code: first.value }
+      : { kind: "argv", argv: [program] };
   }
   return { kind: "argv", argv: [program] };
 }
@@ -316,7 +358,14 @@ function pathArgs(spec: ApiSpec, args: readonly Arg[]): (string | undefined)[] {
   return (spec.paths ?? [0]).map((i) => value(positional[i]));
 }
 
-function callOf(api: string, spec: ApiSpec, argTokens: readonly CodeToken[][], text: string, language: CodeTokenLanguage, receiverPath?: CodeToken[]): FoundCall {
+function callOf(
+  api: string,
+  spec: ApiSpec,
+  argTokens: readonly CodeToken[][],
+  text: string,
+  language: CodeTokenLanguage,
+  receiverPath?: CodeToken[],
+): FoundCall {
   const args = argTokens.map((t) => classify(t, language));
   let access = spec.access;
   if (spec.mode !== undefined) {
@@ -324,7 +373,10 @@ function callOf(api: string, spec: ApiSpec, argTokens: readonly CodeToken[][], t
     const modeText = mode?.kind === "string" ? mode.value : mode === undefined ? "" : undefined;
     if (modeText === undefined || [...spec.mode.write].some((c) => modeText.includes(c))) access = "write";
   }
-  const recursive = spec.recursive === true || (spec.recursiveOption !== undefined && args.some((a) => a.kind === "object" && isTrue(a.entries.get(spec.recursiveOption as string))));
+  const recursive =
+    spec.recursive === true ||
+    (spec.recursiveOption !== undefined &&
+      args.some((a) => a.kind === "object" && isTrue(a.entries.get(spec.recursiveOption as string))));
   if (spec.access === "exec") {
     const exec = execOf(spec, args, language);
     const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
@@ -343,19 +395,34 @@ function statementEnd(tokens: readonly CodeToken[], from: number): number {
     else if (t.kind === "punct" && (t.text === ")" || t.text === "]" || t.text === "}")) {
       if (depth === 0) return i;
       depth--;
-    } else if (depth === 0 && (t.kind === "newline" || isPunct(t, ";") || (t.kind === "name" && STATEMENT_WORDS.has(t.text)))) return i;
+    } else if (
+      depth === 0 &&
+      (t.kind === "newline" || isPunct(t, ";") || (t.kind === "name" && STATEMENT_WORDS.has(t.text)))
+    )
+      return i;
   }
   return tokens.length;
 }
 
 const startsArgument = (t: CodeToken | undefined): boolean =>
-  t !== undefined && (t.kind === "string" || t.kind === "var" || t.kind === "words" || t.kind === "exec" || t.kind === "number" || (t.kind === "name" && !STATEMENT_WORDS.has(t.text)) || isPunct(t, "["));
+  t !== undefined &&
+  (t.kind === "string" ||
+    t.kind === "var" ||
+    t.kind === "words" ||
+    t.kind === "exec" ||
+    t.kind === "number" ||
+    (t.kind === "name" && !STATEMENT_WORDS.has(t.text)) ||
+    isPunct(t, "["));
 
 /**
  * Every API call of the tables found in `code`, or `undefined` when the code cannot be tokenized.
  * `charge` is called with the number of tokens (it may throw to stop the analysis).
  */
-export function findCalls(code: string, language: CodeTokenLanguage, charge: (units: number) => void): FoundCall[] | undefined {
+export function findCalls(
+  code: string,
+  language: CodeTokenLanguage,
+  charge: (units: number) => void,
+): FoundCall[] | undefined {
   const tokens = tokenizeCode(code, language);
   if (tokens === undefined) return undefined;
   charge(tokens.length);
@@ -366,12 +433,20 @@ export function findCalls(code: string, language: CodeTokenLanguage, charge: (un
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as CodeToken;
     if (t.kind === "exec") {
-      found.push({ api: apis.backticks ?? "backticks", access: "exec", recursive: false, args: [t.value], exec: { kind: "shell", code: t.value }, text: t.text });
+      found.push({
+        api: apis.backticks ?? "backticks",
+        access: "exec",
+        recursive: false,
+        args: [t.value],
+        exec: { kind: "shell", code: t.value },
+        text: t.text,
+      });
       continue;
     }
     if (t.kind !== "name") continue;
     const next = tokens[i + 1];
-    if (next !== undefined && next.kind === "punct" && SEPARATORS.has(next.text) && tokens[i + 2]?.kind === "name") continue;
+    if (next !== undefined && next.kind === "punct" && SEPARATORS.has(next.text) && tokens[i + 2]?.kind === "name")
+      continue;
     const before = tokens[i - 1];
     if (before?.kind === "name" && DEFINERS.has(before.text)) continue;
     const chain = callee(tokens, i, names, apis);
@@ -383,7 +458,9 @@ export function findCalls(code: string, language: CodeTokenLanguage, charge: (un
       const method = apis.methods?.[chain.segments.at(-1) as string];
       if (method !== undefined && table.has(method)) {
         const receiverName = chain.receiver?.name;
-        const pathReceiver = receiverName !== undefined && (apis.pathReceivers?.includes(receiverName) === true || receiverName === "Path");
+        const pathReceiver =
+          receiverName !== undefined &&
+          (apis.pathReceivers?.includes(receiverName) === true || receiverName === "Path");
         const knownModule = receiverName === undefined && names.has(chain.segments[0] ?? "");
         if (!knownModule) {
           key = table.get(method);
@@ -394,7 +471,12 @@ export function findCalls(code: string, language: CodeTokenLanguage, charge: (un
     if (key === undefined) continue;
     // `Path('/x').unlink()`: the path is the receiver's argument
     const receiver = chain.receiver;
-    if (receiverPath === undefined && receiver !== undefined && (apis.pathReceivers?.includes(receiver.name) === true || receiver.name === "Path")) receiverPath = receiver.args[0] ?? [];
+    if (
+      receiverPath === undefined &&
+      receiver !== undefined &&
+      (apis.pathReceivers?.includes(receiver.name) === true || receiver.name === "Path")
+    )
+      receiverPath = receiver.args[0] ?? [];
     const spec = apis.apis[key] as ApiSpec;
     let argTokens: CodeToken[][];
     let end: number;

@@ -7,7 +7,7 @@
 import type { CodeLanguage } from "./types.ts";
 
 /** A language `tokenizeCode` understands. */
-export type CodeTokenLanguage = Exclude<CodeLanguage, "shell">;
+export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell">;
 
 /** One token. */
 export interface CodeToken {
@@ -26,17 +26,87 @@ export interface CodeToken {
 }
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
-const isAlpha = (c: string | undefined): boolean => c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_");
+const isAlpha = (c: string | undefined): boolean =>
+  c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_");
 const isNameChar = (c: string | undefined): boolean => isAlpha(c) || isDigit(c);
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\r" || c === "\f" || c === "\v";
 
-const MULTI_PUNCT = ["===", "!==", "...", "::", "->", "=>", "==", "!=", "<=", ">=", "=~", "!~", "**", "&&", "||", "<<", ">>", "?."];
+const MULTI_PUNCT = [
+  "===",
+  "!==",
+  "...",
+  "::",
+  "->",
+  "=>",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "=~",
+  "!~",
+  "**",
+  "&&",
+  "||",
+  "<<",
+  ">>",
+  "?.",
+];
 const PAIRS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}", "<": ">" };
 const PERL_QUOTE_OPS = new Set(["q", "qq", "qw", "qx", "m", "qr", "s", "tr", "y"]);
-const PERL_QUOTE_DELIMS = new Set(["/", "{", "(", "[", "<", "|", "!", "#", "~", "'", '"', "^", "%", ":", "+", "@", ","]);
+const PERL_QUOTE_DELIMS = new Set([
+  "/",
+  "{",
+  "(",
+  "[",
+  "<",
+  "|",
+  "!",
+  "#",
+  "~",
+  "'",
+  '"',
+  "^",
+  "%",
+  ":",
+  "+",
+  "@",
+  ",",
+]);
 const REGEX_AFTER_NAMES = new Set([
-  "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await",
-  "split", "grep", "map", "join", "if", "unless", "while", "until", "and", "or", "not", "when", "x", "lt", "gt", "le", "ge", "eq", "ne", "cmp",
+  "return",
+  "typeof",
+  "case",
+  "do",
+  "else",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "instanceof",
+  "yield",
+  "await",
+  "split",
+  "grep",
+  "map",
+  "join",
+  "if",
+  "unless",
+  "while",
+  "until",
+  "and",
+  "or",
+  "not",
+  "when",
+  "x",
+  "lt",
+  "gt",
+  "le",
+  "ge",
+  "eq",
+  "ne",
+  "cmp",
 ]);
 
 class Failure extends Error {}
@@ -51,7 +121,24 @@ function unescape(body: string, keepUnknown: boolean): string {
       continue;
     }
     const n = body[++i] as string;
-    const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", a: "\x07", b: "\b", f: "\f", v: "\v", e: "\x1b", "\\": "\\", "'": "'", '"': '"', "`": "`", $: "$", "@": "@", "/": "/" };
+    const simple: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      "0": "\0",
+      a: "\x07",
+      b: "\b",
+      f: "\f",
+      v: "\v",
+      e: "\x1b",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "`": "`",
+      $: "$",
+      "@": "@",
+      "/": "/",
+    };
     if (n in simple) out += simple[n] as string;
     else if (n === "\n") continue;
     else if (n === "x" && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 1, i + 3))) {
@@ -88,7 +175,8 @@ function interpolates(body: string, sigils: readonly string[]): boolean {
     }
     if (sigils.includes(c)) {
       const n = body[i + 1];
-      if (isNameChar(n) || n === "{" || n === ":" || (c === "$" && n !== undefined && "_!@$0&".includes(n))) return true;
+      if (isNameChar(n) || n === "{" || n === ":" || (c === "$" && n !== undefined && "_!@$0&".includes(n)))
+        return true;
     }
   }
   return false;
@@ -104,7 +192,10 @@ class Lexer {
   ) {}
 
   private push(kind: CodeToken["kind"], start: number, value: string | undefined, items?: readonly string[]): void {
-    const token: CodeToken = items === undefined ? { kind, text: this.src.slice(start, this.i), value, pos: start, end: this.i } : { kind, text: this.src.slice(start, this.i), value, items, pos: start, end: this.i };
+    const token: CodeToken =
+      items === undefined
+        ? { kind, text: this.src.slice(start, this.i), value, pos: start, end: this.i }
+        : { kind, text: this.src.slice(start, this.i), value, items, pos: start, end: this.i };
     this.tokens.push(token);
   }
 
@@ -117,7 +208,15 @@ class Lexer {
     const prev = this.last();
     if (prev === undefined) return true;
     if (prev.kind === "name") return REGEX_AFTER_NAMES.has(prev.text);
-    if (prev.kind === "number" || prev.kind === "string" || prev.kind === "var" || prev.kind === "regex" || prev.kind === "exec" || prev.kind === "words") return false;
+    if (
+      prev.kind === "number" ||
+      prev.kind === "string" ||
+      prev.kind === "var" ||
+      prev.kind === "regex" ||
+      prev.kind === "exec" ||
+      prev.kind === "words"
+    )
+      return false;
     return !(prev.text === ")" || prev.text === "]" || prev.text === "}");
   }
 
@@ -199,7 +298,10 @@ class Lexer {
         const body = this.src.slice(bodyStart, this.i);
         this.i += delim.length;
         let value: string | undefined = raw ? body : unescape(body, true);
-        if (fmt) value = value.replaceAll("{{", "").replaceAll("}}", "").includes("{") ? undefined : value.replaceAll("{{", "{").replaceAll("}}", "}");
+        if (fmt)
+          value = value.replaceAll("{{", "").replaceAll("}}", "").includes("{")
+            ? undefined
+            : value.replaceAll("{{", "{").replaceAll("}}", "}");
         this.push("string", start, value);
         return;
       }
@@ -227,7 +329,13 @@ class Lexer {
     while (isAlpha(this.src[this.i])) this.i++;
     if (op === "q") this.push("string", start, unescapeSingle(body, close));
     else if (op === "qq") this.push("string", start, interpolates(body, ["$", "@"]) ? undefined : unescape(body, true));
-    else if (op === "qw") this.push("words", start, body, body.split(/\s+/).filter((w) => w.length > 0));
+    else if (op === "qw")
+      this.push(
+        "words",
+        start,
+        body,
+        body.split(/\s+/).filter((w) => w.length > 0),
+      );
     else if (op === "qx") this.push("exec", start, open === "'" || !interpolates(body, ["$", "@"]) ? body : undefined);
     else this.push("regex", start, undefined);
   }
@@ -244,13 +352,27 @@ class Lexer {
     // `puts %x(ls)`: after a name, a space before `%` and none after it make a literal
     const prev = this.last();
     const spacedAfterName = prev?.kind === "name" && isSpace(this.src[this.i - 1]);
-    if (open === undefined || isNameChar(open) || isSpace(open) || open === "\n" || !"qQwWiIxrs".includes(type) || !(this.regexAllowed() || spacedAfterName)) return false;
+    if (
+      open === undefined ||
+      isNameChar(open) ||
+      isSpace(open) ||
+      open === "\n" ||
+      !"qQwWiIxrs".includes(type) ||
+      !(this.regexAllowed() || spacedAfterName)
+    )
+      return false;
     this.i = at + 1;
     const body = this.delimited(open, PAIRS[open] ?? open);
     const hole = body.includes("#{");
     if (type === "q") this.push("string", start, unescapeSingle(body, PAIRS[open] ?? open));
     else if (type === "Q") this.push("string", start, hole ? undefined : unescape(body, true));
-    else if (type === "w" || type === "W" || type === "i" || type === "I") this.push("words", start, body, body.split(/\s+/).filter((w) => w.length > 0));
+    else if (type === "w" || type === "W" || type === "i" || type === "I")
+      this.push(
+        "words",
+        start,
+        body,
+        body.split(/\s+/).filter((w) => w.length > 0),
+      );
     else if (type === "x") this.push("exec", start, hole ? undefined : body);
     else {
       while (isAlpha(this.src[this.i])) this.i++;
@@ -277,7 +399,10 @@ class Lexer {
         continue;
       }
       // comments
-      if ((c === "#" && this.lang !== "node") || (c === "/" && n === "/" && (this.lang === "node" || this.lang === "php"))) {
+      if (
+        (c === "#" && this.lang !== "node") ||
+        (c === "/" && n === "/" && (this.lang === "node" || this.lang === "php"))
+      ) {
         this.skipLineComment();
         continue;
       }
@@ -319,13 +444,19 @@ class Lexer {
         continue;
       }
       // variables
-      if ((c === "$" && this.lang !== "node") || ((c === "@" || c === "%") && (this.lang === "perl" || this.lang === "ruby") && (isAlpha(n) || n === "@" || n === "_"))) {
+      if (
+        (c === "$" && this.lang !== "node") ||
+        ((c === "@" || c === "%") &&
+          (this.lang === "perl" || this.lang === "ruby") &&
+          (isAlpha(n) || n === "@" || n === "_"))
+      ) {
         if (this.lang === "ruby" && c === "%" && this.rubyPercent(start)) continue;
         this.i++;
         if (this.lang === "perl" && c === "$" && n === "#") this.i++;
         if (src[this.i] === "@") this.i++;
         if (isNameChar(src[this.i]) || src[this.i] === ":") {
-          while (isNameChar(src[this.i]) || (src[this.i] === ":" && src[this.i + 1] === ":")) this.i += src[this.i] === ":" ? 2 : 1;
+          while (isNameChar(src[this.i]) || (src[this.i] === ":" && src[this.i + 1] === ":"))
+            this.i += src[this.i] === ":" ? 2 : 1;
         } else if (src[this.i] !== undefined && src[this.i] !== "{" && !isSpace(src[this.i])) this.i++;
         this.push("var", start, src.slice(start, this.i));
         continue;
@@ -347,7 +478,12 @@ class Lexer {
           while (isSpace(src[at])) at++;
           const delim = src[at];
           const fatComma = delim === "=" && src[at + 1] === ">";
-          if (delim !== undefined && PERL_QUOTE_DELIMS.has(delim) && !fatComma && !(delim === "," || (delim === "}" && this.last()?.text === "{"))) {
+          if (
+            delim !== undefined &&
+            PERL_QUOTE_DELIMS.has(delim) &&
+            !fatComma &&
+            !(delim === "," || (delim === "}" && this.last()?.text === "{"))
+          ) {
             if (!(at > this.i && (delim === "#" || delim === "="))) {
               this.perlQuoteLike(name, start);
               continue;

@@ -4,7 +4,19 @@
  * (`printf` conversions other than `%s`, `%b`, `%d`, `%%`) returns `undefined`.
  */
 
-const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "\\": "\\", a: "\x07", b: "\b", f: "\f", v: "\v", e: "\x1b", '"': '"', "'": "'" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  e: "\x1b",
+  '"': '"',
+  "'": "'",
+};
 
 /** Decodes backslash escapes as `echo -e` and printf formats do; `\c` ends the output. */
 function decode(text: string): { out: string; stop: boolean } {

@@ -34,7 +34,10 @@ export function interpreterName(program: string | undefined): string | undefined
   if (program === undefined) return undefined;
   if (Object.hasOwn(INTERPRETERS, program)) return program;
   let base = program;
-  while (base.length > 0 && ((base.at(-1) as string) === "." || ((base.at(-1) as string) >= "0" && (base.at(-1) as string) <= "9"))) {
+  while (
+    base.length > 0 &&
+    ((base.at(-1) as string) === "." || ((base.at(-1) as string) >= "0" && (base.at(-1) as string) <= "9"))
+  ) {
     base = base.slice(0, -1);
     if (Object.hasOwn(INTERPRETERS, base)) return base;
   }
@@ -49,7 +52,14 @@ export function readInterpreter(program: string | undefined, args: readonly Shel
   return { name, spec, input: inputOf(spec, args) };
 }
 
-function inputOf(spec: InterpreterSpec, args: readonly ShellWord[]): InterpreterInput {
+function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): InterpreterInput {
+  const spellings = spec.spellings;
+  const args =
+    spellings === undefined
+      ? written
+      : written.map((w) =>
+          w.value !== undefined && Object.hasOwn(spellings, w.value) ? { ...w, value: spellings[w.value] } : w,
+        );
   if (spec.evalSubcommand !== undefined) {
     if (args[0]?.value !== spec.evalSubcommand) return { kind: "none" };
     const scan = scanOptions(args, spec.grammar, 1);
@@ -71,10 +81,13 @@ function inputOf(spec: InterpreterSpec, args: readonly ShellWord[]): Interpreter
     }
   }
   if (spec.noCode?.some((o) => seen.has(o)) === true) return { kind: "none" };
-  if (codeOption) return { kind: "code", words: spec.joinCode === true ? codeWords : codeWords.slice(-1), argsFrom: scan.next };
+  if (codeOption)
+    return { kind: "code", words: spec.joinCode === true ? codeWords : codeWords.slice(-1), argsFrom: scan.next };
   if (spec.codeFlag !== undefined && seen.has(spec.codeFlag)) {
     // `bash -c STR $0 $1 ...`
-    return scan.next < args.length ? { kind: "code", words: [scan.next], argsFrom: scan.next + 1 } : { kind: "code", words: [], argsFrom: scan.next };
+    return scan.next < args.length
+      ? { kind: "code", words: [scan.next], argsFrom: scan.next + 1 }
+      : { kind: "code", words: [], argsFrom: scan.next };
   }
   if (spec.codeOptionsOnly === true) return { kind: "none" };
   if (spec.stdinFlags?.some((o) => seen.has(o)) === true) return { kind: "stdin", argsFrom: scan.next };

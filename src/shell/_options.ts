@@ -33,7 +33,13 @@ export interface OptionGrammar {
 
 /** One thing the scanner found. `start`/`end` are word indices (end exclusive). */
 export type OptionEvent =
-  | { readonly kind: "option"; readonly name: string; readonly values: readonly ShellWord[]; readonly start: number; readonly end: number }
+  | {
+      readonly kind: "option";
+      readonly name: string;
+      readonly values: readonly ShellWord[];
+      readonly start: number;
+      readonly end: number;
+    }
   | { readonly kind: "operand"; readonly word: ShellWord; readonly index: number }
   | { readonly kind: "double-dash"; readonly index: number };
 
@@ -100,7 +106,11 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
     }
     const sign = v[0] as string;
     let name: string | undefined;
-    if (v.startsWith("--") || (grammar.singleDashLong === true && sign === "-") || (sign === "-" && isDigits(v.slice(1)))) {
+    if (
+      v.startsWith("--") ||
+      (grammar.singleDashLong === true && sign === "-") ||
+      (sign === "-" && isDigits(v.slice(1)))
+    ) {
       // a long option (or `-name`, or a number like `-20`): the whole word up to `=`
       const eq = v.indexOf("=");
       const raw = eq < 0 ? v : v.slice(0, eq);
@@ -135,12 +145,24 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
           let n = 0;
           while (n < rest.length && isDigits(rest[n] as string)) n++;
           const digits = rest.slice(0, n);
-          events.push({ kind: "option", name, values: n > 0 ? [{ text: digits, value: digits, glob: false }] : [], start, end: i + 1 });
+          events.push({
+            kind: "option",
+            name,
+            values: n > 0 ? [{ text: digits, value: digits, glob: false }] : [],
+            start,
+            end: i + 1,
+          });
           c += n;
           continue;
         }
         if (arity === "optional") {
-          events.push({ kind: "option", name, values: rest.length > 0 ? [subWord(word, c + 1)] : [], start, end: i + 1 });
+          events.push({
+            kind: "option",
+            name,
+            values: rest.length > 0 ? [subWord(word, c + 1)] : [],
+            start,
+            end: i + 1,
+          });
           break;
         }
         const values = rest.length > 0 ? [subWord(word, c + 1), ...(arity === 2 ? take(1) : [])] : take(arity);

@@ -7,14 +7,32 @@
 import type { DoubleQuotedChild, Word, WordPart } from "unbash";
 import type { ShellWord } from "./types.ts";
 
+/**
+ * What a parameter is bound to: `set: false` when it is known to be unset (or empty-unset), else
+ * its value (`undefined` when only known at run time); arrays carry their elements.
+ */
+export type Binding =
+  | { readonly set: false }
+  | {
+      readonly set: true;
+      readonly value: string | undefined;
+      readonly elements?: readonly (string | undefined)[] | undefined;
+    };
+
 /** What static resolution may substitute. */
 export interface WordEnv {
   /** `~` and `$HOME`; `undefined` once HOME was reassigned to a run-time value. */
   readonly home: string | undefined;
   /** `$PWD` and `~+`. */
   readonly pwd: string | undefined;
-  /** `$0`, `$1`, ... inside a `sh -c STR $0 $1` string; `undefined` at the top level. */
+  /** `$0`, `$1`, ... (`sh -c STR $0 $1`, `set -- a b`, function calls); `undefined` when unknown. */
   readonly positional: readonly (string | undefined)[] | undefined;
+  /** A named parameter's binding; `undefined` when it is only known at run time (the environment). */
+  readonly lookup?: (name: string) => Binding | undefined;
+  /** The statically known output of a command substitution part (trailing newlines removed). */
+  readonly substitution?: (part: object) => string | undefined;
+  /** `~user`: that user's home directory, when lanes knows where homes live. */
+  readonly homeOf?: (user: string) => string | undefined;
 }
 
 /** The most words one brace expansion may produce before the analysis gives up on it. */
@@ -36,15 +54,162 @@ type Atom = { readonly ch: string; readonly special: boolean } | { readonly part
 
 const isCharAtom = (a: Atom): a is { readonly ch: string; readonly special: boolean } => "ch" in a;
 
+const isDigits = (name: string): boolean => name.length > 0 && [...name].every((c) => c >= "0" && c <= "9");
+
+/** The binding of `$NAME` / `${NAME}`; `undefined` when only known at run time. */
+function binding(name: string, env: WordEnv): Binding | undefined {
+  if (isDigits(name) || name === "@" || name === "*" || name === "#") {
+    const positional = env.positional;
+    if (positional === undefined) return undefined;
+    if (name === "#") return { set: true, value: String(Math.max(0, positional.length - 1)) };
+    if (name === "@" || name === "*") {
+      const rest = positional.slice(1);
+      return { set: true, value: rest.some((v) => v === undefined) ? undefined : rest.join(" "), elements: rest };
+    }
+    const index = Number(name);
+    return index < positional.length ? { set: true, value: positional[index] } : { set: false };
+  }
+  const bound = env.lookup?.(name);
+  if (bound !== undefined) return bound;
+  if (name === "HOME") return { set: true, value: env.home };
+  if (name === "PWD") return { set: true, value: env.pwd };
+  return undefined;
+}
+
 /** Resolves `$NAME` / `${NAME}` to what lanes knows statically. */
 function parameter(name: string, env: WordEnv): string | undefined {
-  if (name === "HOME") return env.home;
-  if (name === "PWD") return env.pwd;
-  if (env.positional === undefined) return undefined;
-  if (name.length > 0 && [...name].every((c) => c >= "0" && c <= "9")) return env.positional[Number(name)];
-  // `"$@"` with exactly one argument is that argument (`find -exec sh -c 'rm "$@"' sh {} +`)
-  if ((name === "@" || name === "*") && env.positional.length === 2) return env.positional[1];
-  return undefined;
+  const b = binding(name, env);
+  if (b === undefined) return undefined;
+  return b.set ? b.value : "";
+}
+
+/** The elements `"$@"` / `"${a[@]}"` expand to, or `undefined` when not such a part or unknown. */
+export function elementsOf(
+  part: WordPart | DoubleQuotedChild,
+  env: WordEnv,
+): readonly (string | undefined)[] | undefined {
+  if (part.type === "SimpleExpansion")
+    return part.text === "$@" || part.text === "$*" ? elementsBinding("@", env) : undefined;
+  if (part.type !== "ParameterExpansion" || part.prefix !== undefined || part.operation !== undefined) return undefined;
+  if (part.parameter === "@" || part.parameter === "*")
+    return part.index === undefined ? elementsBinding("@", env) : undefined;
+  const index = part.index?.value;
+  if (index !== "@" && index !== "*") return undefined;
+  return elementsBinding(part.parameter, env);
+}
+
+function elementsBinding(name: string, env: WordEnv): readonly (string | undefined)[] | undefined {
+  const b = binding(name, env);
+  if (b === undefined) return undefined;
+  if (!b.set) return [];
+  return b.elements ?? [b.value];
+}
+
+/** Shortest/longest prefix/suffix removal with a pattern of literal text, `*` and `?`. */
+function removePattern(value: string, pattern: string, operator: "#" | "##" | "%" | "%%"): string {
+  const matches = (text: string): boolean => globMatch(pattern, text);
+  if (operator === "#" || operator === "##") {
+    const lengths = [...Array(value.length + 1).keys()];
+    if (operator === "##") lengths.reverse();
+    for (const n of lengths) if (matches(value.slice(0, n))) return value.slice(n);
+    return value;
+  }
+  const starts = [...Array(value.length + 1).keys()];
+  if (operator === "%") starts.reverse();
+  for (const n of starts) if (matches(value.slice(n))) return value.slice(0, n);
+  return value;
+}
+
+/** Matches `*` and `?` wildcards (no brackets: callers give up on those). */
+function globMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === "?" || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      mark = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
+}
+
+/** `${NAME}` with an operation: defaults, checks, alternatives, prefix/suffix removal, length. */
+function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion" }>, env: WordEnv): string | undefined {
+  const elements = elementsOf(part, env);
+  if (elements !== undefined)
+    return joined(elements.map((e) => e ?? undefined)) === undefined ? undefined : elements.join(" ");
+  if (part.index !== undefined) {
+    const b = env.lookup?.(part.parameter);
+    const index = part.index.value;
+    if (b === undefined || part.prefix !== undefined || part.operation !== undefined || !isDigits(index))
+      return undefined;
+    if (!b.set) return "";
+    const elementsOrValue = b.elements ?? [b.value];
+    return Number(index) < elementsOrValue.length ? elementsOrValue[Number(index)] : "";
+  }
+  const b = binding(part.parameter, env);
+  if (part.prefix === "#" && part.operation === undefined) {
+    if (b === undefined) return undefined;
+    const v = b.set ? b.value : "";
+    return v === undefined ? undefined : String(v.length);
+  }
+  if (part.prefix !== undefined) return undefined;
+  const op = part.operation;
+  if (op === undefined) return b === undefined ? undefined : b.set ? b.value : "";
+  if (b === undefined) return undefined;
+  const value = b.set ? b.value : undefined;
+  switch (op.type) {
+    case "Default": {
+      const colon = op.operator.startsWith(":");
+      // unset, or empty with `:`: the alternative applies
+      const absent = !b.set || (colon && value === "");
+      if (b.set && colon && value === undefined) return undefined;
+      const operand = (): string | undefined =>
+        joined(
+          (op.operand.parts ?? [{ type: "Literal", value: op.operand.value } as DoubleQuotedChild]).map((p) =>
+            childValue(p as DoubleQuotedChild, env),
+          ),
+        );
+      switch (op.operator) {
+        case "-":
+        case ":-":
+        case "=":
+        case ":=":
+          return absent ? operand() : value;
+        case "+":
+        case ":+":
+          return absent ? "" : operand();
+        case "?":
+        case ":?":
+          // unset: the command does not run; set: its value
+          return value;
+        default:
+          return undefined;
+      }
+    }
+    case "Remove": {
+      const pattern = op.operand.value;
+      if (
+        value === undefined ||
+        op.operand.parts?.some((p) => p.type !== "Literal" && p.type !== "Glob" && p.type !== "SingleQuoted") ===
+          true ||
+        pattern.includes("[")
+      )
+        return undefined;
+      return removePattern(value, pattern, op.operator);
+    }
+    default:
+      return undefined;
+  }
 }
 
 function childValue(part: DoubleQuotedChild, env: WordEnv): string | undefined {
@@ -54,8 +219,9 @@ function childValue(part: DoubleQuotedChild, env: WordEnv): string | undefined {
     case "SimpleExpansion":
       return parameter(part.text.slice(1), env);
     case "ParameterExpansion":
-      return part.prefix === undefined && part.index === undefined && part.operation === undefined ? parameter(part.parameter, env) : undefined;
+      return expansion(part, env);
     case "CommandExpansion":
+      return env.substitution?.(part);
     case "ArithmeticExpansion":
       return undefined;
     default: {
@@ -74,6 +240,53 @@ function joined(values: readonly (string | undefined)[]): string | undefined {
   return out;
 }
 
+const isBlank = (c: string): boolean => c === " " || c === "\t" || c === "\n";
+const hasGlob = (v: string): boolean => v.includes("*") || v.includes("?") || v.includes("[");
+
+/** An unquoted expansion inside a larger word: field splitting would cut it, so a value with blanks is unknown. */
+function unquoted(value: string | undefined): Segment {
+  if (value === undefined || [...value].some(isBlank)) return { value: undefined, glob: false };
+  return { value, glob: hasGlob(value) };
+}
+
+/** Field splitting on the default IFS (blanks and newlines). */
+function fields(value: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const c of value) {
+    if (isBlank(c)) {
+      if (current.length > 0) out.push(current);
+      current = "";
+    } else current += c;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+/**
+ * A word that is one expansion as a whole: `"$@"` and `"${a[@]}"` become one word per element;
+ * an unquoted `$x`, `${x}` or `$(...)` is split into fields (`c="git reset"; $c --hard`).
+ * `undefined` for any other shape or an unknown value.
+ */
+function wholeExpansion(word: Word, env: WordEnv): ShellWord[] | undefined {
+  const parts = word.parts;
+  if (parts === undefined || parts.length !== 1) return undefined;
+  const part = parts[0] as WordPart;
+  if (part.type === "DoubleQuoted") {
+    if (part.parts.length !== 1) return undefined;
+    const elements = elementsOf(part.parts[0] as DoubleQuotedChild, env);
+    if (elements === undefined) return undefined;
+    return elements.map((value) => ({ text: word.text, value, glob: false }));
+  }
+  let values: readonly (string | undefined)[] | undefined;
+  if (part.type === "SimpleExpansion" || part.type === "ParameterExpansion")
+    values = elementsOf(part, env) ?? [childValue(part, env)];
+  else if (part.type === "CommandExpansion") values = [env.substitution?.(part)];
+  else return undefined;
+  if (values.some((v) => v === undefined)) return undefined;
+  return (values as string[]).flatMap(fields).map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
+}
+
 /** The value and glob flag of one part (brace expansion is handled before this). */
 function partSegment(part: WordPart, env: WordEnv): Segment {
   switch (part.type) {
@@ -89,8 +302,9 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
       return { value: joined(part.parts.map((c) => childValue(c, env))), glob: false };
     case "SimpleExpansion":
     case "ParameterExpansion":
-      return { value: childValue(part, env), glob: false };
+      return unquoted(childValue(part, env));
     case "CommandExpansion":
+      return unquoted(env.substitution?.(part));
     case "ArithmeticExpansion":
     case "ProcessSubstitution":
       return { value: undefined, glob: false };
@@ -105,9 +319,9 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
 }
 
 /**
- * Tilde expansion of a leading unquoted literal: `~` and `~/x` → home, `~+` → PWD; `~user` and
- * `~-` are run-time values. Returns the literal's value with the prefix replaced, or `null` when
- * the literal has no tilde prefix. Like bash, `~"/x"` (prefix followed by quoted text) is not expanded.
+ * Tilde expansion of a leading unquoted literal: `~` and `~/x` → home, `~+` → PWD, `~user` → that user's home;
+ * `~-` is a run-time value. Returns the literal's value with the prefix replaced, or `null` when
+ * the literal has no tilde prefix; `~user` resolves through `env.homeOf`. Like bash, `~"/x"` (prefix followed by quoted text) is not expanded.
  */
 function tilde(literalText: string, literalValue: string, isLast: boolean, env: WordEnv): string | undefined | null {
   if (!literalText.startsWith("~")) return null;
@@ -117,7 +331,10 @@ function tilde(literalText: string, literalValue: string, isLast: boolean, env: 
   const rest = slash < 0 ? "" : literalValue.slice(literalValue.indexOf("/"));
   if (prefix === "~") return env.home === undefined ? undefined : env.home + rest;
   if (prefix === "~+") return env.pwd === undefined ? undefined : env.pwd + rest;
-  return undefined;
+  const user = prefix.slice(1);
+  if (user === "-" || user.length === 0) return undefined;
+  const home = env.homeOf?.(user);
+  return home === undefined ? undefined : home + rest;
 }
 
 /** Segments of a word without brace expansion. */
@@ -177,7 +394,8 @@ function wordAtoms(word: Word): Atom[] {
   return out;
 }
 
-const isSpecial = (a: Atom | undefined, ch: string): boolean => a !== undefined && isCharAtom(a) && a.special && a.ch === ch;
+const isSpecial = (a: Atom | undefined, ch: string): boolean =>
+  a !== undefined && isCharAtom(a) && a.special && a.ch === ch;
 
 /** `{a..e}`, `{1..10}`, `{01..10..2}`: the items, or `undefined` when not a valid sequence. */
 function sequence(content: readonly Atom[], limit: number): string[] | undefined | "limit" {
@@ -190,7 +408,8 @@ function sequence(content: readonly Atom[], limit: number): string[] | undefined
     const digits = s.startsWith("-") ? s.slice(1) : s;
     return digits.length > 0 && [...digits].every((c) => c >= "0" && c <= "9");
   };
-  const padded = (s: string): boolean => (s.startsWith("-") ? s.slice(1) : s).startsWith("0") && s.replace("-", "").length > 1;
+  const padded = (s: string): boolean =>
+    (s.startsWith("-") ? s.slice(1) : s).startsWith("0") && s.replace("-", "").length > 1;
   const step = stepText === undefined ? 1 : isInt(stepText) ? Math.abs(Number(stepText)) || 1 : Number.NaN;
   if (Number.isNaN(step)) return undefined;
   if (isInt(from) && isInt(to)) {
@@ -311,6 +530,8 @@ function atomSegments(atoms: readonly Atom[], env: WordEnv): Segment[] {
  * unknown value and `limited` set.
  */
 export function resolveWord(word: Word, env: WordEnv): ResolvedWords {
+  const whole = wholeExpansion(word, env);
+  if (whole !== undefined) return { words: whole, limited: false };
   const parts = word.parts;
   if (parts === undefined || !parts.some((p) => p.type === "BraceExpansion")) {
     return { words: [toWord(word.text, segments(word, env))], limited: false };

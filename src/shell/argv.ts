@@ -12,5 +12,10 @@ import type { ArgView, ShellCommand } from "./types.ts";
  */
 export function argView(cmd: ShellCommand): ArgView {
   const view = detailedView(cmd.program, cmd.args);
-  return { flags: view.flags, values: view.values, positionals: view.operands.map((o) => o.word), afterDoubleDash: view.afterDoubleDash };
+  return {
+    flags: view.flags,
+    values: view.values,
+    positionals: view.operands.map((o) => o.word),
+    afterDoubleDash: view.afterDoubleDash,
+  };
 }

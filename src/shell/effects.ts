@@ -14,9 +14,15 @@ import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types
 /** Stands for the paths a command receives at run time (`xargs rm`): unknown, so `value` is undefined. */
 const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined, glob: false };
 
-type Push = (access: Access, path: ShellWord, extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; basis?: FileEffect["basis"] }) => void;
+type Push = (
+  access: Access,
+  path: ShellWord,
+  extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; basis?: FileEffect["basis"] },
+) => void;
 
-const isNonFile = (path: ShellWord): boolean => path.value !== undefined && (NON_FILES.includes(path.value) || NON_FILE_PREFIXES.some((p) => (path.value as string).startsWith(p)));
+const isNonFile = (path: ShellWord): boolean =>
+  path.value !== undefined &&
+  (NON_FILES.includes(path.value) || NON_FILE_PREFIXES.some((p) => (path.value as string).startsWith(p)));
 
 /**
  * Every file effect of every command in `analysis`, in command order, without duplicates.
@@ -29,12 +35,29 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
     const own: FileEffect[] = [];
     const push: Push = (access, path, extra = {}) => {
       if (isNonFile(path)) return;
-      own.push({ command: cmd.index, access, path, recursive: extra.recursive ?? false, force: extra.force ?? false, filtered: extra.filtered ?? false, basis: extra.basis ?? "known" });
+      own.push({
+        command: cmd.index,
+        access,
+        path,
+        recursive: extra.recursive ?? false,
+        force: extra.force ?? false,
+        filtered: extra.filtered ?? false,
+        basis: extra.basis ?? "known",
+      });
     };
     redirectEffects(cmd, push);
     if (cmd.program !== undefined) commandEffects(cmd, analysis, push);
     for (const effect of runtimeEffects(cmd, analysis, own)) {
-      const key = [effect.command, effect.access, effect.path.text, effect.path.value ?? "\0", effect.recursive, effect.force, effect.filtered, effect.basis].join("\u0001");
+      const key = [
+        effect.command,
+        effect.access,
+        effect.path.text,
+        effect.path.value ?? "\0",
+        effect.recursive,
+        effect.force,
+        effect.filtered,
+        effect.basis,
+      ].join("\u0001");
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(effect);
@@ -46,7 +69,8 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
 function redirectEffects(cmd: ShellCommand, push: Push): void {
   for (const r of cmd.redirects) {
     if (r.target === undefined) continue;
-    if (r.kind === "write" || r.kind === "append" || r.kind === "readwrite") push("write", r.target, { basis: "redirect" });
+    if (r.kind === "write" || r.kind === "append" || r.kind === "readwrite")
+      push("write", r.target, { basis: "redirect" });
     else if (r.kind === "read") push("read", r.target, { basis: "redirect" });
   }
 }
@@ -58,24 +82,58 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
     interpreterEffects(cmd, interpreter, push);
     return;
   }
+  if (WINDOWS_DELETERS.includes(program.toLowerCase()) && cmd.args.some(isSwitch)) {
+    windowsDelete(cmd, push);
+    return;
+  }
   const spec = Object.hasOwn(PROGRAM_EFFECTS, program) ? PROGRAM_EFFECTS[program] : undefined;
   const view = detailedView(program, cmd.args);
   if (spec === undefined) {
     // an unknown program: every operand may be a path it reads (`python tool.py .env` style)
-    for (const operand of view.operands) if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
+    for (const operand of view.operands)
+      if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
+}
+
+/** cmd.exe's deleting builtins, reached through a Bash call on Windows (`rmdir /s /q dir`, `del /q *.log`). */
+const WINDOWS_DELETERS: readonly string[] = ["rd", "rmdir", "del", "erase"];
+
+/** A cmd.exe switch: `/` and one letter (`/s`, `/Q`). */
+const isSwitch = (w: ShellWord): boolean =>
+  w.value !== undefined && w.value.length === 2 && w.value.startsWith("/") && /[a-zA-Z]/.test(w.value[1] as string);
+
+/** `rd /s /q dir`, `del /f /q *.log`: switches are options; `/s` is recursive, `/q` and `/f` force. */
+function windowsDelete(cmd: ShellCommand, push: Push): void {
+  const switches = new Set(cmd.args.filter(isSwitch).map((w) => (w.value as string).toLowerCase()));
+  const recursive = switches.has("/s");
+  const force = switches.has("/q") || switches.has("/f");
+  for (const word of cmd.args) if (!isSwitch(word)) push("delete", word, { recursive, force });
 }
 
 function has(view: DetailedView, names: readonly string[] | undefined): boolean {
   return names !== undefined && names.some((n) => view.flags.has(n) || view.values.has(n));
 }
 
-function specEffects(cmd: ShellCommand, spec: EffectSpec, view: DetailedView, analysis: ShellAnalysis, outer: Push): void {
+function specEffects(
+  cmd: ShellCommand,
+  spec: EffectSpec,
+  view: DetailedView,
+  analysis: ShellAnalysis,
+  outer: Push,
+): void {
   const dirs = (spec.chdirOptions ?? []).flatMap((o) => view.values.get(o) ?? []);
   // `git -C dir rm x` removes `dir/x`: relative paths are resolved in the option's directory
-  const push: Push = dirs.length === 0 ? outer : (access, path, extra) => outer(access, dirs.reduceRight((p, dir) => inDir(dir, p), path), extra);
+  const push: Push =
+    dirs.length === 0
+      ? outer
+      : (access, path, extra) =>
+          outer(
+            access,
+            dirs.reduceRight((p, dir) => inDir(dir, p), path),
+            extra,
+          );
   if (spec.subcommands !== undefined) {
     const sub = view.operands[0]?.word.value;
     const subSpec = sub !== undefined && Object.hasOwn(spec.subcommands, sub) ? spec.subcommands[sub] : undefined;
@@ -139,7 +197,11 @@ function specEffects(cmd: ShellCommand, spec: EffectSpec, view: DetailedView, an
     if (access !== undefined && access !== "none") push(access, o.word, extra);
   });
   const fallback = spec.defaultOperand;
-  if (fallback !== undefined && (fallback.ifFlags === undefined || has(view, fallback.ifFlags)) && !has(view, fallback.unlessOptions)) {
+  if (
+    fallback !== undefined &&
+    (fallback.ifFlags === undefined || has(view, fallback.ifFlags)) &&
+    !has(view, fallback.unlessOptions)
+  ) {
     if (fallback.always === true || operands.length === 0) push(fallback.access, syntheticWord(fallback.value), extra);
   }
 }
@@ -148,7 +210,12 @@ function specEffects(cmd: ShellCommand, spec: EffectSpec, view: DetailedView, an
 function pathOperands(spec: EffectSpec, view: DetailedView): Operand[] {
   let operands = view.operands.filter((o) => o.word.value !== "-");
   if (spec.afterDoubleDashOnly === true) operands = operands.filter((o) => o.afterDoubleDash);
-  while (spec.skipWords !== undefined && operands[0] !== undefined && spec.skipWords.includes(operands[0].word.value ?? "")) operands = operands.slice(1);
+  while (
+    spec.skipWords !== undefined &&
+    operands[0] !== undefined &&
+    spec.skipWords.includes(operands[0].word.value ?? "")
+  )
+    operands = operands.slice(1);
   if (spec.skip !== undefined && !has(view, spec.skipUnless)) operands = operands.slice(spec.skip);
   return operands.filter((o) => {
     const v = o.word.value;
@@ -160,7 +227,13 @@ function pathOperands(spec: EffectSpec, view: DetailedView): Operand[] {
   });
 }
 
-function destinationEffects(destination: NonNullable<EffectSpec["destination"]>, operands: readonly Operand[], view: DetailedView, extra: { recursive: boolean; force: boolean; filtered: boolean }, push: Push): void {
+function destinationEffects(
+  destination: NonNullable<EffectSpec["destination"]>,
+  operands: readonly Operand[],
+  view: DetailedView,
+  extra: { recursive: boolean; force: boolean; filtered: boolean },
+  push: Push,
+): void {
   const targetDir = destination.targetDirOptions.flatMap((o) => view.values.get(o) ?? []).at(-1);
   let dest: ShellWord | undefined;
   let sources: ShellWord[];
@@ -180,11 +253,13 @@ function destinationEffects(destination: NonNullable<EffectSpec["destination"]>,
   }
   if (dest !== undefined) push(destination.access, dest, extra);
   if (destination.sources !== "none") {
-    for (const s of sources) push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
+    for (const s of sources)
+      push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
   }
   for (const more of destination.extra ?? []) {
     if (!has(view, more.flags)) continue;
-    for (const path of more.on === "destination" ? (dest === undefined ? [] : [dest]) : sources) push(more.access, path, { ...extra, recursive: true });
+    for (const path of more.on === "destination" ? (dest === undefined ? [] : [dest]) : sources)
+      push(more.access, path, { ...extra, recursive: true });
   }
 }
 
@@ -218,7 +293,12 @@ function basename(v: string): string {
 
 function isAssignment(v: string): boolean {
   const eq = v.indexOf("=");
-  return eq > 0 && [...v.slice(0, eq)].every((c, i) => c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (i > 0 && c >= "0" && c <= "9"));
+  return (
+    eq > 0 &&
+    [...v.slice(0, eq)].every(
+      (c, i) => c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (i > 0 && c >= "0" && c <= "9"),
+    )
+  );
 }
 
 /** `host:path` or `user@host:path` (rsync `::` too); a leading `/` or `./` keeps it local. */
@@ -233,7 +313,13 @@ function tarEffects(view: DetailedView, push: Push): void {
   const flag = (...names: string[]): boolean => names.some((n) => view.flags.has(n));
   const archive = [...(view.values.get("-f") ?? []), ...(view.values.get("--file") ?? [])].at(-1);
   const dir = [...(view.values.get("-C") ?? []), ...(view.values.get("--directory") ?? [])].at(-1);
-  for (const list of [view.values.get("-T"), view.values.get("--files-from"), view.values.get("-X"), view.values.get("--exclude-from")]) for (const w of list ?? []) push("read", w);
+  for (const list of [
+    view.values.get("-T"),
+    view.values.get("--files-from"),
+    view.values.get("-X"),
+    view.values.get("--exclude-from"),
+  ])
+    for (const w of list ?? []) push("read", w);
   const members = view.operands.map((o) => inDir(dir, o.word));
   if (flag("-x", "--extract", "--get")) {
     if (archive !== undefined) push("read", archive);
@@ -259,10 +345,47 @@ function inDir(dir: ShellWord | undefined, word: ShellWord): ShellWord {
   return { text: word.text, value: `${trimSlashes(dir.value)}/${word.value}`, glob: word.glob };
 }
 
-/** Whether a find expression's actions only hit entries selected by a name, path or time filter. */
-function findFiltered(args: readonly ShellWord[]): boolean {
-  const values = args.map((a) => a.value);
-  return values.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) && !values.some((v) => v !== undefined && FIND_WIDENERS.includes(v));
+/** find's actions: what the filters of their branch select is deleted, run or printed. */
+const FIND_ACTIONS: readonly string[] = [
+  "-delete",
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-print",
+  "-print0",
+  "-printf",
+  "-ls",
+  "-fprint",
+  "-fprint0",
+  "-fls",
+  "-fprintf",
+];
+
+/**
+ * Whether a find expression's actions only hit entries selected by a name, path or time filter.
+ * The expression is split at top-level `-o`: only the branches holding an action count, so the
+ * prune idiom (`-path ./x -prune -o -name '*.orig' -delete`) is filtered by its last branch. A
+ * branch with `!`/`-not` or `,` is not narrowed.
+ */
+export function findFiltered(args: readonly ShellWord[]): boolean {
+  const branches: (string | undefined)[][] = [[]];
+  let depth = 0;
+  for (const a of args) {
+    const v = a.value;
+    if (v === "(") depth++;
+    else if (v === ")") depth--;
+    if (depth === 0 && (v === "-o" || v === "-or")) branches.push([]);
+    else (branches.at(-1) as (string | undefined)[]).push(v);
+  }
+  const acting = branches.filter((b) => b.some((v) => v !== undefined && FIND_ACTIONS.includes(v)));
+  const relevant = acting.length > 0 ? acting : branches;
+  const widens = (v: string): boolean => FIND_WIDENERS.includes(v) && v !== "-o" && v !== "-or";
+  return relevant.every(
+    (b) =>
+      b.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) &&
+      !b.some((v) => v !== undefined && widens(v)),
+  );
 }
 
 function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
@@ -277,7 +400,11 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   }
 }
 
-function interpreterEffects(cmd: ShellCommand, read: NonNullable<ReturnType<typeof readInterpreter>>, push: Push): void {
+function interpreterEffects(
+  cmd: ShellCommand,
+  read: NonNullable<ReturnType<typeof readInterpreter>>,
+  push: Push,
+): void {
   const args = cmd.args;
   const input = read.input;
   const operandReads = (from: number): void => {
@@ -327,7 +454,19 @@ function scanFlags(args: readonly ShellWord[]): string[] {
     if (v === undefined || !v.startsWith("-") || v === "-" || v === "--") break;
     for (const c of v.slice(1)) {
       out.push(`-${c}`);
-      if (c === "i" || c === "e" || c === "E" || c === "I" || c === "M" || c === "m" || c === "r" || c === "C" || c === "F" || c === "x") break;
+      if (
+        c === "i" ||
+        c === "e" ||
+        c === "E" ||
+        c === "I" ||
+        c === "M" ||
+        c === "m" ||
+        c === "r" ||
+        c === "C" ||
+        c === "F" ||
+        c === "x"
+      )
+        break;
     }
   }
   return out;
@@ -354,21 +493,34 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   }
   out.push(...own);
   const operandAccess = new Set(own.filter((e) => e.basis !== "redirect").map((e) => e.access));
-  const spec = cmd.program !== undefined && Object.hasOwn(PROGRAM_EFFECTS, cmd.program) ? PROGRAM_EFFECTS[cmd.program] : undefined;
+  const spec =
+    cmd.program !== undefined && Object.hasOwn(PROGRAM_EFFECTS, cmd.program) ? PROGRAM_EFFECTS[cmd.program] : undefined;
   if (spec?.operands !== undefined && spec.operands !== "none") operandAccess.add(spec.operands);
-  if (spec?.destination !== undefined) operandAccess.add(spec.destination.sources === "none" ? spec.destination.access : spec.destination.sources);
-  if (spec === undefined && cmd.program !== undefined && readInterpreter(cmd.program, cmd.args) === undefined) operandAccess.add("read");
+  if (spec?.destination !== undefined)
+    operandAccess.add(spec.destination.sources === "none" ? spec.destination.access : spec.destination.sources);
+  if (spec === undefined && cmd.program !== undefined && readInterpreter(cmd.program, cmd.args) === undefined)
+    operandAccess.add("read");
   const view = detailedView(cmd.program, cmd.args);
   const recursive = spec !== undefined && (spec.recursive === true || has(view, spec.recursiveFlags));
   const force = spec !== undefined && has(view, spec.forceFlags);
   for (const access of operandAccess) {
-    out.push({ command: cmd.index, access, path: RUNTIME_PATH, recursive, force, filtered: false, basis: spec === undefined ? "operand" : "known" });
+    out.push({
+      command: cmd.index,
+      access,
+      path: RUNTIME_PATH,
+      recursive,
+      force,
+      filtered: false,
+      basis: spec === undefined ? "operand" : "known",
+    });
   }
   return out;
 }
 
-/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`). */
+/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */
 function findOf(cmd: ShellCommand, analysis: ShellAnalysis): ShellCommand | undefined {
+  const feeding = analysis.pipes.find((p) => p.to === cmd.index && analysis.commands[p.from]?.program === "find");
+  if (feeding !== undefined && cmd.wrappers.includes("xargs")) return analysis.commands[feeding.from];
   let at = cmd.launchedBy;
   for (let guard = 0; at !== undefined && guard < 64; guard++) {
     const parent = analysis.commands[at];

@@ -3,9 +3,10 @@
  * execute. This is the only representation of shell text that the rest of lanes consumes; nothing
  * outside `src/shell/` tokenizes or pattern-matches `tool_input.command`.
  *
- * Pipeline: parse (unbash) → walk every executable node → resolve words → unwrap wrappers and
- * nested shell strings → collect commands, pipes, code executions and what could not be
- * represented.
+ * Pipeline: parse (unbash) → walk every node, threading the values known before the line runs
+ * → resolve words → unwrap wrappers, follow nested shell strings, static text fed to shells and
+ * interpreters, and per-program handlers → collect commands, pipes, code executions, loops and
+ * what could not be represented.
  */
 
 /** A word after static resolution. */
@@ -13,9 +14,12 @@ export interface ShellWord {
   /** The word exactly as written in the source. */
   readonly text: string;
   /**
-   * The word's value after quote removal and the expansions lanes can resolve statically
-   * (`~`, `$HOME`, `${HOME}`, `$PWD`); `undefined` when it depends on run-time values
-   * (other variables, command substitution, arithmetic).
+   * The word's value after quote removal and the expansions lanes can resolve statically: `~`,
+   * `~user`, `$HOME`, `$PWD`, variables and arrays assigned earlier on the line, positional
+   * parameters (`set --`, `sh -c STR a b`, function arguments), `${X:-d}`/`${X:?}`/`${X%/*}`, and
+   * command substitutions whose output is static (`$(pwd)`, `$(echo ...)`, `$(... | base64 -d)`).
+   * `undefined` when it depends on run-time values (the environment, other programs' output,
+   * arithmetic).
    */
   readonly value: string | undefined;
   /** True when an unquoted glob (`*`, `?`, `[...]`, extglob) or brace expansion would expand it. */
@@ -54,6 +58,7 @@ export type Via =
   | "process-substitution"
   | "shell-string"
   | "wrapper"
+  | "alias"
   | "xargs"
   | "find-exec"
   | "interpreter";
@@ -106,10 +111,16 @@ export interface ShellCommand {
    * `undefined` at the top level and for plain wrappers (`sudo`, `env`, `xargs` are removed).
    */
   readonly launchedBy: number | undefined;
+  /**
+   * The text the command reads on stdin when it is known before the line runs: a heredoc, a
+   * herestring, a file written earlier on the line, or the static output of the commands piped
+   * in (`echo ... | base64 -d | psql`). Absent when stdin is a terminal or only known at run time.
+   */
+  readonly stdin?: string;
 }
 
 /** A language whose code lanes can recognise being executed. */
-export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php";
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell";
 
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
@@ -127,9 +138,12 @@ export interface CodeExecution {
    * - `stdin`: the output of other commands, piped in;
    * - `process-substitution` / `command-substitution`: the output of the commands inside;
    * - `file`: a script file named on the command line (not analysed);
+   * - `written-file`: a file written earlier on the same line whose text is not static (a
+   *   download: `curl -o f URL && sh f`); `producers` are the commands that wrote it;
    * - `dynamic`: a run-time value (a variable).
    */
-  readonly source: "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "dynamic";
+  readonly source:
+    "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "written-file" | "dynamic";
   /** The code itself when `source` is `literal`. */
   readonly code: string | undefined;
   /** Indices of the commands whose output becomes the code (for `stdin` and substitutions). */
@@ -162,6 +176,19 @@ export interface ShellFunction {
   readonly called: boolean;
 }
 
+/** A `while`/`until` or arithmetic `for` loop in the command string. */
+export interface ShellLoop {
+  /**
+   * The condition always holds (`while true`, `while :`, `until false`, `for ((;;))`) and nothing
+   * in the loop leaves it (`break`, `exit`, `return`).
+   */
+  readonly unbounded: boolean;
+  /** The loop starts background jobs (`... & done`): with `unbounded`, a spawn loop. */
+  readonly backgroundSpawn: boolean;
+  /** The loop's source text. */
+  readonly text: string;
+}
+
 /** Something the analysis could not represent; the policy answers "ask" for these. */
 export interface Unrepresentable {
   /** Stable kebab-case code, e.g. `dynamic-command-name`, `parse-error`, `depth-limit`. */
@@ -182,7 +209,9 @@ export interface ShellAnalysis {
   readonly calls: readonly InterpreterCall[];
   readonly functions: readonly ShellFunction[];
   readonly unrepresentable: readonly Unrepresentable[];
-  /** True when the analysis stopped at its node, depth or time budget; the policy answers "ask". */
+  /** The loops, in source order (spawn loops are `unbounded` with `backgroundSpawn`). */
+  readonly loops: readonly ShellLoop[];
+  /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
 }
 
@@ -194,8 +223,14 @@ export interface AnalyzeOptions {
   readonly cwd: string;
   /** Maximum nesting of shell strings and interpreters (default 5). */
   readonly maxDepth?: number;
-  /** Maximum wall time in milliseconds before the analysis stops with `budgetExceeded` (default 50). */
+  /**
+   * Ignored: the analysis is bounded by `maxNodes` and `maxDepth` only, so the same command gets
+   * the same answer on every machine. Kept so existing callers type-check.
+   * @deprecated
+   */
   readonly budgetMs?: number;
+  /** The repository root, the output of `git rev-parse --show-toplevel` (`undefined`: unknown). */
+  readonly repoRoot?: string;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
 }

@@ -7,10 +7,10 @@
  * |--------------------------|----------------------------------------------------------------------|
  * | `parse-error`            | unbash reported a syntax error (unterminated quote, missing `fi`, ...) |
  * | `dynamic-command-name`   | the program is only known at run time (`$CMD x`, `"${a[@]}"`, `$(which rm) -rf /`, a glob) |
- * | `dynamic-code`           | code handed to a shell or interpreter is a run-time value (`bash -c "$X"`, `eval $X`, `os.system(cmd)`) |
+ * | `dynamic-code`           | code handed to a shell or interpreter is a run-time value (`bash -c "$X"`, `eval $X`, `tool \| sh`, `os.system(cmd)`, awk `system(x)`, sed `s///e` with backreferences) |
  * | `depth-limit`            | shell strings nest deeper than `maxDepth` (`bash -c "bash -c '...'"`) |
  * | `node-budget`            | the analysis visited more than `maxNodes` syntax nodes               |
- * | `time-budget`            | the analysis took longer than `budgetMs`                             |
+ * | `time-budget`            | no longer reported: the bound is a count (`node-budget`, `depth-limit`) |
  * | `stack-overflow`         | the input nests so deeply that the walk ran out of stack             |
  * | `brace-expansion-limit`  | a brace expansion produces more words than lanes expands (`{1..1000}`) |
  * | `interpreter-code`       | interpreter code (`python -c`, `node -e`, ...) that lanes cannot tokenize |

@@ -83,7 +83,7 @@ describe("compilePolicy", () => {
     expect(result.ok && result.value.options).toMatchObject({
       maxAgentDepth: 2,
       outsideProjectWrites: "deny",
-      defaultLane: "global-only",
+      defaultLane: "unowned-only",
     });
   });
 

@@ -77,6 +77,48 @@ describe("the guard in the real client", () => {
     expect(s.repo.read(".claude/state/audit.jsonl")).toContain('"decision":"none"');
   });
 
+  it("lets a scoped glob delete run: `rm -rf *.log` removes the logs and nothing else", async () => {
+    s = await startScenario({
+      files: { "a.log": "x\n", "b.log": "y\n", "keep.txt": "kept\n" },
+      script: { main: [[toolUse("Bash", { command: "rm -rf *.log && ls", description: "clean logs" })], [text("ok")]] },
+    });
+    installLanes(s.repo);
+    const run = await s.run("clean the logs", { args: ["--allowedTools", "Bash"] });
+    const [result] = s.api.toolResults();
+    expect(result?.is_error, explain(run, s.api)).toBe(false);
+    expect(result?.text).toContain("keep.txt");
+    expect(result?.text).not.toContain("a.log");
+    expect(run.json?.permission_denials).toEqual([]);
+  });
+
+  it("lets a certificate be read while the private key next to it is blocked", async () => {
+    const repo: TempRepo = makeRepo({
+      "certs/cert.pem": "-----BEGIN CERTIFICATE-----\npublic\n",
+      "certs/server.key": "-----BEGIN PRIVATE KEY-----\nKEYMATERIAL42\n",
+    });
+    let api: MockApi | undefined;
+    try {
+      installLanes(repo);
+      api = await startMockApi({
+        main: [
+          [toolUse("Read", { file_path: repo.path("certs/cert.pem") })],
+          [toolUse("Read", { file_path: repo.path("certs/server.key") })],
+          [text("ok")],
+        ],
+      });
+      const run = await runClaude({ repo, api, prompt: "read the certificates" });
+      const [cert, key] = api.toolResults();
+      expect(cert?.is_error, explain(run, api)).toBe(false);
+      expect(cert?.text).toContain("BEGIN CERTIFICATE");
+      expect(key?.is_error).toBe(true);
+      expect(key?.text).toContain("[secrets.private-keys]");
+      expect(key?.text).not.toContain("KEYMATERIAL42");
+    } finally {
+      await api?.close();
+      repo.cleanup();
+    }
+  });
+
   it("lets the example env file be read while the secret one is blocked", async () => {
     const repo: TempRepo = makeRepo({ ".env": "SECRET=1\n", ".env.example": "SECRET=<your key>\n" });
     let api: MockApi | undefined;

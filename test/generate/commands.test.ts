@@ -53,8 +53,13 @@ describe("lanes build and lanes lint", () => {
     );
   });
 
-  it("lint finds nothing in this repository", async () => {
-    expect(await run(lintCommand, [], ROOT)).toEqual({ code: 0, out: "lanes lint: no findings\n", err: "" });
+  it("lint finds nothing in this repository but the shared paths, reported as information", async () => {
+    const result = await run(lintCommand, [], ROOT);
+    expect(result).toMatchObject({ code: 0, err: "" });
+    expect(result.out).toMatch(/lanes lint: 0 errors, 0 warnings, \d+ info\n$/);
+    expect(result.out).toContain(
+      "info owned-path-overlap: `backend` owns `docs/api/openapi.yaml` and `docs` owns `docs/api/openapi.yaml`: the paths both match are shared, and either may write them",
+    );
   });
 
   it("build writes a project, then --check passes, then fails on a hand edit", async () => {
@@ -146,6 +151,68 @@ describe("lanes handoff", () => {
       to: "auth-security",
       truncated: false,
       context: result.out,
+    });
+  });
+
+  it("records a conditional handoff with its condition and fallback, printed before the context", async () => {
+    const dir = installed();
+    const result = await run(
+      handoffCommand,
+      [...args, "--type", "conditional", "--proceed-if", "the UI tests pass", "--fallback-to", "ui-components"],
+      dir,
+    );
+    expect(result.out).toMatch(
+      /^\*\*Handoff:\*\* conditional, `ui-components` → `auth-security`\n\*\*Proceed only if:\*\* the UI tests pass\. Otherwise hand off to `ui-components` instead\.\n\n## Handoff context\n/,
+    );
+    const [record] = readdirSync(join(dir, ".claude/state/handoffs"));
+    expect(JSON.parse(readFileSync(join(dir, ".claude/state/handoffs", record!), "utf8"))).toMatchObject({
+      from: "ui-components",
+      to: "auth-security",
+      handoff_type: "conditional",
+      conditions: { proceed_if: "the UI tests pass", fallback_to: "ui-components" },
+    });
+  });
+
+  it("records a parallel handoff to every target, and an approval handoff as pending", async () => {
+    const dir = installed();
+    mkdirSync(join(dir, ".claude/skills/api-design"), { recursive: true });
+    writeFileSync(join(dir, ".claude/skills/api-design/SKILL.md"), "---\nname: api-design\ndescription: x\n---\n");
+    const parallel = await run(
+      handoffCommand,
+      [
+        "--from",
+        "ui-components",
+        "--to",
+        "auth-security",
+        "--to",
+        "api-design",
+        "--type",
+        "parallel",
+        "--goal",
+        "g",
+        "--json",
+      ],
+      dir,
+    );
+    expect(JSON.parse(parallel.out).terms).toEqual({ type: "parallel", to: ["auth-security", "api-design"] });
+    const approval = await run(
+      handoffCommand,
+      ["--from", "ui-components", "--to", "auth-security", "--type", "approval", "--goal", "g", "--json"],
+      dir,
+    );
+    expect(JSON.parse(approval.out).terms).toEqual({
+      type: "approval",
+      to: ["auth-security"],
+      approval: { required: true, status: "pending" },
+    });
+    const usage = await run(
+      handoffCommand,
+      ["--from", "ui-components", "--to", "auth-security", "--type", "fallback", "--goal", "g"],
+      dir,
+    );
+    expect(usage).toMatchObject({
+      code: 64,
+      err: "a fallback handoff needs `--reason <why the planned skill could not continue>`\n",
     });
   });
 

@@ -6,6 +6,7 @@ import {
   findMatchingHandoff,
   matchesAlternative,
   sortedHandoffs,
+  splitByDomain,
   triggerAlternatives,
 } from "../../src/generate/handoff.ts";
 
@@ -149,5 +150,38 @@ describe("trigger alternatives", () => {
       "supabase-backend",
       "frontend-skill",
     ]);
+  });
+});
+
+describe("splitByDomain (multi-domain request, skill collaboration edge case 2)", () => {
+  const skill = {
+    handoffs: [
+      {
+        trigger: "oauth|google login|sign in",
+        to: "auth",
+        priority: 2,
+        why: "w",
+        context_template: "c",
+        exclude_from: [],
+      },
+      {
+        trigger: "database|store the user|table",
+        to: "db",
+        priority: 1,
+        why: "w",
+        context_template: "c",
+        exclude_from: [],
+      },
+      { trigger: "login page", to: "auth", priority: 1, why: "w", context_template: "c", exclude_from: [] },
+      { trigger: "styling", to: "ui", priority: 0, why: "w", context_template: "c", exclude_from: [] },
+    ],
+  };
+  it.each<[string, string[]]>([
+    ["Add login with Google OAuth and store the user in the database", ["auth", "db"]],
+    ["store the user in a table", ["db"]],
+    ["fix the styling of the login page and the database table", ["auth", "db", "ui"]],
+    ["refactor the cache", []],
+  ])("%s -> %j", (text, targets) => {
+    expect(splitByDomain(skill, text).map((m) => m.to)).toEqual(targets);
   });
 });

@@ -29,6 +29,10 @@ export interface JudgeOptions {
   readonly path?: readonly string[];
   readonly settings?: readonly SettingsRule[];
   readonly task?: TaskConstraints;
+  /** More task constraints (per-instance blocks). */
+  readonly tasks?: readonly TaskConstraints[];
+  /** The caller's agent_id (default a0000000000000001). */
+  readonly agentId?: string;
   /** A fake file system for glob expansion: directory → entries. */
   readonly files?: Readonly<Record<string, readonly string[]>>;
 }
@@ -43,13 +47,14 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       cwd: options.cwd ?? PROJECT,
       projectDir: PROJECT,
       home: HOME,
-      agent: options.agent === undefined ? undefined : { id: "a0000000000000001", type: options.agent },
+      agent:
+        options.agent === undefined ? undefined : { id: options.agentId ?? "a0000000000000001", type: options.agent },
     },
     evaluationContext(policy, {
       settingsRules: options.settings ?? [],
       tempDirs: ["/tmp", "/var/tmp"],
       agentPath: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent],
-      task: options.task,
+      tasks: [...(options.task === undefined ? [] : [options.task]), ...(options.tasks ?? [])],
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));

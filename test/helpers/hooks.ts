@@ -94,6 +94,9 @@ export function runHook(project: Project, entry: string, input: unknown, env: Re
 }
 
 /** A realistic hook input for `event`, as Claude Code 2.1.330 sends it. */
+/** Each tool call gets its own id, as in the client (lanes claims calls by id). */
+let toolUseSeq = 0;
+
 export function hookInput(project: Project, event: string, fields: Record<string, unknown>): Record<string, unknown> {
   return {
     session_id: "9e59050b-377d-4726-aa64-e18d3d71bc2e",
@@ -103,7 +106,7 @@ export function hookInput(project: Project, event: string, fields: Record<string
     ...(["PreToolUse", "PostToolUse"].includes(event) && {
       permission_mode: "default",
       prompt_id: "57cf6aaa-b7f0-4089-85ef-5e9a9e7f2922",
-      tool_use_id: "toolu_01",
+      tool_use_id: `toolu_01${String(++toolUseSeq).padStart(4, "0")}`,
     }),
     ...fields,
   };

@@ -55,25 +55,79 @@ describe("PreToolUse through the real process", () => {
     expect(out["permissionDecisionReason"]).toContain(`[${rule}]`);
   });
 
-  it("escalates: the third denial in a row tells the agent to stop and report, and an allowed call resets", () => {
-    const call = (command: string) =>
-      runHook(
-        p,
-        "pre-tool-use.cjs",
-        pre("Bash", { command }, { agent_id: "a00000000000000e1", agent_type: "backend" }),
-      );
-    const reason = (command: string) =>
-      (call(command).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.[
+  it.each([
+    [
+      "main session, Write",
+      "Write",
+      { file_path: "/PROJECT/.claude/lanes.yaml", content: "version: 1\n" },
+      undefined,
+      "ask",
+    ],
+    ["main session, Bash redirect", "Bash", { command: "echo 'rules: []' >> .claude/lanes.yaml" }, undefined, "ask"],
+    [
+      "main session, Edit of the hooks",
+      "Edit",
+      { file_path: "/PROJECT/.claude/lanes/dist/pre-tool-use.cjs", old_string: "a", new_string: "b" },
+      undefined,
+      "ask",
+    ],
+    [
+      "subagent, Write",
+      "Write",
+      { file_path: "/PROJECT/.claude/lanes.yaml", content: "version: 1\n" },
+      "general-purpose",
+      "deny",
+    ],
+    [
+      "subagent, Bash redirect to settings",
+      "Bash",
+      { command: "echo '{}' > .claude/settings.json" },
+      "general-purpose",
+      "deny",
+    ],
+    [
+      "subagent, Edit of the compiled policy",
+      "Edit",
+      { file_path: "/PROJECT/.claude/state/policy.json", old_string: "a", new_string: "b" },
+      "general-purpose",
+      "deny",
+    ],
+  ])("self-protection (%s): %s → %s by lanes.config", (_name, tool, input, agent, effect) => {
+    const resolved = JSON.parse(JSON.stringify(input).replace("/PROJECT", p.dir)) as Record<string, unknown>;
+    const run = runHook(
+      p,
+      "pre-tool-use.cjs",
+      pre(tool, resolved, agent === undefined ? {} : { agent_id: "a00000000000000f1", agent_type: agent }),
+    );
+    expectValidOutput(run.stdout);
+    const out = run.json?.["hookSpecificOutput"] as Record<string, string>;
+    expect(out["permissionDecision"]).toBe(effect);
+    expect(out["permissionDecisionReason"]).toMatch(/\[(.*, )?lanes\.config(, .*)?\]/);
+  });
+
+  it("escalates per rule: the third denial by one rule tells the agent to stop and report, unrelated rules do not add up, and an allowed call resets", () => {
+    const call = (
+      command: string,
+      agent: Record<string, string> = { agent_id: "a00000000000000e1", agent_type: "backend" },
+    ) => runHook(p, "pre-tool-use.cjs", pre("Bash", { command }, agent));
+    const reason = (command: string, agent?: Record<string, string>) =>
+      (call(command, agent).json?.["hookSpecificOutput"] as Record<string, string> | undefined)?.[
         "permissionDecisionReason"
       ] ?? "";
-    expect(reason("git push --force")).not.toContain("denial in a row");
+    expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(reason("git reset --hard")).not.toContain("denial in a row");
+    expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(reason("git clean -fdx")).toContain(
-      "— this is the 3rd denial in a row for backend: stop, do not try another way around it, and report to the orchestrator or the user what you need",
+      "— this is the 3rd denial in a row by this rule for backend: stop, do not try another way around it, and report to the agent that started you (the orchestrator) what you need",
     );
     expect(call("git status").stdout).toBe("");
     expect(reason("git clean -fdx")).not.toContain("denial in a row");
     expect(p.read(".claude/state/audit.jsonl")).toContain('"event":"escalation"');
+    // the main session is told to ask the user
+    for (let i = 0; i < 2; i++) expect(reason("git reset --hard", {})).not.toContain("denial in a row");
+    expect(reason("git reset --hard", {})).toContain(
+      "— this is the 3rd denial in a row by this rule: stop, do not try another way around it, and ask the user how to proceed",
+    );
   });
 
   it("logs every decision in the audit log", () => {
@@ -129,17 +183,28 @@ describe("failure posture", () => {
     });
     afterAll(() => q.cleanup());
 
-    it("a lanes.yaml edited after compiling denies mutating tools, naming the file and the fix", () => {
-      q.write(".claude/lanes.yaml", `${q.read(".claude/lanes.yaml")}\n# an edit\n`);
+    it("a lanes.yaml edited mid-session (a new deny rule) is recompiled and enforced by the next call", () => {
+      q.write(
+        ".claude/lanes.yaml",
+        `${q.read(".claude/lanes.yaml")}\n  - id: team.no-cowsay\n    effect: deny\n    why: no cows\n    instead: use echo\n    command: { program: cowsay }\n`.replace(
+          "rules: []",
+          "rules:",
+        ),
+      );
       const run = runHook(
         q,
         "pre-tool-use.cjs",
-        hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }),
+        hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "cowsay moo" } }),
       );
-      const reason = (run.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"];
-      expect(reason).toBe(
-        `lanes policy is stale: \`${q.path(".claude/lanes.yaml")}\`: it changed after the policy was compiled; run \`node .claude/lanes/dist/cli.mjs build\` (or start a new session) to recompile`,
-      );
+      expectValidOutput(run.stdout);
+      const out = run.json?.["hookSpecificOutput"] as Record<string, string>;
+      expect(out["permissionDecision"]).toBe("deny");
+      expect(out["permissionDecisionReason"]).toContain("[team.no-cowsay]");
+      expect(out["permissionDecisionReason"]).not.toContain(" build");
+      expect(
+        runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }))
+          .stdout,
+      ).toBe("");
     });
 
     it("…while non-mutating tools are still judged by the built-in rules", () => {
@@ -158,16 +223,46 @@ describe("failure posture", () => {
       expect((secret.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecision"]).toBe("deny");
     });
 
+    it("an edit that does not compile keeps the last good policy in force and says once which line to fix", () => {
+      q.write(
+        ".claude/lanes.yaml",
+        `${q.read(".claude/lanes.yaml")}  - id: Bad Id\n    why: w\n    instead: i\n    command: { program: x }\n`,
+      );
+      const first = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "cowsay moo" } }),
+      );
+      expectValidOutput(first.stdout);
+      const out = first.json?.["hookSpecificOutput"] as Record<string, string>;
+      expect(out["permissionDecision"]).toBe("deny");
+      expect(out["permissionDecisionReason"]).toContain("[team.no-cowsay]");
+      expect(String(first.json?.["systemMessage"])).toMatch(
+        /^lanes policy does not compile: .*lanes\.yaml:\d+: rules\[1\]\.id: a rule id is lowercase words.*the last good policy stays in force$/,
+      );
+      // told once: the next call is judged silently by the last good policy
+      const second = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }),
+      );
+      expect(second.stdout).toBe("");
+    });
+
     it("SessionStart recompiles a stale policy, and the guard enforces it again", () => {
+      q.write(".claude/lanes.yaml", "version: 1\nrules: []\n");
       const run = runHook(q, "session-start.cjs", hookInput(q, "SessionStart", { source: "startup" }));
       expect(run.stdout).toBe("");
       expect(
-        runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }))
-          .stdout,
+        runHook(
+          q,
+          "pre-tool-use.cjs",
+          hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "cowsay moo" } }),
+        ).stdout,
       ).toBe("");
     });
 
-    it("an invalid lanes.yaml: SessionStart reports it with file and line, the guard denies mutating tools", () => {
+    it("an invalid lanes.yaml and no good policy: SessionStart reports file and line, the guard denies mutating tools but lets the model fix the file", () => {
       q.write(
         ".claude/lanes.yaml",
         "version: 1\nrules:\n  - id: Bad Id\n    why: w\n    instead: i\n    command: { program: x }\n",
@@ -178,14 +273,29 @@ describe("failure posture", () => {
       expect(String(start.json?.["systemMessage"])).toMatch(
         /^lanes policy does not compile: .*lanes\.yaml:3: rules\[0\]\.id: a rule id is lowercase words/,
       );
+      expect(String(start.json?.["systemMessage"])).not.toContain(" build");
       const denied = runHook(
         q,
         "pre-tool-use.cjs",
         hookInput(q, "PreToolUse", { tool_name: "Write", tool_input: { file_path: q.path("a.txt"), content: "x" } }),
       );
-      expect((denied.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"]).toContain(
-        "lanes policy is not compiled",
+      const reason = (denied.json?.["hookSpecificOutput"] as Record<string, string>)["permissionDecisionReason"];
+      expect(reason).toMatch(/^lanes policy does not compile: .*lanes\.yaml:3: .*except edits to the policy files/);
+      expect(reason).not.toContain(" build");
+      const fix = runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", {
+          tool_name: "Edit",
+          tool_input: { file_path: q.path(".claude/lanes.yaml"), old_string: "Bad Id", new_string: "team.ok" },
+        }),
       );
+      const fixOut = fix.json?.["hookSpecificOutput"] as Record<string, string>;
+      // judged by the built-in defaults: a config write is asked, not blocked by the broken policy
+      expect([fixOut["permissionDecision"], fixOut["permissionDecisionReason"]]).toEqual([
+        "ask",
+        expect.stringContaining("[lanes.config]"),
+      ]);
     });
   });
 
@@ -229,7 +339,7 @@ describe("the other hooks", () => {
     ).toMatchObject({ type: "backend", parent: null });
   });
 
-  it("SubagentStop, PreCompact and TaskCreated print nothing", () => {
+  it("SubagentStop, PreCompact and TaskCreated print nothing (TaskCreated is the task channel's)", () => {
     expect(
       runHook(
         p,
@@ -246,8 +356,7 @@ describe("the other hooks", () => {
       runHook(p, "events.cjs", hookInput(p, "PreCompact", { trigger: "auto", custom_instructions: null })).stdout,
     ).toBe("");
     expect(
-      runHook(p, "events.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" }))
-        .stdout,
+      runHook(p, "tasks.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" })).stdout,
     ).toBe("");
     expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"task-created"`);
   });

@@ -59,8 +59,8 @@ describe("tool table", () => {
     expect(toolNames("Unknown")).toEqual(["Unknown"]);
   });
 
-  it("wires PostToolUse for the tools whose changes are recorded", () => {
-    expect(postToolUseMatcher()).toBe("Write|Edit|MultiEdit|NotebookEdit|Bash");
+  it("wires PostToolUse for the tools whose changes are recorded, and the spawn tools under every name", () => {
+    expect(postToolUseMatcher()).toBe("Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task");
     expect(hookWiring((e) => e)["PostToolUse"]?.[0]?.matcher).toBe(postToolUseMatcher());
   });
 

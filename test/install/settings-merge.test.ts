@@ -1,6 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { mergeHookSettings } from "../../src/install/settings-merge.ts";
-import { hookWiring, projectCommand } from "../../src/install/wiring.ts";
+import { mergeHookSettings, removeHookSettings } from "../../src/install/settings-merge.ts";
+import { hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
 
 const wiring = hookWiring(projectCommand);
 
@@ -15,7 +16,7 @@ describe("mergeHookSettings", () => {
         hooks: [
           {
             type: "command",
-            command: 'node "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"',
+            command: `node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"`,
             timeout: 10,
             onFailure: "block",
           },
@@ -32,7 +33,15 @@ describe("mergeHookSettings", () => {
       "SubagentStop",
       "TaskCompleted",
       "TaskCreated",
+      "UserPromptSubmit",
     ]);
+    // the task channel's enforcing events
+    const tasks = `node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/tasks.cjs"`;
+    for (const event of ["SubagentStop", "TaskCreated", "TaskCompleted"]) {
+      expect(settings.hooks[event], event).toContainEqual({
+        hooks: [{ type: "command", command: tasks, timeout: expect.any(Number), onFailure: "block" }],
+      });
+    }
   });
 
   it("keeps every existing key and hook, and is idempotent", () => {
@@ -45,7 +54,7 @@ describe("mergeHookSettings", () => {
       },
     });
     const once = mergeHookSettings(existing, wiring, "settings.json");
-    const twice = once.ok ? mergeHookSettings(once.text, wiring, "settings.json") : once;
+    const twice = once.ok ? mergeHookSettings(once.text, wiring, "settings.json", once.record) : once;
     expect(twice).toEqual(once);
     const settings = JSON.parse(once.ok ? once.text : "{}");
     expect(settings.model).toBe("opus");
@@ -87,4 +96,81 @@ describe("mergeHookSettings", () => {
   ])("refuses to rewrite %s", (text, message) => {
     expect(mergeHookSettings(text, wiring, "settings.json")).toEqual({ ok: false, message });
   });
+
+  describe("uninstall gives the file back byte for byte", () => {
+    it.each([
+      ["no hooks, two-space indent", '{\n  "model": "opus",\n  "permissions": {\n    "deny": ["Bash(rm:*)"]\n  }\n}\n'],
+      ["tabs, no final newline", '{\n\t"permissions": {"deny": ["Read(./.env)"], "allow": []}\n}'],
+      ["compact one-liner", '{"model":"opus","env":{"A":"1"}}'],
+      ["empty object", "{}\n"],
+      [
+        "other hooks on the same and other events",
+        '{\n    "hooks": {\n        "PreToolUse": [\n            {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}\n        ],\n        "Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]\n    },\n    "model": "sonnet"\n}\n',
+      ],
+      ["an empty hooks object", '{ "hooks": {}, "x": [1, 2] }\n'],
+    ])("%s", (_name, original) => {
+      const installed = mergeHookSettings(original, wiring, "settings.json");
+      expect(installed.ok).toBe(true);
+      if (!installed.ok) return;
+      const parsed = JSON.parse(installed.text) as { hooks: Record<string, unknown[]> };
+      expect(Object.keys(parsed.hooks)).toEqual(expect.arrayContaining(Object.keys(wiring)));
+      // a second init changes nothing
+      const again = mergeHookSettings(installed.text, wiring, "settings.json", installed.record);
+      expect(again.ok && again.text).toBe(installed.text);
+      expect(removeHookSettings(installed.text, installed.record)).toBe(original);
+    });
+
+    it("a file lanes created is deleted again; one the user added to afterwards is kept with their keys", () => {
+      const created = mergeHookSettings(undefined, wiring, "settings.json");
+      if (!created.ok) throw new Error("merge failed");
+      expect(removeHookSettings(created.text, created.record)).toBeUndefined();
+      const edited = created.text.replace('{\n  "hooks"', '{\n  "model": "opus",\n  "hooks"');
+      expect(JSON.parse(removeHookSettings(edited, created.record) ?? "null")).toEqual({ model: "opus" });
+    });
+  });
+
+  it("keeps a user's changed timeout and matcher on lanes' handler, and reports both", () => {
+    const first = mergeHookSettings("{}\n", wiring, "settings.json");
+    if (!first.ok) throw new Error("merge failed");
+    const tuned = first.text
+      .replace('"matcher": "*"', '"matcher": "Bash|Edit|Write"')
+      .replace('"timeout": 10,\n            "onFailure"', '"timeout": 20,\n            "onFailure"');
+    const upgraded = mergeHookSettings(tuned, wiring, "settings.json", first.record);
+    if (!upgraded.ok) throw new Error("merge failed");
+    const pre = (
+      JSON.parse(upgraded.text) as { hooks: { PreToolUse: { matcher: string; hooks: { timeout: number }[] }[] } }
+    ).hooks.PreToolUse;
+    expect(pre).toEqual([
+      { matcher: "Bash|Edit|Write", hooks: [expect.objectContaining({ timeout: 20, onFailure: "block" })] },
+    ]);
+    expect(upgraded.kept).toEqual([
+      "PreToolUse pre-tool-use.cjs: kept your timeout 20 s (lanes writes 10)",
+      'PreToolUse pre-tool-use.cjs: kept your matcher "Bash|Edit|Write" (lanes writes "*")',
+    ]);
+  });
+});
+
+describe("the hook command's inline loader", () => {
+  it.each([
+    ["PreToolUse", 2],
+    ["SessionStart", 1],
+  ] as const)(
+    "%s with its hook file missing: one line naming the file and the fix, exit %d, no stack trace",
+    (event, code) => {
+      const command = hookWiring(projectCommand)[event]![0]!.hooks[0]!.command;
+      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], {
+        env: { PATH: process.env["PATH"], CLAUDE_PROJECT_DIR: "/nonexistent/repo" },
+        input: "{}",
+        encoding: "utf8",
+      });
+      expect(run.status).toBe(code);
+      expect(run.stdout).toBe("");
+      expect(run.stderr.split("\n")).toEqual([
+        expect.stringMatching(
+          /^lanes: the hook file \/nonexistent\/repo\/\.claude\/lanes\/dist\/[a-z-]+\.cjs is missing \(the install was not committed\?\): run npx lanes init in the repository and commit \.claude\/, or remove lanes hooks from \.claude\/settings\.json$/,
+        ),
+        "",
+      ]);
+    },
+  );
 });

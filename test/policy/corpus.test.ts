@@ -16,6 +16,24 @@ interface Case {
   readonly rules?: string[];
   readonly cwd?: string;
   readonly agent?: string;
+  /** A known gap: the case becomes `it.todo` with this reason (see /work/notes/shell-requests.md). */
+  readonly todo?: string;
+  /** Also run the command behind each wrapper of {@link WRAPPERS}, expecting the same decision. */
+  readonly wrap?: boolean;
+}
+
+/** Wrappers that run their operand unchanged: a wrapped command gets the same decision. */
+const WRAPPERS = ["sudo", "env LC_ALL=C", "timeout 60", "nice -n 10"] as const;
+
+/** A case and its wrapped variants, each named by command and expected decision. */
+function expand(c: Case): [string, Case][] {
+  const commands =
+    c.command === undefined ? [] : [c.command, ...(c.wrap === true ? WRAPPERS.map((w) => `${w} ${c.command}`) : [])];
+  const as = c.agent === undefined ? "" : ` (as ${c.agent})`;
+  const name = (subject: string) =>
+    `${subject}${as} -> ${c.decision}${c.rules !== undefined && c.rules.length > 0 ? ` [${c.rules.join(", ")}]` : ""}`;
+  if (commands.length === 0) return [[name(`${c.tool} ${JSON.stringify(c.input)}`), c]];
+  return commands.map((command) => [name(command), { ...c, command }]);
 }
 
 const dir = join(import.meta.dirname, "..", "cases");
@@ -26,17 +44,15 @@ const corpus = files.map((file) => ({
   file,
   cases: (parse(readFileSync(join(dir, file), "utf8")) as { cases: Case[] }).cases,
 }));
-const policy = testPolicy();
-
-/** A case's name shows the call and the expected decision: `git reset --hard -> deny [git.reset-hard]`. */
-const nameOf = (c: Case): string => {
-  const call = c.command ?? `${c.tool} ${JSON.stringify(c.input)}`;
-  const as = c.agent === undefined ? "" : ` (as ${c.agent})`;
-  return `${call}${as} -> ${c.decision}${c.decision === "none" ? "" : ` [${(c.rules ?? []).join(", ")}]`}`;
-};
+// The largest analysis budget: on a loaded machine the default 50 ms wall-clock bound turns some
+// cases into `ask` (issue 9, section 7 replaces it by a count); the corpus tests decisions, not time.
+const policy = testPolicy([
+  { layer: "project", path: "/corpus/lanes.yaml", file: { version: 1, options: { analysis_budget_ms: 2000 } } },
+]);
 
 describe.each(corpus)("corpus $file", ({ cases }) => {
-  it.each(cases.map((c) => [nameOf(c), c] as const))("%s", (_name, c) => {
+  const all = cases.flatMap(expand);
+  const run = (_name: string, c: Case) => {
     expectDecision(
       judge(policy, c.command, {
         ...(c.tool !== undefined && { tool: c.tool }),
@@ -47,7 +63,10 @@ describe.each(corpus)("corpus $file", ({ cases }) => {
       c.decision,
       c.rules ?? [],
     );
-  });
+  };
+  const live = all.filter(([, c]) => c.todo === undefined);
+  if (live.length > 0) it.each(live)("%s", run);
+  for (const [name, c] of all.filter(([, c]) => c.todo !== undefined)) it.todo(`${name} (todo: ${c.todo})`);
 });
 
 describe("the corpus", () => {
@@ -55,6 +74,11 @@ describe("the corpus", () => {
     const all = corpus.flatMap((f) => f.cases);
     expect(all.filter((c) => c.decision !== "none").length).toBeGreaterThanOrEqual(300);
     expect(all.filter((c) => c.decision === "none").length).toBeGreaterThanOrEqual(300);
+  });
+  it("holds at least 2,500 written cases (issue 9), each deny/ask naming its rules", () => {
+    const all = corpus.flatMap((f) => f.cases);
+    expect(all.length).toBeGreaterThanOrEqual(2500);
+    expect(all.filter((c) => c.decision !== "none" && (c.rules ?? []).length === 0).map((c) => c.command)).toEqual([]);
   });
   it("names only rules that exist", () => {
     const ids = new Set(policy.rules.map((r) => r.id));

@@ -9,7 +9,17 @@ import { describe, expect, it } from "vitest";
 import { compilePathGlob } from "../../src/globs/compile.ts";
 import { AgentDefinition } from "../../src/definitions/agent.ts";
 import { parseDefinition } from "../../src/definitions/load.ts";
-import { expectAsk, expectDenied, expectNoOpinion, judge, PROJECT, testPolicy } from "../helpers/guard.ts";
+import type { TaskConstraints } from "../../src/policy/lanes.ts";
+import { renderReason } from "../../src/policy/render.ts";
+import {
+  expectAsk,
+  expectDecision,
+  expectDenied,
+  expectNoOpinion,
+  judge,
+  PROJECT,
+  testPolicy,
+} from "../helpers/guard.ts";
 
 const dir = join(import.meta.dirname, "..", "..", "definitions", "agents");
 const agents = readdirSync(dir)
@@ -122,7 +132,7 @@ describe("writes inside and outside an agent's lane, through every tool", () => 
     expectNoOpinion(
       judge(policy, undefined, {
         tool: "Write",
-        input: { file_path: abs(".claude/memory/t1-backend-memory.md"), content: "x" },
+        input: { file_path: abs(".claude/memory/t1--backend-memory.md"), content: "x" },
         agent: "backend",
       }),
     );
@@ -338,5 +348,405 @@ describe("agents without a lanes definition", () => {
       "lane.undefined-agent",
     );
     expectNoOpinion(judge(strict, "git status", { agent: "general-purpose" }));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Lanes 2 (issue 11): tables of cases, decision and rule ids
+// ---------------------------------------------------------------------------------------------
+
+const write = (rel: string) => ({ tool: "Write", input: { file_path: abs(rel), content: "x" } });
+const glob = (g: string) => compilePathGlob(g, { caseInsensitive: false });
+
+describe("shared ownership", () => {
+  it.each<[string, string, "deny" | "none", string[]]>([
+    ["backend", "docs/api/openapi.yaml", "none", []],
+    ["docs", "docs/api/openapi.yaml", "none", []],
+    ["frontend", "docs/api/openapi.yaml", "deny", ["lane.write-outside-owned"]],
+    ["qa", "src/server/users.spec.ts", "none", []],
+    ["backend", "src/server/users.spec.ts", "deny", ["lane.write-outside-owned"]],
+    ["backend", "src/server/users.ts", "none", []],
+  ])("%s writing %s → %s %j", (agent, rel, effect, rules) => {
+    expectDecision(judge(policy, undefined, { ...write(rel), agent }), effect, rules);
+  });
+  it("a denial names every owner of a shared path", () => {
+    const e = judge(policy, undefined, { ...write("docs/api/openapi.yaml"), agent: "frontend" });
+    expect(e.decision?.matches[0]?.why).toBe("`docs/api/openapi.yaml` is owned by `backend` and `docs`, not frontend");
+    expect(e.decision?.matches[0]?.instead).toContain(
+      "hand this change to `backend` or `docs` through the orchestrator",
+    );
+  });
+  it("does_not_own still carves out: backend's *.spec.* belongs to qa, named as the owner", () => {
+    const e = judge(policy, undefined, { ...write("src/server/users.spec.ts"), agent: "backend" });
+    expect(e.decision?.matches[0]?.why).toBe("`src/server/users.spec.ts` is owned by `api` and `qa`, not backend");
+  });
+});
+
+describe("task constraints per spawned agent instance", () => {
+  const task = (agentId: string, block: Partial<TaskConstraints>): TaskConstraints => ({
+    agent: "backend",
+    agentId,
+    step: undefined,
+    writePaths: undefined,
+    tools: undefined,
+    readOnly: false,
+    source: `task of backend agent ${agentId}`,
+    ...block,
+  });
+  const users = task("a1", { writePaths: [glob("src/server/users/**")] });
+  const orders = task("a2", { writePaths: [glob("src/server/orders/**")], commands: [["git", "commit"]] });
+  it.each<[string, string, Record<string, unknown>, "deny" | "none", string[]]>([
+    ["a1", "own scope", write("src/server/users/a.ts"), "none", []],
+    ["a1", "the other's scope", write("src/server/orders/a.ts"), "deny", ["task.write-outside-scope"]],
+    ["a2", "own scope", write("src/server/orders/a.ts"), "none", []],
+    ["a2", "the other's scope", write("src/server/users/a.ts"), "deny", ["task.write-outside-scope"]],
+    ["a2", "a forbidden command", { command: "git commit -m x" }, "deny", ["task.command-forbidden"]],
+    ["a1", "the command the other may not run", { command: "git commit -m x" }, "none", []],
+    ["a3", "an instance with no task of its own", write("src/server/orders/a.ts"), "none", []],
+  ])("backend %s: %s → %s %j", (agentId, _what, call, effect, rules) => {
+    const options =
+      "command" in call
+        ? { agent: "backend", agentId, tasks: [users, orders] }
+        : {
+            ...(call as { tool: string; input: Record<string, unknown> }),
+            agent: "backend",
+            agentId,
+            tasks: [users, orders],
+          };
+    expectDecision(judge(policy, "command" in call ? (call["command"] as string) : undefined, options), effect, rules);
+  });
+  it.each<
+    [
+      string,
+      Partial<TaskConstraints>,
+      string | undefined,
+      Record<string, unknown> | undefined,
+      "deny" | "none" | "ask",
+      string[],
+    ]
+  >([
+    ["read-only denies a write", { readOnly: true }, undefined, write("src/server/a.ts"), "deny", ["task.read-only"]],
+    ["read-only allows reads", { readOnly: true }, "cat src/server/a.ts", undefined, "none", []],
+    [
+      "do not modify",
+      { forbiddenPaths: [glob("src/server/auth/**")] },
+      undefined,
+      write("src/server/auth/x.ts"),
+      "deny",
+      ["task.write-forbidden"],
+    ],
+    [
+      "do not modify leaves the rest",
+      { forbiddenPaths: [glob("src/server/auth/**")] },
+      undefined,
+      write("src/server/x.ts"),
+      "none",
+      [],
+    ],
+    [
+      "fixtures: a snapshot file",
+      { fixturePaths: ["__snapshots__/", "*.snap", "fixtures/"].map(glob) },
+      undefined,
+      write("src/server/__snapshots__/a.snap"),
+      "deny",
+      ["task.fixtures"],
+    ],
+    [
+      "fixtures: a fixture in the lane",
+      { fixturePaths: ["__snapshots__/", "*.snap", "fixtures/"].map(glob) },
+      undefined,
+      write("src/server/fixtures/users.json"),
+      "deny",
+      ["task.fixtures"],
+    ],
+    [
+      "constraints only narrow: an only-modify outside the lane stays denied",
+      { writePaths: [glob("src/components/**")] },
+      undefined,
+      write("src/components/a.tsx"),
+      "deny",
+      ["lane.write-outside-owned"],
+    ],
+    [
+      "unreadable constraints fail closed for writes",
+      { unreadable: "its transcript is not there yet" },
+      undefined,
+      write("src/server/a.ts"),
+      "deny",
+      ["task.constraints-unreadable"],
+    ],
+    [
+      "unreadable constraints fail closed for commands",
+      { unreadable: "its transcript is not there yet" },
+      "ls",
+      undefined,
+      "deny",
+      ["task.constraints-unreadable"],
+    ],
+    [
+      "unreadable constraints let reads through",
+      { unreadable: "its transcript is not there yet" },
+      undefined,
+      { tool: "Read", input: { file_path: abs("src/server/a.ts") } },
+      "none",
+      [],
+    ],
+  ])("%s", (_name, block, command, call, effect, rules) => {
+    expectDecision(
+      judge(policy, command, { ...(call ?? {}), agent: "backend", agentId: "a7", tasks: [task("a7", block)] }),
+      effect,
+      rules,
+    );
+  });
+  it("qa under a read-only task is denied a snapshot update", () => {
+    const qaTask: TaskConstraints = {
+      agent: "qa",
+      agentId: "q1",
+      step: undefined,
+      writePaths: undefined,
+      tools: undefined,
+      readOnly: true,
+    };
+    expectDenied(judge(policy, "npx vitest run -u", { agent: "qa", agentId: "q1", tasks: [qaTask] }), "task.read-only");
+    expectAsk(
+      judge(policy, "npx vitest run -u", { agent: "qa", agentId: "q2", tasks: [qaTask] }),
+      "agent.qa.ask-snapshot-update",
+    );
+  });
+});
+
+describe("rules for every subagent and agents without a definition", () => {
+  const withSub = testPolicy(
+    [
+      {
+        layer: "project",
+        path: "/p/lanes.yaml",
+        file: {
+          version: 1,
+          subagents: {
+            lanes: { "other:helper": "deny-writes" },
+            tools: { forbidden: ["WebSearch"] },
+            must_not: [{ id: "no-publish", text: "publish packages", command: { program: "npm", args: ["publish"] } }],
+          },
+        },
+      },
+    ],
+    agents,
+  );
+  it.each<[string, string | undefined, Record<string, unknown>, "deny" | "none", string[]]>([
+    ["general-purpose", undefined, write("src/components/Button.tsx"), "deny", ["lane.write-into-owned"]],
+    ["general-purpose", undefined, write("scripts/release.sh"), "none", []],
+    ["Explore", undefined, write("scripts/release.sh"), "deny", ["lane.undefined-agent"]],
+    ["Plan", undefined, write("notes.md"), "deny", ["lane.undefined-agent"]],
+    ["other:helper", undefined, write("notes.md"), "deny", ["lane.undefined-agent"]],
+    ["other:tool", undefined, write("migrations/001.sql"), "deny", ["lane.write-into-owned"]],
+    ["backend", "npm publish", {}, "deny", ["subagents.no-publish"]],
+    ["general-purpose", "npm publish", {}, "deny", ["subagents.no-publish"]],
+    ["backend", undefined, { tool: "WebSearch", input: { query: "x" } }, "deny", ["subagents.tool-forbidden"]],
+  ])("%s %s %j → %s %j", (agent, command, call, effect, rules) => {
+    expectDecision(judge(withSub, command, { ...call, agent }), effect, rules);
+  });
+  it("the main session is not a subagent", () => {
+    expectNoOpinion(judge(withSub, "npm publish"));
+    expectNoOpinion(judge(withSub, undefined, write("src/components/Button.tsx")));
+  });
+  it("a general-purpose denial names the owners", () => {
+    const e = judge(policy, undefined, { ...write("docs/api/openapi.yaml"), agent: "general-purpose" });
+    expectDenied(e, "lane.write-into-owned");
+    expect(e.decision?.matches[0]?.why).toContain("is in the lane of `backend` and `docs`");
+  });
+});
+
+describe("what a rule can match: env assignments, option values as words, writes through flags", () => {
+  it.each<[string, string, "deny" | "ask" | "none", string[]]>([
+    ["database", "NODE_ENV=production npx prisma migrate deploy", "deny", ["agent.database.no-prod-migrate"]],
+    ["database", "npx prisma migrate deploy", "ask", ["agent.database.ask-deploy"]],
+    ["database", "NODE_ENV=production prisma migrate deploy", "deny", ["agent.database.no-prod-migrate"]],
+    ["database", "env NODE_ENV=production prisma migrate deploy", "deny", ["agent.database.no-prod-migrate"]],
+    ["database", "NODE_ENV=production npm run migrate", "deny", ["agent.database.no-prod-migrate-script"]],
+    ["database", "NODE_ENV=development npm run migrate", "none", []],
+    ["database", "knex migrate:latest --env production", "deny", ["agent.database.no-prod-migrate-env"]],
+    ["database", "knex migrate:latest --env=production", "deny", ["agent.database.no-prod-migrate-env"]],
+    ["database", "npm run migrate -- --target prod", "deny", ["agent.database.no-prod-target"]],
+    ["database", "npm run migrate -- --target staging", "none", []],
+    ["frontend", "npx eslint --fix src/components/", "none", []],
+    ["backend", "npx eslint --fix src/components/", "deny", ["lane.write-outside-owned"]],
+    ["backend", "prettier --write src/components/Button.tsx", "deny", ["lane.write-outside-owned"]],
+    ["backend", "prettier --check src/components/Button.tsx", "none", []],
+    ["backend", "npx eslint src/components/", "none", []],
+    ["backend", "npm pkg set scripts.x=y", "deny", ["lane.write-outside-owned"]],
+    ["backend", "git apply fix.patch", "ask", ["lane.write-unknown-path"]],
+    ["backend", "git apply --check fix.patch", "none", []],
+    ["backend", "npx vitest run -u", "deny", ["lane.write-outside-owned"]],
+    ["backend", "npx playwright test --update-snapshots", "deny", ["lane.write-outside-owned"]],
+    ["backend", "npx jscodeshift -t transform.js src/components/", "deny", ["lane.write-outside-owned"]],
+    ["backend", "npx jscodeshift -t transform.js src/server/", "none", []],
+    ["backend", "sed -i 's/a/b/' src/components/a.tsx", "deny", ["lane.write-outside-owned"]],
+  ])("%s: %s → %s %j", (agent, command, effect, rules) => {
+    expectDecision(judge(policy, command, { agent }), effect, rules);
+  });
+});
+
+describe("lane rules are data: disable and allow by one rule", () => {
+  const spawnDeep = {
+    tool: "Agent",
+    input: { description: "d", prompt: "p", subagent_type: "backend" },
+    agent: "orchestrator",
+    path: ["lanes:orchestrator", "orchestrator"],
+  };
+  it("disable switches a spawn-tree rule off from a project layer", () => {
+    const off = testPolicy(
+      [{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, disable: ["agents.depth-limit"] } }],
+      agents,
+    );
+    expectNoOpinion(judge(off, undefined, spawnDeep));
+    expectDenied(judge(policy, undefined, spawnDeep), "agents.depth-limit");
+  });
+  it("disable switches lane, task and MUST NOT rules off by id", () => {
+    const off = testPolicy(
+      [
+        {
+          layer: "local",
+          path: "/p/lanes.local.yaml",
+          file: { version: 1, disable: ["lane.write-outside-owned", "agent.backend.no-push", "task.read-only"] },
+        },
+      ],
+      agents,
+    );
+    expectNoOpinion(judge(off, undefined, { ...write("src/components/a.tsx"), agent: "backend" }));
+    expectNoOpinion(judge(off, "git push origin x", { agent: "backend" }));
+    expectNoOpinion(
+      judge(off, undefined, {
+        ...write("src/server/a.ts"),
+        agent: "backend",
+        task: { agent: "backend", step: 1, writePaths: undefined, tools: undefined, readOnly: true },
+      }),
+    );
+  });
+  it("an allow rule never cancels a lane or spawn-tree rule", () => {
+    const allow = testPolicy(
+      [
+        {
+          layer: "project",
+          path: "/p/lanes.yaml",
+          file: {
+            version: 1,
+            rules: [{ id: "team.allow-agents", effect: "allow", why: "w", instead: "i", tools: ["Agent", "Write"] }],
+          },
+        },
+      ],
+      agents,
+    );
+    expectDenied(judge(allow, undefined, spawnDeep), "agents.depth-limit");
+    expectDenied(
+      judge(allow, undefined, { ...write("src/components/a.tsx"), agent: "backend" }),
+      "lane.write-outside-owned",
+    );
+  });
+  it("disable of an unknown id is still refused", () => {
+    expect(() =>
+      testPolicy([{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, disable: ["lane.nope"] } }], agents),
+    ).toThrow("`disable` names unknown rule `lane.nope`");
+  });
+});
+
+describe("the safer alternative is never denied by the agent's own rules", () => {
+  it("backend, banned from pushing, is not told to use --force-with-lease", () => {
+    const e = judge(policy, "git push --force origin main", { agent: "backend" });
+    expectDenied(e, "git.push-force", "agent.backend.no-push");
+    expect(renderReason(e.decision!, { call: "`git push --force origin main`", agent: "backend" })).not.toContain(
+      "force-with-lease",
+    );
+    expect(renderReason(e.decision!, { call: "`git push --force origin main`", agent: "backend" })).toContain(
+      "instead, hand this part of the task back to the orchestrator",
+    );
+  });
+  it("the main session keeps the global alternative", () => {
+    const e = judge(policy, "git push --force origin main");
+    expect(renderReason(e.decision!, { call: "`git push --force origin main`" })).toContain("force-with-lease");
+  });
+});
+
+describe("option values as separate words before a subcommand", () => {
+  const team = testPolicy(
+    [
+      {
+        layer: "project",
+        path: "/p/lanes.yaml",
+        file: {
+          version: 1,
+          rules: [
+            {
+              id: "team.no-cdk-deploy",
+              effect: "deny",
+              why: "deploys go through the pipeline",
+              instead: "open a release pull request",
+              command: { program: "cdk", args: ["deploy"] },
+            },
+            {
+              id: "team.no-prod-target",
+              effect: "deny",
+              why: "production is off limits",
+              instead: "use the staging target",
+              command: { program: "deploy-tool", option_values: { "--target": ["prod", "production"] } },
+            },
+          ],
+        },
+      },
+    ],
+    agents,
+  );
+  it.each<[string, "deny" | "none", string[]]>([
+    ["cdk deploy", "deny", ["team.no-cdk-deploy"]],
+    ["cdk --profile prod deploy", "deny", ["team.no-cdk-deploy"]],
+    ["npx cdk --profile prod deploy", "deny", ["team.no-cdk-deploy"]],
+    ["cdk --profile prod diff", "none", []],
+    ["deploy-tool --target prod", "deny", ["team.no-prod-target"]],
+    ["deploy-tool --target=production", "deny", ["team.no-prod-target"]],
+    ["deploy-tool --target staging", "none", []],
+  ])("%s → %s %j", (command, effect, rules) => {
+    expectDecision(judge(team, command), effect, rules);
+  });
+});
+
+describe("an alternative the agent's own rules deny is never offered", () => {
+  const fetcher = AgentDefinition.parse({
+    name: "fetcher",
+    description: "test specialist that may not use wget, for the alternative check",
+    role: "specialist",
+    identity: "You are the fetcher used by the alternative tests.",
+    responsibilities: ["fetch"],
+    owns: ["vendor/**"],
+    must_not: [{ id: "no-wget", text: "use wget", command: { program: "wget" } }],
+  });
+  const team = testPolicy(
+    [
+      {
+        layer: "project",
+        path: "/p/lanes.yaml",
+        file: {
+          version: 1,
+          rules: [
+            {
+              id: "team.no-curl",
+              effect: "deny",
+              why: "curl is not allowed here",
+              instead: "use `wget -q https://example.com/x`",
+              command: { program: "curl" },
+            },
+          ],
+        },
+      },
+    ],
+    [{ path: "fetcher.yaml", definition: fetcher }],
+  );
+  it.each<[string | undefined, string]>([
+    [undefined, "instead, use `wget -q https://example.com/x`"],
+    ["backend", "instead, use `wget -q https://example.com/x`"],
+    ["fetcher", "instead, stop and report to whoever started you what you need; do not work around the rule"],
+  ])("as %s", (agent, expected) => {
+    const e = judge(team, "curl https://example.com/x", agent === undefined ? {} : { agent });
+    expectDenied(e, "team.no-curl");
+    expect(renderReason(e.decision!, { call: "`curl https://example.com/x`", agent })).toContain(expected);
   });
 });

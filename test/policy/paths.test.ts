@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compilePathGlob } from "../../src/globs/compile.ts";
 import { matchPath } from "../../src/globs/match.ts";
-import { classifyPath, type PathContext } from "../../src/policy/paths.ts";
+import { classifyPath, matchesEverything, type PathContext } from "../../src/policy/paths.ts";
 import { globBase, normalizePath } from "../../src/host/paths.ts";
 
 const ctx: PathContext = {
@@ -52,7 +52,24 @@ describe("classifyPath", () => {
     ["/work/app/*", true, ["broad-glob"]],
     ["/work/*", true, ["broad-glob", "outside-project"]],
     ["/work/app/build/*", true, []],
-    ["/work/app/**/*.log", true, ["broad-glob"]],
+    // issue 9 section 6: broad only when it can match everything in the directory
+    ["/work/app/**/*.log", true, []],
+    ["/work/app/**", true, ["broad-glob"]],
+    ["/work/app/*/*", true, ["broad-glob"]],
+    ["/work/app/.*", true, ["broad-glob"]],
+    ["/work/app/[a-z]*", true, ["broad-glob"]],
+    ["/work/app/*.log", true, []],
+    ["/work/app/build-*", true, []],
+    ["/work/app/dist[0-9]", true, []],
+    ["/work/app/*.*", true, []],
+    ["/work/app/*/dist", true, []],
+    ["/home/dev/Documents", false, ["outside-project", "home-data"]],
+    ["/home/dev/.config/app", false, ["outside-project", "home-data"]],
+    ["/home/dev/.cache/pip", false, []],
+    ["/home/dev/.npm/_cacache", false, []],
+    ["/home/alice", false, ["outside-project", "other-home"]],
+    ["/Users/bob/Documents", false, ["outside-project", "other-home"]],
+    ["/home", false, ["parent", "outside-project"]],
     ["/work/app/.claude/settings.json", false, ["claude-config"]],
     ["/work/app/.claude/lanes.yaml", false, ["claude-config"]],
     ["/work/app/.claude", false, ["claude-config"]],
@@ -98,5 +115,28 @@ describe("compiled path globs (Claude Code's convention)", () => {
     expect(matchPath(compilePathGlob(".ENV", { caseInsensitive: true }), "/work/app/.env", ci)).toBe(true);
     expect(matchPath(compilePathGlob(".ssh/", { caseInsensitive: true }), "/work/app/.SSH/id_rsa", ci)).toBe(true);
     expect(matchPath(compilePathGlob(".env", { caseInsensitive: false }), "/work/app/.ENV", roots)).toBe(false);
+  });
+});
+
+describe("matchesEverything", () => {
+  it.each<[string, boolean]>([
+    ["*", true],
+    [".*", true],
+    ["**", true],
+    ["?*", true],
+    ["*?", true],
+    [".?*", true],
+    ["[a-z]*", true],
+    ["[!.]*", true],
+    ["*.log", false],
+    ["build-*", false],
+    ["dist[0-9]", false],
+    ["dist?", false],
+    ["*.*", false],
+    ["a*", false],
+    ["?", false],
+    ["node_modules", false],
+  ])("%j → %s", (segment, expected) => {
+    expect(matchesEverything(segment)).toBe(expected);
   });
 });

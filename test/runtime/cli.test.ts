@@ -1,4 +1,5 @@
 /** `lanes progress|memory|checkpoint|phase` through the real CLI (`runCli`) with a captured context. */
+import { parseRecovery } from "../../src/runtime/progress.ts";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -239,14 +240,14 @@ describe("lanes memory", () => {
       dir,
       "## Plan\n\nthree steps\n",
     );
-    expect(write).toEqual({ code: 0, out: "wrote .claude/memory/t1-planner-memory.md (complete)\n", err: "" });
+    expect(write).toEqual({ code: 0, out: "wrote .claude/memory/t1--planner-memory.md (complete)\n", err: "" });
     expect((await cli(["memory", "read", "--task", "t1", "--agent", "planner"], dir)).out).toMatch(
       /^---\ntask_id: t1\nagent: planner\nstatus: complete\ncreated: .+\nsummary: planned it\nartifacts:\n  - plan.md\n---\n\n## Plan\n\nthree steps\n$/,
     );
-    expect((await cli(["memory", "list"], dir)).out).toBe("t1-planner-memory.md  complete  planned it\n");
+    expect((await cli(["memory", "list"], dir)).out).toBe("t1--planner-memory.md  complete  planned it\n");
     expect(await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir)).toEqual({
       code: 0,
-      out: "ok: .claude/memory/t1-planner-memory.md is complete: planned it\n",
+      out: "ok: .claude/memory/t1--planner-memory.md is complete: planned it\n",
       err: "",
     });
   });
@@ -273,13 +274,13 @@ describe("lanes memory", () => {
     const verify = await cli(["memory", "verify", "--task", "t1", "--agent", "planner"], dir);
     expect(verify.code).toBe(1);
     expect(verify.err).toBe(
-      "lanes memory: `.claude/memory/t1-planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n",
+      "lanes memory: `.claude/memory/t1--planner-memory.md` has status `partial`: `planner` did not finish: half\nrun the phase's agent again until it writes status `complete`\n",
     );
     const json = await cli(["memory", "verify", "--task", "t1", "--agent", "nobody", "--json"], dir);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.out)).toEqual({
       ok: false,
-      reason: "`.claude/memory/t1-nobody-memory.md` does not exist: `nobody` has not written its memory file",
+      reason: "`.claude/memory/t1--nobody-memory.md` does not exist: `nobody` has not written its memory file",
     });
   });
 
@@ -293,6 +294,10 @@ describe("lanes memory", () => {
       "lanes memory: `--status` is complete, partial, failed, received `done`",
     ],
     [["memory", "verify", "--agent", "a"], "lanes memory: `--task` is required"],
+    [
+      ["memory", "write", "--task", "t", "--agent", "a", "--summary", "--json", "--body", "x"],
+      "lanes memory: option '--summary' argument is ambiguous",
+    ],
   ])("%j is a usage error", async (argv, first) => {
     const run = await cli(argv, project());
     expect(run.code).toBe(64);
@@ -349,28 +354,64 @@ phases:
     const start = await cli(["phase", "start", "review", "--task", "t1"], dir);
     expect(start.code).toBe(0);
     // run from this checkout into a project without `.claude/agents/clarifier.md`: the plugin's name and CLI path
+    // phase 0 runs in the main session, where the human can answer
     expect(start.out).toMatch(
-      /^# review: phase 0 of 2: Clarification \(LINEAR\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Use the Agent tool with subagent_type `lanes:clarifier`/,
+      /^# review: phase 0 of 2: Clarification \(LINEAR, main session\)\n\nAsk what is unclear\.\n\n---\nDIRECTIVE: Do this phase yourself, in this conversation/,
     );
+    const run = /--run (run-\S+)/.exec(start.out)?.[1] ?? "";
+    expect(run).toMatch(/^run-\d{8}T\d{6}Z-[a-z0-9]{6}$/);
     const blocked = await cli(["phase", "advance", "review", "--task", "t1"], dir);
     expect(blocked.code).toBe(1);
     expect(blocked.err.split("\n")[0]).toBe(
-      "lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
+      "lanes phase: phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1--clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
     );
     await cli(
-      ["memory", "write", "--task", "t1", "--agent", "clarifier", "--summary", "clear", "--body", "nothing unclear"],
+      [
+        "memory",
+        "write",
+        "--task",
+        "t1",
+        "--agent",
+        "clarifier",
+        "--phase",
+        "0",
+        "--run",
+        run,
+        "--summary",
+        "clear",
+        "--body",
+        "nothing unclear",
+      ],
       dir,
     );
     const next = await cli(["phase", "advance", "review", "--task", "t1", "--json"], dir);
     expect(JSON.parse(next.out).state.current_phase).toBe("1");
+    // run from this checkout into a project without `.claude/agents/reviewer.md`: the plugin's name and CLI path
+    expect(JSON.parse(next.out).text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `lanes:reviewer`");
+    // a value that starts with `-` is a value, not an option
     await cli(
-      ["memory", "write", "--task", "t1", "--agent", "reviewer", "--summary", "approved", "--body", "looks right"],
+      [
+        "memory",
+        "write",
+        "--task",
+        "t1",
+        "--agent",
+        "reviewer",
+        "--phase",
+        "1",
+        "--run",
+        run,
+        "--summary",
+        "-5% latency, approved",
+        "--body",
+        "looks right",
+      ],
       dir,
     );
     await cli(["phase", "advance", "review", "--task", "t1"], dir);
     const complete = await cli(["phase", "complete", "review", "--task", "t1"], dir);
     expect(complete.out).toBe(
-      "# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: approved\n\nREVIEW_COMPLETE\n",
+      "# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: -5% latency, approved\n\nREVIEW_COMPLETE\n",
     );
   });
 
@@ -400,5 +441,100 @@ phases:
     const run = await cli(argv, project());
     expect(run.code).toBe(code);
     expect(run.err.split("\n")[0]).toBe(first);
+  });
+});
+
+describe("error records with recovery options and context", () => {
+  it.each<[string, unknown]>([
+    [
+      "retry!:rerun the migration",
+      { action: "retry", description: "rerun the migration", auto_execute: true, requires_user_input: false },
+    ],
+    [
+      "fallback:use the advisor skill",
+      { action: "fallback", description: "use the advisor skill", auto_execute: false, requires_user_input: false },
+    ],
+    [
+      "skip?:skip the optional schema phase",
+      { action: "skip", description: "skip the optional schema phase", auto_execute: false, requires_user_input: true },
+    ],
+    [
+      "escalate:ask which schema wins",
+      { action: "escalate", description: "ask which schema wins", auto_execute: false, requires_user_input: true },
+    ],
+    [
+      "rollback:undo",
+      "`--recovery rollback:undo`: the action is retry, skip, fallback or escalate, e.g. `retry!:rerun the migration`",
+    ],
+    ["retry", "`--recovery retry` has no description: write `retry:<what to do>`"],
+  ])("--recovery %s", (word, expected) => {
+    const r = parseRecovery(word);
+    expect(r.ok ? r.value : r.issues[0]!.message).toEqual(expected);
+  });
+
+  it("records the skill, context and recovery options of an error", async () => {
+    const dir = project();
+    await cli(["progress", "init", "migrate", "--primary", "database"], dir);
+    const run = await cli(
+      [
+        "progress",
+        "error",
+        "migration failed",
+        "--skill",
+        "schema-migrations",
+        "--type",
+        "execution",
+        "--severity",
+        "recoverable",
+        "--context",
+        '{"file":"db/001.sql","command":"npm run migrate"}',
+        "--recovery",
+        "retry!:rerun after fixing the column type",
+        "--recovery",
+        "escalate:ask the human which default to use",
+        "--json",
+      ],
+      dir,
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out).errors[0]).toMatchObject({
+      message: "migration failed",
+      skill: "schema-migrations",
+      context: { file: "db/001.sql", command: "npm run migrate" },
+      recovery_options: [
+        {
+          action: "retry",
+          description: "rerun after fixing the column type",
+          auto_execute: true,
+          requires_user_input: false,
+        },
+        {
+          action: "escalate",
+          description: "ask the human which default to use",
+          auto_execute: false,
+          requires_user_input: true,
+        },
+      ],
+    });
+    expect((await cli(["progress", "error", "x", "--context", "[1]"], dir)).code).toBe(64);
+  });
+});
+
+describe("a running composite skill in progress show and phase list", () => {
+  it("shows the run next to the workflow", async () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "lanes", "skills", "review"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude", "lanes", "skills", "review", "skill.yaml"),
+      'name: review\nphases:\n  - { id: "0", name: CLARIFICATION, title: Clarification, type: LINEAR, agent: clarifier, content: "Ask.", next: null, description: clarify }\n',
+    );
+    await cli(["progress", "init", "review the change", "--primary", "reviewer"], dir);
+    await cli(["phase", "start", "review", "--task", "t1"], dir);
+    expect((await cli(["progress", "show"], dir)).out).toContain(
+      "\ncomposite skills running:\n- review for task t1: at phase 0\n",
+    );
+    expect((await cli(["phase", "list"], dir)).out).toMatch(
+      /^review {2}task t1 {2}at phase 0 {2}\(0 done; last: phase 0 started \S+\)\n$/,
+    );
   });
 });

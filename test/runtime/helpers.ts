@@ -55,6 +55,22 @@ export async function bundleWriter(outDir: string): Promise<string> {
   return outfile;
 }
 
+/** Bundles a worker of test/runtime/workers/ into `outDir`; returns the .mjs path. */
+export async function bundleWorker(outDir: string, name: string): Promise<string> {
+  const outfile = join(outDir, `${name}.mjs`);
+  await build({
+    entryPoints: [fileURLToPath(new URL(`./workers/${name}.ts`, import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+    logLevel: "silent",
+  });
+  return outfile;
+}
+
 /** Starts a writer process. */
 export function spawnWriter(bundle: string, projectDir: string, writer: string, count: number): ChildProcess {
   return spawn(process.execPath, [bundle, projectDir, writer, String(count)], { stdio: ["ignore", "pipe", "pipe"] });

@@ -1,5 +1,14 @@
 /** Memory files: the phase gate's verdicts (fixtures), and write / read / list / archive. */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -67,7 +76,7 @@ describe("the phase gate (verify) on memory files", () => {
     const result = verifyMemory(dir, "t1", "planner");
     expect(result.ok ? undefined : result.issues[0]).toMatchObject({
       code: "verify-failed",
-      message: "`.claude/memory/t1-planner-memory.md` does not exist: `planner` has not written its memory file",
+      message: "`.claude/memory/t1--planner-memory.md` does not exist: `planner` has not written its memory file",
       help: "run the agent and have it finish with `lanes memory write`",
     });
   });
@@ -99,8 +108,8 @@ describe("writeMemory, readMemory, listMemory", () => {
       },
       { now: steppingClock() },
     );
-    expect(written.ok && written.value.display).toBe(".claude/memory/t_1-planner-memory.md");
-    const path = join(dir, ".claude", "memory", "t_1-planner-memory.md");
+    expect(written.ok && written.value.display).toBe(".claude/memory/t_2f1--planner-memory.md");
+    const path = join(dir, ".claude", "memory", "t_2f1--planner-memory.md");
     expect(readFileSync(path, "utf8")).toBe(
       "---\ntask_id: t/1\nagent: planner\nphase: 0_5\nstatus: complete\ncreated: 2025-01-02T03:04:05.000Z\nsummary: planned\nartifacts:\n  - a.md\n---\n\n## Plan\n\nsteps\n",
     );
@@ -127,19 +136,19 @@ describe("writeMemory, readMemory, listMemory", () => {
     writeMemory(dir, { taskId: "t1", agent: "a", summary: "first", body: "x" });
     writeMemory(dir, { taskId: "t1", agent: "b", status: "partial", summary: "second", body: "y" });
     writeMemory(dir, { taskId: "t2", agent: "a", summary: "other task", body: "z" });
-    copyFileSync(join(FIXTURES, "no-frontmatter.md"), join(dir, ".claude", "memory", "t1-c-memory.md"));
+    copyFileSync(join(FIXTURES, "no-frontmatter.md"), join(dir, ".claude", "memory", "t1--c-memory.md"));
     const all = listMemory(dir);
     expect(all.ok && all.value.map((e) => e.file)).toEqual([
-      "t1-a-memory.md",
-      "t1-b-memory.md",
-      "t1-c-memory.md",
-      "t2-a-memory.md",
+      "t1--a-memory.md",
+      "t1--b-memory.md",
+      "t1--c-memory.md",
+      "t2--a-memory.md",
     ]);
     const t1 = listMemory(dir, { taskId: "t1" });
     expect(t1.ok && t1.value.map((e) => (e.ok ? `${e.file} ${e.frontmatter.status}` : `${e.file} invalid`))).toEqual([
-      "t1-a-memory.md complete",
-      "t1-b-memory.md partial",
-      "t1-c-memory.md invalid",
+      "t1--a-memory.md complete",
+      "t1--b-memory.md partial",
+      "t1--c-memory.md invalid",
     ]);
     expect(listMemory(project())).toEqual({ ok: true, value: [] });
   });
@@ -149,8 +158,125 @@ describe("writeMemory, readMemory, listMemory", () => {
     writeMemory(dir, { taskId: "t1", agent: "a", summary: "s", body: "x" });
     const moved = archiveMemory(dir, "t1", "a", "iteration-1");
     expect(moved.ok && moved.value).toBe(`${memoryPath(dir, "t1", "a")}.iteration-1`);
-    expect(readdirSync(join(dir, ".claude", "memory")).sort()).toEqual([".gitignore", "t1-a-memory.md.iteration-1"]);
+    expect(readdirSync(join(dir, ".claude", "memory")).sort()).toEqual([".gitignore", "t1--a-memory.md.iteration-1"]);
     expect(verifyMemory(dir, "t1", "a").ok).toBe(false);
     expect(archiveMemory(dir, "t1", "a", "iteration-2")).toEqual({ ok: true, value: undefined });
+  });
+});
+
+describe("the phase gate binds a memory file to its phase, run and time", () => {
+  const base = { taskId: "t1", agent: "planner" };
+  const text = (fm: Record<string, string>) =>
+    `---\ntask_id: t1\nagent: planner\n${Object.entries(fm)
+      .map(([k, v]) => `${k}: ${v}\n`)
+      .join("")}status: complete\nsummary: done\n---\n\nfindings\n`;
+  it.each<[string, Record<string, string>, Record<string, string>, string | undefined]>([
+    [
+      "matching phase, run and time",
+      { phase: "1", run: "run-a", created: "2025-01-02T03:04:06.000Z" },
+      { phase: "1", run: "run-a", since: "2025-01-02T03:04:05.000Z" },
+      undefined,
+    ],
+    [
+      "written at the very start",
+      { phase: "1", run: "run-a", created: "2025-01-02T03:04:05.000Z" },
+      { phase: "1", run: "run-a", since: "2025-01-02T03:04:05.000Z" },
+      undefined,
+    ],
+    [
+      "another phase's file",
+      { phase: "0", run: "run-a", created: "2025-01-02T03:04:06.000Z" },
+      { phase: "1" },
+      "`m.md` was written for phase `0`, not phase `1`: it is not this phase's output",
+    ],
+    [
+      "no phase named",
+      { created: "2025-01-02T03:04:06.000Z" },
+      { phase: "1" },
+      "`m.md` names no phase, not phase `1`: it is not this phase's output",
+    ],
+    [
+      "another run's file",
+      { phase: "1", run: "run-old", created: "2025-01-02T03:04:06.000Z" },
+      { phase: "1", run: "run-a" },
+      "`m.md` belongs to run `run-old`, not the current run `run-a`: it is left from another run or written by hand",
+    ],
+    [
+      "a hand-written file without a run",
+      { phase: "1", created: "2025-01-02T03:04:06.000Z" },
+      { phase: "1", run: "run-a" },
+      "`m.md` names no run, not the current run `run-a`: it is left from another run or written by hand",
+    ],
+    [
+      "written before the phase started",
+      { phase: "1", run: "run-a", created: "2025-01-02T03:04:04.000Z" },
+      { phase: "1", run: "run-a", since: "2025-01-02T03:04:05.000Z" },
+      "`m.md` was created 2025-01-02T03:04:04.000Z, before phase `1` started (2025-01-02T03:04:05.000Z): it is stale",
+    ],
+    [
+      "a created time that is not a time",
+      { phase: "1", run: "run-a", created: "yesterday" },
+      { phase: "1", run: "run-a", since: "2025-01-02T03:04:05.000Z" },
+      "`m.md` was created yesterday, before phase `1` started (2025-01-02T03:04:05.000Z): it is stale",
+    ],
+  ])("%s", (_name, fm, expect_, reason) => {
+    const result = inspectMemory(text(fm), "m.md", { ...base, ...expect_ });
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(reason);
+  });
+
+  it("keeps a corrupt memory file as a backup when it is read or verified", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "memory"));
+    copyFileSync(join(FIXTURES, "duplicate-key.md"), memoryPath(dir, "t1", "planner"));
+    const result = verifyMemory(dir, "t1", "planner", {}, { now: steppingClock() });
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(
+      "`.claude/memory/t1--planner-memory.md` has unreadable frontmatter: map keys must be unique at line 3, column 1; a copy was kept as `t1--planner-memory.md.corrupt-20250102T030405Z`",
+    );
+    expect(readFileSync(join(dir, ".claude", "memory", "t1--planner-memory.md.corrupt-20250102T030405Z"), "utf8")).toBe(
+      fixture("duplicate-key.md"),
+    );
+    readMemory(dir, "t1", "planner", { now: steppingClock("2025-01-03T00:00:00.000Z") });
+    expect(readdirSync(join(dir, ".claude", "memory")).filter((n) => n.includes(".corrupt-"))).toHaveLength(1);
+  });
+
+  it("gives two tasks whose old names collided two files", () => {
+    const dir = project();
+    writeMemory(dir, { taskId: "日本", agent: "qa", summary: "first", body: "x" });
+    writeMemory(dir, { taskId: "中国", agent: "qa", summary: "second", body: "y" });
+    writeMemory(dir, { taskId: "a-b", agent: "c", summary: "third", body: "z" });
+    writeMemory(dir, { taskId: "a", agent: "b-c", summary: "fourth", body: "w" });
+    const read = (t: string, a: string) => {
+      const r = readMemory(dir, t, a);
+      return r.ok ? r.value.frontmatter.summary : r.issues[0]!.message;
+    };
+    expect([read("日本", "qa"), read("中国", "qa"), read("a-b", "c"), read("a", "b-c")]).toEqual([
+      "first",
+      "second",
+      "third",
+      "fourth",
+    ]);
+  });
+
+  it("removes temporary files of writers killed mid-write", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "memory"));
+    const stale = join(dir, ".claude", "memory", `.${"t1--a-memory.md"}.999999999.x.tmp`);
+    writeFileSync(stale, "half");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(stale, old, old);
+    writeMemory(dir, { taskId: "t1", agent: "a", summary: "s", body: "x" });
+    expect(existsSync(stale)).toBe(false);
+  });
+});
+
+describe("memory files of the old naming", () => {
+  it("are not read, and the gate says so", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude", "memory"));
+    copyFileSync(join(FIXTURES, "complete.md"), join(dir, ".claude", "memory", "t1-planner-memory.md"));
+    const result = verifyMemory(dir, "t1", "planner");
+    expect(result.ok ? undefined : result.issues[0]!.message).toBe(
+      "`.claude/memory/t1--planner-memory.md` does not exist: `planner` has not written its memory file; `t1-planner-memory.md` has the old, ambiguous naming `{task}-{agent}-memory.md` and is not read: write it again",
+    );
   });
 });

@@ -10,12 +10,22 @@ import {
   completeState,
   completionMarker,
   renderDirective,
+  renderTransition,
+  resolveArguments,
   startState,
   type PhaseState,
   type Transition,
   type VerifyAgent,
 } from "../../src/runtime/phase-state.ts";
-import { advancePhase, completePhases, loadSkillPhases, phaseStatus, startPhases } from "../../src/runtime/phases.ts";
+import {
+  advancePhase,
+  completePhases,
+  listRuns,
+  loadSkillPhases,
+  phaseStatus,
+  renderRuns,
+  startPhases,
+} from "../../src/runtime/phases.ts";
 import type { Result } from "../../src/io/result.ts";
 import { readJson, steppingClock, tempProject } from "./helpers.ts";
 
@@ -97,7 +107,7 @@ describe("the phase state machine", () => {
     expect(refused(advanceState(state, phases, {}, verifyWith([]), NOW))).toEqual({
       code: "verify-failed",
       message: "phase `0` (`CLARIFICATION`) cannot advance: `clarifier` has not written its memory file",
-      help: "run it",
+      help: "run it; then run `lanes phase advance demo --task t1` again (a subagent still running in the background must finish first)",
     });
     const t = moved(advanceState(state, phases, {}, verifyWith(["clarifier"]), NOW));
     expect(t.state).toMatchObject({ current_phase: "1", completed_phases: ["0"] });
@@ -240,19 +250,27 @@ describe("the phase state machine", () => {
     [
       "0",
       [
-        "Use the Agent tool with subagent_type `clarifier`",
+        "Do this phase yourself, in this conversation: do not start a subagent",
         "lanes memory write --task t1 --agent clarifier --phase 0",
-        "run `lanes phase advance demo --task t1`",
+        "then run `lanes phase advance demo --task t1`",
       ],
     ],
-    ["1", ["run it only when the task needs outside knowledge", "`lanes phase advance demo --task t1 --skip`"]],
+    [
+      "1",
+      [
+        "run it only when the task needs outside knowledge",
+        "`lanes phase advance demo --task t1 --skip`",
+        "Use the Agent tool with subagent_type `researcher`",
+        "if it runs in the background, for its completion notice",
+      ],
+    ],
     ["2", ["This is run 1 of at most 2", "`lanes phase advance demo --task t1 --retry`"]],
     [
       "3",
       [
         "once for each of `builder-a`, `builder-b`",
         "all in the same message",
-        "When every one has written its memory file",
+        "Wait until every one has finished (for agents started in the background, their completion notices)",
       ],
     ],
     ["5", ["go back to phase 3 (1 remediation left)"]],
@@ -279,17 +297,28 @@ describe("running a composite skill on disk", () => {
     cleanup = p.cleanup;
     return {
       dir: p.dir,
-      state: join(p.dir, ".claude", "state", "phases", "demo-t1.json"),
+      state: join(p.dir, ".claude", "state", "phases", "demo--t1.json"),
       deps: { now: steppingClock() },
     };
   }
-  const done = (dir: string, agent: string, status: "complete" | "partial" = "complete") =>
-    writeMemory(dir, { taskId: "t1", agent, status, summary: `${agent} finished`, body: "findings" });
+  /** The agent writes its memory file for the current phase of the current run, as the directive says. */
+  const done = (dir: string, agent: string, status: "complete" | "partial" = "complete") => {
+    const s = readJson(join(dir, ".claude", "state", "phases", "demo--t1.json")) as PhaseState;
+    return writeMemory(dir, {
+      taskId: "t1",
+      agent,
+      status,
+      phase: s.current_phase!,
+      run: s.run_id!,
+      summary: `${agent} finished`,
+      body: "findings",
+    });
+  };
 
   it("saves the state before returning the directive (invariant 6)", () => {
     const { dir, state, deps } = setup();
     const started = startPhases(dir, "demo", phases, "t1", {}, deps);
-    expect(started.ok && started.value.text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `clarifier`");
+    expect(started.ok && started.value.text).toContain("DIRECTIVE: Do this phase yourself, in this conversation");
     expect(readJson(state)).toMatchObject({ skill: "demo", task_id: "t1", current_phase: "0", status: "in_progress" });
     // when the state cannot be saved, no directive is returned at all
     const blocked = tempProject();
@@ -309,7 +338,7 @@ describe("running a composite skill on disk", () => {
     startPhases(dir, "demo", phases, "t1", {}, deps);
     const blocked = advancePhase(dir, "demo", phases, "t1", {}, deps);
     expect(blocked.ok ? "" : blocked.issues[0]!.message).toBe(
-      "phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1-clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
+      "phase `0` (`CLARIFICATION`) cannot advance: `.claude/memory/t1--clarifier-memory.md` does not exist: `clarifier` has not written its memory file",
     );
     expect(readJson(state)).toMatchObject({ current_phase: "0", completed_phases: [] });
     done(dir, "clarifier");
@@ -320,7 +349,7 @@ describe("running a composite skill on disk", () => {
     expect(partial.ok ? "" : partial.issues[0]!.message).toContain("has status `partial`");
     const retried = advancePhase(dir, "demo", phases, "t1", { retry: true }, deps);
     expect(retried.ok && retried.value.text).toContain("This is run 2 of at most 2");
-    expect(readdirSync(join(dir, ".claude", "memory"))).toContain("t1-drafter-memory.md.iteration-1");
+    expect(readdirSync(join(dir, ".claude", "memory"))).toContain("t1--drafter-memory.md.iteration-1");
     done(dir, "drafter");
     expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(true);
     done(dir, "builder-a");
@@ -350,7 +379,7 @@ describe("running a composite skill on disk", () => {
       help: "run `lanes phase status demo --task t1` to see its directive, or add `--force` to start over",
     });
     expect(startPhases(dir, "demo", phases, "t1", { force: true }, deps).ok).toBe(true);
-    expect(existsSync(join(dir, ".claude", "memory", "t1-clarifier-memory.md"))).toBe(false);
+    expect(existsSync(join(dir, ".claude", "memory", "t1--clarifier-memory.md"))).toBe(false);
     expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(false);
   });
 
@@ -358,17 +387,26 @@ describe("running a composite skill on disk", () => {
     const { dir, deps } = setup();
     startPhases(dir, "demo", phases, "t1", {}, deps);
     const status = phaseStatus(dir, "demo", phases, "t1", deps);
-    expect(status.ok && status.value.text).toContain("DIRECTIVE: Use the Agent tool with subagent_type `clarifier`");
+    expect(status.ok && status.value.text).toContain("DIRECTIVE: Do this phase yourself, in this conversation");
     const none = phaseStatus(dir, "demo", phases, "t9", deps);
     expect(none.ok ? undefined : none.issues[0]!.message).toBe("skill `demo` has no run for task `t9`");
   });
 
-  it("refuses a state file that belongs to another run", () => {
+  it("keeps runs whose old file names collided apart, and refuses a state file that belongs to another run", () => {
     const { dir, deps } = setup();
-    startPhases(dir, "demo-x", phases, "t1", {}, deps); // demo-x-t1.json
-    const clash = startPhases(dir, "demo", phases, "x-t1", {}, deps); // demo-x-t1.json too
+    expect(startPhases(dir, "demo-x", phases, "t1", {}, deps).ok).toBe(true); // demo-x--t1.json
+    expect(startPhases(dir, "demo", phases, "x-t1", {}, deps).ok).toBe(true); // demo--x-t1.json (both were demo-x-t1.json)
+    expect(
+      readdirSync(join(dir, ".claude", "state", "phases"))
+        .filter((n) => n.endsWith(".json"))
+        .sort(),
+    ).toEqual(["demo--x-t1.json", "demo-x--t1.json"]);
+    // a file edited by hand to name another run is still refused
+    const file = join(dir, ".claude", "state", "phases", "demo--x-t1.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace('"skill": "demo"', '"skill": "demo-x"'));
+    const clash = advancePhase(dir, "demo", phases, "x-t1", {}, deps);
     expect(clash.ok ? undefined : clash.issues[0]!.message).toBe(
-      "`.claude/state/phases/demo-x-t1.json` belongs to skill `demo-x` for task `t1`, not `demo` for `x-t1`",
+      "`.claude/state/phases/demo--x-t1.json` belongs to skill `demo-x` for task `x-t1`, not `demo` for `x-t1`",
     );
   });
 
@@ -441,5 +479,244 @@ phases:
   it("refuses a skill name that could escape the definitions directory", () => {
     const result = loadSkillPhases(project({}), "../demo");
     expect(result.ok ? undefined : result.issues[0]!.code).toBe("invalid-input");
+  });
+});
+
+describe("the phase gate on disk: only this phase's file of this run, by its agent, written after the phase started", () => {
+  let cleanup: () => void = () => {};
+  afterEach(() => cleanup());
+  const repo = join(import.meta.dirname, "..", "..");
+  const loaded = loadSkillPhases(repo, "deliver-feature");
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+  const feature = loaded.value;
+  const stateOf = (dir: string) =>
+    readJson(join(dir, ".claude", "state", "phases", "deliver-feature--f1.json")) as PhaseState;
+  const write = (dir: string, agent: string, fm: { phase?: string; run?: string }, now?: () => Date) =>
+    writeMemory(
+      dir,
+      { taskId: "f1", agent, ...fm, summary: `${agent} done`, body: "findings" },
+      now === undefined ? {} : { now },
+    );
+  function started() {
+    const p = tempProject();
+    cleanup = p.cleanup;
+    const deps = { now: () => new Date("2025-01-02T03:04:05.000Z") };
+    const s = startPhases(p.dir, "deliver-feature", feature, "f1", {}, deps);
+    if (!s.ok) throw new Error(JSON.stringify(s.issues));
+    return { dir: p.dir, run: stateOf(p.dir).run_id!, deps };
+  }
+  const message = (r: Result<unknown>) => (r.ok ? "advanced" : r.issues[0]!.message);
+
+  it("one memory write for phase 0 advances once, not twice (the reported bug)", () => {
+    const { dir, run, deps } = started();
+    write(dir, "orchestrator", { phase: "0", run });
+    expect(message(advancePhase(dir, "deliver-feature", feature, "f1", {}, deps))).toBe("advanced");
+    expect(stateOf(dir).current_phase).toBe("1");
+    expect(message(advancePhase(dir, "deliver-feature", feature, "f1", {}, deps))).toBe(
+      "phase `1` (`DESIGN`) cannot advance: `.claude/memory/f1--orchestrator-memory.md` was written for phase `0`, not phase `1`: it is not this phase's output",
+    );
+    expect(stateOf(dir).current_phase).toBe("1");
+  });
+
+  it.each<[string, (dir: string, run: string) => void, string]>([
+    [
+      "a hand-written file naming no run",
+      (dir) => write(dir, "orchestrator", { phase: "0" }),
+      "names no run, not the current run",
+    ],
+    [
+      "a file of an earlier run",
+      (dir) => write(dir, "orchestrator", { phase: "0", run: "run-20240101T000000Z-aaaaaa" }),
+      "belongs to run `run-20240101T000000Z-aaaaaa`, not the current run",
+    ],
+    [
+      "a file written before the phase started",
+      (dir, run) => write(dir, "orchestrator", { phase: "0", run }, () => new Date("2025-01-02T03:04:04.000Z")),
+      "before phase `0` started (2025-01-02T03:04:05.000Z): it is stale",
+    ],
+    [
+      "a file for another phase",
+      (dir, run) => write(dir, "orchestrator", { phase: "3", run }),
+      "was written for phase `3`, not phase `0`",
+    ],
+    [
+      "another agent's file",
+      (dir, run) => write(dir, "qa", { phase: "0", run }),
+      "`.claude/memory/f1--orchestrator-memory.md` does not exist",
+    ],
+  ])("refuses %s", (_name, forge, reason) => {
+    const { dir, run, deps } = started();
+    forge(dir, run);
+    const result = advancePhase(dir, "deliver-feature", feature, "f1", {}, deps);
+    expect(message(result)).toContain(reason);
+    expect(result.ok ? undefined : result.issues[0]!.code).toBe("verify-failed");
+    expect(stateOf(dir).current_phase).toBe("0");
+  });
+
+  it("a failed gate of a REMEDIATION phase points to --retry", () => {
+    const { dir, run, deps } = started();
+    write(dir, "orchestrator", { phase: "0", run });
+    advancePhase(dir, "deliver-feature", feature, "f1", {}, deps);
+    write(dir, "orchestrator", { phase: "1", run });
+    advancePhase(dir, "deliver-feature", feature, "f1", {}, deps);
+    advancePhase(dir, "deliver-feature", feature, "f1", { skip: true }, deps);
+    write(dir, "backend", { phase: "3", run });
+    write(dir, "frontend", { phase: "3", run });
+    expect(message(advancePhase(dir, "deliver-feature", feature, "f1", {}, deps))).toBe("advanced");
+    const failed = advancePhase(dir, "deliver-feature", feature, "f1", {}, deps);
+    expect(failed.ok ? undefined : failed.issues[0]!.help).toContain(
+      "or send the work back to phase 3 with `lanes phase advance deliver-feature --task f1 --retry`",
+    );
+  });
+});
+
+describe("phase fields of the seeds: main session, configuration, script, arguments, completion hook", () => {
+  it.each<[string, Record<string, unknown>[], string | undefined]>([
+    [
+      "phase 0 as a subagent",
+      [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", runs_in: "subagent", next: null })],
+      "phase 0 (clarification) runs in the main session, where the human can answer",
+    ],
+    [
+      "a PARALLEL phase in the main session",
+      [
+        phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }),
+        phase("1", "BUILD", { type: "PARALLEL", branches: ["b", "c"], runs_in: "main", next: null }),
+      ],
+      "a PARALLEL phase cannot run in the main session",
+    ],
+    [
+      "an AUTO phase in the main session",
+      [
+        phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }),
+        phase("1", "AGG", { type: "AUTO", runs_in: "main", next: null }),
+      ],
+      "an AUTO phase cannot run in the main session",
+    ],
+    [
+      "a script that is not a file name",
+      [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", script: "../x.sh", next: null })],
+      "a phase script is a file name in the skill's `resources/` folder, e.g. `check-links.mjs`",
+    ],
+    [
+      "configuration and a script",
+      [
+        phase("0", "CLARIFICATION", {
+          type: "LINEAR",
+          agent: "a",
+          configuration: { coverage: 80 },
+          script: "check.mjs",
+          next: null,
+        }),
+      ],
+      undefined,
+    ],
+  ])("%s", (_name, list, problem) => {
+    const checked = checkPhases("demo", list);
+    expect(
+      checked.ok
+        ? undefined
+        : checked.issues[0]!.message.replace(/^the phases of skill `demo` are invalid: (\S+: )?/, ""),
+    ).toBe(problem);
+  });
+
+  it("prints the configuration and names the phase script", () => {
+    const checked = checkPhases("demo", [
+      phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: "1" }),
+      phase("1", "CHECK", {
+        type: "LINEAR",
+        agent: "b",
+        configuration: { coverage: 80 },
+        script: "check.mjs",
+        next: null,
+      }),
+    ]);
+    if (!checked.ok) throw new Error("invalid");
+    const state = { ...startState("demo", "t1", NOW, "run-1"), current_phase: "1" };
+    const text = renderTransition("demo", "t1", checked.value, [checked.value[1]!], state);
+    expect(text).toContain('Configuration: {"coverage":80}');
+    expect(text).toContain("First run the phase script `check.mjs` from the skill's `resources/` folder");
+    expect(text).toContain("--phase 1 --run run-1");
+  });
+
+  const specs = [
+    { name: "depth", default: "standard", choices: ["quick", "standard", "comprehensive"] },
+    { name: "audience" },
+  ];
+  it.each<[string[], Record<string, string> | string]>([
+    [[], { depth: "standard" }],
+    [["depth=quick"], { depth: "quick" }],
+    [["audience=ops", "depth=comprehensive"], { depth: "comprehensive", audience: "ops" }],
+    [["depth=deep"], "`depth` is one of quick, standard, comprehensive, received `deep`"],
+    [["colour=red"], "skill `demo` has no argument `colour`: it takes `depth`, `audience`"],
+    [["depth"], "`--arg depth` has no value: write `--arg depth=<value>`"],
+  ])("arguments %j", (given, expected) => {
+    const r = resolveArguments("demo", specs, given);
+    expect(r.ok ? r.value : r.issues[0]!.message).toEqual(expected);
+  });
+
+  it("stores the arguments in the run and shows them to every phase", () => {
+    const p = tempProject();
+    try {
+      const started = startPhases(
+        p.dir,
+        "demo",
+        phases,
+        "t1",
+        { args: ["depth=quick"], argumentSpecs: specs },
+        { now: steppingClock() },
+      );
+      expect(started.ok && started.value.state.arguments).toEqual({ depth: "quick" });
+      expect(started.ok && started.value.text).toMatch(/^Arguments of this run: depth=quick\n/);
+      const refused = startPhases(p.dir, "demo", phases, "t2", { args: ["depth=deep"], argumentSpecs: specs });
+      expect(refused.ok).toBe(false);
+      expect(existsSync(join(p.dir, ".claude", "state", "phases", "demo--t2.json"))).toBe(false);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it("runs the completion hook: memory files moved aside, the next directive printed", () => {
+    const p = tempProject();
+    try {
+      const two = checkPhases("demo", [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: null })]);
+      if (!two.ok) throw new Error("invalid");
+      const deps = { now: steppingClock() };
+      startPhases(p.dir, "demo", two.value, "t1", {}, deps);
+      const s = readJson(join(p.dir, ".claude", "state", "phases", "demo--t1.json")) as PhaseState;
+      writeMemory(p.dir, { taskId: "t1", agent: "a", phase: "0", run: s.run_id!, summary: "done", body: "x" });
+      advancePhase(p.dir, "demo", two.value, "t1", {}, deps);
+      const done = completePhases(p.dir, "demo", two.value, "t1", deps, {
+        archive_memory: true,
+        directive: "tell the human where it is",
+      });
+      expect(done.ok && done.value.text).toMatch(
+        /DEMO_COMPLETE\n\nThe memory files of this run were moved aside \(`\*\.completed-\d{8}T\d{6}Z`\)\.\n\nNEXT: tell the human where it is\n$/,
+      );
+      expect(readdirSync(join(p.dir, ".claude", "memory")).filter((n) => n.startsWith("t1--a-memory.md"))).toEqual([
+        expect.stringMatching(/^t1--a-memory\.md\.completed-/),
+      ]);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it("lists runs with where they stand", () => {
+    const p = tempProject();
+    try {
+      expect(renderRuns(listRuns(p.dir).ok ? [] : [])).toBe("no composite skill runs\n");
+      startPhases(p.dir, "demo", phases, "t1", {}, { now: steppingClock() });
+      mkdirSync(join(p.dir, ".claude", "state", "phases"), { recursive: true });
+      writeFileSync(join(p.dir, ".claude", "state", "phases", "broken--x.json"), "{");
+      const runs = listRuns(p.dir);
+      if (!runs.ok) throw new Error("list failed");
+      const text = renderRuns(runs.value);
+      expect(text).toMatch(/^broken--x\.json {2}unreadable: /m);
+      expect(text).toMatch(
+        /^demo {2}task t1 {2}at phase 0 {2}\(0 done; last: phase 0 started 2025-01-02T03:04:05\.000Z\)$/m,
+      );
+    } finally {
+      p.cleanup();
+    }
   });
 });

@@ -130,6 +130,11 @@ describe("argView splits options by each program's grammar", () => {
       "docker system prune -af --filter until=24h",
       v(["-a", "-f", "--filter"], { "--filter": ["until=24h"] }, ["system", "prune"]),
     ],
+    ["docker compose rm -f -v", v(["-f", "-v"], {}, ["compose", "rm"])],
+    [
+      "docker compose -f dev.yml down -v --rmi all",
+      v(["-v", "--rmi"], { "-f": ["dev.yml"], "--rmi": ["all"] }, ["compose", "down"]),
+    ],
     // network tools
     [
       "curl -o out.txt -H 'A: b' -X POST -d @data.json https://x",

@@ -152,7 +152,15 @@ describe("commands that get their paths at run time", () => {
   it.each([
     ["xargs rm -rf", ["delete <<run-time arguments>> RF known"]],
     ["xargs -0 rm", ["delete <<run-time arguments>> known"]],
-    ["find . -name '*.pyc' | xargs rm", ["delete <<run-time arguments>> known"]],
+    ["find . -name '*.pyc' | xargs rm", ["delete . R filtered known"]],
+    ["find . -name '*.pyc' -print0 | xargs -0 rm -f", ["delete . RF filtered known"]],
+    ["find build | xargs rm -rf", ["delete build RF known"]],
+    ["find . -path ./node_modules -prune -o -name '*.orig' -print -delete", ["delete . R filtered known"]],
+    ["find . -name a -o -type f -delete", ["delete . R known"]],
+    ["find . -delete", ["delete . R known"]],
+    ["rmdir /s /q build", ["delete build RF known"]],
+    ["del /q *.log", ["delete *.log F known"]],
+    ["rmdir emptydir", ["delete emptydir known"]],
     // where the run-time arguments land is unknown, so they get every access the operands have
     [
       "xargs -I{} cp {} /backup",

@@ -7,7 +7,7 @@ export const HOME = "/home/u";
 export const CWD = "/work/proj";
 
 export function analyze(source: string, options: Partial<AnalyzeOptions> = {}): ShellAnalysis {
-  return analyzeShell(source, { home: HOME, cwd: CWD, ...options });
+  return analyzeShell(source, { home: HOME, cwd: CWD, repoRoot: CWD, ...options });
 }
 
 /** A word as tests compare it: its value, or `<text>` when only known at run time. */

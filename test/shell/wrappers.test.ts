@@ -62,6 +62,29 @@ describe("wrappers are removed with their real option syntax", () => {
       ["wrapper", "wrapper", "wrapper", "wrapper"],
     ],
     ["\\rm -rf /", ["rm", "-rf", "/"], [], []],
+    ["npx -y rimraf dist", ["rimraf", "dist"], ["npx"], ["wrapper"]],
+    [
+      "npx --package=prisma -- prisma migrate reset --force",
+      ["prisma", "migrate", "reset", "--force"],
+      ["npx"],
+      ["wrapper"],
+    ],
+    ["bunx --bun vite build", ["vite", "build"], ["bunx"], ["wrapper"]],
+    ["pnpm exec rimraf dist", ["rimraf", "dist"], ["pnpm"], ["wrapper"]],
+    ["pnpm dlx create-vite app", ["create-vite", "app"], ["pnpm"], ["wrapper"]],
+    ["npm exec -y -- rimraf dist", ["rimraf", "dist"], ["npm"], ["wrapper"]],
+    ["yarn dlx rimraf dist", ["rimraf", "dist"], ["yarn"], ["wrapper"]],
+    ["uv run --with rich python x.py", ["python", "x.py"], ["uv"], ["wrapper"]],
+    ["uvx --from ruff ruff check", ["ruff", "check"], ["uvx"], ["wrapper"]],
+    ["bundle exec rake db:drop", ["rake", "db:drop"], ["bundle"], ["wrapper"]],
+    ["poetry run pytest -q", ["pytest", "-q"], ["poetry"], ["wrapper"]],
+    ["pipx run black .", ["black", "."], ["pipx"], ["wrapper"]],
+    ["mise exec -- node x.js", ["node", "x.js"], ["mise"], ["wrapper"]],
+    ["direnv exec . make test", ["make", "test"], ["direnv"], ["wrapper"]],
+    ["pnpm install", ["pnpm", "install"], [], []],
+    ["npm install", ["npm", "install"], [], []],
+    ["uv sync", ["uv", "sync"], [], []],
+    ["env - rm x", ["rm", "x"], ["env"], ["wrapper"]],
   ];
 
   it.each(cases)("`%s` runs %j", (source, argv, wrappers, via) => {
@@ -123,6 +146,7 @@ describe("wrappers whose command is a shell string", () => {
     ["parallel 'rm {}' ::: c", "parallel", ["rm c"]],
     ["parallel ::: 'rm d' ls", "parallel", ["rm d", "ls"]],
     ["parallel -j 4 gzip", "parallel", ["gzip"]],
+    ["npx -c 'rm x'", "npx", ["rm x"]],
   ];
 
   it.each(cases)("`%s`: %s runs %j", (source, host, nested) => {

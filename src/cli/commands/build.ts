@@ -56,7 +56,9 @@ export const buildCommand: Command = {
     const { root, target } = resolveTarget(values, ctx);
     const check = values.check === true;
     const result = generate({ root, target, check });
-    if (result.findings.length > 0) ctx.err(formatFindings(result.findings));
+    // information (shared owned paths) is for `lanes lint`; build reports problems only
+    const problems = result.findings.filter((f) => f.severity !== "info");
+    if (problems.length > 0) ctx.err(formatFindings(problems));
     if (result.findings.some((f) => f.severity === "error")) {
       ctx.err("lanes build: the definitions have errors: fix them and run `lanes build` again\n");
       return 1;

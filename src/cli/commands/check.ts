@@ -3,14 +3,18 @@
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
 import { findProjectDir, homeOf } from "../../host/env.ts";
+import { compileTaskBlock } from "../../hooks/task.ts";
+import { projectPaths } from "../../host/layout.ts";
 import { readEvaluationSources } from "../../hooks/inputs.ts";
 import { progressForHooks } from "../../runtime/progress-hot.ts";
 import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
+import { parseTaskBlock } from "../../policy/task-block.ts";
 import { riskOf, type GuardRequest, type TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
+import { latestAssignee, readHold } from "../../hooks/task-store.ts";
 
 const usage = `usage: lanes check [options] <command>
        lanes check [options] --tool <Tool> --input '<json>'
@@ -22,6 +26,8 @@ options:
   --input <json>      tool input as JSON (for --tool other than Bash)
   --agent <name>      judge the call as if a subagent of this type made it
   --path <a,b,...>    agent types above the caller, for Agent calls (nesting and cycle checks)
+  --task <text>       the task the agent was started with (an Agent call's prompt): its
+                      <constraints> block binds the call, as for a spawned subagent (needs --agent)
   --cwd <dir>         working directory of the call (default: the current one)
   --project <dir>     project root (default: nearest ancestor with .claude/)
   --json              print one JSON object for scripts
@@ -36,6 +42,12 @@ function traceLines(trace: readonly TraceEntry[]): string[] {
   );
 }
 
+/** The constraints of `--task`, bound to the checked agent's instance (`lanes-check`). */
+function promptTask(text: string, agent: string, caseInsensitive: boolean) {
+  const block = parseTaskBlock(text);
+  return block === undefined ? undefined : compileTaskBlock(block, agent, "lanes-check", caseInsensitive);
+}
+
 export const checkCommand: Command = {
   name: "check",
   summary: "judge a command or tool call and explain the decision",
@@ -48,6 +60,7 @@ export const checkCommand: Command = {
         input: { type: "string" },
         agent: { type: "string" },
         path: { type: "string" },
+        task: { type: "string" },
         cwd: { type: "string" },
         project: { type: "string" },
         json: { type: "boolean" },
@@ -101,8 +114,20 @@ export const checkCommand: Command = {
       env: ctx.env,
       agentPath: values.agent === undefined ? agentPath : [...agentPath, values.agent],
       progress: progressForHooks(projectDir),
+      tasks:
+        values.task === undefined || values.agent === undefined
+          ? []
+          : [promptTask(values.task, values.agent, policy.options.caseInsensitivePaths)].filter((t) => t !== undefined),
     });
-    const evaluation = evaluate(request, evaluationContext(policy, sources));
+    const state = projectPaths(projectDir).state;
+    const evaluation = evaluate(
+      request,
+      evaluationContext(policy, {
+        ...sources,
+        taskOwner: (id) => latestAssignee(state, id),
+        pendingDecision: readHold(state)?.reason,
+      }),
+    );
     const decision = evaluation.decision;
     const reason =
       decision === undefined

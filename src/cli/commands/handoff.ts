@@ -21,7 +21,8 @@ import {
 } from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { projectDirOf } from "../runtime-edge.ts";
-import { compactTimestamp, safeId } from "../../runtime/ids.ts";
+import { handoffTerms, renderHandoffTerms } from "../../runtime/handoff-record.ts";
+import { compactTimestamp, safeId } from "../../host/ids.ts";
 import { START_OVER } from "../../runtime/progress.ts";
 import { ProgressFile } from "../../runtime/progress-schema.ts";
 import { updateStateFile, writeStateFile } from "../../runtime/state-file.ts";
@@ -33,6 +34,8 @@ import { CliError, type CliContext, type Command } from "../types.ts";
 const usage = `usage: lanes handoff --from SKILL --to SKILL [--context TEXT] [--goal TEXT] [--built TEXT]
                      [--state TEXT]... [--file PATH]... [--decision TEXT]... [--next TEXT]
                      [--max CHARS] [--no-record] [--project DIR] [--json]
+                     [--type sequential|conditional|parallel|fallback|approval]
+                     [--proceed-if TEXT] [--fallback-to SKILL] [--require-approval] [--reason TEXT]
 
 Prints the handoff context for the next skill: previous and new skill, what was being built, the
 current state, the user's goal, decisions made and where to continue, cut to --max characters
@@ -45,7 +48,15 @@ and records nothing: stay in the current skill.
 
 options:
   --from SKILL      the skill handing off (\`lanes:\` prefix allowed)
-  --to SKILL        the skill taking over
+  --to SKILL        the skill taking over (once per skill for --type parallel)
+  --type T          sequential (default: the target continues now), conditional (only if
+                    --proceed-if holds, else --fallback-to), parallel (several targets at once),
+                    fallback (the planned skill could not continue: --reason), approval (the human
+                    approves before the target starts)
+  --proceed-if TEXT the condition of a conditional handoff
+  --fallback-to SKILL  the skill to use when the condition fails
+  --require-approval   the human approves before the target starts (implied by --type approval)
+  --reason TEXT     why a fallback handoff happens
   --context TEXT    free-form summary of the work so far
   --goal TEXT       the user's goal
   --built TEXT      what was being built
@@ -61,7 +72,12 @@ options:
 
 const OPTIONS = {
   from: { type: "string" },
-  to: { type: "string" },
+  to: { type: "string", multiple: true },
+  type: { type: "string" },
+  "proceed-if": { type: "string" },
+  "fallback-to": { type: "string" },
+  "require-approval": { type: "boolean" },
+  reason: { type: "string" },
   context: { type: "string" },
   goal: { type: "string" },
   built: { type: "string" },
@@ -158,7 +174,19 @@ export const handoffCommand: Command = {
   async run(args, ctx) {
     const { values } = parseCommandArgs(args, OPTIONS, usage, false);
     const from = skillName(values.from, "from");
-    const to = skillName(values.to, "to");
+    const targets = (values.to ?? []).map((t) => skillName(t, "to"));
+    if (targets.length === 0) skillName(undefined, "to");
+    const termsResult = handoffTerms({
+      type: values.type,
+      to: targets,
+      proceedIf: values["proceed-if"],
+      fallbackTo: values["fallback-to"] === undefined ? undefined : skillName(values["fallback-to"], "fallback-to"),
+      requireApproval: values["require-approval"],
+      reason: values.reason,
+    });
+    if (!termsResult.ok) throw new CliError(termsResult.issues[0]!.message, 64, usage.trimEnd());
+    const terms = termsResult.value;
+    const to = targets[0]!;
     const limit = values.max === undefined ? DEFAULT_CONTEXT_LIMIT : Number(values.max);
     if (!Number.isInteger(limit) || limit < 300)
       throw new CliError(
@@ -189,6 +217,9 @@ export const handoffCommand: Command = {
       );
 
     const projectDir = projectDirOf(values.project, ctx);
+    const missing = targets.find((t) => !skillExists(t, projectDir, ctx));
+    if (missing !== undefined && targets.length > 1)
+      throw new CliError(`the \`${missing}\` skill is not available: a parallel handoff needs every target`, 1);
     if (!skillExists(to, projectDir, ctx)) {
       const message = `the \`${to}\` skill is not available: stay in \`${from}\` and continue with general knowledge; the user can pick another skill from the \`/\` menu`;
       ctx.out(
@@ -197,18 +228,24 @@ export const handoffCommand: Command = {
       return 0;
     }
 
-    const summary = summarizeContext(renderHandoffContext(input), limit);
+    const summarized = summarizeContext(renderHandoffContext(input), limit);
+    // the typed terms come first and are never cut: they say whether the target may start at all
+    const summary = { ...summarized, text: `${renderHandoffTerms(from, terms)}${summarized.text}` };
     let recorded: string | undefined;
     let progress = false;
     if (values["no-record"] !== true) {
       const now = new Date();
       const paths = projectPaths(projectDir);
-      const name = `${compactTimestamp(now)}-${safeId(from)}-to-${safeId(to)}.json`;
+      const name = `${compactTimestamp(now)}-${safeId(from)}-to-${targets.map(safeId).join("+")}.json`;
+      const { type: handoffType, to: all, ...conditions } = terms;
       const record = {
         version: 1,
         created_at: now.toISOString(),
         from,
         to,
+        handoff_type: handoffType,
+        ...(all.length > 1 ? { targets: all } : {}),
+        ...conditions,
         truncated: summary.truncated,
         context: summary.text,
       };
@@ -226,7 +263,7 @@ export const handoffCommand: Command = {
     }
     if (values.json === true)
       ctx.out(
-        `${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress }, null, 2)}\n`,
+        `${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress, terms }, null, 2)}\n`,
       );
     else ctx.out(summary.text);
     return 0;

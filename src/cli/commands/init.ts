@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { buildPolicy } from "../../config/load.ts";
 import { homeOf } from "../../host/env.ts";
-import { applyInstall, planInstall } from "../../install/install.ts";
+import { ensureTracked } from "../../install/git-ignore.ts";
+import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
 import { LANES_VERSION } from "../../host/version.ts";
@@ -56,11 +57,41 @@ export const initCommand: Command = {
       if (change.status === "unchanged" && !dry) continue;
       ctx.out(`  ${change.status.padEnd(9)} .claude/${change.path}\n`);
     }
+    for (const up of plan.upgrades) {
+      if (up.kind === "kept") ctx.out(`  kept      ${up.path} (your edits; lanes' version did not change)\n`);
+      else if (up.kind === "merged") ctx.out(`  merged    ${up.path} (your edits and lanes' update)\n`);
+      else {
+        ctx.err(
+          `lanes init: conflict in ${up.path}: your edits and lanes' update change the same lines; yours is kept unchanged. merge by hand (the pack's version is shown after \`=======\`), then run \`lanes init\` again:\n`,
+        );
+        ctx.err(
+          `${(up.conflict ?? "")
+            .split("\n")
+            .map((l) => `    ${l}`)
+            .join("\n")}\n`,
+        );
+      }
+    }
     if (dry) {
       ctx.out(`dry run: ${changed.length} file(s) would change in ${target}/.claude; nothing written\n`);
       return 0;
     }
     applyInstall(plan);
+    const tracked = ensureTracked(target, trackedPaths(plan));
+    writeInstallRecord(plan, LANES_VERSION, tracked.git ? tracked.fixes : []);
+    for (const note of plan.notes) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
+    if (!tracked.git)
+      ctx.out(
+        `note: ${tracked.reason}: commit .claude/ once it is one, and run \`lanes doctor\` to check the hooks are tracked\n`,
+      );
+    else {
+      for (const fix of tracked.fixes)
+        ctx.out(`  tracked   ${fix.file}: added \`${fix.line}\` (undoes \`${fix.undoes}\`)\n`);
+      for (const left of tracked.stillIgnored)
+        ctx.err(
+          `lanes init: \`${left.path}\` is still ignored by git (\`${left.rule}\`): add \`!${left.path}\` after that rule, or the hooks will be missing in a clone\n`,
+        );
+    }
     const compiled = buildPolicy({ projectDir: target, home: homeOf(ctx.env), lanesVersion: LANES_VERSION });
     if (!compiled.ok) {
       for (const issue of compiled.issues)

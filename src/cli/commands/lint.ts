@@ -13,8 +13,8 @@ import { CliError, type CliContext, type Command } from "../types.ts";
 const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project] [--definitions DIR]
 
 Checks the agent and skill definitions: schema, names and description length, trigger collisions
-and vague triggers, handoff targets and cycles, frontmatter size, owned paths that overlap without
-a declared owner. Exits 1 when there is an error.
+and vague triggers, handoff targets and cycles, frontmatter size, and (as information) owned paths
+that several agents share. Exits 1 when there is an error.
 
 options:
   --json            print the findings as a JSON array
@@ -64,9 +64,10 @@ export const lintCommand: Command = {
     else if (findings.length === 0) ctx.out("lanes lint: no findings\n");
     else {
       const errors = findings.filter((f) => f.severity === "error").length;
-      const warnings = findings.length - errors;
+      const warnings = findings.filter((f) => f.severity === "warning").length;
+      const infos = findings.length - errors - warnings;
       ctx.out(
-        `${formatFindings(findings)}lanes lint: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
+        `${formatFindings(findings)}lanes lint: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${infos === 0 ? "" : `, ${infos} info`}\n`,
       );
     }
     return findings.some((f) => f.severity === "error") ? 1 : 0;

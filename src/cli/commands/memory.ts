@@ -17,11 +17,12 @@ the memory files agents write when they finish: .claude/memory/<task>-<agent>-me
 subcommands:
   write --task <id> --agent <name> --summary <text>   write (or replace) a memory file
         (--body <markdown> | --body-file <file> | --body-file -)
-        [--status complete|partial|failed] [--phase <id>] [--artifact <file>]...
+        [--status complete|partial|failed] [--phase <id>] [--run <run id>] [--artifact <file>]...
   read --task <id> --agent <name>                     print a memory file
   list [--task <id>]                                  list memory files
   verify --task <id> --agent <name>                   the phase gate: exit 0 when the file exists, is
-                                                      valid, matches, is complete and has a body
+        [--phase <id>] [--run <run id>]               valid, matches (phase and run too, when given),
+                                                      is complete and has a body
 
 options:
   --project <dir>   project root (default: nearest ancestor with .claude/)
@@ -58,6 +59,7 @@ async function write(args: readonly string[], ctx: CliContext): Promise<void> {
       summary: { type: "string" },
       status: { type: "string" },
       phase: { type: "string" },
+      run: { type: "string" },
       artifact: { type: "string", multiple: true },
       body: { type: "string" },
       "body-file": { type: "string" },
@@ -71,6 +73,7 @@ async function write(args: readonly string[], ctx: CliContext): Promise<void> {
     agent: required(values.agent, "agent", usage),
     summary: required(values.summary, "summary", usage),
     ...(values.phase === undefined ? {} : { phase: values.phase }),
+    ...(values.run === undefined ? {} : { run: values.run }),
     ...(status === undefined ? {} : { status }),
     artifacts: values.artifact ?? [],
     body: await bodyOf(values, ctx),
@@ -114,10 +117,19 @@ async function list(args: readonly string[], ctx: CliContext): Promise<void> {
 }
 
 async function verify(args: readonly string[], ctx: CliContext): Promise<number> {
-  const { values } = parseCommandArgs(args, { ...common, ...who }, usage, false);
+  const { values } = parseCommandArgs(
+    args,
+    { ...common, ...who, phase: { type: "string" }, run: { type: "string" } },
+    usage,
+    false,
+  );
   const taskId = required(values.task, "task", usage);
   const agent = required(values.agent, "agent", usage);
-  const result = verifyMemory(projectDirOf(values.project, ctx), taskId, agent);
+  const expect = {
+    ...(values.phase === undefined ? {} : { phase: values.phase }),
+    ...(values.run === undefined ? {} : { run: values.run }),
+  };
+  const result = verifyMemory(projectDirOf(values.project, ctx), taskId, agent, expect);
   if (values.json === true) {
     printJson(
       ctx,

@@ -12,12 +12,15 @@ import { parseCommandArgs } from "../args.ts";
 import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
-import { newId } from "../../runtime/ids.ts";
+import { newId } from "../../host/ids.ts";
 import {
   advancePhase,
   completePhases,
+  listRuns,
+  loadComposite,
   loadSkillPhases,
   phaseStatus,
+  renderRuns,
   startPhases,
   type PhaseStep,
 } from "../../runtime/phases.ts";
@@ -29,11 +32,13 @@ run a composite skill phase by phase; each phase's agent must leave a complete m
 
 subcommands:
   start <skill> [--task <id>] [--force]     start at phase 0 and print its instructions and directive
+        [--arg <name>=<value>]...           the skill's extra arguments
   advance <skill> --task <id>               verify the phase's memory files, then print the next phase
         [--skip]                            skip an OPTIONAL phase whose trigger does not hold
         [--retry]                           run an ITERATIVE phase again, or go back from a REMEDIATION phase
   complete <skill> --task <id>              check every phase is done and print <SKILL>_COMPLETE
   status <skill> --task <id>                where the run stands, with the current directive again
+  list                                      every run: skill, task, current phase, last event
 
 options:
   --project <dir>   project root (default: nearest ancestor with .claude/)
@@ -77,24 +82,20 @@ const packSkills = (): string | undefined => {
 };
 
 async function start(args: readonly string[], ctx: CliContext): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { ...common, force: { type: "boolean" } }, usage);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { ...common, force: { type: "boolean" }, arg: { type: "string", multiple: true } },
+    usage,
+  );
   const skill = skillOf(positionals, "start");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
+  const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
   const taskId = values.task ?? newId("task", new Date(), Math.random);
+  const options = { force: values.force === true, args: values.arg ?? [], argumentSpecs: composite.arguments };
   print(
     ctx,
     values.json,
-    unwrap(
-      startPhases(
-        projectDir,
-        skill,
-        phases,
-        taskId,
-        { force: values.force === true },
-        { render: renderFor(projectDir) },
-      ),
-    ),
+    unwrap(startPhases(projectDir, skill, composite.phases, taskId, options, { render: renderFor(projectDir) })),
   );
 }
 
@@ -122,14 +123,19 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const skill = skillOf(positionals, "complete");
   const projectDir = projectDirOf(values.project, ctx);
-  const phases = unwrap(loadSkillPhases(projectDir, skill, packSkills()));
+  const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
   print(
     ctx,
     values.json,
     unwrap(
-      completePhases(projectDir, skill, phases, required(values.task, "task", usage), {
-        render: renderFor(projectDir),
-      }),
+      completePhases(
+        projectDir,
+        skill,
+        composite.phases,
+        required(values.task, "task", usage),
+        { render: renderFor(projectDir) },
+        composite.onComplete ?? {},
+      ),
     ),
   );
 }
@@ -148,10 +154,17 @@ async function status(args: readonly string[], ctx: CliContext): Promise<void> {
   );
 }
 
+async function list(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { values } = parseCommandArgs(args, { project: { type: "string" }, json: { type: "boolean" } }, usage, false);
+  const runs = unwrap(listRuns(projectDirOf(values.project, ctx)));
+  if (values.json === true) printJson(ctx, runs);
+  else ctx.out(renderRuns(runs));
+}
+
 /** `lanes phase`. */
 export const phaseCommand: Command = {
   name: "phase",
-  summary: "run a composite skill phase by phase: start, advance, complete, status",
+  summary: "run a composite skill phase by phase: start, advance, complete, status, list",
   usage,
-  run: (args, ctx) => dispatch("phase", args, ctx, { start, advance, complete, status }, usage),
+  run: (args, ctx) => dispatch("phase", args, ctx, { start, advance, complete, status, list }, usage),
 };

@@ -3,6 +3,7 @@
  * v2.0) for skills, agents and people. A thin adapter over src/runtime/progress.ts.
  */
 import { parseCommandArgs } from "../args.ts";
+import { activePhaseStates } from "../../runtime/progress-hot.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import {
   dispatch,
@@ -19,6 +20,7 @@ import {
   completeProgress,
   enterSkill,
   failProgress,
+  parseRecovery,
   initProgress,
   leaveSkill,
   readProgress,
@@ -48,7 +50,8 @@ subcommands:
         [--next-tool <tool>]... [--next-read-only]
   error "<message>"                     log an error [--expert <e>] [--action <a>] [--step <n>]
         [--type validation|execution|timeout|resource] [--severity critical|recoverable|warning]
-        [--attempted <text>] [--suggestion <text>]
+        [--attempted <text>] [--suggestion <text>] [--skill <name>] [--context <json object>]
+        [--recovery <retry|skip|fallback|escalate>[!|?]:<what to do>]...   (! runs without asking, ? needs the human)
   complete                              mark the workflow completed [--summary <text>] [--suggestion <text>]...
   fail "<reason>"                       mark the workflow failed [--expert <e>] [--action <a>]
   resume                                what an incoming expert needs: history, next step, artifacts
@@ -130,14 +133,24 @@ async function init(args: readonly string[], ctx: CliContext): Promise<void> {
 
 async function show(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(args, common, usage, false);
-  const doc = unwrap(readProgress(projectDirOf(values.project, ctx)));
-  if (values.json === true) printJson(ctx, doc ?? null);
-  else
+  const projectDir = projectDirOf(values.project, ctx);
+  const doc = unwrap(readProgress(projectDir));
+  if (values.json === true) {
+    printJson(ctx, doc ?? null);
+    return;
+  }
+  ctx.out(
+    doc === undefined
+      ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n'
+      : renderProgressReport(doc),
+  );
+  // composite skills run next to (or without) a workflow: show the unfinished ones
+  const running = activePhaseStates(projectDir).active;
+  if (running.length > 0) {
     ctx.out(
-      doc === undefined
-        ? 'no workflow: run `lanes progress init "<request>" --primary <expert>` to start one\n'
-        : renderProgressReport(doc),
+      `\ncomposite skills running:\n${running.map((r) => `- ${r.skill} for task ${r.task_id}: ${r.current_phase === null ? "all phases done, `phase complete` not run yet" : `at phase ${r.current_phase}`}`).join("\n")}\n`,
     );
+  }
 }
 
 function constraintsOf(values: {
@@ -246,10 +259,30 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
       severity: { type: "string" },
       attempted: { type: "string" },
       suggestion: { type: "string" },
+      skill: { type: "string" },
+      context: { type: "string" },
+      recovery: { type: "string", multiple: true },
     },
     usage,
   );
   const message = positional(positionals, 'the error message (`lanes progress error "<message>"`)');
+  const recoveryOptions = (values.recovery ?? []).map((w) => {
+    const parsed = parseRecovery(w);
+    if (!parsed.ok) throw new CliError(parsed.issues[0]!.message, 64, usage);
+    return parsed.value;
+  });
+  let errorContext: Record<string, unknown> | undefined;
+  if (values.context !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.context);
+    } catch {
+      throw new CliError('`--context` must be a JSON object, e.g. `{"file":"db/schema.sql"}`', 64, usage);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new CliError('`--context` must be a JSON object, e.g. `{"file":"db/schema.sql"}`', 64, usage);
+    errorContext = parsed as Record<string, unknown>;
+  }
   const stepNumber = wholeNumber(values.step, "step", usage, 1);
   const errorType = oneOf(values.type, "type", ERROR_TYPES, usage);
   const severity = oneOf(values.severity, "severity", SEVERITIES, usage);
@@ -263,6 +296,9 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
       ...(severity === undefined ? {} : { severity }),
       ...(values.attempted === undefined ? {} : { attempted: values.attempted }),
       ...(values.suggestion === undefined ? {} : { suggestion: values.suggestion }),
+      ...(values.skill === undefined ? {} : { skill: values.skill }),
+      ...(errorContext === undefined ? {} : { context: errorContext }),
+      recoveryOptions,
     }),
   );
   report(

@@ -38,6 +38,20 @@ export const fsRules: readonly RuleSpec[] = [
     instead: "list the exact paths to delete, or use a glob inside a subdirectory such as `./tmp/*`",
   },
   {
+    id: "fs.delete-home-data",
+    effect: "deny",
+    delete: { targets: ["home-data"] },
+    why: "it deletes the user's documents, desktop, configuration, keys or source trees in the home directory",
+    instead: "delete only files inside the project, and ask the user to clean their home directory",
+  },
+  {
+    id: "fs.delete-other-home",
+    effect: "deny",
+    delete: { targets: ["other-home"] },
+    why: "it deletes another user's home directory or files in it",
+    instead: "leave other users' files alone; ask the user",
+  },
+  {
     id: "fs.delete-system",
     effect: "deny",
     delete: { targets: ["system"] },
@@ -53,10 +67,36 @@ export const fsRules: readonly RuleSpec[] = [
   },
   {
     id: "fs.delete-filtered-broad",
-    effect: "ask",
+    effect: "deny",
     delete: { targets: ["root", "home", "parent"], filtered: true },
     why: "it deletes every matching file under `/`, the home directory or a parent of the project",
     instead: "search inside the project, e.g. `find ./build -name '*.tmp' -delete`",
+  },
+  {
+    id: "fs.rsync-delete-broad",
+    effect: "deny",
+    command: {
+      program: ["rsync"],
+      flags_any: ["--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"],
+      flags_none: ["-n", "--dry-run", "--list-only"],
+      targets: ["root", "home", "project-root", "parent", "system", "home-data", "other-home"],
+    },
+    why: "`rsync --delete` into a broad directory deletes everything there that the source lacks",
+    instead: "sync into a dedicated subdirectory, or run with `--dry-run` and show the user the list",
+  },
+  {
+    id: "fs.windows-recursive-delete",
+    effect: "deny",
+    command: { program: ["rd", "rmdir", "del", "erase", "deltree", "rd.exe", "del.exe"], args: ["**", "/s|/S", "**", "*:*|%*%*|\\*"] },
+    why: "a recursive delete of a drive, a system folder or a profile folder on Windows",
+    instead: "delete the specific folder inside the project, e.g. `rd /s /q build`",
+  },
+  {
+    id: "fs.powershell-recursive-delete",
+    effect: "deny",
+    command: { program: ["Remove-Item", "remove-item", "ri"], flags_any: ["-Recurse", "-recurse", "-r", "-R"], args: ["**", "*:*|~|~/*|~\\*|$env:*|$HOME*|/|/*|\\*"] },
+    why: "a recursive delete of a drive, a system folder or the profile folder",
+    instead: "delete the specific folder inside the project, e.g. `Remove-Item -Recurse .\\build`",
   },
   {
     id: "fs.chmod-recursive-system",

@@ -1,4 +1,5 @@
 /** The built-in rules, in the order they are evaluated (order does not change decisions). */
+import { agentRules } from "./agents.ts";
 import { cloudRules } from "./cloud.ts";
 import { databaseRules } from "./database.ts";
 import { fsRules } from "./fs.ts";
@@ -20,6 +21,7 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
   ...cloudRules,
   ...pathRules,
   ...shellRules,
+  ...agentRules,
 ];
 
 /** The rule that "writes outside the project" compiles to; its effect comes from the options. */

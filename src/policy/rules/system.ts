@@ -1,46 +1,109 @@
-/** Disks, power and processes: tools that take the machine down or wipe devices. */
+/**
+ * Disks, power and processes: tools that take the machine down or wipe devices on Linux, macOS
+ * and Windows. Disk tools count only when given a device or a path outside the project: an image
+ * file inside the project (`mkfs.ext4 build/disk.img`) is not a disk.
+ */
 import type { RuleSpec } from "./types.ts";
+
+/** Where a disk tool's operand must point for it to be a disk operation. */
+const disks = ["device", "system", "root", "outside-project"] as const;
+
+/** Packages without which the system does not boot, log in or reach the network. */
+const ESSENTIAL =
+  "libc6|libc6:*|libc-bin|glibc|glibc-*|systemd|systemd:*|systemd-sysv|coreutils|bash|dash|sudo|python3|python3-minimal|linux-image*|linux-generic*|linux-firmware|kernel|kernel-core|grub*|shim*|openssh-server|apt|dpkg|rpm|yum|dnf|pacman|util-linux|login|passwd|base-files|base-passwd|init|e2fsprogs|libpam*|filesystem|network-manager|netplan.io|ifupdown";
 
 export const systemRules: readonly RuleSpec[] = [
   {
     id: "disk.mkfs",
     effect: "deny",
-    command: { program: ["mkfs", "mkfs.*", "mke2fs", "mkswap", "newfs", "newfs_*", "mkntfs", "mkdosfs"] },
+    command: { program: ["mkfs", "mkfs.*", "mke2fs", "mkswap", "newfs", "newfs_*", "mkntfs", "mkdosfs", "mkexfatfs", "mkfs.exfat", "mkudffs", "mkreiserfs", "mkxfs"], targets: [...disks] },
     why: "making a filesystem erases the device or image it is given",
     instead: "ask the user to format devices themselves",
   },
   {
     id: "disk.wipefs",
     effect: "deny",
-    command: { program: ["wipefs"], flags_none: ["-n", "--no-act"] },
+    command: { program: ["wipefs"], flags_none: ["-n", "--no-act"], targets: [...disks] },
     why: "`wipefs` erases filesystem signatures from a device",
     instead: "run `wipefs -n` to list signatures, and ask the user to erase them",
   },
   {
     id: "disk.partition",
     effect: "deny",
-    command: { program: ["fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted"], targets: ["device"], flags_none: ["-l", "--list"] },
+    command: { program: ["fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "partx", "growpart", "kpartx"], targets: ["device"], flags_none: ["-l", "--list", "-p", "--print"] },
     why: "partitioning tools rewrite a disk's partition table",
     instead: "use `lsblk` or `fdisk -l` to inspect disks, and ask the user to repartition",
   },
   {
     id: "disk.discard",
     effect: "deny",
-    command: { program: ["blkdiscard", "cryptsetup"], targets: ["device"] },
+    command: { program: ["blkdiscard", "cryptsetup", "sg_format", "sg_sanitize", "pvcreate", "scrub", "wipe", "srm"], targets: ["device"] },
     why: "it destroys the data on a block device",
     instead: "ask the user to do this themselves",
   },
   {
+    id: "disk.volume-destroy",
+    effect: "deny",
+    command: { program: ["zpool", "zfs", "btrfs"], args: ["**", "destroy|delete|labelclear"], flags_none: ["--help", "-h", "-n"] },
+    why: "it destroys a storage pool, dataset or subvolume with the data on it",
+    instead: "ask the user to change storage volumes",
+  },
+  {
+    id: "disk.lvm-remove",
+    effect: "deny",
+    command: { program: ["lvremove", "vgremove", "pvremove", "lvreduce", "vgreduce"], flags_none: ["--help", "-h", "--test", "-t"] },
+    why: "it removes a logical volume, volume group or physical volume and the data on it",
+    instead: "ask the user to change storage volumes",
+  },
+  {
+    id: "disk.device-erase",
+    effect: "deny",
+    command: { program: ["nvme", "hdparm", "mdadm", "badblocks"], flags_any: ["--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector", "--zero-superblock", "-w", "--ses", "--sanact"] },
+    why: "it erases a disk, or overwrites its sectors or array metadata",
+    instead: "ask the user to erase disks themselves",
+  },
+  {
+    id: "disk.nvme-format",
+    effect: "deny",
+    command: { program: ["nvme"], args: ["format|sanitize|delete-ns|detach-ns"] },
+    why: "it formats or sanitizes an NVMe drive, erasing everything on it",
+    instead: "ask the user to erase disks themselves",
+  },
+  {
+    id: "disk.macos-erase",
+    effect: "deny",
+    command: {
+      program: ["diskutil"],
+      args: ["**", "eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk|reformat|eraseVolume|deleteContainer|deleteVolume|deleteSnapshot|splitPartition|mergePartitions|resizeVolume|addPartition|erase|deleteContainer"],
+    },
+    why: "it erases or repartitions a disk",
+    instead: "use `diskutil list` to inspect disks, and ask the user to erase them",
+  },
+  {
+    id: "disk.windows-format",
+    effect: "deny",
+    command: { program: ["format", "format.com", "diskpart", "diskpart.exe"], flags_none: ["/?", "-?", "--help"] },
+    why: "it formats or wipes a Windows volume (`diskpart` runs `clean` and `format` scripts)",
+    instead: "ask the user to format or clean disks themselves",
+  },
+  {
+    id: "disk.powershell-erase",
+    effect: "deny",
+    command: { program: ["Format-Volume", "Clear-Disk", "Initialize-Disk", "Remove-Partition", "format-volume", "clear-disk", "initialize-disk", "remove-partition"] },
+    why: "it formats or wipes a disk or volume",
+    instead: "ask the user to format or clean disks themselves",
+  },
+  {
     id: "sys.shutdown",
     effect: "deny",
-    command: { program: ["shutdown", "reboot", "halt", "poweroff"], flags_none: ["-c", "--help"] },
+    command: { program: ["shutdown", "reboot", "halt", "poweroff", "shutdown.exe", "Stop-Computer", "Restart-Computer"], flags_none: ["-c", "--help", "/a"] },
     why: "it shuts down or restarts the machine",
     instead: "ask the user to restart the machine when they are ready",
   },
   {
     id: "sys.systemctl-power",
     effect: "deny",
-    command: { program: ["systemctl", "loginctl"], args: ["poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency"] },
+    command: { program: ["systemctl", "loginctl"], args: ["poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency|soft-reboot"] },
     why: "it changes the machine's power state",
     instead: "ask the user to restart the machine when they are ready",
   },
@@ -61,8 +124,15 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.kill-all",
     effect: "deny",
-    command: { program: ["kill"], flags_all: [["-9", "-KILL", "-SIGKILL", "-15", "-TERM", "-s"], ["-1"]] },
+    command: { program: ["kill"], flags_all: [["-9", "-KILL", "-SIGKILL", "-15", "-TERM", "-SIGTERM", "-s", "-n", "-HUP", "-INT", "-STOP", "-SIGSTOP", "-QUIT"], ["-1"]] },
     why: "`kill -9 -1` kills every process the user owns, the session included",
+    instead: "kill the specific process you started, by its own pid",
+  },
+  {
+    id: "sys.kill-all-operand",
+    effect: "deny",
+    command: { program: ["kill"], args: ["**", "-1"] },
+    why: "signalling pid -1 reaches every process the user owns, the session included",
     instead: "kill the specific process you started, by its own pid",
   },
   {
@@ -73,10 +143,100 @@ export const systemRules: readonly RuleSpec[] = [
     instead: "kill the specific process you started, by its own pid",
   },
   {
+    id: "sys.kill-system-process",
+    effect: "deny",
+    command: {
+      program: ["pkill", "killall", "kill", "taskkill", "Stop-Process", "skill"],
+      args: ["**", "init|systemd|launchd|kernel_task|sshd|dbus-daemon|dbus|loginwindow|WindowServer|explorer.exe|csrss.exe|wininit.exe|winlogon.exe|lsass.exe|svchost.exe|systemd-journald|systemd-logind|containerd|dockerd|Xorg|gnome-shell|kworker"],
+    },
+    why: "killing init or a core system process brings the machine or the session down",
+    instead: "kill the specific process you started, by its own pid",
+  },
+  {
+    id: "sys.kill-every-process",
+    effect: "deny",
+    command: { program: ["pkill", "killall", "skill"], args: ["**", ".|.*|.+|^|*|-1|[a-z]*|[^]*"] },
+    why: "the pattern matches every process, the session included",
+    instead: "kill the specific process you started, by its own pid",
+  },
+  {
+    id: "sys.taskkill-all",
+    effect: "deny",
+    command: { program: ["taskkill", "taskkill.exe"], option_values: { "/fi": ["*"] } },
+    why: "a filter can match every process on the machine",
+    instead: "kill the specific process you started, by its own pid",
+  },
+  {
+    id: "sys.crontab-remove",
+    effect: "deny",
+    command: { program: ["crontab"], flags_any: ["-r"] },
+    why: "`crontab -r` deletes every scheduled job of the user, with no confirmation",
+    instead: "edit the crontab with `crontab -e` and remove only the line you mean",
+  },
+  {
+    id: "sys.userdel",
+    effect: "deny",
+    command: { program: ["userdel", "deluser", "groupdel", "delgroup"], flags_none: ["--help", "-h"] },
+    why: "it deletes a user account (with `-r`, the home directory too)",
+    instead: "ask the user to change accounts",
+  },
+  {
+    id: "sys.firewall-flush",
+    effect: "deny",
+    command: { program: ["iptables", "ip6tables", "iptables-legacy", "iptables-nft", "pfctl"], flags_any: ["-F", "--flush", "-X", "--delete-chain"] },
+    why: "flushing the firewall drops every rule, and can cut off remote access",
+    instead: "change the one rule you mean, or ask the user",
+  },
+  {
+    id: "sys.firewall-reset",
+    effect: "deny",
+    command: { program: ["ufw", "nft", "firewall-cmd"], args: ["**", "reset|disable|flush|--panic-on"] },
+    why: "resetting or disabling the firewall drops every rule, and can cut off remote access",
+    instead: "change the one rule you mean, or ask the user",
+  },
+  {
+    id: "sys.remove-essential-package",
+    effect: "deny",
+    command: {
+      program: ["apt", "apt-get", "aptitude", "yum", "dnf", "microdnf", "zypper", "rpm", "dpkg", "pacman", "apk", "brew", "port", "snap", "emerge", "xbps-remove", "nix-env"],
+      args: ["**", "remove|purge|erase|uninstall|del", "**", ESSENTIAL],
+    },
+    why: "removing a core system package breaks the operating system or remote access",
+    instead: "ask the user to remove system packages",
+  },
+  {
+    id: "sys.remove-essential-package-flag",
+    effect: "deny",
+    command: { program: ["rpm", "dpkg", "pacman"], flags_any: ["-e", "--erase", "-R", "--remove", "-P", "--purge", "-r"], args: ["**", ESSENTIAL] },
+    why: "removing a core system package breaks the operating system or remote access",
+    instead: "ask the user to remove system packages",
+  },
+  {
+    id: "sys.package-force-remove",
+    effect: "deny",
+    command: { program: ["rpm", "dpkg"], flags_any: ["--nodeps", "--force-all", "--force-remove-essential", "--force-depends"] },
+    why: "a forced package removal ignores dependencies and can leave the system unbootable",
+    instead: "remove packages with dependency checks on, or ask the user",
+  },
+  {
+    id: "sys.pacman-force-remove",
+    effect: "deny",
+    command: { program: ["pacman"], flags_all: [["-R", "--remove"], ["-d", "--nodeps"]] },
+    why: "a forced package removal ignores dependencies and can leave the system unbootable",
+    instead: "remove packages with dependency checks on, or ask the user",
+  },
+  {
+    id: "sys.registry-unpublish",
+    effect: "deny",
+    command: { program: ["npm", "pnpm", "yarn", "cargo", "gem", "twine", "poetry", "dotnet", "nuget"], args: ["**", "unpublish|yank"], flags_none: ["--dry-run", "--help"] },
+    why: "it withdraws a published package version that others depend on",
+    instead: "publish a fixed version, or ask the user to unpublish",
+  },
+  {
     id: "sys.fork-bomb",
     effect: "deny",
     forkBomb: true,
-    why: "a function that forks copies of itself exhausts the machine's processes",
+    why: "a function that forks copies of itself, or a loop that starts processes without end, exhausts the machine's processes",
     instead: "there is no safe form of this; write a bounded loop if you need load",
   },
 ];

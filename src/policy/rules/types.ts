@@ -11,6 +11,8 @@ import type { Effect } from "../types.ts";
 interface RuleBase {
   readonly id: string;
   readonly effect: Effect;
+  /** The effect for a subagent's call, when it differs (a subagent has no person to ask). */
+  readonly subagentEffect?: Effect;
   /** What the matched action would do, one lowercase clause. */
   readonly why: string;
   /** The safer alternative, one lowercase clause. */

@@ -24,6 +24,8 @@ export interface InterpreterSpec {
   readonly evalSubcommand?: string;
   /** Only the code options run code; operands are not scripts (`bun install` is not code). */
   readonly codeOptionsOnly?: boolean;
+  /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
+  readonly spellings?: Readonly<Record<string, string>>;
 }
 
 const SHELL: InterpreterSpec = {
@@ -56,6 +58,7 @@ const NODE: InterpreterSpec = {
   },
   codeOptions: ["-e", "--eval", "-p", "--print"],
   noCode: ["--version", "-v", "--help", "-h", "--check", "-c"],
+  spellings: { "-pe": "-e", "-ep": "-e" },
 };
 
 const PERL: InterpreterSpec = {
@@ -94,6 +97,20 @@ const PHP: InterpreterSpec = {
   noCode: ["-v", "--version", "-h", "--help", "-l", "--syntax-check", "-i", "--info", "-m", "-S"],
 };
 
+const POWERSHELL: InterpreterSpec = {
+  language: "powershell",
+  grammar: {
+    options: {
+      "-c": 1, "-Command": 1, "-command": 1, "-e": 1, "-ec": 1, "-EncodedCommand": 1, "-encodedcommand": 1, "-ExecutionPolicy": 1,
+      "-executionpolicy": 1, "-ep": 1, "-File": 1, "-file": 1, "-f": 1, "-NoProfile": 0, "-noprofile": 0, "-nop": 0,
+      "-NonInteractive": 0, "-noninteractive": 0, "-NoLogo": 0, "-nologo": 0, "-WindowStyle": 1, "-w": 1,
+    },
+    permute: false,
+  },
+  codeOptions: ["-c", "-Command", "-command"],
+  noCode: ["-Version", "-v", "-h", "-Help", "-?"],
+};
+
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   bash: SHELL,
@@ -116,6 +133,63 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   perl: PERL,
   ruby: RUBY,
   php: PHP,
+  pwsh: POWERSHELL,
+  powershell: POWERSHELL,
+  "powershell.exe": POWERSHELL,
+  "pwsh.exe": POWERSHELL,
+};
+
+/** PowerShell's evaluators: they run their argument, or what is piped in (`iwr URL | iex`). */
+export const STDIN_EVALUATORS: readonly string[] = ["iex", "invoke-expression"];
+
+/**
+ * Programs whose output is environment code meant for `eval`/`source` (`eval "$(ssh-agent -s)"`,
+ * `source <(kubectl completion bash)`): running it is not unknown code. The listed words are the
+ * subcommands or options that make the program print such code; an empty list means any use.
+ */
+export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
+  "ssh-agent": [],
+  direnv: ["hook", "export"],
+  pyenv: ["init", "virtualenv-init"],
+  rbenv: ["init"],
+  nodenv: ["init"],
+  goenv: ["init"],
+  jenv: ["init"],
+  plenv: ["init"],
+  conda: ["shell.bash", "shell.zsh", "hook"],
+  brew: ["shellenv"],
+  fnm: ["env"],
+  zoxide: ["init"],
+  starship: ["init"],
+  mise: ["activate", "env"],
+  rtx: ["activate"],
+  atuin: ["init"],
+  thefuck: ["--alias"],
+  dircolors: [],
+  "gpg-agent": ["--daemon"],
+  kubectl: ["completion"],
+  helm: ["completion"],
+  gh: ["completion"],
+  npm: ["completion"],
+  pnpm: ["completion"],
+  rustup: ["completions"],
+  docker: ["completion"],
+  poetry: ["completions"],
+  opam: ["env"],
+  minikube: ["docker-env", "podman-env"],
+  "docker-machine": ["env"],
+  keychain: ["--eval"],
+  nix: ["print-dev-env"],
+  devbox: ["shellenv"],
+  fzf: ["--bash", "--zsh", "--fish"],
+  uv: ["generate-shell-completion"],
+  "register-python-argcomplete": [],
+  pip: ["completion"],
+  just: ["--completions"],
+  deno: ["completions"],
+  bun: ["completions"],
+  op: ["completion"],
+  luarocks: ["path"],
 };
 
 /** Programs that run a shell file in the current shell (`source file`, `. file`). */

@@ -180,7 +180,11 @@ const DOCKER: ProgramGrammar = g(
       image: g({ ...values("--filter"), ...flags("-a", "--all", "-f", "--force") }),
       container: g({ ...values("--filter"), ...flags("-f", "--force", "-v", "--volumes") }),
       network: g({ ...values("--filter", "-d", "--driver"), ...flags("-f", "--force") }),
-      compose: g({ ...values("-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory"), ...flags("-v", "--volumes", "--remove-orphans", "-d", "--detach", "--build", "--rmi") }),
+      // `docker compose [-f FILE ...] SUBCOMMAND [-f] [-v]`: `-f` is `--file` before the subcommand, `--force` after it
+      compose: g(
+        { ...values("--rmi", "-t", "--timeout"), ...flags("-f", "--force", "-s", "--stop", "-v", "--volumes", "--remove-orphans", "-d", "--detach", "--build") },
+        { global: { options: values("-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress"), permute: false }, subcommands: {} },
+      ),
     },
   },
 );

@@ -50,6 +50,11 @@ export interface WrapperSpec {
    */
   readonly stdinShell?: boolean;
   readonly shellOptions?: readonly string[];
+  /**
+   * The program wraps only with one of these subcommands first (`pnpm exec`, `uv run`,
+   * `bundle exec`); other uses (`pnpm install`) are the program itself.
+   */
+  readonly subcommands?: readonly string[];
 }
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
@@ -229,6 +234,31 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
       "--group": 0, "--xargs": 0, "--plus": 0, "--shuf": 0,
     }),
   },
+  // package runners: the real program is the package's binary (`npx rimraf dist` runs `rimraf`)
+  npx: {
+    kind: "shell-option",
+    grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-q": 0, "--quiet": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "--no-install": 0, "--ignore-existing": 0 }),
+    shellString: ["-c", "--call"],
+  },
+  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }) },
+  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"] },
+  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"] },
+  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"] },
+  uv: {
+    kind: "exec",
+    grammar: stop({
+      "--with": 1, "--with-requirements": 1, "--python": 1, "-p": 1, "--project": 1, "--directory": 1, "--env-file": 1, "--extra": 1,
+      "--group": 1, "--package": 1, "--isolated": 0, "--no-project": 0, "-q": 0, "--quiet": 0, "--frozen": 0, "--locked": 0,
+      "--no-sync": 0, "--all-extras": 0, "--no-dev": 0, "--active": 0, "--script": 0, "-v": 0, "--verbose": 0,
+    }),
+    subcommands: ["run"],
+  },
+  uvx: { kind: "exec", grammar: stop({ "--from": 1, "--with": 1, "--python": 1, "-p": 1, "-q": 0, "--quiet": 0, "--isolated": 0 }) },
+  bundle: { kind: "exec", grammar: stop({}), subcommands: ["exec"] },
+  poetry: { kind: "exec", grammar: stop({ "-C": 1, "--directory": 1, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
+  pipx: { kind: "exec", grammar: stop({ "--spec": 1, "--python": 1, "--pip-args": 1, "--no-cache": 0, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
+  mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
+  direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
   busybox: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };

@@ -1,0 +1,51 @@
+/**
+ * `lanes uninstall [dir]`: remove exactly what `lanes init` added (see src/install/uninstall.ts).
+ */
+import { resolve } from "node:path";
+import { applyUninstall, planUninstall } from "../../install/uninstall.ts";
+import { parseCommandArgs } from "../args.ts";
+import { CliError, type Command } from "../types.ts";
+
+const usage = `usage: lanes uninstall [dir] [options]
+
+remove what \`lanes init\` added to dir (default: the current directory), as recorded in
+.claude/lanes/install.json: lanes' hooks in .claude/settings.json (every other byte is kept), the
+files it created that still hold what it wrote, its lines in ignore files, and .claude/state/;
+files your team changed (lanes.yaml, edited definitions) are kept and listed
+
+options:
+  --dry-run   show what would be removed, change nothing
+  --purge     also remove the files your team changed`;
+
+export const uninstallCommand: Command = {
+  name: "uninstall",
+  summary: "remove exactly what lanes init added",
+  usage,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { "dry-run": { type: "boolean" }, purge: { type: "boolean" } },
+      usage,
+    );
+    if (positionals.length > 1) throw new CliError("give at most one directory", 64, usage);
+    const target = resolve(ctx.cwd, positionals[0] ?? ".");
+    const planned = planUninstall(target, { purge: values.purge === true });
+    if (!planned.ok) throw new CliError(planned.message);
+    const { plan } = planned;
+    for (const path of plan.remove) ctx.out(`  removed   ${path}\n`);
+    if (plan.settings === null)
+      ctx.out("  removed   .claude/settings.json (lanes created it and nothing else is in it)\n");
+    else if (plan.settings !== undefined)
+      ctx.out("  updated   .claude/settings.json (lanes' hooks removed, everything else kept)\n");
+    if (plan.gitignore !== undefined) ctx.out("  updated   .claude/.gitignore\n");
+    for (const path of plan.kept) ctx.out(`  kept      ${path} (changed since lanes wrote it; --purge removes it)\n`);
+    if (values["dry-run"] === true) {
+      ctx.out("dry run: nothing changed\n");
+      return 0;
+    }
+    const ignoreFiles = applyUninstall(target, plan);
+    for (const file of ignoreFiles) ctx.out(`  updated   ${file} (lanes' negation rules removed)\n`);
+    ctx.out(`lanes uninstalled from ${target}; commit the result so your team's clones lose the hooks too\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,360 @@
+/**
+ * `lanes doctor`: every way the guard could be silently absent or wrong in a repository, as a list
+ * of checks. A `fail` means the guard is not fully active (the CLI exits non-zero); a `warn` is
+ * worth knowing but the guard works. Reads only; the I/O is passed in so tests can fake it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadPolicy } from "../config/load.ts";
+import { settingsFiles, type Env } from "../host/env.ts";
+import { readCompiledPolicy } from "../config/policy-file.ts";
+import { projectPaths, userPaths } from "../host/layout.ts";
+import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
+import { readInstallRecord } from "./record.ts";
+import { DIST_FILES, hookWiring, LANES_MARKER, projectCommand, type HookHandler } from "./wiring.ts";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface Check {
+  /** Stable id, for scripts reading `--json`. */
+  readonly id: string;
+  readonly status: CheckStatus;
+  /** What was found, one line. */
+  readonly message: string;
+  /** What to do, when not ok. */
+  readonly fix?: string;
+}
+
+export interface DoctorOptions {
+  readonly projectDir: string;
+  readonly home: string;
+  readonly env: Env;
+  readonly lanesVersion: string;
+  /** `node --version` of the node on PATH (what the hooks run with), or undefined when there is none. */
+  readonly nodeVersion?: () => string | undefined;
+  /** `claude --version`, or undefined when the client is not on PATH. */
+  readonly claudeVersion?: () => string | undefined;
+}
+
+/** The oldest Claude Code whose hook semantics lanes relies on (`onFailure`, ask vs rules: 2.1.233); tested with 2.1.330. */
+export const MIN_CLAUDE = [2, 1, 233] as const;
+
+const run = (cmd: string, args: string[]): string | undefined => {
+  const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 10_000 });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+};
+
+const readJson = (
+  path: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } | undefined => {
+  if (!existsSync(path)) return undefined;
+  try {
+    const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return { ok: false, error: "not a JSON object" };
+    return { ok: true, value: value as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+};
+
+interface FoundHandler {
+  readonly event: string;
+  readonly matcher: unknown;
+  readonly handler: Record<string, unknown>;
+}
+
+/** lanes' handlers in a settings object. */
+function lanesHandlers(settings: Record<string, unknown> | undefined): FoundHandler[] {
+  const hooks = settings?.["hooks"];
+  if (typeof hooks !== "object" || hooks === null) return [];
+  const out: FoundHandler[] = [];
+  for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups as Record<string, unknown>[]) {
+      const handlers = group?.["hooks"];
+      if (!Array.isArray(handlers)) continue;
+      for (const h of handlers as Record<string, unknown>[]) {
+        if (typeof h?.["command"] === "string" && h["command"].includes(LANES_MARKER))
+          out.push({ event, matcher: group["matcher"], handler: h });
+      }
+    }
+  }
+  return out;
+}
+
+const versionParts = (v: string): number[] => (v.match(/\d+\.\d+\.\d+/)?.[0] ?? "0.0.0").split(".").map(Number);
+const older = (a: readonly number[], b: readonly number[]): boolean => {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+};
+
+export function runDoctor(options: DoctorOptions): Check[] {
+  const checks: Check[] = [];
+  const add = (check: Check) => checks.push(check);
+  const paths = projectPaths(options.projectDir);
+  const user = userPaths(options.home);
+
+  // node on PATH: what `node -e ... hook.cjs` runs with
+  const node = (options.nodeVersion ?? (() => run("node", ["--version"])))();
+  if (node === undefined)
+    add({
+      id: "node",
+      status: "fail",
+      message: "no `node` on PATH: the hooks cannot run",
+      fix: "install Node.js 20 or newer",
+    });
+  else if ((versionParts(node)[0] ?? 0) < 20)
+    add({
+      id: "node",
+      status: "fail",
+      message: `node ${node} on PATH is too old for the hooks`,
+      fix: "install Node.js 20 or newer",
+    });
+  else add({ id: "node", status: "ok", message: `node ${node} on PATH` });
+
+  // settings files: each must parse; any of them can switch hooks off
+  const settings = new Map<string, Record<string, unknown>>();
+  let settingsOk = true;
+  for (const file of settingsFiles(options.projectDir, options.home, options.env)) {
+    const parsed = readJson(file.path);
+    if (parsed === undefined) continue;
+    if (!parsed.ok) {
+      settingsOk = false;
+      add({
+        id: "settings",
+        status: "fail",
+        message: `\`${file.path}\` (${file.scope} settings) does not parse: ${parsed.error}`,
+        fix: "fix the JSON: Claude Code skips an invalid settings file, hooks and rules included",
+      });
+      continue;
+    }
+    settings.set(file.path, parsed.value);
+    if (parsed.value["disableAllHooks"] === true)
+      add({
+        id: "settings",
+        status: "fail",
+        message: `\`${file.path}\` sets \`disableAllHooks: true\`: no hook runs, lanes' guard included`,
+        fix: "remove `disableAllHooks`",
+      });
+    if (
+      file.scope === "managed" &&
+      (parsed.value["allowManagedHooksOnly"] === true || parsed.value["strictPluginOnlyCustomization"] !== undefined)
+    ) {
+      add({
+        id: "settings",
+        status: "warn",
+        message: `managed settings \`${file.path}\` restrict hooks (\`allowManagedHooksOnly\` or \`strictPluginOnlyCustomization\`): a project install of lanes may not run`,
+        fix: "ask your administrator to deploy lanes as a managed plugin",
+      });
+    }
+  }
+  if (settingsOk) add({ id: "settings", status: "ok", message: `${settings.size} settings file(s) parse` });
+
+  // the project install: wiring and hook files
+  const project = settings.get(paths.settings);
+  const found = lanesHandlers(project);
+  const plugin = [...settings.entries()].flatMap(([path, s]) =>
+    Object.entries((s["enabledPlugins"] as Record<string, unknown> | undefined) ?? {})
+      .filter(([k, v]) => k.startsWith("lanes@") && v === true)
+      .map(([k]) => `${k} (${path})`),
+  );
+  const userLevel = lanesHandlers(settings.get(join(options.env["CLAUDE_CONFIG_DIR"] ?? user.claude, "settings.json")));
+  if (found.length === 0 && plugin.length === 0 && userLevel.length === 0) {
+    add({
+      id: "install",
+      status: "fail",
+      message: "lanes is not installed here: no lanes hooks in .claude/settings.json, no lanes plugin enabled",
+      fix: "run `npx lanes init`",
+    });
+  }
+  if (found.length > 0) {
+    const missing = DIST_FILES.filter((f) => !existsSync(join(paths.dist, f)));
+    if (missing.length > 0)
+      add({
+        id: "hooks",
+        status: "fail",
+        message: `hook files missing: ${missing.map((m) => `.claude/lanes/dist/${m}`).join(", ")}`,
+        fix: "run `npx lanes init` and commit .claude/",
+      });
+    else add({ id: "hooks", status: "ok", message: `${DIST_FILES.length} hook files in .claude/lanes/dist/` });
+
+    const expected = hookWiring(projectCommand);
+    const problems: Check[] = [];
+    for (const [event, groups] of Object.entries(expected)) {
+      for (const group of groups) {
+        const want: HookHandler = group.hooks[0]!;
+        const have = found.find(
+          (f) =>
+            f.event === event &&
+            String(f.handler["command"]).endsWith(want.command.slice(want.command.lastIndexOf(LANES_MARKER))),
+        );
+        if (have === undefined) {
+          problems.push({
+            id: "wiring",
+            status: want.onFailure === "block" ? "fail" : "warn",
+            message: `no lanes ${event} hook in .claude/settings.json`,
+            fix: "run `npx lanes init`",
+          });
+          continue;
+        }
+        if (have.handler["command"] !== want.command)
+          problems.push({
+            id: "wiring",
+            status: "warn",
+            message: `the ${event} hook command differs from what lanes ${options.lanesVersion} writes (an older install?)`,
+            fix: "run `npx lanes init` to update it",
+          });
+        if (want.onFailure === "block" && have.handler["onFailure"] !== "block")
+          problems.push({
+            id: "wiring",
+            status: "fail",
+            message: `the ${event} hook lacks \`onFailure: "block"\`: a crash or timeout lets the call through`,
+            fix: "run `npx lanes init`",
+          });
+        if (have.handler["timeout"] !== want.timeout)
+          problems.push({
+            id: "wiring",
+            status: "warn",
+            message: `the ${event} hook timeout is ${String(have.handler["timeout"])} s (lanes writes ${want.timeout})`,
+            fix: "keep it if you meant it",
+          });
+        if ((have.matcher ?? "") !== (group.matcher ?? ""))
+          problems.push({
+            id: "wiring",
+            status: event === "PreToolUse" ? "warn" : "ok",
+            message: `the ${event} hook matcher is ${JSON.stringify(have.matcher ?? "")} (lanes writes ${JSON.stringify(group.matcher ?? "")}): calls of other tools are not judged`,
+            fix: "keep it if you meant it",
+          });
+      }
+    }
+    if (problems.length === 0)
+      add({
+        id: "wiring",
+        status: "ok",
+        message: "the hook wiring in .claude/settings.json is what this lanes version writes",
+      });
+    else checks.push(...problems);
+
+    // tracked by git: an ignored hook file is missing in every clone
+    if (inGitWorkTree(options.projectDir)) {
+      const tracked = [
+        ".claude/settings.json",
+        ".claude/lanes.yaml",
+        ...DIST_FILES.map((f) => `.claude/lanes/dist/${f}`),
+      ];
+      const ignored = checkIgnored(options.projectDir, tracked);
+      if ("error" in ignored) add({ id: "git", status: "warn", message: `could not ask git: ${ignored.error}` });
+      else if (ignored.length > 0)
+        add({
+          id: "git",
+          status: "fail",
+          message: `git ignores ${ignored.map((i) => `\`${i.path}\` (${i.rule})`).join(", ")}: a clone has no working guard`,
+          fix: "run `npx lanes init` (it adds the negation rules) and commit .claude/",
+        });
+      else {
+        const ls = spawnSync("git", ["ls-files", "--", ...tracked], { cwd: options.projectDir, encoding: "utf8" });
+        const committed = new Set(ls.stdout.split("\n"));
+        const uncommitted = tracked.filter((t) => existsSync(join(options.projectDir, t)) && !committed.has(t));
+        if (uncommitted.length > 0)
+          add({
+            id: "git",
+            status: "warn",
+            message: `not committed yet: ${uncommitted.join(", ")}`,
+            fix: "commit .claude/ so your team's clones get the guard",
+          });
+        else add({ id: "git", status: "ok", message: "the install is tracked by git" });
+      }
+    } else
+      add({
+        id: "git",
+        status: "warn",
+        message: "not a git repository: nobody else gets this install",
+        fix: "commit .claude/ once it is one",
+      });
+  }
+
+  // two installs
+  if (found.length > 0 && plugin.length > 0)
+    add({
+      id: "duplicate",
+      status: "warn",
+      message: `lanes runs twice: installed in the project and as plugin ${plugin.join(", ")}; one guard records each call, but both cost a process per call`,
+      fix: "disable the plugin here, or uninstall the project copy (`lanes uninstall`)",
+    });
+  if (found.length > 0 && userLevel.length > 0) {
+    // the dist directory the user-level handler runs from: the quoted path that holds lanes/dist/
+    const wired = String(userLevel[0]!.handler["command"]);
+    const end = wired.indexOf(LANES_MARKER) + LANES_MARKER.length;
+    const distDir = wired.slice(wired.lastIndexOf('"', end) + 1, end);
+    const same = (file: string) =>
+      existsSync(join(distDir, file)) &&
+      existsSync(join(paths.dist, file)) &&
+      readFileSync(join(distDir, file), "utf8") === readFileSync(join(paths.dist, file), "utf8");
+    const agree = same("pre-tool-use.impl.cjs");
+    add({
+      id: "duplicate",
+      status: agree ? "warn" : "fail",
+      message: `lanes is installed at user level too (\`${distDir}\`)${agree ? ", the same version" : " with different hooks than this project's: the two guards may disagree"}`,
+      fix: "keep one: remove lanes' hooks from ~/.claude/settings.json, or run `lanes uninstall` here",
+    });
+  }
+
+  // the compiled policy
+  const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, user.policy].some((f) => existsSync(f));
+  if (hasSources) {
+    const compiled = readCompiledPolicy(paths.compiledPolicy);
+    const record = readInstallRecord(paths.claude);
+    const loaded = loadPolicy({
+      projectDir: options.projectDir,
+      home: options.home,
+      lanesVersion: options.lanesVersion,
+    });
+    if (!loaded.ok) {
+      const first = loaded.issues[0]!;
+      const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
+      add({
+        id: "policy",
+        status: "fail",
+        message: `the policy does not compile: ${where}`,
+        fix:
+          compiled.ok || readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok
+            ? "fix that line; meanwhile the last good policy is enforced"
+            : "fix that line; meanwhile mutating tools are blocked",
+      });
+    } else if (!compiled.ok) {
+      add({
+        id: "policy",
+        status: "warn",
+        message: `the compiled policy is ${compiled.kind} (${compiled.message}); the next tool call recompiles it`,
+        fix: "nothing to do, or run `lanes build`",
+      });
+    } else
+      add({
+        id: "policy",
+        status: "ok",
+        message: `policy compiled: ${compiled.policy.rules.length} rules, ${compiled.policy.agents.length} agent lanes${record === undefined ? "" : `, installed by lanes ${record.version}`}`,
+      });
+  }
+
+  // the client
+  const claude = (options.claudeVersion ?? (() => run("claude", ["--version"])))();
+  if (claude === undefined)
+    add({
+      id: "claude",
+      status: "warn",
+      message: "`claude` is not on PATH: could not check the Claude Code version",
+      fix: "lanes needs Claude Code 2.1.233 or newer",
+    });
+  else if (older(versionParts(claude), MIN_CLAUDE))
+    add({
+      id: "claude",
+      status: "fail",
+      message: `Claude Code ${claude} is older than ${MIN_CLAUDE.join(".")}: \`onFailure: "block"\` and hook-vs-rule precedence differ there`,
+      fix: "update Claude Code (`claude update`)",
+    });
+  else add({ id: "claude", status: "ok", message: `Claude Code ${claude}` });
+
+  return checks;
+}

@@ -1,0 +1,114 @@
+/**
+ * `lanes uninstall`: removes exactly what `lanes init` added, as recorded in
+ * `.claude/lanes/install.json` (record.ts):
+ * - lanes' handlers in `settings.json`, cut out as text (and the events, `hooks` key or file it
+ *   created, when now empty): every other byte stays;
+ * - the files it created, when they still hold what it wrote; a file the team changed (their
+ *   `lanes.yaml`, an edited agent definition) is kept and listed, unless `purge`;
+ * - the lines it added to `.claude/.gitignore` and the negations it added to ignore files;
+ * - its runtime state (`.claude/state/`: compiled policy, audit log, progress) and folders left empty.
+ * Planned apart from applied, like init.
+ */
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { projectPaths } from "../host/layout.ts";
+import { IGNORE_MARKER, removeNegations } from "./git-ignore.ts";
+import { hashText, readInstallRecord, RECORD_PATH } from "./record.ts";
+import { removeHookSettings } from "./settings-merge.ts";
+import { disableTaskTools, INSTALLED_ENV_FILE } from "./task-env.ts";
+
+export interface UninstallPlan {
+  /** Paths relative to the target, to delete. */
+  readonly remove: readonly string[];
+  /** Files kept because the team changed them (relative to the target). */
+  readonly kept: readonly string[];
+  /** settings.json: the new text, `null` to delete it, `undefined` to leave it alone. */
+  readonly settings: string | null | undefined;
+  /** `.claude/.gitignore` without lanes' lines, when it changes. */
+  readonly gitignore: string | undefined;
+}
+
+export type UninstallResult = { ok: true; plan: UninstallPlan } | { ok: false; message: string };
+
+export function planUninstall(target: string, options: { readonly purge?: boolean } = {}): UninstallResult {
+  const paths = projectPaths(target);
+  const record = readInstallRecord(paths.claude);
+  if (record === undefined)
+    return {
+      ok: false,
+      message: `no lanes install record in \`${join(paths.claude, RECORD_PATH)}\`: lanes was not installed here by \`lanes init\` (or the record was deleted); remove lanes' hooks from .claude/settings.json by hand`,
+    };
+  const remove: string[] = [];
+  const kept: string[] = [];
+  for (const [file, hash] of Object.entries(record.files)) {
+    const abs = join(paths.claude, file);
+    if (!existsSync(abs)) continue;
+    const rel = relative(target, abs);
+    let text = readFileSync(abs, "utf8");
+    // lanes' own .gitignore may also hold negations it added later: compare without them
+    if (file === ".gitignore") {
+      const ours = new Set([
+        IGNORE_MARKER,
+        ...record.ignoreFixes.filter((f) => f.file === ".claude/.gitignore").map((f) => f.line),
+      ]);
+      text = text
+        .split("\n")
+        .filter((l) => !ours.has(l))
+        .join("\n");
+    }
+    if (options.purge === true || hashText(text) === hash) remove.push(rel);
+    else kept.push(rel);
+  }
+  remove.push(relative(target, join(paths.claude, RECORD_PATH)));
+  let settings: string | null | undefined;
+  if (existsSync(paths.settings)) {
+    const text = readFileSync(paths.settings, "utf8");
+    try {
+      const env = join(paths.claude, INSTALLED_ENV_FILE);
+      const next = removeHookSettings(
+        disableTaskTools(text, existsSync(env) ? readFileSync(env, "utf8") : undefined),
+        record.settings,
+      );
+      settings = next === undefined ? null : next === text ? undefined : next;
+    } catch {
+      return {
+        ok: false,
+        message: `\`${paths.settings}\` is not valid JSON: fix it, then run \`lanes uninstall\` again`,
+      };
+    }
+  }
+  let gitignore: string | undefined;
+  if (record.gitignoreLines.length > 0 && existsSync(paths.gitignore)) {
+    const text = readFileSync(paths.gitignore, "utf8");
+    const lines = new Set([...record.gitignoreLines, "# lanes: runtime state and personal files stay out of commits"]);
+    const next = text
+      .split("\n")
+      .filter((l) => !lines.has(l))
+      .join("\n");
+    if (next !== text) gitignore = next;
+  }
+  return { ok: true, plan: { remove: remove.sort(), kept: kept.sort(), settings, gitignore } };
+}
+
+function removeEmptyDirs(dir: string, stop: string): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+  for (const entry of readdirSync(dir)) removeEmptyDirs(join(dir, entry), stop);
+  if (dir !== stop && readdirSync(dir).length === 0) rmdirSync(dir);
+}
+
+/** Applies an uninstall plan; returns the ignore files it changed. */
+export function applyUninstall(target: string, plan: UninstallPlan): string[] {
+  const paths = projectPaths(target);
+  const record = readInstallRecord(paths.claude);
+  for (const rel of plan.remove) {
+    const abs = join(target, rel);
+    if (existsSync(abs)) unlinkSync(abs);
+  }
+  if (plan.settings === null) unlinkSync(paths.settings);
+  else if (plan.settings !== undefined) writeFileSync(paths.settings, plan.settings);
+  if (plan.gitignore !== undefined) writeFileSync(paths.gitignore, plan.gitignore);
+  const changed = record === undefined ? [] : removeNegations(target, record.ignoreFixes);
+  rmSync(paths.state, { recursive: true, force: true });
+  removeEmptyDirs(paths.claude, dirname(paths.claude));
+  return changed;
+}

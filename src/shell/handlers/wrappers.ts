@@ -1,0 +1,289 @@
+/**
+ * Wrappers and `env`: programs that run another command given in their arguments (`sudo`,
+ * `env -i`, `timeout`, `nice`, `busybox`, `su -c`, `script -c`, `watch`, `ssh host cmd`). Generic
+ * over the entries of `tables/wrappers.ts`: each wrapper is removed and recorded in
+ * `ShellCommand.wrappers`, so the wrapped argv is exact.
+ */
+import { parse } from "unbash";
+import { optionsOf, scanOptions } from "../_options.ts";
+import { resolveWord } from "../_words.ts";
+import type { WrapperSpec } from "../tables/wrappers.ts";
+import type { ShellWord, Via } from "../types.ts";
+import {
+  copyState,
+  isAssignmentWord,
+  joinWords,
+  plain,
+  resolveDir,
+  synthetic,
+  unknownState,
+  withVia,
+  type ArgWord,
+  type Base,
+  type Ctx,
+  type Invocation,
+} from "../walk/context.ts";
+import type { Walker } from "../walk/traverse.ts";
+import { hostCtx, shellString, stdinCode } from "./code.ts";
+import { embedded } from "./git.ts";
+import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
+
+/** The wrapped command, or `undefined` when the wrapper was handled here. */
+export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
+
+/** Removes one wrapper. */
+export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped {
+  const { program, words, base, ctx } = inv;
+  const plainWords = words.map((x) => x.word);
+  const wrapped = (rest: readonly ArgWord[], extra: Partial<Ctx> = {}, via: Via = "wrapper"): Unwrapped => ({
+    words: rest,
+    ctx: { ...ctx, wrappers: [...ctx.wrappers, program], via: withVia(ctx, via), ...extra },
+    base,
+  });
+  switch (spec.kind) {
+    case "exec":
+    case "xargs": {
+      // `env - cmd` is `env -i cmd`
+      const dashIgnore = program === "env" && words[1]?.word.value === "-";
+      const scan = scanOptions(
+        dashIgnore ? [plainWords[0] as ShellWord, ...plainWords.slice(2)] : plainWords,
+        spec.grammar,
+        firstOption(spec),
+      );
+      const next = scan.next + (dashIgnore ? 1 : 0);
+      const options = optionsOf(scan);
+      if (spec.noRun?.some((o) => options.has(o)) === true) {
+        w.emit(words, base, ctx);
+        return undefined;
+      }
+      let rest: ArgWord[] = words.slice(next);
+      const split = spec.splitString?.flatMap((o) => options.get(o) ?? []).at(-1);
+      if (split !== undefined) {
+        const splitWords = splitString(w, split, base.text, ctx);
+        if (splitWords === undefined) {
+          w.emit(words, base, ctx);
+          return undefined;
+        }
+        rest = [...splitWords, ...rest];
+      }
+      let assignments = base.assignments;
+      if (spec.assignments === true) {
+        while (rest[0] !== undefined && isAssignmentWord(rest[0].word)) {
+          const v = rest[0].word.value as string;
+          const eq = v.indexOf("=");
+          assignments = [
+            ...assignments,
+            { name: v.slice(0, eq), value: { text: rest[0].word.text, value: v.slice(eq + 1), glob: false } },
+          ];
+          rest = rest.slice(1);
+        }
+      }
+      rest = rest.slice(spec.operands ?? 0);
+      if (rest.length === 0) {
+        if (spec.defaultCommand === undefined) {
+          const host = w.emit(words, base, ctx);
+          if (
+            spec.stdinShell === true &&
+            (spec.shellOptions === undefined || spec.shellOptions.some((o) => options.has(o)))
+          ) {
+            stdinCode(w, {
+              language: "shell",
+              interpreter: program,
+              host,
+              base,
+              hostCtx: hostCtx(ctx, { wrapper: program, host, base }),
+              ctx,
+            });
+          }
+          return undefined;
+        }
+        rest = [synthetic(spec.defaultCommand)];
+      }
+      const inShell = program === "command" || program === "builtin";
+      const state = inShell ? ctx.state : copyState(ctx.state);
+      const chdir = spec.chdir?.flatMap((o) => options.get(o) ?? []).at(-1);
+      if (chdir !== undefined) {
+        const dir = chdir.value === undefined || chdir.glob ? undefined : resolveDir(state.cwd, chdir.value);
+        state.cwd = dir;
+        state.vars.set("PWD", dir === undefined ? undefined : { set: true, value: dir });
+      }
+      if (spec.newRoot === true) Object.assign(state, unknownState());
+      for (const a of assignments)
+        state.vars.set(a.name, a.value.value === undefined ? undefined : { set: true, value: a.value.value });
+      if (spec.kind === "xargs") {
+        // `printf '/a\n/b\n' | xargs -I{} rm -rf {}`: one command per input line
+        const commands = xargsReplace(w, { command: rest, options, base, ctx });
+        if (commands !== undefined) {
+          const inner: Ctx = { ...ctx, state, wrappers: [...ctx.wrappers, program], via: withVia(ctx, "xargs") };
+          for (const command of commands)
+            w.execute(command, { ...base, assignments }, { ...inner, state: copyState(state) });
+          return undefined;
+        }
+        // static input (`printf '%s\n' /srv | xargs rm -r`) becomes the arguments
+        const input = xargsInput(w, { words, options, base, ctx });
+        const fed =
+          input === undefined
+            ? undefined
+            : wrapped(
+                [...rest, ...input.words],
+                {
+                  state,
+                  runtimeArgs: ctx.runtimeArgs || input.runtime,
+                  ...(input.searchRoots !== undefined && { searchRoots: input.searchRoots }),
+                },
+                "xargs",
+              );
+        if (fed !== undefined) return { ...fed, base: { ...base, assignments } };
+      }
+      const unwrapped = wrapped(
+        rest,
+        { state, runtimeArgs: ctx.runtimeArgs || spec.kind === "xargs" },
+        spec.kind === "xargs" ? "xargs" : "wrapper",
+      );
+      return unwrapped === undefined ? undefined : { ...unwrapped, base: { ...base, assignments } };
+    }
+    case "multicall": {
+      const applet = words[1];
+      if (applet === undefined || applet.word.value?.startsWith("-") === true) {
+        w.emit(words, base, ctx);
+        return undefined;
+      }
+      return wrapped(words.slice(1));
+    }
+    case "shell-option":
+      return shellOptionWrapper(w, inv, spec, wrapped);
+    case "remote": {
+      const scan = scanOptions(plainWords, spec.grammar, 1);
+      let rest = words.slice(scan.next + (spec.operands ?? 0));
+      if (rest[0]?.word.value === "--") rest = rest.slice(1);
+      const host = w.emit(words, base, ctx);
+      embedded(w, inv, host);
+      const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base });
+      // without a command the remote login shell reads its commands from stdin
+      if (rest.length === 0)
+        stdinCode(w, { language: "shell", interpreter: program, host, base, hostCtx: remote, ctx });
+      else
+        shellString(w, { word: joinWords(rest), interpreter: program, host, base, ctx: remote, via: "shell-string" });
+      return undefined;
+    }
+    case "watch": {
+      const scan = scanOptions(plainWords, spec.grammar, 1);
+      const options = optionsOf(scan);
+      const rest = words.slice(scan.next);
+      if (rest.length === 0) {
+        w.emit(words, base, ctx);
+        return undefined;
+      }
+      if (spec.execOptions?.some((o) => options.has(o)) === true) return wrapped(rest, { state: copyState(ctx.state) });
+      const host = w.emit(words, base, ctx);
+      shellString(w, {
+        word: joinWords(rest),
+        interpreter: program,
+        host,
+        base,
+        ctx: hostCtx(ctx, { wrapper: program, host }),
+        via: "shell-string",
+      });
+      return undefined;
+    }
+    case "parallel":
+      parallel(w, inv, spec);
+      return undefined;
+    default: {
+      const unknown: never = spec.kind;
+      w.report("unknown-node", base.text, String(unknown));
+      w.emit(words, base, ctx);
+      return undefined;
+    }
+  }
+}
+
+/** Where a wrapper's options start: after its subcommand (`pnpm exec -c ...`) when it has one. */
+const firstOption = (spec: WrapperSpec): number => (spec.subcommands === undefined ? 1 : 2);
+
+function shellOptionWrapper(
+  w: Walker,
+  inv: Invocation,
+  spec: WrapperSpec,
+  wrapped: (rest: readonly ArgWord[], extra?: Partial<Ctx>) => Unwrapped,
+): Unwrapped {
+  const { program, words, base, ctx } = inv;
+  const plainWords = words.map((x) => x.word);
+  const scan = scanOptions(plainWords, spec.grammar, firstOption(spec));
+  const argOf = (x: ShellWord): ArgWord => words[plainWords.indexOf(x)] ?? plain(x);
+  let string: ArgWord | undefined;
+  for (const e of scan.events)
+    if (e.kind === "option" && spec.shellString?.includes(e.name) === true && e.values[0] !== undefined)
+      string = argOf(e.values[0]);
+  let command: readonly ArgWord[] = [];
+  if (string === undefined && spec.grammar.permute === false) {
+    // `flock [opts] FILE -c STR` or `flock [opts] FILE cmd args...`
+    const after = scan.next + (spec.operands ?? 0);
+    const option = words[after]?.word.value;
+    if (option !== undefined && spec.shellString?.includes(option) === true) string = words[after + 1];
+    else command = words.slice(after);
+  } else if (string === undefined && program === "runuser" && optionsOf(scan).has("-u")) {
+    command = words.slice(scanOptions(plainWords, { ...spec.grammar, permute: false }, 1).next);
+  }
+  if (string !== undefined) {
+    const host = w.emit(words, base, ctx);
+    shellString(w, {
+      word: string,
+      interpreter: program,
+      host,
+      base,
+      ctx: hostCtx(ctx, { wrapper: program, host }),
+      via: "shell-string",
+    });
+    return undefined;
+  }
+  if (command.length > 0) return wrapped(command, { state: copyState(ctx.state) });
+  const host = w.emit(words, base, ctx);
+  // `echo 'rm -rf /' | su`: the shell it starts reads stdin
+  if (spec.stdinShell === true)
+    stdinCode(w, {
+      language: "shell",
+      interpreter: program,
+      host,
+      base,
+      hostCtx: hostCtx(ctx, { wrapper: program, host, base }),
+      ctx,
+    });
+  return undefined;
+}
+
+/** `env -S STR`: the string split into words (parsed, never split by hand); `undefined` when it is not one plain command. */
+function splitString(w: Walker, word: ShellWord, text: string, ctx: Ctx): ArgWord[] | undefined {
+  if (word.value === undefined) {
+    w.report("dynamic-code", text);
+    return undefined;
+  }
+  const script = parse(word.value);
+  const statement = script.commands[0];
+  const command = statement?.command;
+  if (
+    script.errors !== undefined ||
+    script.commands.length !== 1 ||
+    command?.type !== "Command" ||
+    statement?.background === true ||
+    command.prefix.length > 0 ||
+    command.suffix.some((s) => s.type !== "Word")
+  ) {
+    w.report("env-split-string", text);
+    return undefined;
+  }
+  const out: ArgWord[] = [];
+  for (const x of [command.name, ...command.suffix]) {
+    if (x === undefined || x.type !== "Word") continue;
+    if (
+      x.parts?.some(
+        (p) => p.type === "CommandExpansion" || p.type === "ProcessSubstitution" || p.type === "ArithmeticExpansion",
+      ) === true
+    ) {
+      w.report("env-split-string", text);
+      return undefined;
+    }
+    out.push(...resolveWord(x, { ...w.env(ctx), positional: undefined }).words.map(plain));
+  }
+  return out;
+}

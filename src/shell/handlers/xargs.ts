@@ -1,0 +1,167 @@
+/**
+ * `xargs` and GNU `parallel`: the command they run gets its arguments from stdin or `:::` lists.
+ * Static input (`printf '%s\n' /srv | xargs rm -r`, `echo reset --hard | xargs git`,
+ * `parallel rm ::: a b`) becomes the arguments; a directory listing (`ls -1 | xargs rm -r`)
+ * stands for every entry of the directory (a glob); anything else is a run-time argument.
+ */
+import type { ShellWord } from "../types.ts";
+import { LISTERS } from "../tables/programs.ts";
+import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
+import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
+import type { Walker } from "../walk/traverse.ts";
+import { hostCtx, shellString } from "./code.ts";
+import { detailedView } from "../_argview.ts";
+import { scanOptions } from "../_options.ts";
+import { syntheticWord } from "../_words.ts";
+
+/** The arguments xargs reads, when known: static words, or a listing as a glob. */
+export function xargsInput(
+  w: Walker,
+  o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
+): { words: ArgWord[]; runtime: boolean; searchRoots?: readonly ShellWord[] } | undefined {
+  const { options, base, ctx } = o;
+  if (options.has("-a") || options.has("--arg-file")) return undefined;
+  const replace = options.has("-I") || options.has("-i") || options.has("--replace");
+  const text = w.stdinText(base, ctx);
+  if (text !== undefined && !replace) {
+    const delimiter =
+      options.has("-0") || options.has("--null")
+        ? "\0"
+        : (options.get("-d") ?? options.get("--delimiter"))?.at(-1)?.value;
+    const items =
+      delimiter === undefined
+        ? splitBlank(text)
+        : text.split(delimiter === "\\n" ? "\n" : delimiter).filter((s) => s.length > 0);
+    return { words: items.map((v) => plain({ text: v, value: v, glob: false })), runtime: false };
+  }
+  const producers = ctx.stdin?.immediate ?? [];
+  if (producers.length !== 1) return undefined;
+  const lister = w.commands[producers[0] as number];
+  if (lister?.program === "find") {
+    // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`
+    const roots = detailedView("find", lister.args).operands.map((o) => o.word);
+    return {
+      words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })],
+      runtime: true,
+      searchRoots: roots.length > 0 ? roots : [syntheticWord(".")],
+    };
+  }
+  if (replace) return undefined;
+  if (lister?.program === undefined || !LISTERS.includes(lister.program)) return undefined;
+  const dirs = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
+  if (dirs.length > 1 || dirs.some((d) => d.value === undefined || d.glob)) return undefined;
+  const dir = dirs[0]?.value;
+  const value = dir === undefined || dir === "." ? "*" : `${dir.replace(/\/+$/, "")}/*`;
+  return { words: [plain({ text: `<entries of ${dir ?? "."}>`, value, glob: true })], runtime: false };
+}
+
+/**
+ * `xargs -I R cmd ... R ...` with static input: one command per input line, `R` replaced.
+ * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
+ */
+export function xargsReplace(
+  w: Walker,
+  o: { command: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
+): ArgWord[][] | undefined {
+  const { options } = o;
+  if (options.has("-a") || options.has("--arg-file")) return undefined;
+  const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
+  const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
+  const text = w.stdinText(o.base, o.ctx);
+  if (token === undefined || token.length === 0 || text === undefined) return undefined;
+  const inputs = text.split(options.has("-0") || options.has("--null") ? "\0" : "\n").filter((l) => l.length > 0);
+  if (inputs.length > 16) return undefined;
+  return inputs.map((input) =>
+    o.command.map((a) => {
+      const v = a.word.value;
+      return v === undefined || !v.includes(token)
+        ? a
+        : plain({ text: a.word.text, value: v.replaceAll(token, input), glob: false });
+    }),
+  );
+}
+
+/** Splits xargs input on blanks and newlines, honouring simple quotes. */
+function splitBlank(text: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let quote: string | undefined;
+  let any = false;
+  for (const c of text) {
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      else current += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      any = true;
+    } else if (c === " " || c === "\t" || c === "\n") {
+      if (current.length > 0 || any) out.push(current);
+      current = "";
+      any = false;
+    } else current += c;
+  }
+  if (current.length > 0 || any) out.push(current);
+  return out;
+}
+
+/**
+ * GNU parallel runs its command line through a shell once per input: `parallel rm ::: a b` runs
+ * `rm a` and `rm b`; `{}` is replaced by the input; without a command the inputs are the command
+ * lines. Without `:::` inputs the arguments come from stdin (run-time arguments).
+ */
+export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
+  const { program, words, base, ctx } = inv;
+  const scan = scanOptions(
+    words.map((x) => x.word),
+    spec.grammar,
+    1,
+  );
+  const rest = words.slice(scan.next);
+  const sep = rest.findIndex((x) => PARALLEL_SEPARATORS.includes(x.word.value ?? ""));
+  const command = sep < 0 ? rest : rest.slice(0, sep);
+  const inputs: ArgWord[] = [];
+  let fromFiles = false;
+  let group = "";
+  for (const x of sep < 0 ? [] : rest.slice(sep)) {
+    const v = x.word.value ?? "";
+    if (PARALLEL_SEPARATORS.includes(v)) {
+      group = v;
+      fromFiles ||= v.startsWith("::::");
+    } else if (!group.startsWith("::::")) inputs.push(x);
+  }
+  const host = w.emit(words, base, ctx);
+  // static stdin lines are inputs too (`printf 'a\nb\n' | parallel rm`)
+  const stdinText = inputs.length === 0 && !fromFiles ? w.commands[host]?.stdin : undefined;
+  if (stdinText !== undefined)
+    for (const line of stdinText.split("\n").filter((l) => l.length > 0))
+      inputs.push(plain({ text: line, value: line, glob: false }));
+  const inner: Ctx = {
+    ...hostCtx(ctx, { wrapper: program, host }),
+    runtimeArgs: ctx.runtimeArgs || inputs.length === 0 || fromFiles,
+  };
+  const run = (word: ArgWord): void =>
+    shellString(w, { word, interpreter: program, host, base, ctx: inner, via: "shell-string" });
+  if (command.length === 0) {
+    for (const line of inputs) run(line);
+    return;
+  }
+  const line = joinWords(command);
+  if (inputs.length === 0) {
+    run(line);
+    return;
+  }
+  for (const input of inputs) {
+    const template = line.word.value;
+    const value =
+      template === undefined || input.word.value === undefined
+        ? undefined
+        : template.includes("{}")
+          ? template.replaceAll("{}", input.word.value)
+          : `${template} ${input.word.value}`;
+    run({
+      word: { text: `${line.word.text} ${input.word.text}`, value, glob: false },
+      producers: [...line.producers, ...input.producers],
+      substitution: undefined,
+    });
+  }
+}

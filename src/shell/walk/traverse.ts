@@ -1,0 +1,1023 @@
+/**
+ * The traversal behind `analyzeShell`: visits every node of the unbash AST (each `switch` over
+ * node kinds is exhaustive; an unknown kind is reported as `unknown-node`, never skipped),
+ * threads the value environment (`State`) through lists, branches and loops, resolves words, and
+ * hands each simple command to `execute`, which expands aliases and functions and dispatches to
+ * the handler of the program's family (`../handlers/`). What commands mean lives in the
+ * handlers; this file only knows the shell's grammar.
+ */
+import { posix } from "node:path";
+import { parse } from "unbash";
+import type {
+  AndOr,
+  ArithmeticExpression,
+  Assignment,
+  CommandNode,
+  CompoundList,
+  Command as UCommand,
+  HereDoc,
+  LogicalOperator,
+  ParsedScript,
+  PipelineNode,
+  Redirection,
+  Statement,
+  TestExpression,
+  Word,
+  WordPart,
+} from "unbash";
+import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
+import { dispatch, unwrap } from "../handlers/index.ts";
+import { WRAPPERS } from "../tables/wrappers.ts";
+import type {
+  AnalyzeOptions,
+  RedirectKind,
+  ShellAnalysis,
+  ShellCommand,
+  ShellRedirect,
+  ShellWord,
+  Via,
+} from "../types.ts";
+import { BudgetExceeded, Collector } from "./collector.ts";
+import {
+  assign,
+  copyState,
+  emptyBase,
+  mergeStates,
+  plain,
+  programOf,
+  sameState,
+  synthetic,
+  unknownState,
+  varValue,
+  withVia,
+  type ArgWord,
+  type Base,
+  type Ctx,
+  type FunctionInfo,
+  type Mutable,
+  type State,
+  type Stdin,
+  type StdinRedirect,
+} from "./context.ts";
+
+/** Guards the unwrap loop against wrappers wrapping themselves forever (`nice nice nice ...`). */
+const MAX_UNWRAP = 64;
+/** A `for` loop over a literal list runs its body once per item up to this many items. */
+const MAX_LOOP_ITEMS = 16;
+
+/** Strips the leading tabs of each line of a `<<-` heredoc body. */
+function stripTabs(body: string): string {
+  return body
+    .split("\n")
+    .map((line) => {
+      let i = 0;
+      while (line[i] === "\t") i++;
+      return line.slice(i);
+    })
+    .join("\n");
+}
+
+/** The walker. One instance per `analyzeShell` call. */
+export class Walker extends Collector {
+  /** The word environment of each state. */
+  private readonly envs = new WeakMap<State, WordEnv>();
+  /** Function definitions with the context they were defined in. */
+  private readonly uncalled: { info: FunctionInfo; ctx: Ctx }[] = [];
+  /** Background jobs started so far (`cmd &`), to tell loops that spawn them. */
+  private backgroundJobs = 0;
+  /** Static outputs of command substitution parts, by part. */
+  private readonly substitutions = new Map<object, string | undefined>();
+
+  /** Walks the whole source, converting budget exhaustion and crashes into results. */
+  run(): ShellAnalysis {
+    try {
+      const vars = new Map<string, Binding | undefined>([
+        ["HOME", { set: true, value: this.options.home }],
+        ["PWD", { set: true, value: this.options.cwd }],
+      ]);
+      // the login name is the home directory's name where homes live by name (`/home/$USER`)
+      const user = loginName(this.options.home);
+      if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
+      const state: State = { cwd: this.options.cwd, vars, positional: undefined };
+      this.parseAndWalk(this.source, rootCtx(this.source, state));
+      for (let i = 0; i < this.uncalled.length; i++) {
+        const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
+        if (!info.called) this.walkFunction(info, ctx, undefined);
+      }
+    } catch (error) {
+      if (error instanceof BudgetExceeded) this.stop("node-budget");
+      else if (error instanceof RangeError) this.stop("stack-overflow");
+      else this.report("internal-error", this.source, error instanceof Error ? error.message : undefined);
+    }
+    return this.result();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // scripts, lists and pipelines
+
+  /** Parses `source` and walks it in `ctx`. */
+  parseAndWalk(source: string, ctx: Ctx): void {
+    this.tickText(source);
+    this.script(parse(source), { ...ctx, source });
+  }
+
+  private script(script: ParsedScript, ctx: Ctx): void {
+    const source = script.source ?? ctx.source;
+    this.tickText(source);
+    for (const error of script.errors ?? []) this.report("parse-error", source, error.message);
+    this.statements(script.commands, { ...ctx, source });
+  }
+
+  private statements(list: readonly Statement[], ctx: Ctx): void {
+    const inner = list.length > 1 && ctx.via.at(-1) !== "list" ? { ...ctx, via: withVia(ctx, "list") } : ctx;
+    for (const statement of list) this.statement(statement, inner);
+  }
+
+  compoundList(list: CompoundList, ctx: Ctx): void {
+    this.tick();
+    this.statements(list.commands, ctx);
+  }
+
+  private statement(statement: Statement, ctx: Ctx): void {
+    this.tick();
+    if (statement.background === true) this.backgroundJobs++;
+    // a background job runs in a subshell: its `cd` and assignments do not leak
+    if (statement.background === true)
+      this.pipelineOrList(statement.command, { ...ctx, state: copyState(ctx.state), forking: true });
+    else this.pipelineOrList(statement.command, ctx);
+  }
+
+  private pipelineOrList(node: PipelineNode | AndOr, ctx: Ctx): void {
+    this.tick();
+    switch (node.type) {
+      case "AndOr":
+        this.andOr(node.commands, node.operators, ctx);
+        return;
+      case "Pipeline": {
+        let inner = ctx;
+        if (node.prefixes.some((p) => p.type === "Time"))
+          inner = { ...ctx, wrappers: [...ctx.wrappers, "time"], via: withVia(ctx, "wrapper") };
+        if (node.commands.length === 1) this.commandNode(node.commands[0] as CommandNode, inner);
+        else this.pipeline(node.commands, inner);
+        return;
+      }
+      default:
+        this.commandNode(node, ctx);
+    }
+  }
+
+  /**
+   * `a && b || c`: the state flows along `&&`. The right side of `||` runs when the left failed:
+   * after a failed plain `cd` the state is unchanged, otherwise unknown. Afterwards the state is
+   * known only where every way through agrees (or the `||` side exits).
+   */
+  private andOr(commands: readonly PipelineNode[], operators: readonly LogicalOperator[], ctx: Ctx): void {
+    const inner = ctx.via.at(-1) === "list" ? ctx : { ...ctx, via: withVia(ctx, "list") };
+    const state = ctx.state;
+    const start = copyState(state);
+    commands.forEach((node, i) => {
+      if (i === 0 || operators[i - 1] === "&&") {
+        this.pipelineOrList(node, inner);
+        return;
+      }
+      const success = copyState(state);
+      const failure = sameState(start, success) || isPlainCd(commands.slice(0, i)) ? copyState(start) : unknownState();
+      this.pipelineOrList(node, { ...inner, state: failure });
+      Object.assign(state, exits(node) ? success : mergeStates(success, failure));
+    });
+  }
+
+  private pipeline(elements: readonly CommandNode[], ctx: Ctx): void {
+    const via = withVia(ctx, "pipeline");
+    let previous: number[] | undefined;
+    const upstream: number[] = [];
+    let last: number[] = [];
+    for (const element of elements) {
+      const sink: number[] = [];
+      const stdin: Stdin | undefined =
+        previous === undefined ? ctx.stdin : { immediate: previous, upstream: [...upstream] };
+      const stdinRedirects = previous === undefined ? ctx.stdinRedirects : [];
+      this.commandNode(element, {
+        ...ctx,
+        via,
+        sink,
+        stdin,
+        stdinRedirects,
+        state: copyState(ctx.state),
+        forking: true,
+      });
+      if (previous !== undefined) for (const from of previous) for (const to of sink) this.pipes.push({ from, to });
+      for (const i of sink) upstream.push(i, ...(this.subProducers.get(i) ?? []));
+      previous = sink;
+      last = sink;
+    }
+    ctx.sink.push(...last);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // command nodes
+
+  commandNode(node: CommandNode, ctx: Ctx): void {
+    this.tick();
+    switch (node.type) {
+      case "Command":
+        this.simpleCommand(node, ctx);
+        return;
+      case "Subshell":
+        this.compoundList(node.body, { ...ctx, via: withVia(ctx, "subshell"), state: copyState(ctx.state) });
+        return;
+      case "BraceGroup":
+        this.compoundList(node.body, { ...ctx, via: withVia(ctx, "group") });
+        return;
+      case "If":
+        this.ifNode(node.clause, node.then, node.elif, node.else, ctx);
+        return;
+      case "While": {
+        const start = this.commands.length;
+        const jobs = this.backgroundJobs;
+        let clauseEnd = start;
+        this.loop(ctx, (inner) => {
+          this.compoundList(node.clause, inner);
+          clauseEnd = this.commands.length;
+          this.compoundList(node.body, inner);
+        });
+        const clause = this.commands.slice(start, clauseEnd);
+        const forever =
+          clause.length === 1 &&
+          clause[0]?.args.length === 0 &&
+          (node.kind === "while"
+            ? clause[0].program === "true" || clause[0].program === ":"
+            : clause[0]?.program === "false");
+        this.recordLoop(forever, start, jobs, ctx.source.slice(node.pos, node.end));
+        return;
+      }
+      case "For":
+      case "Select": {
+        const name = node.name.value;
+        const items: ArgWord[] | undefined =
+          node.wordlist === undefined ? undefined : node.wordlist.flatMap((w) => this.argWord(w, ctx));
+        if (node.type === "For" && items !== undefined && items.length <= MAX_LOOP_ITEMS) {
+          // a loop over a literal list: the body once per item, with the variable bound
+          this.loop(ctx, (inner) => {
+            if (items.length === 0) return;
+            const ends: State[] = [];
+            const before = copyState(inner.state);
+            for (const item of items) {
+              const state = copyState(before);
+              assign(state, name, { set: true, value: item.word.value });
+              this.compoundList(node.body, { ...inner, state });
+              ends.push(state);
+            }
+            Object.assign(inner.state, ends.reduce(mergeStates));
+          });
+          return;
+        }
+        this.loop(ctx, (inner) => {
+          assign(inner.state, name, undefined);
+          this.compoundList(node.body, inner);
+        });
+        return;
+      }
+      case "ArithmeticFor": {
+        for (const e of [node.initialize, node.test, node.update]) if (e !== undefined) this.arithmeticSubs(e, ctx, []);
+        const start = this.commands.length;
+        const jobs = this.backgroundJobs;
+        this.loop(ctx, (inner) => this.compoundList(node.body, inner));
+        this.recordLoop(node.test === undefined, start, jobs, ctx.source.slice(node.pos, node.end));
+        return;
+      }
+      case "Case": {
+        this.wordSubs(node.word, ctx);
+        const before = copyState(ctx.state);
+        const ends: State[] = [before];
+        const inner = { ...ctx, via: withVia(ctx, "control-flow") };
+        for (const item of node.items) {
+          this.tick();
+          for (const pattern of item.pattern) this.wordSubs(pattern, ctx);
+          const state = copyState(before);
+          this.compoundList(item.body, { ...inner, state });
+          ends.push(state);
+        }
+        Object.assign(ctx.state, ends.reduce(mergeStates));
+        return;
+      }
+      case "TestCommand":
+        this.testCommand(node.expression, node.pos, node.end, ctx);
+        return;
+      case "ArithmeticCommand":
+        if (node.expression !== undefined) this.arithmeticSubs(node.expression, ctx, []);
+        return;
+      case "Redirected": {
+        const redirects: ShellRedirect[] = [];
+        const stdinRedirects: StdinRedirect[] = [];
+        for (const r of node.redirects) {
+          const resolved = this.redirect(r, ctx);
+          redirects.push(resolved.redirect);
+          if (resolved.stdin !== undefined) stdinRedirects.push(resolved.stdin);
+        }
+        this.commandNode(node.command, {
+          ...ctx,
+          redirects: [...ctx.redirects, ...redirects],
+          stdinRedirects: [...ctx.stdinRedirects, ...stdinRedirects],
+        });
+        return;
+      }
+      case "Function":
+        this.defineFunction(node.name, node.body, ctx);
+        return;
+      case "Coproc": {
+        const inner: Ctx = { ...ctx, via: withVia(ctx, "subshell"), state: copyState(ctx.state), forking: true };
+        if (node.body.type === "CompoundList") this.compoundList(node.body, inner);
+        else this.commandNode(node.body, inner);
+        return;
+      }
+      default: {
+        const unknown: never = node;
+        this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+      }
+    }
+  }
+
+  private ifNode(
+    clause: CompoundList,
+    then: CompoundList,
+    elifs: readonly { clause: CompoundList; then: CompoundList }[],
+    otherwise: CompoundList | undefined,
+    ctx: Ctx,
+  ): void {
+    const inner = { ...ctx, via: withVia(ctx, "control-flow") };
+    const before = copyState(ctx.state);
+    this.compoundList(clause, inner);
+    const afterClause = copyState(ctx.state);
+    // a failed plain `cd` changes nothing; any other clause that changed the state leaves it unknown
+    const plainCd =
+      clause.commands.length === 1 &&
+      clause.commands[0]?.command !== undefined &&
+      clause.commands[0].command.type !== "AndOr" &&
+      isPlainCd([clause.commands[0].command]);
+    const failure = sameState(before, afterClause) ? afterClause : plainCd ? copyState(before) : unknownState();
+    const thenState = copyState(afterClause);
+    this.compoundList(then, { ...inner, state: thenState });
+    const ends: State[] = [thenState];
+    let rest = failure;
+    for (const elif of elifs) {
+      const state = copyState(rest);
+      this.compoundList(elif.clause, { ...inner, state });
+      const branch = copyState(state);
+      this.compoundList(elif.then, { ...inner, state: branch });
+      ends.push(branch);
+      rest = sameState(state, rest) ? state : unknownState();
+    }
+    if (otherwise === undefined) ends.push(rest);
+    else {
+      const state = copyState(rest);
+      this.compoundList(otherwise, { ...inner, state });
+      ends.push(state);
+    }
+    Object.assign(ctx.state, ends.reduce(mergeStates));
+  }
+
+  /** Records a `while`/`until`/`for ((;;))` loop: endless when its condition always holds and nothing in it leaves. */
+  private recordLoop(forever: boolean, start: number, jobs: number, text: string): void {
+    const leaves = this.commands
+      .slice(start)
+      .some((c) => c.program === "break" || c.program === "exit" || c.program === "return");
+    this.loops.push({ unbounded: forever && !leaves, backgroundSpawn: this.backgroundJobs > jobs, text });
+  }
+
+  /** A loop body may run many times: when it changes the directory, every command in it loses its cwd. */
+  private loop(ctx: Ctx, body: (inner: Ctx) => void): void {
+    const start = this.commands.length;
+    const before = copyState(ctx.state);
+    body({ ...ctx, via: withVia(ctx, "control-flow") });
+    if (before.cwd !== ctx.state.cwd)
+      for (let i = start; i < this.commands.length; i++) (this.commands[i] as Mutable<ShellCommand>).cwd = undefined;
+    Object.assign(ctx.state, mergeStates(before, ctx.state));
+  }
+
+  private testCommand(expression: TestExpression, pos: number, end: number, ctx: Ctx): void {
+    const words: ArgWord[] = [synthetic("[[")];
+    const visit = (e: TestExpression): void => {
+      this.tick();
+      switch (e.type) {
+        case "TestUnary":
+          words.push(synthetic(e.operator), this.argWord(e.operand, ctx)[0] ?? synthetic(""));
+          return;
+        case "TestBinary":
+          words.push(...this.argWord(e.left, ctx), synthetic(e.operator), ...this.argWord(e.right, ctx));
+          return;
+        case "TestLogical":
+          e.operands.forEach((o, i) => {
+            if (i > 0) words.push(synthetic(e.operator));
+            visit(o);
+          });
+          return;
+        case "TestNot":
+          words.push(synthetic("!"));
+          visit(e.operand);
+          return;
+        case "TestGroup":
+          words.push(synthetic("("));
+          visit(e.expression);
+          words.push(synthetic(")"));
+          return;
+        default: {
+          const unknown: never = e;
+          this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+        }
+      }
+    };
+    visit(expression);
+    words.push(synthetic("]]"));
+    this.emit(words, emptyBase(ctx.source.slice(pos, end)), ctx);
+  }
+
+  /**
+   * A function definition: the body is walked at each call, with the caller's state and
+   * arguments; a function never called is walked once at the end, as it was defined (what it
+   * would run if something the analysis cannot see called it).
+   */
+  private defineFunction(nameWord: Word, body: CommandNode | CompoundList, ctx: Ctx): void {
+    const info: FunctionInfo = {
+      name: nameWord.value,
+      recursive: false,
+      forks: false,
+      called: false,
+      body,
+      source: ctx.source,
+    };
+    this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
+    const previous = this.functions.get(info.name);
+    if (previous !== undefined) this.functionOrder.splice(this.functionOrder.indexOf(previous), 1);
+    this.functions.set(info.name, info);
+    this.functionOrder.push(info);
+  }
+
+  /** Walks a function body; a call passes its arguments as the positional parameters. */
+  walkFunction(info: FunctionInfo, ctx: Ctx, args: readonly (string | undefined)[] | undefined): void {
+    const state = ctx.state;
+    const saved = state.positional;
+    state.positional = args === undefined ? undefined : [state.positional?.[0] ?? info.name, ...args];
+    const inner: Ctx = {
+      ...ctx,
+      source: info.source,
+      via: withVia(ctx, "function-body"),
+      forking: false,
+      frames: [...ctx.frames, info],
+    };
+    if (info.body.type === "CompoundList") this.compoundList(info.body, inner);
+    else this.commandNode(info.body, inner);
+    state.positional = saved;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // words and substitutions
+
+  /** The word environment of a state (one per state: it reads the state as it changes). */
+  env(ctx: Ctx): WordEnv {
+    const state = ctx.state;
+    let env = this.envs.get(state);
+    if (env === undefined) {
+      const substitutions = this.substitutions;
+      const home = this.options.home;
+      env = {
+        get home() {
+          return varValue(state, "HOME");
+        },
+        get pwd() {
+          return varValue(state, "PWD");
+        },
+        get positional() {
+          return state.positional;
+        },
+        lookup: (name) => state.vars.get(name),
+        substitution: (part) => substitutions.get(part),
+        homeOf: (user) => userHome(user, home),
+      };
+      this.envs.set(state, env);
+    }
+    return env;
+  }
+
+  /** Resolves a word (brace expansion and field splitting may yield several) after walking its substitutions. */
+  argWord(word: Word, ctx: Ctx): ArgWord[] {
+    this.tick(1 + (word.parts?.length ?? 0));
+    const producers = this.wordSubs(word, ctx);
+    const resolved = resolveWord(word, this.env(ctx));
+    if (resolved.limited) this.report("brace-expansion-limit", word.text);
+    const whole = wholeSubstitution(word);
+    const substitution = whole?.kind;
+    const output = whole === undefined ? undefined : this.substitutions.get(whole.part);
+    return resolved.words.map((w) => ({ word: w, producers, substitution, output }));
+  }
+
+  private assignmentWord(
+    a: Assignment,
+    ctx: Ctx,
+  ): { name: string; value: ShellWord; arg: ArgWord; binding: Binding | undefined } {
+    this.tick();
+    if (a.value.type === "ArrayValue") {
+      const elements = a.value.elements.flatMap((e) => this.argWord(e, ctx).map((w) => w.word.value));
+      const value: ShellWord = { text: ctx.source.slice(a.value.pos, a.value.end), value: undefined, glob: false };
+      const binding: Binding | undefined = a.append === true ? undefined : { set: true, value: elements[0], elements };
+      return {
+        name: a.name,
+        value,
+        binding,
+        arg: {
+          word: { text: a.text, value: undefined, glob: false },
+          producers: [],
+          substitution: undefined,
+          assignment: { name: a.name, value, binding },
+        },
+      };
+    }
+    const producers = this.wordSubs(a.value, ctx);
+    // assignments do not split fields: the value is the word's joined value
+    const resolved = resolveWord(a.value, this.env(ctx)).words;
+    const value: ShellWord =
+      resolved.length === 1
+        ? (resolved[0] as ShellWord)
+        : {
+            text: a.value.text,
+            value:
+              resolved.length === 0
+                ? ""
+                : resolved.some((w) => w.value === undefined)
+                  ? undefined
+                  : resolved.map((w) => w.value).join(" "),
+            glob: false,
+          };
+    const previous = a.append === true ? varValue(ctx.state, a.name) : "";
+    const full =
+      a.index !== undefined || previous === undefined || value.value === undefined ? undefined : previous + value.value;
+    const binding: Binding | undefined = full === undefined ? undefined : { set: true, value: full };
+    const word: ShellWord = {
+      text: a.text,
+      value: value.value === undefined ? undefined : `${a.name}${a.append === true ? "+=" : "="}${value.value}`,
+      glob: false,
+    };
+    return {
+      name: a.name,
+      value,
+      binding,
+      arg: { word, producers, substitution: undefined, assignment: { name: a.name, value, binding } },
+    };
+  }
+
+  /** Walks the substitutions inside a word; returns the indices of the commands they ran. */
+  wordSubs(word: Word, ctx: Ctx): number[] {
+    const out: number[] = [];
+    for (const part of word.parts ?? []) this.partSubs(part, ctx, out);
+    return out;
+  }
+
+  private partSubs(part: WordPart, ctx: Ctx, out: number[]): void {
+    this.tick();
+    switch (part.type) {
+      case "Literal":
+      case "SingleQuoted":
+      case "AnsiCQuoted":
+      case "SimpleExpansion":
+        return;
+      case "Glob":
+        for (const p of part.parts ?? []) this.partSubs(p, ctx, out);
+        return;
+      case "DoubleQuoted":
+      case "LocaleString":
+        for (const p of part.parts) this.partSubs(p, ctx, out);
+        return;
+      case "ParameterExpansion": {
+        const words: Word[] = [];
+        if (part.index !== undefined) words.push(part.index);
+        const op = part.operation;
+        if (op !== undefined) {
+          switch (op.type) {
+            case "Default":
+            case "Remove":
+            case "Transform":
+              words.push(op.operand);
+              break;
+            case "Replace":
+              words.push(op.pattern, op.replacement);
+              break;
+            case "Slice":
+              words.push(op.offset);
+              if (op.length !== undefined) words.push(op.length);
+              break;
+            case "CaseModification":
+              if (op.operand !== undefined) words.push(op.operand);
+              break;
+            case "Names":
+            case "Unknown":
+              break;
+            default: {
+              const unknown: never = op;
+              this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+            }
+          }
+          // `${X:=v}` assigns X when it is unset or empty
+          if (op.type === "Default" && (op.operator === ":=" || op.operator === "="))
+            this.defaultAssign(part.parameter, op.operator, op.operand, ctx);
+        }
+        for (const w of words) out.push(...this.wordSubs(w, ctx));
+        return;
+      }
+      case "CommandExpansion":
+        out.push(...this.substitution(part, part.script, part.text, "command-substitution", ctx));
+        return;
+      case "ProcessSubstitution":
+        out.push(...this.substitution(part, part.script, part.text, "process-substitution", ctx));
+        return;
+      case "ArithmeticExpansion":
+        if (part.expression !== undefined) this.arithmeticSubs(part.expression, ctx, out);
+        return;
+      case "ExtendedGlob":
+      case "BraceExpansion":
+        for (const p of part.parts ?? []) this.partSubs(p, ctx, out);
+        return;
+      default: {
+        const unknown: never = part;
+        this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+      }
+    }
+  }
+
+  private defaultAssign(name: string, operator: ":=" | "=", operand: Word, ctx: Ctx): void {
+    const b = ctx.state.vars.get(name);
+    if (!ctx.state.vars.has(name) && name !== "HOME" && name !== "PWD") {
+      assign(ctx.state, name, undefined);
+      return;
+    }
+    if (b === undefined) return;
+    const absent = !b.set || (operator === ":=" && b.value === "");
+    if (!absent) return;
+    const value = resolveWord(operand, this.env(ctx)).words[0]?.value;
+    assign(ctx.state, name, value === undefined ? undefined : { set: true, value });
+  }
+
+  private arithmeticSubs(e: ArithmeticExpression, ctx: Ctx, out: number[]): void {
+    this.tick();
+    switch (e.type) {
+      case "ArithmeticBinary":
+        this.arithmeticSubs(e.left, ctx, out);
+        this.arithmeticSubs(e.right, ctx, out);
+        return;
+      case "ArithmeticUnary":
+        this.arithmeticSubs(e.operand, ctx, out);
+        return;
+      case "ArithmeticTernary":
+        this.arithmeticSubs(e.test, ctx, out);
+        this.arithmeticSubs(e.consequent, ctx, out);
+        this.arithmeticSubs(e.alternate, ctx, out);
+        return;
+      case "ArithmeticGroup":
+        this.arithmeticSubs(e.expression, ctx, out);
+        return;
+      case "ArithmeticWord":
+        for (const p of e.parts ?? []) this.partSubs(p, ctx, out);
+        return;
+      case "ArithmeticCommandExpansion":
+        out.push(...this.substitution(e, e.script, e.text, "command-substitution", ctx));
+        return;
+      default: {
+        const unknown: never = e;
+        this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+      }
+    }
+  }
+
+  /** Walks a `$(...)` or `<(...)` script in a subshell; records its static output; returns the commands it ran. */
+  private substitution(
+    part: object,
+    script: ParsedScript | undefined,
+    text: string,
+    via: "command-substitution" | "process-substitution",
+    ctx: Ctx,
+  ): number[] {
+    if (script === undefined) {
+      this.report("parse-error", text);
+      return [];
+    }
+    const start = this.commands.length;
+    const sink: number[] = [];
+    this.script(script, {
+      ...ctx,
+      via: withVia(ctx, via),
+      state: copyState(ctx.state),
+      sink,
+      redirects: [],
+      stdinRedirects: [],
+      stdin: undefined,
+    });
+    const output = this.outputOf(sink);
+    // `$(...)` drops trailing newlines; `<(...)` is the text as printed
+    this.substitutions.set(
+      part,
+      output === undefined || via === "process-substitution" ? output : output.replace(/\n+$/, ""),
+    );
+    const out: number[] = [];
+    for (let i = start; i < this.commands.length; i++) out.push(i);
+    return out;
+  }
+
+  private redirect(r: Redirection, ctx: Ctx): { redirect: ShellRedirect; stdin: StdinRedirect | undefined } {
+    this.tick();
+    const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
+    switch (r.type) {
+      case "HereDoc":
+        return this.heredoc(r, fd, ctx);
+      case "HereString": {
+        const word = r.target === undefined ? synthetic("") : (this.argWord(r.target, ctx)[0] ?? synthetic(""));
+        return {
+          redirect: { op: r.operator, kind: "herestring", fd, target: word.word },
+          stdin: fd === undefined || fd === 0 ? { kind: "herestring", word } : undefined,
+        };
+      }
+      case "Redirect": {
+        const word = r.target === undefined ? undefined : this.argWord(r.target, ctx)[0];
+        const target = word?.word;
+        let kind: RedirectKind;
+        const op = r.operator;
+        switch (op) {
+          case ">":
+          case ">|":
+          case "&>":
+            kind = "write";
+            break;
+          case ">>":
+          case "&>>":
+            kind = "append";
+            break;
+          case "<":
+            kind = "read";
+            break;
+          case "<>":
+            kind = "readwrite";
+            break;
+          case ">&":
+          case "<&": {
+            const v = target?.value;
+            const isFd =
+              v !== undefined &&
+              (v === "-" ||
+                (v.length > 0 && [...(v.endsWith("-") ? v.slice(0, -1) : v)].every((c) => c >= "0" && c <= "9")));
+            // `>& file` (no fd number) redirects stdout and stderr to a file
+            kind =
+              isFd || op === "<&" || target === undefined || (v === undefined && fd !== undefined) ? "dup" : "write";
+            break;
+          }
+          default: {
+            const unknown: never = op;
+            this.report("unknown-node", ctx.source, String(unknown));
+            kind = "dup";
+          }
+        }
+        const stdin: StdinRedirect | undefined =
+          kind === "read" && (fd === undefined || fd === 0) && word !== undefined ? { kind: "file", word } : undefined;
+        return { redirect: { op: r.operator, kind, fd, target }, stdin };
+      }
+      default: {
+        const unknown: never = r;
+        this.report("unknown-node", ctx.source, String((unknown as { type?: unknown }).type));
+        return { redirect: { op: "?", kind: "dup", fd: undefined, target: undefined }, stdin: undefined };
+      }
+    }
+  }
+
+  private heredoc(
+    r: HereDoc,
+    fd: number | undefined,
+    ctx: Ctx,
+  ): { redirect: ShellRedirect; stdin: StdinRedirect | undefined } {
+    const out: number[] = [];
+    const quoted = r.delimiter?.quoted === true;
+    // an unquoted heredoc expands its body: its `$(...)` run in this shell
+    if (!quoted) for (const part of r.body.parts ?? []) this.partSubs(part, ctx, out);
+    const raw = r.operator === "<<-" ? stripTabs(r.body.text) : r.body.text;
+    // the text the command reads: an unquoted body with expansions is known only when they are
+    const expanded =
+      quoted || r.body.parts === undefined || r.body.parts.every((p) => p.type === "Literal")
+        ? raw
+        : heredocValue(r, this.env(ctx));
+    const word: ShellWord = { text: r.body.text, value: expanded ?? raw, glob: false };
+    const arg: ArgWord = { word, producers: out, substitution: undefined };
+    return {
+      redirect: { op: r.operator, kind: "heredoc", fd, target: word },
+      stdin: fd === undefined || fd === 0 ? { kind: "heredoc", word: arg } : undefined,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // simple commands
+
+  private simpleCommand(node: UCommand, ctx: Ctx): void {
+    const text = ctx.source.slice(node.pos, node.end);
+    const assignments: { name: string; value: ShellWord; binding: Binding | undefined }[] = [];
+    const redirects: ShellRedirect[] = [];
+    const stdinRedirects: StdinRedirect[] = [];
+    const argv: ArgWord[] = [];
+    for (const item of node.prefix) {
+      if (item.type === "Assignment") {
+        const a = this.assignmentWord(item, ctx);
+        assignments.push({ name: a.name, value: a.value, binding: a.binding });
+      } else {
+        const r = this.redirect(item, ctx);
+        redirects.push(r.redirect);
+        if (r.stdin !== undefined) stdinRedirects.push(r.stdin);
+      }
+    }
+    if (node.name !== undefined) argv.push(...this.argWord(node.name, ctx));
+    for (const item of node.suffix) {
+      if (item.type === "Word") argv.push(...this.argWord(item, ctx));
+      else if (item.type === "Assignment") argv.push(this.assignmentWord(item, ctx).arg);
+      else {
+        const r = this.redirect(item, ctx);
+        redirects.push(r.redirect);
+        if (r.stdin !== undefined) stdinRedirects.push(r.stdin);
+      }
+    }
+    const base: Base = {
+      assignments: assignments.map((a) => ({ name: a.name, value: a.value })),
+      redirects,
+      stdinRedirects,
+      text,
+    };
+    if (argv.length === 0) {
+      // `P=/srv`, `HOME=/x`: the assignment stays for the rest of the list
+      for (const a of assignments) assign(ctx.state, a.name, a.binding);
+      if (redirects.length > 0 || ctx.redirects.length > 0) this.emit([], base, ctx);
+      return;
+    }
+    // `FOO=1 cmd`: the command sees the assignment, the shell does not keep it
+    if (assignments.length > 0) {
+      const state = copyState(ctx.state);
+      for (const a of assignments) assign(state, a.name, a.binding);
+      this.execute(argv, base, { ...ctx, state }, ctx.state);
+      return;
+    }
+    this.execute(argv, base, ctx);
+  }
+
+  /**
+   * Expands aliases and functions, unwraps wrappers, then dispatches on the program. `shellState`
+   * is the state builtins change (`cd`, `export`) when `ctx.state` is a per-command copy.
+   */
+  execute(argv: readonly ArgWord[], base: Base, ctx: Ctx, shellState: State = ctx.state): void {
+    let words = argv;
+    let c = ctx;
+    let b = base;
+    for (let guard = 0; guard < MAX_UNWRAP; guard++) {
+      const first = words[0];
+      const program = programOf(first?.word);
+      if (program === undefined) {
+        this.emit(words, b, c);
+        this.report("dynamic-command-name", b.text);
+        return;
+      }
+      if (guard === 0 && first !== undefined && this.expandAlias(first, words, b, c)) return;
+      let spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
+      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`
+      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) spec = undefined;
+      if (spec === undefined) {
+        const fn = this.functions.get(first?.word.value ?? "");
+        if (fn !== undefined && guard === 0 && !c.wrappers.length) {
+          this.callFunction(fn, words, b, c, shellState);
+          return;
+        }
+        dispatch(
+          { program, words, base: b, ctx: c },
+          this,
+          guard === 0 || c.state === ctx.state ? shellState : c.state,
+        );
+        return;
+      }
+      const next = unwrap({ program, words, base: b, ctx: c }, spec, this);
+      if (next === undefined) return;
+      ({ words, ctx: c, base: b } = next);
+    }
+    this.emit(words, b, c);
+  }
+
+  /** `alias ll='rm -rf'; ll /`: the alias text replaces the name, then the line is read again. */
+  private expandAlias(first: ArgWord, words: readonly ArgWord[], base: Base, ctx: Ctx): boolean {
+    const name = first.word.text;
+    const value = this.aliases.get(name);
+    if (value === undefined || first.word.value !== name || ctx.aliasing.includes(name)) return false;
+    if (ctx.depth + 1 > this.maxDepth) {
+      this.stop("depth-limit", base.text);
+      return true;
+    }
+    const rest = words.slice(1).map((w) => w.word.text);
+    this.parseAndWalk([value, ...rest].join(" "), {
+      ...ctx,
+      via: withVia(ctx, "alias"),
+      aliasing: [...ctx.aliasing, name],
+      depth: ctx.depth + 1,
+    });
+    return true;
+  }
+
+  /** A call of a function defined earlier: its body runs with the arguments, in this shell. */
+  private callFunction(fn: FunctionInfo, words: readonly ArgWord[], base: Base, ctx: Ctx, shellState: State): void {
+    if (ctx.frames.includes(fn)) {
+      this.emit(words, base, ctx);
+      return;
+    }
+    fn.called = true;
+    this.tick();
+    const host = this.emit(words, base, ctx);
+    this.walkFunction(
+      fn,
+      { ...ctx, state: shellState, launchedBy: host },
+      words.slice(1).map((w) => w.word.value),
+    );
+  }
+}
+
+/** The context of the top level. */
+function rootCtx(source: string, state: State): Ctx {
+  return {
+    source,
+    via: [],
+    wrappers: [],
+    depth: 0,
+    state,
+    sink: [],
+    stdin: undefined,
+    runtimeArgs: false,
+    searchRoots: [],
+    launchedBy: undefined,
+    forking: false,
+    frames: [],
+    aliasing: [],
+    redirects: [],
+    stdinRedirects: [],
+  };
+}
+
+/**
+ * `~user`: homes live next to the analysing user's (`/home/u` → `/home/other`, `/Users/u` →
+ * `/Users/other`); `~root` is `/root`. Elsewhere the home of another user is unknown.
+ */
+function userHome(user: string, home: string): string | undefined {
+  if (user === "root") return "/root";
+  const parent = posix.dirname(home);
+  if (posix.basename(home) === user) return home;
+  return parent === "/home" || parent === "/Users" ? `${parent}/${user}` : undefined;
+}
+
+/** `/home/u` or `/Users/u` → `u`; elsewhere the login name is unknown. */
+export function loginName(home: string): string | undefined {
+  const parent = posix.dirname(home);
+  const name = posix.basename(home);
+  return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
+}
+
+/** The expanded text of an unquoted heredoc whose expansions are all static, else `undefined`. */
+function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
+  const resolved = resolveWord(
+    {
+      type: "Word",
+      pos: r.body.pos,
+      end: r.body.end,
+      text: r.body.text,
+      value: r.body.text,
+      parts: [{ type: "DoubleQuoted", pos: r.body.pos, end: r.body.end, text: r.body.text, parts: r.body.parts ?? [] }],
+    } as unknown as Word,
+    env,
+  ).words[0];
+  const value = resolved?.value;
+  return value === undefined ? undefined : r.operator === "<<-" ? stripTabs(value) : value;
+}
+
+/** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
+function wholeSubstitution(word: Word): { kind: "command" | "process"; part: object } | undefined {
+  const parts = word.parts;
+  if (parts === undefined || parts.length !== 1) return undefined;
+  const part = parts[0] as WordPart;
+  if (part.type === "CommandExpansion") return { kind: "command", part };
+  if (part.type === "ProcessSubstitution") return { kind: "process", part };
+  if (part.type === "DoubleQuoted" && part.parts.length === 1 && part.parts[0]?.type === "CommandExpansion")
+    return { kind: "command", part: part.parts[0] };
+  return undefined;
+}
+
+/** The left side of `||` is one plain `cd`/`pushd`: when it fails, nothing changed. */
+function isPlainCd(nodes: readonly PipelineNode[]): boolean {
+  if (nodes.length !== 1) return false;
+  const node = nodes[0] as PipelineNode;
+  const command = node.type === "Pipeline" && node.commands.length === 1 ? node.commands[0] : node;
+  return command?.type === "Command" && (command.name?.value === "cd" || command.name?.value === "pushd");
+}
+
+/** The node always leaves the shell (`exit`, `return`, or a group ending with one). */
+function exits(node: PipelineNode): boolean {
+  if (node.type === "Command") return node.name?.value === "exit" || node.name?.value === "return";
+  if (node.type === "BraceGroup") {
+    const last = node.body.commands.at(-1)?.command;
+    return last !== undefined && last.type !== "AndOr" && exits(last);
+  }
+  if (node.type === "Pipeline" && node.commands.length === 1) return exits(node.commands[0] as PipelineNode);
+  return false;
+}

@@ -1,0 +1,87 @@
+/** The audit log written by the real hook bundle never holds a secret, and `lanes log --explain` re-explains an entry. */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+let p: Project;
+beforeAll(() => {
+  p = installedProject({ "README.md": "# demo\n" });
+});
+afterAll(() => p.cleanup());
+
+const lanes = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), ...args], {
+    cwd: p.dir,
+    env: { PATH: process.env["PATH"], HOME: p.home },
+    encoding: "utf8",
+  });
+
+describe("the audit log", () => {
+  it("stores commands with their secrets redacted, in subject and reason", () => {
+    const secret = "ghp_0123456789abcdefghijABCDEFGHIJ";
+    runHook(
+      p,
+      "pre-tool-use.cjs",
+      hookInput(p, "PreToolUse", {
+        tool_name: "Bash",
+        tool_input: { command: `GITHUB_TOKEN=${secret} git push --force origin main` },
+      }),
+    );
+    runHook(
+      p,
+      "pre-tool-use.cjs",
+      hookInput(p, "PreToolUse", {
+        tool_name: "Bash",
+        tool_input: { command: 'curl -H "Authorization: Bearer abcdefghijkl" https://api.example.com' },
+      }),
+    );
+    const log = p.read(".claude/state/audit.jsonl");
+    expect(log).not.toContain(secret);
+    expect(log).not.toContain("abcdefghijkl");
+    const entries = log
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { subject: string; reason?: string; rules: string[] });
+    expect(entries.map((e) => e.subject)).toEqual([
+      "GITHUB_TOKEN=[REDACTED] git push --force origin main",
+      'curl -H "Authorization: Bearer [REDACTED]" https://api.example.com',
+    ]);
+    expect(entries[0]?.reason).toContain("GITHUB_TOKEN=[REDACTED] git push --force origin main");
+  });
+
+  it("lanes log numbers the entries and --explain <n> re-explains one with the rule's why and instead", () => {
+    expect(lanes("log").stdout.split("\n")[0]).toMatch(
+      /^#1 +\S+ +decision +deny +main +Bash +GITHUB_TOKEN=\[REDACTED\] git push --force origin main +\[git\.push-force\]$/,
+    );
+    const run = lanes("log", "--explain", "1");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("  decision: deny (DANGEROUS)\n");
+    expect(run.stdout).toMatch(/\n  rule git\.push-force \(lanes built-in\): .+; instead, .+\n/);
+    const missing = lanes("log", "--explain", "99");
+    expect([missing.status, missing.stderr]).toEqual([1, expect.stringContaining("there is no entry #99")]);
+  });
+});
+
+describe("lanes statusline", () => {
+  it("shows the guard, the running subagent and the last denial of the session given on stdin", () => {
+    const session = (hookInput(p, "PreToolUse", {}) as { session_id: string }).session_id;
+    runHook(p, "events.cjs", hookInput(p, "SubagentStart", { agent_id: "a0000000000000b01", agent_type: "backend" }));
+    const run = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline"], {
+      cwd: p.dir,
+      env: { PATH: process.env["PATH"], HOME: p.home },
+      input: JSON.stringify({ session_id: session, cwd: p.dir }),
+      encoding: "utf8",
+    });
+    expect(run.stdout).toMatch(
+      /^lanes: guard on · agents: backend · last deny: Bash GITHUB_TOKEN=\[REDACTED\] git push --fo\.\.\. \[git\.push-force\] \d+s ago\n$/,
+    );
+    const other = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline", "--session", "another"], {
+      cwd: p.dir,
+      env: { PATH: process.env["PATH"], HOME: p.home },
+      encoding: "utf8",
+    });
+    expect(other.stdout).toBe("lanes: guard on\n");
+  });
+});

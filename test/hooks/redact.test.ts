@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { redactEntry } from "../../src/hooks/audit.ts";
+import { redactSecrets } from "../../src/shell/redact.ts";
+
+describe("redactSecrets", () => {
+  it.each([
+    [
+      "env assignment before a command",
+      "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG aws s3 ls",
+      "AWS_SECRET_ACCESS_KEY=[REDACTED] aws s3 ls",
+    ],
+    [
+      "export with a quoted value",
+      "export GITHUB_TOKEN='abc def' && gh pr list",
+      "export GITHUB_TOKEN=[REDACTED] && gh pr list",
+    ],
+    ["two assignments", 'A=1 B="two words" make', "A=[REDACTED] B=[REDACTED] make"],
+    [
+      "Authorization header",
+      'curl -H "Authorization: Bearer abc.def.ghi" https://api.example.com',
+      'curl -H "Authorization: Bearer [REDACTED]" https://api.example.com',
+    ],
+    [
+      "basic auth header",
+      "curl -H 'authorization: Basic dXNlcjpwYXNz' x",
+      "curl -H 'authorization: Basic [REDACTED]' x",
+    ],
+    ["bearer alone", "http GET x 'Bearer eyJhbGciOiJIUzI1NiJ9xyz'", "http GET x 'Bearer [REDACTED]'"],
+    ["password flag", "mysql --password=hunter2 -h db", "mysql --password=[REDACTED] -h db"],
+    ["token flag with a space", "vault login --token s.abcdef123456", "vault login --token [REDACTED]"],
+    ["curl -u", "curl -u admin:hunter2 https://x", "curl -u [REDACTED] https://x"],
+    [
+      "credentials in a URL",
+      "git clone https://bob:ghs_abc@github.com/acme/x.git",
+      "git clone https://[REDACTED]@github.com/acme/x.git",
+    ],
+    ["an OpenAI-shaped key", "echo sk-proj-abcdefghijklmnop1234 | pbcopy", "echo [REDACTED] | pbcopy"],
+    ["an Anthropic-shaped key", "claude --key sk-ant-api03-abcdefghijklmnopqrstu", "claude --key [REDACTED]"],
+    [
+      "a GitHub token",
+      "gh auth login --with-token ghp_0123456789abcdefghijABCDEFGHIJ",
+      "gh auth login --with-token [REDACTED]",
+    ],
+    [
+      "an AWS access key id",
+      "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
+      "aws configure set aws_access_key_id [REDACTED]",
+    ],
+    ["a Slack token", "post xoxb-123456789012-abcdef", "post [REDACTED]"],
+    ["a JWT", "echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N", "echo [REDACTED]"],
+    [
+      "a private key",
+      "printf '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----' > k",
+      "printf '[REDACTED PRIVATE KEY]' > k",
+    ],
+  ])("%s", (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it.each([
+    ["git status"],
+    ["rm -rf ~"],
+    ["npm run build -- --watch"],
+    ["git log --format=%H"],
+    ["src/server/orders.ts"],
+    ["lanes denied `rm -rf ~` [fs.delete-home]: it deletes your home directory"],
+  ])("leaves %j alone", (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it("redacts the subject and reason of an audit entry, nothing else", () => {
+    const entry = {
+      ts: "t",
+      event: "decision",
+      tool: "Bash",
+      subject: "TOKEN=abc curl x",
+      reason: "lanes asked about `TOKEN=abc curl x`",
+      rules: ["r"],
+    } as const;
+    expect(redactEntry(entry)).toEqual({
+      ...entry,
+      subject: "TOKEN=[REDACTED] curl x",
+      reason: "lanes asked about `TOKEN=[REDACTED] curl x`",
+    });
+  });
+});
