@@ -6,7 +6,8 @@
  * - the files it created, when they still hold what it wrote; a file the team changed (their
  *   `lanes.yaml`, an edited agent definition) is kept and listed, unless `purge`;
  * - the lines it added to `.claude/.gitignore` and the negations it added to ignore files;
- * - its runtime state (`.claude/state/`: compiled policy, audit log, progress) and folders left empty.
+ * - its runtime state (`.claude/state/`: compiled policy, caches, progress) and folders left empty;
+ *   the audit log stays (it is the team's record of what the guard decided) unless `purge`.
  * Planned apart from applied, like init.
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -26,7 +27,12 @@ export interface UninstallPlan {
   readonly settings: string | null | undefined;
   /** `.claude/.gitignore` without lanes' lines, when it changes. */
   readonly gitignore: string | undefined;
+  /** Audit logs left in `.claude/state/` (relative to the target); empty with `purge`. */
+  readonly keptState: readonly string[];
 }
+
+/** The audit logs, kept by an uninstall unless purged. */
+const AUDIT_LOGS = ["audit.jsonl", "audit.1.jsonl"];
 
 export type UninstallResult = { ok: true; plan: UninstallPlan } | { ok: false; message: string };
 
@@ -87,7 +93,13 @@ export function planUninstall(target: string, options: { readonly purge?: boolea
       .join("\n");
     if (next !== text) gitignore = next;
   }
-  return { ok: true, plan: { remove: remove.sort(), kept: kept.sort(), settings, gitignore } };
+  const keptState =
+    options.purge === true
+      ? []
+      : AUDIT_LOGS.map((f) => join(paths.state, f))
+          .filter((f) => existsSync(f))
+          .map((f) => relative(target, f));
+  return { ok: true, plan: { remove: remove.sort(), kept: kept.sort(), settings, gitignore, keptState } };
 }
 
 function removeEmptyDirs(dir: string, stop: string): void {
@@ -108,7 +120,10 @@ export function applyUninstall(target: string, plan: UninstallPlan): string[] {
   else if (plan.settings !== undefined) writeFileSync(paths.settings, plan.settings);
   if (plan.gitignore !== undefined) writeFileSync(paths.gitignore, plan.gitignore);
   const changed = record === undefined ? [] : removeNegations(target, record.ignoreFixes);
-  rmSync(paths.state, { recursive: true, force: true });
+  if (existsSync(paths.state))
+    for (const entry of readdirSync(paths.state))
+      if (!plan.keptState.includes(relative(target, join(paths.state, entry))))
+        rmSync(join(paths.state, entry), { recursive: true, force: true });
   removeEmptyDirs(paths.claude, dirname(paths.claude));
   return changed;
 }

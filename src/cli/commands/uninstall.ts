@@ -15,7 +15,7 @@ files your team changed (lanes.yaml, edited definitions) are kept and listed
 
 options:
   --dry-run   show what would be removed, change nothing
-  --purge     also remove the files your team changed`;
+  --purge     also remove the files your team changed, and the audit log`;
 
 export const uninstallCommand: Command = {
   name: "uninstall",
@@ -39,6 +39,7 @@ export const uninstallCommand: Command = {
       ctx.out("  updated   .claude/settings.json (lanes' hooks removed, everything else kept)\n");
     if (plan.gitignore !== undefined) ctx.out("  updated   .claude/.gitignore\n");
     for (const path of plan.kept) ctx.out(`  kept      ${path} (changed since lanes wrote it; --purge removes it)\n`);
+    for (const path of plan.keptState) ctx.out(`  kept      ${path} (the audit log; --purge removes it)\n`);
     if (values["dry-run"] === true) {
       ctx.out("dry run: nothing changed\n");
       return 0;
