@@ -266,11 +266,20 @@ function isClaudeConfig(abs: string, ctx: PathContext): boolean {
     `${project}/settings.local.json`,
     `${project}/lanes.yaml`,
     `${project}/lanes.local.yaml`,
+    `${project}/lanes.test.yaml`,
     `${user}/settings.json`,
     `${user}/lanes.yaml`,
   ];
-  // lanes' own files: hooks, definitions, compiled policy, runtime state and the hooks' code cache
-  const dirs = [`${project}/lanes`, `${project}/state`, "/etc/claude-code", "/Library/Application Support/ClaudeCode"];
+  // lanes' own files (hooks, definitions, compiled policy, runtime state, the hooks' code cache) and
+  // the rendered agents and skills: an agent file is a subagent's system prompt and tool list
+  const dirs = [
+    `${project}/lanes`,
+    `${project}/state`,
+    `${project}/agents`,
+    `${project}/skills`,
+    "/etc/claude-code",
+    "/Library/Application Support/ClaudeCode",
+  ];
   return (
     files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) ||
     dirs.some((d) => isWithin(abs, d, ci))
