@@ -19,7 +19,7 @@ import { projectPaths } from "../host/layout.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
 import type { GlobRoots } from "../globs/match.ts";
 import { baseAgentName } from "../policy/lanes.ts";
-import { auditLog, type AuditEntry } from "./audit.ts";
+import { auditLog, parseAuditLog, type AuditEntry } from "./audit.ts";
 import { findProjectDir, homeOf } from "../host/env.ts";
 import { readBaseInput, type BaseHookInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -87,25 +87,19 @@ function policyOf(ctx: Ctx): CompiledPolicy | undefined {
   return fallback.ok ? fallback.policy : undefined;
 }
 
-/** Audit entries written since `since` (ISO), from the current log (a rotation during the run loses the older part). */
-function auditSince(state: string, since: string): AuditEntry[] {
-  let text = "";
-  try {
-    text = readFileSync(join(state, "audit.jsonl"), "utf8");
-  } catch {
-    return [];
-  }
-  const entries: AuditEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
+/** The audit entries since `since`, from the rotated log too when the run began before the rotation. */
+export function auditSince(state: string, since: string): AuditEntry[] {
+  const read = (file: string): AuditEntry[] => {
     try {
-      const e = JSON.parse(line) as AuditEntry;
-      if (typeof e.ts === "string" && e.ts >= since) entries.push(e);
+      return parseAuditLog(readFileSync(join(state, file), "utf8")).entries;
     } catch {
-      // a torn line: skip
+      return [];
     }
-  }
-  return entries;
+  };
+  const current = read("audit.jsonl");
+  // the log rotated during the run: its start is in the rotated file
+  const older = current.length === 0 || current[0]!.ts > since ? read("audit.1.jsonl") : [];
+  return [...older, ...current].filter((e) => e.ts >= since);
 }
 
 /** Everything the run did, from the audit log and the work-tree snapshots; pure apart from reading them. */
