@@ -10,7 +10,8 @@
  *    call, a subagent's call or a second identical call is judged (and denied) as before.
  *
  * Grants come only from UserPromptSubmit input; the file is protected from every tool by the rule
- * `lanes.override`. One file, `.claude/state/overrides.json` (0600, atomic writes, under a lock).
+ * `lanes.override`, and a tool may not continue this session with a prompt of its own
+ * (`lanes.override-session`: `claude --resume`). One file, `.claude/state/overrides.json` (0600, atomic writes, under a lock).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -19,8 +20,8 @@ import { atomicWriteFile } from "../io/atomic.ts";
 import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
-/** The rule that protects the file of offers and grants (src/policy/rules/paths.ts): its denials are never overridable. */
-export const OVERRIDE_RULE = "lanes.override";
+/** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
+export const OVERRIDE_RULES: readonly string[] = ["lanes.override", "lanes.override-session"];
 /** The file of offers and grants, in the state directory. */
 export const OVERRIDES_FILE = "overrides.json";
 /** How long an offer (and the grant made from it) lives. */

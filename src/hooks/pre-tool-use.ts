@@ -40,7 +40,7 @@ import { LANES_VERSION } from "../host/version.ts";
 import { claimCall } from "./claim.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
-import { consumeGrant, offerOverride, OVERRIDE_RULE, OVERRIDE_TTL_MS } from "./override.ts";
+import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS } from "./override.ts";
 
 /** What the hook process prints. */
 export interface HookOutcome {
@@ -256,7 +256,10 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   // a human allowed this exact call once (`lanes allow <code>`): the denial gives way, once (override.ts)
   const main = input.agent_id === undefined && input.agent_type === undefined;
   const overridable = (d: typeof evaluation.decision) =>
-    d?.effect === "deny" && riskOf(d.effect) === "DANGEROUS" && main && !d.ruleIds.includes(OVERRIDE_RULE);
+    d?.effect === "deny" &&
+    riskOf(d.effect) === "DANGEROUS" &&
+    main &&
+    !d.ruleIds.some((id) => OVERRIDE_RULES.includes(id));
   const overridden =
     overridable(evaluation.decision) &&
     consumeGrant(paths.state, input.session_id, input.tool_name, input.tool_input, input.tool_use_id, now)
