@@ -52,8 +52,8 @@ export interface AuditEntry {
   readonly tool?: string;
   /** What the event is about: a command, a path, a task subject. */
   readonly subject?: string;
-  /** For decisions: `deny`, `ask` or `none` (no opinion). */
-  readonly decision?: "deny" | "ask" | "none";
+  /** For decisions: `deny`, `ask` or `none` (no opinion); for human decisions: `allow-once`. */
+  readonly decision?: "deny" | "ask" | "none" | "allow-once";
   /** For decisions: the risk class (SAFE, REVIEW_REQUIRED, DANGEROUS). */
   readonly risk?: RiskClass;
   readonly rules?: readonly string[];

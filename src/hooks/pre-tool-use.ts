@@ -40,6 +40,7 @@ import { LANES_VERSION } from "../host/version.ts";
 import { claimCall } from "./claim.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
+import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS } from "./override.ts";
 
 /** What the hook process prints. */
 export interface HookOutcome {
@@ -58,9 +59,11 @@ export interface GuardDeps {
   readonly distDir?: string;
 }
 
-const answer = (effect: "deny" | "ask", reason: string, notice?: string): string =>
-  JSON.stringify({
-    ...(notice !== undefined && { systemMessage: notice }),
+/** `notice` goes to the user and the model; `humanOnly` only to the user (`systemMessage`, never sent to the model). */
+const answer = (effect: "deny" | "ask", reason: string, notice?: string, humanOnly?: string): string => {
+  const shown = [notice, humanOnly].filter((m) => m !== undefined).join("\n");
+  return JSON.stringify({
+    ...(shown !== "" && { systemMessage: shown }),
     hookSpecificOutput: {
       hookEventName: "PreToolUse",
       permissionDecision: effect,
@@ -68,6 +71,7 @@ const answer = (effect: "deny" | "ask", reason: string, notice?: string): string
       ...(notice !== undefined && { additionalContext: notice }),
     },
   });
+};
 
 /** No decision, but something the user and the model must hear once (a policy file that does not compile). */
 const noticeOnly = (notice: string): string =>
@@ -248,8 +252,20 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
       ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
     }),
   );
-  const decision = evaluation.decision;
   const now = deps.now();
+  // a human allowed this exact call once (`lanes allow <code>`): the denial gives way, once (override.ts)
+  const main = input.agent_id === undefined && input.agent_type === undefined;
+  const overridable = (d: typeof evaluation.decision) =>
+    d?.effect === "deny" &&
+    riskOf(d.effect) === "DANGEROUS" &&
+    main &&
+    !d.ruleIds.some((id) => OVERRIDE_RULES.includes(id));
+  const overridden =
+    overridable(evaluation.decision) &&
+    consumeGrant(paths.state, input.session_id, input.tool_name, input.tool_input, input.tool_use_id, now)
+      ? evaluation.decision
+      : undefined;
+  const decision = overridden === undefined ? evaluation.decision : undefined;
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
   // lanes installed twice (plugin and project): both judge, only the first to claim the call records it
@@ -348,7 +364,10 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     risk: riskOf(decision?.effect),
     rules: decision?.ruleIds ?? [],
     ...(reason !== undefined && { reason }),
+    ...(overridden !== undefined && { overridden: overridden.ruleIds }),
   });
+  if (overridden !== undefined)
+    audit({ ...base, event: "human-decision", decision: "allow-once", use: "consumed", rules: overridden.ruleIds });
   if (
     decision !== undefined &&
     decision.matches.some((m) => m.layer === "must-not" || m.layer === "role" || m.layer === "task")
@@ -360,5 +379,23 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   if (decision === undefined || reason === undefined)
     return { stdout: choice.notice === undefined ? "" : noticeOnly(choice.notice), stderr };
-  return { stdout: answer(decision.effect, reason, choice.notice), stderr };
+  // the code goes to the human only (systemMessage), never into the reason the model reads
+  const code = overridable(decision)
+    ? offerOverride(
+        paths.state,
+        {
+          session: input.session_id,
+          tool: input.tool_name,
+          input: input.tool_input,
+          subject: describeCall(input.tool_name, input.tool_input),
+          rules: decision.ruleIds,
+        },
+        now,
+      )
+    : undefined;
+  const offer =
+    code === undefined
+      ? undefined
+      : `lanes: to let this exact call run once, type \`lanes allow ${code}\` (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
+  return { stdout: answer(decision.effect, reason, choice.notice, offer), stderr };
 }

@@ -9,7 +9,7 @@
  * | TaskCompleted                      | validates the completing run; VIOLATION or DANGEROUS refuse the completion   |
  * | PostToolUse Agent                  | gives the orchestrator the run's validation; DANGEROUS stops the session     |
  * | PostToolUse TaskCreate / TaskUpdate| records the task, its assignee (`owner`) and status; keeps `next_step` in step |
- * | UserPromptSubmit                   | a background agent's `<task-notification>`: gives the orchestrator the validations not yet given |
+ * | UserPromptSubmit                   | a background agent's `<task-notification>`: gives the orchestrator the validations not yet given; the human's `lanes allow <code>` (override.ts) |
  *
  * Prints one JSON object or nothing. Failures: see README "Failure posture".
  */
@@ -56,6 +56,7 @@ import {
   type WorktreeSnapshot,
 } from "./worktree-snapshot.ts";
 import { syncNextStep } from "./next-step.ts";
+import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "./override.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
 
@@ -115,7 +116,7 @@ export function gatherEvidence(
     .map((e) => ({
       tool: "Bash",
       subject: str(e.subject) ?? "",
-      decision: e.decision ?? "none",
+      decision: e.decision === "deny" || e.decision === "ask" ? e.decision : "none",
       rules: Array.isArray(e.rules) ? e.rules : [],
     }));
   const touched = new Set<string>();
@@ -567,6 +568,43 @@ function onNotification(ctx: Ctx): HookOutcome {
   };
 }
 
+/**
+ * The human's `lanes allow <code>` (src/hooks/override.ts): the live offer of that code in this
+ * session becomes a one-use grant for the exact call it was made for. Only a prompt typed by a
+ * person counts (no `source`, or `user`/`sdk`; never a subagent). On success the prompt goes
+ * through, so the model gets a turn to retry the call (the code is spent by then); an unknown or
+ * expired code blocks the prompt and tells the human why, the model sees nothing.
+ */
+function onOverride(ctx: Ctx, code: string): HookOutcome {
+  const source = str(ctx.input["source"]);
+  if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
+    return { stdout: "", stderr: ctx.stderr };
+  const redeemed = redeemOffer(ctx.state, ctx.input.session_id, code, ctx.now);
+  if (!redeemed.ok) {
+    const reason =
+      redeemed.reason === "unknown"
+        ? `lanes: no live override \`${code}\` in this session: codes expire after ${OVERRIDE_TTL_MS / 60_000} minutes and work once; let the call be tried again to get a new code`
+        : `lanes: could not record the override \`${code}\`: the state directory is busy or not writable; try again`;
+    return { stdout: JSON.stringify({ decision: "block", reason }), stderr: ctx.stderr };
+  }
+  audit(ctx, {
+    event: "human-decision",
+    decision: "allow-once",
+    tool: redeemed.tool,
+    subject: redeemed.subject,
+    rules: redeemed.rules,
+    expires: redeemed.expires,
+  });
+  const text = `the human allowed this exact ${redeemed.tool} call once, despite lanes rules ${redeemed.rules.map((r) => `\`${r}\``).join(", ")}: ${redeemed.subject}; retry it unchanged now if it is still needed (valid until ${redeemed.expires}); any other call is judged as before`;
+  return {
+    stdout: JSON.stringify({
+      systemMessage: `lanes: allowed once: ${redeemed.subject}`,
+      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text },
+    }),
+    stderr: ctx.stderr,
+  };
+}
+
 /** Runs the task-channel hook on one raw input. Never throws. */
 export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readBaseInput(raw);
@@ -595,8 +633,10 @@ export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
         return onTaskCompleted(ctx);
       case "PostToolUse":
         return onPostToolUse(ctx);
-      case "UserPromptSubmit":
-        return onNotification(ctx);
+      case "UserPromptSubmit": {
+        const code = overrideCommand(str(input["prompt"]) ?? "");
+        return code === undefined ? onNotification(ctx) : onOverride(ctx, code);
+      }
       default:
         return { stdout: "", stderr: [`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`] };
     }

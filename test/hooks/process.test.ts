@@ -237,9 +237,13 @@ describe("failure posture", () => {
       const out = first.json?.["hookSpecificOutput"] as Record<string, string>;
       expect(out["permissionDecision"]).toBe("deny");
       expect(out["permissionDecisionReason"]).toContain("[team.no-cowsay]");
-      expect(String(first.json?.["systemMessage"])).toMatch(
+      // the notice, then (for the human only) the override code of this denial
+      const [notice, offer] = String(first.json?.["systemMessage"]).split("\n");
+      expect(notice).toMatch(
         /^lanes policy does not compile: .*lanes\.yaml:\d+: rules\[1\]\.id: a rule id is lowercase words.*the last good policy stays in force$/,
       );
+      expect(offer).toMatch(/^lanes: to let this exact call run once, type `lanes allow [A-Z2-7]{6}`/);
+      expect(out["additionalContext"]).toBe(notice);
       // told once: the next call is judged silently by the last good policy
       const second = runHook(
         q,

@@ -102,4 +102,23 @@ export const pathRules: readonly RuleSpec[] = [
     why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
     instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
   },
+  {
+    // the human override (src/hooks/override.ts): only the hooks write offers and grants, from the human's prompt
+    id: "lanes.override",
+    effect: "deny",
+    paths: {
+      access: "zero-access",
+      patterns: [".claude/state/overrides.json", ".claude/state/overrides.json.*", ".claude/state/.overrides.json.*"],
+    },
+    why: "it holds the human's one-time overrides of denied calls, which only the human grants",
+    instead: "ask the user to type the `lanes allow` code lanes showed them, if they want the denied call to run once",
+  },
+  {
+    // a prompt of a Claude Code client that a tool started, in this very session, is not the human's
+    id: "lanes.override-session",
+    effect: "deny",
+    command: { program: ["claude"], flags_any: ["--resume", "-r", "--continue", "-c", "--session-id", "--fork-session"] },
+    why: "it continues a Claude Code session from a tool, where its prompts would pass for the user's",
+    instead: "start a fresh `claude -p` session, or ask the user to continue this one",
+  },
 ];
