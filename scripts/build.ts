@@ -171,12 +171,42 @@ const dataTables: Plugin = {
           const json = JSON.stringify(value);
           if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value))
             throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
+          // a large keyed table is parsed one entry at a time, on first use: a Bash call looks up a
+          // handful of programs, and parsing every program's option grammar was most of the shell's load time
+          if (json.length > LAZY_TABLE_CHARS && typeof value === "object" && value !== null && !Array.isArray(value)) {
+            const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)]));
+            return `export const ${name} = __lanesLazyTable(JSON.parse(${JSON.stringify(JSON.stringify(parts))}));`;
+          }
           return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
         });
-      return { contents: lines.join("\n"), loader: "js" };
+      return { contents: [LAZY_TABLE_HELPER, ...lines].join("\n"), loader: "js" };
     });
   },
 };
+
+/** Tables whose JSON is longer than this are parsed lazily, entry by entry (see `LAZY_TABLE_HELPER`). */
+const LAZY_TABLE_CHARS = 4000;
+
+/**
+ * Builds a table whose entries are parsed on first access. Every key is an own, enumerable property
+ * from the start (`Object.hasOwn`, `in`, `Object.keys` and indexing behave as for the parsed
+ * object); the first read of an entry parses its JSON and replaces the getter with the value.
+ */
+const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
+  const table = {};
+  for (const key of Object.keys(parts)) {
+    Object.defineProperty(table, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = JSON.parse(parts[key]);
+        Object.defineProperty(table, key, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return table;
+}`;
 
 function isPlainData(value: unknown): boolean {
   if (value === null || ["string", "number", "boolean"].includes(typeof value)) return true;
