@@ -188,24 +188,28 @@ const dataTables: Plugin = {
 const LAZY_TABLE_CHARS = 4000;
 
 /**
- * Builds a table whose entries are parsed on first access. Every key is an own, enumerable property
- * from the start (`Object.hasOwn`, `in`, `Object.keys` and indexing behave as for the parsed
- * object); the first read of an entry parses its JSON and replaces the getter with the value.
+ * Builds a table whose entries are parsed on first access: a read-only view of `parts` (key → the
+ * entry's JSON text) in which every key is an own, enumerable property (`Object.hasOwn`, `in`,
+ * `Object.keys` and indexing behave as for the parsed object) and reading an entry returns its
+ * parsed value, parsed once. A proxy rather than one getter per key: defining hundreds of
+ * accessors cost about as much as parsing the table.
  */
 const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
-  const table = {};
-  for (const key of Object.keys(parts)) {
-    Object.defineProperty(table, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = JSON.parse(parts[key]);
-        Object.defineProperty(table, key, { value, enumerable: true, writable: true, configurable: true });
-        return value;
-      },
-    });
-  }
-  return table;
+  const parsed = new Map();
+  const entry = (key) => {
+    let value = parsed.get(key);
+    if (value === undefined) parsed.set(key, (value = JSON.parse(parts[key])));
+    return value;
+  };
+  const own = (key) => typeof key === "string" && Object.hasOwn(parts, key);
+  return new Proxy(parts, {
+    get: (target, key) => (own(key) ? entry(key) : Reflect.get(target, key)),
+    getOwnPropertyDescriptor: (target, key) =>
+      own(key) ? { value: entry(key), writable: true, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(target, key),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
 }`;
 
 function isPlainData(value: unknown): boolean {
