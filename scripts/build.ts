@@ -194,7 +194,7 @@ const LAZY_TABLE_CHARS = 4000;
  * parsed value, parsed once. A proxy rather than one getter per key: defining hundreds of
  * accessors cost about as much as parsing the table.
  */
-const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
+export const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
   const parsed = new Map();
   const entry = (key) => {
     let value = parsed.get(key);
