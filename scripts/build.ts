@@ -171,12 +171,46 @@ const dataTables: Plugin = {
           const json = JSON.stringify(value);
           if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value))
             throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
+          // a large keyed table is parsed one entry at a time, on first use: a Bash call looks up a
+          // handful of programs, and parsing every program's option grammar was most of the shell's load time
+          if (json.length > LAZY_TABLE_CHARS && typeof value === "object" && value !== null && !Array.isArray(value)) {
+            const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)]));
+            return `export const ${name} = __lanesLazyTable(JSON.parse(${JSON.stringify(JSON.stringify(parts))}));`;
+          }
           return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
         });
-      return { contents: lines.join("\n"), loader: "js" };
+      return { contents: [LAZY_TABLE_HELPER, ...lines].join("\n"), loader: "js" };
     });
   },
 };
+
+/** Tables whose JSON is longer than this are parsed lazily, entry by entry (see `LAZY_TABLE_HELPER`). */
+const LAZY_TABLE_CHARS = 4000;
+
+/**
+ * Builds a table whose entries are parsed on first access: a read-only view of `parts` (key → the
+ * entry's JSON text) in which every key is an own, enumerable property (`Object.hasOwn`, `in`,
+ * `Object.keys` and indexing behave as for the parsed object) and reading an entry returns its
+ * parsed value, parsed once. A proxy rather than one getter per key: defining hundreds of
+ * accessors cost about as much as parsing the table.
+ */
+export const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
+  const parsed = new Map();
+  const entry = (key) => {
+    let value = parsed.get(key);
+    if (value === undefined) parsed.set(key, (value = JSON.parse(parts[key])));
+    return value;
+  };
+  const own = (key) => typeof key === "string" && Object.hasOwn(parts, key);
+  return new Proxy(parts, {
+    get: (target, key) => (own(key) ? entry(key) : Reflect.get(target, key)),
+    getOwnPropertyDescriptor: (target, key) =>
+      own(key) ? { value: entry(key), writable: true, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(target, key),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+}`;
 
 function isPlainData(value: unknown): boolean {
   if (value === null || ["string", "number", "boolean"].includes(typeof value)) return true;

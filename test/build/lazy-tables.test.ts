@@ -1,0 +1,54 @@
+/**
+ * The large shell data tables are inlined by the build as lazily parsed tables (scripts/build.ts,
+ * `LAZY_TABLE_HELPER`): the analysis must see exactly the object the source defines.
+ */
+import { describe, expect, it } from "vitest";
+import { LAZY_TABLE_HELPER } from "../../scripts/build.ts";
+import { PROGRAM_GRAMMARS } from "../../src/shell/tables/options.ts";
+import { PROGRAM_EFFECTS } from "../../src/shell/tables/effects.ts";
+import { WRAPPERS } from "../../src/shell/tables/wrappers.ts";
+
+type Table = Record<string, unknown>;
+
+function lazy(value: Table): Table {
+  const make = new Function(`${LAZY_TABLE_HELPER}\nreturn __lanesLazyTable;`)() as (parts: Table) => Table;
+  const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)]));
+  return make(JSON.parse(JSON.stringify(parts)) as Table);
+}
+
+describe("lazily parsed data tables", () => {
+  it.each([
+    ["PROGRAM_GRAMMARS", PROGRAM_GRAMMARS],
+    ["PROGRAM_EFFECTS", PROGRAM_EFFECTS],
+    ["WRAPPERS", WRAPPERS],
+  ] as const)("%s reads as the source table", (_name, source) => {
+    const table = lazy(source as Table);
+    expect(Object.keys(table)).toEqual(Object.keys(source));
+    for (const key of Object.keys(source)) {
+      expect(Object.hasOwn(table, key)).toBe(true);
+      expect(key in table).toBe(true);
+      expect(table[key]).toEqual((source as Table)[key]);
+      // parsed once: the same object on every read
+      expect(table[key]).toBe(table[key]);
+    }
+    expect(JSON.parse(JSON.stringify(table))).toEqual(JSON.parse(JSON.stringify(source)));
+  });
+
+  it("has no other own keys, keeps inherited members, and refuses writes", () => {
+    const table = lazy({ git: { options: { "-C": 1 } }, echo: {} });
+    expect(Object.hasOwn(table, "rm")).toBe(false);
+    expect(table["rm"]).toBeUndefined();
+    expect(Object.hasOwn(table, "toString")).toBe(false);
+    expect(typeof table.toString).toBe("function");
+    expect(Object.entries(table)).toEqual([
+      ["git", { options: { "-C": 1 } }],
+      ["echo", {}],
+    ]);
+    expect(() => {
+      "use strict";
+      table["rm"] = {};
+    }).toThrow(TypeError);
+    expect(Reflect.deleteProperty(table, "git")).toBe(false);
+    expect(table["git"]).toEqual({ options: { "-C": 1 } });
+  });
+});
