@@ -48,14 +48,31 @@ const LAZY_ON_HOT_PATH = [
 const version = (): string =>
   (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
+/**
+ * Built-in modules a hot bundle may load only inside a function, when a call needs them: `node:crypto`
+ * costs 3-4 ms to load in a hook process (`node -e` preloads it, so timing it there misleads).
+ */
+const LAZY_BUILTINS = ["node:crypto", "crypto"];
+
 function hotPathViolations(name: string, metafile: Metafile): string[] {
   if (!HOT.has(name)) return [];
-  return Object.keys(metafile.inputs)
-    .filter((input) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_ON_HOT_PATH].some((f) => input.includes(f)))
-    .map(
-      (input) =>
-        `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`,
-    );
+  const eager = Object.values(metafile.inputs).flatMap((input) =>
+    input.imports
+      .filter((i) => i.kind === "import-statement" && LAZY_BUILTINS.includes(i.path))
+      .map(
+        (i) =>
+          `${name}: the hot-path bundle imports \`${i.path}\` at load time; require it inside the function that needs it (see src/hooks/override.ts)`,
+      ),
+  );
+  return [
+    ...eager,
+    ...Object.keys(metafile.inputs)
+      .filter((input) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_ON_HOT_PATH].some((f) => input.includes(f)))
+      .map(
+        (input) =>
+          `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`,
+      ),
+  ];
 }
 
 /** The default compiled policy: built-in rules plus the pack's agents, no project files. */

@@ -13,7 +13,7 @@
  * `lanes.override`, and a tool may not continue this session with a prompt of its own
  * (`lanes.override-session`: `claude --resume`). One file, `.claude/state/overrides.json` (0600, atomic writes, under a lock).
  */
-import { createHash, randomBytes } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile } from "../io/atomic.ts";
@@ -28,6 +28,13 @@ export const OVERRIDES_FILE = "overrides.json";
 export const OVERRIDE_TTL_MS = 10 * 60 * 1000;
 /** At most this many live offers are kept (the oldest go first). */
 const MAX_OFFERS = 32;
+/**
+ * `node:crypto` takes 3-4 ms to load in a hook process (unlike `node -e`, which preloads it): it is
+ * loaded only when a denial makes an offer or a grant is looked up, never on an allowed call.
+ */
+let loadedCrypto: typeof Crypto | undefined;
+const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= require("node:crypto") as typeof Crypto);
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const CODE_LENGTH = 6;
 
@@ -79,14 +86,15 @@ export function canonicalJson(value: unknown): string {
 
 /** The hash that binds an offer or grant to one exact call of one session. */
 export function callHash(session: string, tool: string, input: Readonly<Record<string, unknown>>): string {
-  return createHash("sha256")
+  return nodeCrypto()
+    .createHash("sha256")
     .update(canonicalJson([session, tool, input]))
     .digest("hex");
 }
 
 /** A fresh code: 6 base32 characters from the system's random source. */
 export function newCode(): string {
-  const bytes = randomBytes(CODE_LENGTH);
+  const bytes = nodeCrypto().randomBytes(CODE_LENGTH);
   let code = "";
   for (const byte of bytes) code += ALPHABET[byte & 31];
   return code;
