@@ -2,14 +2,13 @@
  * Checkpoints (inter-skill protocol §5): save, resume by id, list. Saving is zod-free
  * (checkpoints-hot.ts, shared with PreCompact); resuming and listing validate each file.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { Checkpoint } from "./checkpoint-schema.ts";
 import { checkpointPath } from "./checkpoints-hot.ts";
 import { displayOf } from "./progress-hot.ts";
-import { readStateFile } from "./state-file.ts";
-import { describeError, fail, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
+import { listStateFiles, readStateFile } from "./state-file.ts";
+import { fail, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
 import { validatorOf } from "./zod-problem.ts";
 
 export {
@@ -62,13 +61,9 @@ export type CheckpointListing =
 /** Every checkpoint, oldest first (invalid files are listed with their problem, not backed up). */
 export function listCheckpoints(projectDir: string): Result<CheckpointListing[]> {
   const dir = projectPaths(projectDir).checkpoints;
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
-    return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
-  }
+  const listed = listStateFiles(dir, displayOf(projectDir, dir));
+  if (!listed.ok) return propagate(listed);
+  const names = listed.value;
   const out: CheckpointListing[] = names.map((name) => {
     const id = name.slice(0, -".json".length);
     const read = readStateFile(join(dir, name), validate, { display: name, repair: "", backup: false });

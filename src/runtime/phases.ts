@@ -8,7 +8,7 @@
  * Phase definitions come from a skill definition's `phases` (src/definitions/phases.ts); the
  * functions take them as a parameter, and {@link loadSkillPhases} reads them for the CLI.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import { z } from "zod";
@@ -37,7 +37,7 @@ import {
   type ArgumentSpec,
 } from "./phase-state.ts";
 import { displayOf, phaseStatePath } from "./progress-hot.ts";
-import { readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
+import { listStateFiles, readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
 import { describeError, fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem, validatorOf } from "./zod-problem.ts";
 
@@ -379,13 +379,9 @@ export type RunListing =
 /** Every composite-skill run of the project (`lanes phase list`), oldest first; unreadable files with their problem. */
 export function listRuns(projectDir: string): Result<RunListing[]> {
   const dir = projectPaths(projectDir).phases;
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
-    return fail("io", `cannot list \`${displayOf(projectDir, dir)}\`: ${describeError(error)}`);
-  }
+  const listed = listStateFiles(dir, displayOf(projectDir, dir));
+  if (!listed.ok) return propagate(listed);
+  const names = listed.value;
   const out: RunListing[] = names.map((file) => {
     const read = readStateFile(join(dir, file), validate, { display: file, repair: "", backup: false });
     if (!read.ok) return { file, ok: false, problem: read.issues[0]!.message };

@@ -30,6 +30,16 @@ export interface StateFileOptions extends RuntimeDeps {
   readonly lock?: LockOptions;
 }
 
+/** The `.json` state files of a directory (`display`: how messages name it); none when it does not exist. */
+export function listStateFiles(dir: string, display: string): Result<string[]> {
+  try {
+    return ok(readdirSync(dir).filter((n) => n.endsWith(".json")));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
+    return fail("io", `cannot list \`${display}\`: ${describeError(error)}`);
+  }
+}
+
 /**
  * Reads and validates `file`. `undefined` when it does not exist; a `corrupt` issue (and a backup
  * copy) when it does not parse or validate; an `io` issue when it cannot be read.
