@@ -281,7 +281,9 @@ export async function buildAll(outDir: string): Promise<string[]> {
     bundle: true,
     platform: "node",
     target: "node20",
-    ...(process.env["LANES_BUILD_MINIFY"] === "names" ? { minifyWhitespace: true, minifySyntax: true } : { minify: process.env["LANES_BUILD_MINIFY"] !== "0" }),
+    ...(process.env["LANES_BUILD_MINIFY"] === "names"
+      ? { minifyWhitespace: true, minifySyntax: true }
+      : { minify: process.env["LANES_BUILD_MINIFY"] !== "0" }),
     legalComments: "eof",
     metafile: true,
     logLevel: "silent",
