@@ -185,6 +185,13 @@ const BOOLEAN_OPTIONS = new Set([
   "--version",
   "--tls",
   "--tlsverify",
+  "--ours",
+  "--theirs",
+  "--no-overlay",
+  "--discard-changes",
+  "--worktree",
+  "--staged",
+  "--ignore-unmatch",
 ]);
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
