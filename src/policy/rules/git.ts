@@ -301,4 +301,35 @@ export const gitRules: readonly RuleSpec[] = [
     why: "a `:refs/tags/<tag>` refspec deletes a release tag on the remote, which others may already build from",
     instead: "leave published tags alone; ask the user before removing a release",
   },
+  {
+    id: "git.checkout-pathspec-file",
+    effect: "deny",
+    command: {
+      program: git,
+      args: ["checkout"],
+      flags_any: ["--pathspec-from-file"],
+      flags_none: ["-b", "-B", "--orphan", "--help", "-h", "-p", "--patch", "--ours", "--theirs"],
+    },
+    why: "`git checkout --pathspec-from-file` overwrites uncommitted changes in every file the list names",
+    instead: "keep a copy with `git stash push --pathspec-from-file=<file>` or `git diff > backup.patch` first",
+  },
+  {
+    id: "git.checkout-file",
+    effect: "deny",
+    command: {
+      program: git,
+      args: ["checkout", "./*|../*|..|.*.*|.gitignore|.gitattributes|.gitmodules|.env|.npmrc|.nvmrc|.editorconfig|.prettierrc|.eslintrc|.babelrc|.dockerignore|.github/*|.vscode/*|/*|*/|*.ts|*.tsx|*.js|*.jsx|*.mjs|*.cjs|*.json|*.md|*.mdx|*.txt|*.py|*.rb|*.go|*.rs|*.java|*.kt|*.kts|*.c|*.h|*.cc|*.cpp|*.hpp|*.cs|*.php|*.swift|*.scala|*.sh|*.bash|*.zsh|*.yml|*.yaml|*.toml|*.ini|*.cfg|*.conf|*.lock|*.html|*.css|*.scss|*.less|*.sql|*.xml|*.env|*.gradle|*.properties|*.vue|*.svelte|*.dart|*.lua|*.pl|*.ex|*.exs|*.erl|*.clj|*.csv|*.tsv|*.svg|*.png|*.jpg|*.ipynb|*.tf|*.proto|*.graphql|makefile|dockerfile|gemfile|procfile|license|readme"],
+      double_dash: false,
+      flags_none: ["-b", "-B", "--orphan", "-t", "--track", "--detach", "--help", "-h", "-p", "--patch", "--ours", "--theirs"],
+    },
+    why: "`git checkout <file>` overwrites the uncommitted changes in that file (a branch name never looks like `x.ts`, `./x` or `dir/`)",
+    instead: "keep a copy with `git stash push -- <paths>` or `git diff > backup.patch` first",
+  },
+  {
+    id: "git.lfs-migrate-rewrite",
+    effect: "deny",
+    command: { program: git, args: ["lfs", "migrate", "import|export"], flags_none: ["--no-rewrite", "--help", "-h"] },
+    why: "`git lfs migrate import` rewrites the history of the branches it converts",
+    instead: "use `git lfs migrate import --no-rewrite` for new commits, or ask the user before rewriting history",
+  },
 ];

@@ -82,6 +82,9 @@ export function git(w: Walker, inv: Invocation): number {
     w,
     positionals.map((p) => p.value),
   );
+  // `git $CMD --hard`: what git would do is only known at run time
+  if (sub !== undefined && sub.value === undefined)
+    w.report("dynamic-command-name", inv.base.text, "the git subcommand");
   const aliasKey = sub?.value === undefined ? undefined : `alias.${sub.value.toLowerCase()}`;
   const alias = aliasKey === undefined ? undefined : config.get(aliasKey);
   if (alias === undefined || subIndex < 0 || alias.startsWith("!")) {
