@@ -332,4 +332,23 @@ export const gitRules: readonly RuleSpec[] = [
     why: "`git lfs migrate import` rewrites the history of the branches it converts",
     instead: "use `git lfs migrate import --no-rewrite` for new commits, or ask the user before rewriting history",
   },
+  {
+    id: "git.push-force-main-lease",
+    effect: "deny",
+    command: {
+      program: git,
+      args: ["push"],
+      option_values: { "--force-with-lease": ["main", "master", "trunk", "production", "main:*", "master:*", "trunk:*", "production:*", "refs/heads/main*", "refs/heads/master*"] },
+      flags_none: ["--help", "-n", "--dry-run"],
+    },
+    why: "a lease on the main branch means the push rewrites the main branch's history",
+    instead: "push to a new branch and open a pull request; ask the user before rewriting `main`",
+  },
+  {
+    id: "git.bfg-jar",
+    effect: "deny",
+    command: { program: ["java"], option_values: { "-jar": ["bfg*.jar", "*/bfg*.jar"] }, flags_none: ["--help"] },
+    why: "the BFG rewrites every commit, which changes the repository's whole history",
+    instead: "ask the user; history rewrites need a human and a backup",
+  },
 ];
