@@ -41,10 +41,10 @@ export const gitRules: readonly RuleSpec[] = [
   },
   {
     id: "git.push-delete",
-    effect: "ask",
+    effect: "deny",
     command: { program: git, args: ["push"], flags_any: ["--delete", "-d"], flags_none: ["--help", "-n", "--dry-run"] },
-    why: "it deletes branches or tags on the remote",
-    instead: "ask the user to confirm the remote branch may go",
+    why: "it deletes branches or tags on the remote without checking that their commits are merged anywhere",
+    instead: "ask the user to delete the remote branch once its pull request is merged",
   },
   {
     id: "git.branch-force-delete",
@@ -228,10 +228,10 @@ export const gitRules: readonly RuleSpec[] = [
   },
   {
     id: "git.push-delete-refspec",
-    effect: "ask",
+    effect: "deny",
     command: { program: git, args: ["push", "**", ":*"], flags_none: ["--help", "-n", "--dry-run"] },
-    why: "a `:ref` refspec deletes that branch or tag on the remote",
-    instead: "ask the user to confirm the remote branch may go",
+    why: "a `:ref` refspec deletes that branch or tag on the remote without checking that its commits are merged anywhere",
+    instead: "ask the user to delete the remote branch once its pull request is merged",
   },
   {
     id: "git.push-force-refspec-any",
