@@ -283,7 +283,7 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.checkout-index-force",
     effect: "deny",
-    command: { program: git, args: ["checkout-index"], flags_any: ["-f", "--force"], flags_none: ["--prefix", "-n", "--no-create", "--help"] },
+    command: { program: git, args: ["checkout-index"], flags_any: ["-f", "--force"], flags_none: ["--prefix", "--help"] },
     why: "`git checkout-index --force` overwrites files in the work tree with their staged content",
     instead: "export into another directory with `--prefix=<dir>/`, or `git stash` the changes first",
   },
