@@ -185,6 +185,13 @@ const BOOLEAN_OPTIONS = new Set([
   "--version",
   "--tls",
   "--tlsverify",
+  "--ours",
+  "--theirs",
+  "--no-overlay",
+  "--discard-changes",
+  "--worktree",
+  "--staged",
+  "--ignore-unmatch",
 ]);
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
@@ -245,7 +252,7 @@ function matchCommand(
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
-    if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
+    if (m.doubleDash !== undefined && m.doubleDash !== fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&
       !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(optionValues(fact, option), wanted))
