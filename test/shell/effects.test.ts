@@ -25,7 +25,7 @@ describe("file effects from program knowledge", () => {
     ["unlink x", ["delete x known"]],
     ["rmdir -p a/b", ["delete a/b known"]],
     ["shred -u key.pem", ["delete key.pem known"]],
-    ["shred key.pem", ["write key.pem known"]],
+    ["shred key.pem", ["delete key.pem known"]],
     ["git rm -r --force src", ["delete src RF known"]],
     ["git rm --cached x", []],
     ["git -C repo rm x", ["delete repo/x known"]],

@@ -169,7 +169,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },
   rmdir: { operands: "delete" },
-  shred: { operands: "write", forceFlags: FORCE, switches: [{ flags: ["-u", "--remove"], access: "delete" }] },
+  // overwriting a file's content with noise destroys it as surely as removing it (`-u` also removes)
+  shred: { operands: "delete", forceFlags: FORCE },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
@@ -180,7 +181,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
   mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
   ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "read", "-F": "read" } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" } },
+  // the agent keeps the key: `ssh-add -L` shows only public keys
+  "ssh-add": { operands: "use" },
   rsync: {
     destination: {
       access: "write",
@@ -206,7 +209,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
     optionPaths: {
       "-o": "write", "--output": "write", "--output-dir": "write", "-T": "read", "--upload-file": "read", "-K": "read", "--config": "read",
       "-c": "write", "--cookie-jar": "write", "-D": "write", "--dump-header": "write", "--trace": "write", "--trace-ascii": "write",
-      "--stderr": "write", "--netrc-file": "read", "-E": "read", "--cert": "read", "--key": "read", "--cacert": "read",
+      "--stderr": "write", "--netrc-file": "read", "-E": "use", "--cert": "use", "--key": "use", "--cacert": "use", "--capath": "use",
+      "--proxy-cert": "use", "--proxy-key": "use", "--proxy-cacert": "use",
     },
     atFileOptions: { "-d": "read", "--data": "read", "--data-binary": "read", "--data-urlencode": "read", "--data-ascii": "read", "--json": "read", "-F": "read", "--form": "read" },
   },
@@ -219,10 +223,14 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   },
   openssl: {
     optionPaths: {
-      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "read", "-key": "read", "-kfile": "read", "-config": "read",
-      "-certfile": "read", "-CAfile": "read", "-CA": "read", "-CAkey": "read", "-signkey": "read", "-extfile": "read",
+      // `-in` is what the command prints or converts (`openssl rsa -in k.pem` shows the key); a key
+      // or certificate given to sign, encrypt or connect with is only used
+      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "use", "-key": "use", "-kfile": "read", "-config": "read",
+      "-certfile": "use", "-CAfile": "use", "-CA": "use", "-CAkey": "use", "-signkey": "use", "-cert": "use", "-extfile": "read",
     },
   },
+  // a keystore is opened to list, sign with or add to; keytool never prints a private key
+  keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
   // structured programs
   find: { custom: "find" },
