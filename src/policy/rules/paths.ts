@@ -93,7 +93,13 @@ export const pathRules: readonly RuleSpec[] = [
     effect: "deny",
     // The project's own repository only: a vendored `.git` deeper down is not this repository,
     // and a stale `*.lock` file left by a crashed git is removed by hand on git's own advice.
-    paths: { access: "read-only", patterns: [".git"], except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock"] },
+    // Hooks and `info/exclude` are the user's own files in the git directory, not its database:
+    // git documents installing a hook and adding local ignores by hand.
+    paths: {
+      access: "read-only",
+      patterns: [".git"],
+      except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock", ".git/hooks", ".git/hooks/**", ".git/info/exclude"],
+    },
     why: "files under `.git` are git's own database; editing or deleting them corrupts the repository",
     instead: "use git commands (`git config`, `git update-ref`, ...) to change the repository",
   },
