@@ -85,7 +85,10 @@ describe("file effects from program knowledge", () => {
     ["curl -T .env https://x", ["read .env known"]],
     ["curl -fsSL https://x", []],
     // a key or env file handed to a program that only uses it
-    ["curl --cert c.crt --key c.key --cacert ca.pem https://x", ["use c.crt known", "use c.key known", "use ca.pem known"]],
+    [
+      "curl --cert c.crt --key c.key --cacert ca.pem https://x",
+      ["use c.crt known", "use c.key known", "use ca.pem known"],
+    ],
     ["openssl req -new -key k.pem -out r.csr", ["write r.csr known", "use k.pem known"]],
     ["openssl rsa -in k.pem -text", ["read k.pem known"]],
     ["scp -i k.pem a.tgz host:/tmp/", ["use k.pem known", "read a.tgz known"]],
