@@ -29,6 +29,8 @@ export const pathRules: readonly RuleSpec[] = [
       except: [
         "*.pub",
         "*.pub.pem",
+        "*.pub.key",
+        "*public*.key",
         "*public*.pem",
         "*pubkey*.pem",
         "*cert.pem",

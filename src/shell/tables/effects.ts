@@ -76,6 +76,7 @@ export interface EffectSpec {
 const NONE: EffectSpec = {};
 const READ: EffectSpec = { operands: "read" };
 const WRITE: EffectSpec = { operands: "write" };
+const USE: EffectSpec = { operands: "use" };
 const RECURSIVE_R = ["-r", "-R", "--recursive"];
 const FORCE = ["-f", "--force"];
 
@@ -134,11 +135,14 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // read
   ...Object.fromEntries(
     [
-      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "wc", "cut", "paste", "base64", "base32",
-      "xxd", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
-      "cksum", "sum", "file", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
-      "sdiff", "zcat", "bzcat", "xzcat", "zless", "md5", "shasum", "look", "tsort", "pr", "csplit",
+      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "cut", "paste", "base64", "base32",
+      "xxd", "od", "hexdump", "strings", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
+      "sdiff", "zcat", "bzcat", "xzcat", "zless", "look", "tsort", "pr", "csplit",
     ].map((p) => [p, READ]),
+  ),
+  // counts, checksums and file types: they read every byte and show none of it
+  ...Object.fromEntries(
+    ["wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "md5", "shasum", "file"].map((p) => [p, USE]),
   ),
   sort: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--files0-from": "read" } },
   uniq: { byPosition: ["read", "write"] },
