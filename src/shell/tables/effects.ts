@@ -233,6 +233,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "-certfile": "use", "-CAfile": "use", "-CA": "use", "-CAkey": "use", "-signkey": "use", "-cert": "use", "-extfile": "read",
     },
   },
+  // `vercel env pull [FILE]` writes the project's variables into an env file (default `.env.local`)
+  ...Object.fromEntries(["vercel", "vc"].map((p) => [p, { subcommands: { env: { subcommands: { pull: { operands: "write" } } } } } as EffectSpec])),
   // a keystore is opened to list, sign with or add to; keytool never prints a private key
   keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
