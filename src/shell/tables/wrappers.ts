@@ -261,7 +261,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
   // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
   "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
-  dotenv: { kind: "exec", grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": "optional", "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  dotenv: { kind: "exec", grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
   "env-cmd": {
     kind: "exec",
     grammar: stop({
