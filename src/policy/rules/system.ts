@@ -162,7 +162,7 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.taskkill-all",
     effect: "deny",
-    command: { program: ["taskkill", "taskkill.exe"], option_values: { "/fi": ["*"] } },
+    command: { program: ["taskkill", "taskkill.exe"], args: ["**", "/fi"] },
     why: "a filter can match every process on the machine",
     instead: "kill the specific process you started, by its own pid",
   },

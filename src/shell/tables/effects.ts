@@ -175,6 +175,10 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   rmdir: { operands: "delete" },
   // overwriting a file's content with noise destroys it as surely as removing it (`-u` also removes)
   shred: { operands: "delete", forceFlags: FORCE },
+  // node's rm -rf (`npx rimraf dist`, `del-cli 'build/**'`): every operand goes, recursively, unasked
+  rimraf: { operands: "delete", recursive: true },
+  del: { operands: "delete", recursive: true },
+  "del-cli": { operands: "delete", recursive: true },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
