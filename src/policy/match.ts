@@ -351,7 +351,8 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
 
 /**
  * Deletes of paths in the rule's classes. A delete of a broad directory (root, home, project,
- * parent, broad glob) counts when recursive, forced or globbed; a system path counts always. A
+ * parent, broad glob) counts when recursive, forced or globbed; a system path, a home file and
+ * anything in another user's home count always. A
  * filtered delete (`find <root> -name x -delete`) only removes what the filter selects: it counts
  * for system paths and for rules that ask for filtered deletes (`filtered: true`).
  */
@@ -368,7 +369,8 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     if (fact.path === undefined) continue;
     const classes = m.targets.filter((c) => fact.classes.has(c));
     if (classes.length === 0) continue;
-    const narrow = classes.some((c) => c === "system" || c === "device");
+    // a file that one plain `rm` destroys (`~/.bashrc`), anything in another user's home: no flag needed
+    const narrow = classes.some((c) => c === "system" || c === "device" || c === "home-file" || c === "other-home");
     if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
     if (!fact.filtered && !narrow && !bulk) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -383,6 +385,7 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
         f.path !== undefined &&
         (m.access as readonly string[]).includes(f.access) &&
         (m.recursive !== true || f.recursive) &&
+        (m.overwrite !== true || f.overwrite) &&
         m.targets.some((c) => f.classes.has(c)),
     )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));

@@ -17,7 +17,7 @@ const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined
 type Push = (
   access: Access,
   path: ShellWord,
-  extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; basis?: FileEffect["basis"] },
+  extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; overwrite?: boolean; basis?: FileEffect["basis"] },
 ) => void;
 
 const isNonFile = (path: ShellWord): boolean =>
@@ -42,6 +42,7 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         recursive: extra.recursive ?? false,
         force: extra.force ?? false,
         filtered: extra.filtered ?? false,
+        ...(access === "write" && extra.overwrite === true ? { overwrite: true } : {}),
         basis: extra.basis ?? "known",
       });
     };
@@ -56,6 +57,7 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         effect.recursive,
         effect.force,
         effect.filtered,
+        effect.overwrite === true,
         effect.basis,
       ].join("\u0001");
       if (seen.has(key)) continue;
@@ -70,7 +72,7 @@ function redirectEffects(cmd: ShellCommand, push: Push): void {
   for (const r of cmd.redirects) {
     if (r.target === undefined) continue;
     if (r.kind === "write" || r.kind === "append" || r.kind === "readwrite")
-      push("write", r.target, { basis: "redirect" });
+      push("write", r.target, { basis: "redirect", overwrite: r.kind === "write" });
     else if (r.kind === "read") push("read", r.target, { basis: "redirect" });
   }
 }
@@ -164,7 +166,12 @@ function specEffects(
   const recursive = spec.recursive === true || has(view, spec.recursiveFlags);
   const force = has(view, spec.forceFlags);
   const filtered = spec.filtered === true;
-  const extra = { recursive, force, filtered };
+  const replaces = spec.overwrite;
+  const overwrite =
+    replaces !== undefined &&
+    (replaces.only === undefined || has(view, replaces.only)) &&
+    !has(view, replaces.unless);
+  const extra = { recursive, force, filtered, overwrite };
 
   for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
     for (const word of view.values.get(option) ?? []) if (word.value !== "-") push(access, word, extra);
@@ -231,7 +238,7 @@ function destinationEffects(
   destination: NonNullable<EffectSpec["destination"]>,
   operands: readonly Operand[],
   view: DetailedView,
-  extra: { recursive: boolean; force: boolean; filtered: boolean },
+  extra: { recursive: boolean; force: boolean; filtered: boolean; overwrite: boolean },
   push: Push,
 ): void {
   const targetDir = destination.targetDirOptions.flatMap((o) => view.values.get(o) ?? []).at(-1);

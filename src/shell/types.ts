@@ -252,6 +252,11 @@ export interface FileEffect {
    */
   readonly filtered: boolean;
   /**
+   * True when a write replaces the file's whole content (`> f`, `truncate`, `tee f`, `cp x f`,
+   * `dd of=f`), as opposed to appending or editing (`>> f`, `sed -i`, `touch`).
+   */
+  readonly overwrite?: boolean;
+  /**
    * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
    * `operand` for a path-looking operand of a program lanes does not know (access is then "read").
    */
