@@ -3,6 +3,7 @@
  * `_code-tokens.ts`: dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
  * `Path('/x').unlink()`), import aliases, paren-less perl/ruby calls and backtick strings.
  */
+import { withHome } from "./_code-home.ts";
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
 import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "./tables/apis.ts";
 import type { InterpreterCall } from "./types.ts";
@@ -366,7 +367,7 @@ function callOf(
   language: CodeTokenLanguage,
   receiverPath?: CodeToken[],
 ): FoundCall {
-  const args = argTokens.map((t) => classify(t, language));
+  const args = argTokens.map((t) => classify(spec.access === "exec" ? t : withHome(t, language), language));
   let access = spec.access;
   if (spec.mode !== undefined) {
     const mode = args[spec.mode.index];
@@ -382,7 +383,7 @@ function callOf(
     const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
     return { api, access, recursive: false, args: shown, exec, text };
   }
-  const paths = receiverPath !== undefined ? [stringValue(receiverPath)?.value] : pathArgs(spec, args);
+  const paths = receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
   return { api, access, recursive, args: paths, exec: undefined, text };
 }
 

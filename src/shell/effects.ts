@@ -395,11 +395,31 @@ export function findFiltered(args: readonly ShellWord[]): boolean {
   );
 }
 
+/**
+ * The entries right under a search root that a find expression certainly selects: the value of
+ * its one `-name`/`-iname` test when that is a literal name (`find . -name .git -exec rm -rf {} +`
+ * reaches `./.git`), unless `-mindepth` skips the first level or an operator widens the test.
+ */
+export function findNamedChildren(args: readonly ShellWord[], roots: readonly ShellWord[]): ShellWord[] {
+  const values = args.map((a) => a.value);
+  if (values.some((v) => v === undefined || FIND_WIDENERS.includes(v))) return [];
+  const depth = values.indexOf("-mindepth");
+  if (depth >= 0 && Number(values[depth + 1]) >= 2) return [];
+  const names = values.flatMap((v, i) => (v === "-name" || v === "-iname" ? [values[i + 1]] : []));
+  const name = names[0];
+  if (names.length !== 1 || name === undefined || name === "" || name.includes("/")) return [];
+  if ([...name].some((c) => c === "*" || c === "?" || c === "[" || c === "\\")) return [];
+  return roots.flatMap((root) =>
+    root.value === undefined ? [] : [{ text: root.text, value: `${trimSlashes(root.value)}/${name}`, glob: false }],
+  );
+}
+
 function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   const roots = view.operands.length > 0 ? view.operands.map((o) => o.word) : [syntheticWord(".")];
   if (view.flags.has("-delete")) {
     const filtered = findFiltered(cmd.args);
     for (const root of roots) push("delete", root, { recursive: true, filtered });
+    if (filtered) for (const child of findNamedChildren(cmd.args, roots)) push("delete", child, { recursive: true });
   }
   for (const option of ["-fprint", "-fprint0", "-fls", "-fprintf"]) {
     const file = view.values.get(option)?.[0];
@@ -488,13 +508,16 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   if (!cmd.runtimeArgs) return [...own];
   const out: FileEffect[] = [];
   if (cmd.searchRoots.length > 0) {
-    const filtered = findFiltered(findOf(cmd, analysis)?.args ?? []);
+    const findArgs = findOf(cmd, analysis)?.args ?? [];
+    const filtered = findFiltered(findArgs);
+    const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }
       for (const root of cmd.searchRoots) out.push({ ...effect, path: root, recursive: true, filtered });
+      for (const child of children) out.push({ ...effect, path: child, recursive: true, filtered: false });
     }
     return out;
   }
