@@ -383,7 +383,8 @@ function callOf(
     const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
     return { api, access, recursive: false, args: shown, exec, text };
   }
-  const paths = receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
+  const paths =
+    receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
   return { api, access, recursive, args: paths, exec: undefined, text };
 }
 

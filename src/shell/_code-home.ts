@@ -2,8 +2,9 @@
  * The home directory as interpreter code spells it (`os.path.expanduser("~")`, `Path.home()`,
  * `os.homedir()`, `process.env.HOME`, `$ENV{HOME}`, `Dir.home`, `ENV["HOME"]`, inside string
  * interpolation too) and path joins of static parts (`os.path.join`, `path.join`, `File.join`,
- * pathlib's `/`): rewritten into string tokens whose value starts with `~`, which the policy
- * resolves like the shell's `~`. Used by `_code-calls.ts` on the arguments of file API calls.
+ * pathlib's `/`) and glob calls (`glob("~/.ssh/*")` stands for its pattern): rewritten into string
+ * tokens whose value starts with `~`, which the policy resolves like the shell's `~`. Used by
+ * `_code-calls.ts` on the arguments of file API calls.
  */
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
 
@@ -55,7 +56,7 @@ const HOME_FORMS: readonly HomeForm[] = [
   { tokens: ["$_ENV", "[", "$HOME", "]"], value: "~" },
 ];
 
-/** Calls that join their static string arguments into one path. */
+/** Calls that join their static string arguments into one path (`$PATH`: the string `path` or `node:path`). */
 // prettier-ignore
 const JOINS: readonly (readonly string[])[] = [
   ["os", ".", "path", ".", "join"],
@@ -64,6 +65,8 @@ const JOINS: readonly (readonly string[])[] = [
   ["Path"],
   ["path", ".", "join"],
   ["path", ".", "resolve"],
+  ["require", "(", "$PATH", ")", ".", "join"],
+  ["require", "(", "$PATH", ")", ".", "resolve"],
   ["File", ".", "join"],
   ["Pathname", ".", "new"],
 ];
@@ -115,7 +118,7 @@ function interpolated(t: CodeToken, language: CodeTokenLanguage): string | undef
     text = text.slice(quote);
   }
   const open = text[0];
-  if ((open !== '"' && open !== "`") && !(fString && open === "'")) return undefined;
+  if (open !== '"' && open !== "`" && !(fString && open === "'")) return undefined;
   if (text.length < 2 || text.at(-1) !== open || text.startsWith(open.repeat(3))) return undefined;
   let body = text.slice(1, -1);
   if (body.includes("\\")) return undefined;
@@ -193,7 +196,11 @@ export function withHome(tokens: readonly CodeToken[], language: CodeTokenLangua
         language === "python" &&
         isString(right)
       ) {
-        next[next.length - 1] = stringToken(joinParts([prev.value as string, right?.value as string]), prev, right as CodeToken);
+        next[next.length - 1] = stringToken(
+          joinParts([prev.value as string, right?.value as string]),
+          prev,
+          right as CodeToken,
+        );
         i += 1;
         changed = true;
         continue;
@@ -208,7 +215,11 @@ export function withHome(tokens: readonly CodeToken[], language: CodeTokenLangua
 /** A join call of static strings at `i` (`os.path.join("~", ".ssh")`): its value and last token. */
 function joinAt(tokens: readonly CodeToken[], i: number): { value: string; last: number } | undefined {
   for (const name of JOINS) {
-    if (!name.every((text, k) => tokens[i + k]?.text === text && tokens[i + k]?.kind !== "string")) continue;
+    const fits = (text: string, t: CodeToken | undefined): boolean =>
+      text === "$PATH"
+        ? t?.kind === "string" && (t.value === "path" || t.value === "node:path")
+        : t?.text === text && t.kind !== "string";
+    if (!name.every((text, k) => fits(text, tokens[i + k]))) continue;
     let k = i + name.length;
     if (tokens[k]?.text !== "(") continue;
     const parts: string[] = [];

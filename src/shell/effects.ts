@@ -17,7 +17,13 @@ const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined
 type Push = (
   access: Access,
   path: ShellWord,
-  extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; overwrite?: boolean; basis?: FileEffect["basis"] },
+  extra?: {
+    recursive?: boolean;
+    force?: boolean;
+    filtered?: boolean;
+    overwrite?: boolean;
+    basis?: FileEffect["basis"];
+  },
 ) => void;
 
 const isNonFile = (path: ShellWord): boolean =>
@@ -168,9 +174,7 @@ function specEffects(
   const filtered = spec.filtered === true;
   const replaces = spec.overwrite;
   const overwrite =
-    replaces !== undefined &&
-    (replaces.only === undefined || has(view, replaces.only)) &&
-    !has(view, replaces.unless);
+    replaces !== undefined && (replaces.only === undefined || has(view, replaces.only)) && !has(view, replaces.unless);
   const extra = { recursive, force, filtered, overwrite };
 
   for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
@@ -258,7 +262,15 @@ function destinationEffects(
     dest = undefined;
     sources = operands.map((o) => o.word);
   }
-  if (dest !== undefined) push(destination.access, dest, extra);
+  // into a directory (`cp a b dir`, `cp x dir/`, `-t dir`) the destination itself is not replaced
+  const intoDir =
+    targetDir !== undefined ||
+    sources.length > 1 ||
+    dest?.value === undefined ||
+    dest.value.endsWith("/") ||
+    dest.value === "." ||
+    dest.value === "..";
+  if (dest !== undefined) push(destination.access, dest, { ...extra, overwrite: extra.overwrite && !intoDir });
   if (destination.sources !== "none") {
     for (const s of sources)
       push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
