@@ -1,7 +1,7 @@
 /**
  * The home directory as interpreter code spells it (`os.path.expanduser("~")`, `Path.home()`,
  * `os.homedir()`, `process.env.HOME`, `$ENV{HOME}`, `Dir.home`, `ENV["HOME"]`, inside string
- * interpolation too) and path joins of static parts (`os.path.join`, `path.join`, `File.join`,
+ * interpolation too), the working directory (`os.getcwd()`, `process.cwd()`, `Dir.pwd`: `.`), path joins of static parts (`os.path.join`, `path.join`, `File.join`,
  * pathlib's `/`) and glob calls (`glob("~/.ssh/*")` stands for its pattern): rewritten into string
  * tokens whose value starts with `~`, which the policy resolves like the shell's `~`. Used by
  * `_code-calls.ts` on the arguments of file API calls.
@@ -19,7 +19,7 @@ interface HomeForm {
 }
 
 // prettier-ignore
-const HOME_FORMS: readonly HomeForm[] = [
+const FORMS: readonly HomeForm[] = [
   // python
   { tokens: ["os", ".", "path", ".", "expanduser", "(", "$S", ")"] },
   { tokens: ["pathlib", ".", "Path", ".", "home", "(", ")"], value: "~" },
@@ -45,6 +45,23 @@ const HOME_FORMS: readonly HomeForm[] = [
   { tokens: ["ENV", "[", "$HOME", "]"], value: "~" },
   { tokens: ["ENV", ".", "fetch", "(", "$HOME", ")"], value: "~" },
   { tokens: ["File", ".", "expand_path", "(", "$S", ")"] },
+  // the working directory (`shutil.rmtree(os.getcwd())`), and absolute forms of a static path
+  { tokens: ["os", ".", "getcwd", "(", ")"], value: "." },
+  { tokens: ["pathlib", ".", "Path", ".", "cwd", "(", ")"], value: "." },
+  { tokens: ["Path", ".", "cwd", "(", ")"], value: "." },
+  { tokens: ["process", ".", "cwd", "(", ")"], value: "." },
+  { tokens: ["Deno", ".", "cwd", "(", ")"], value: "." },
+  { tokens: ["Dir", ".", "pwd", "(", ")"], value: "." },
+  { tokens: ["Dir", ".", "pwd"], value: "." },
+  { tokens: ["Dir", ".", "getwd"], value: "." },
+  { tokens: ["FileUtils", ".", "pwd"], value: "." },
+  { tokens: ["Cwd", "::", "getcwd", "(", ")"], value: "." },
+  { tokens: ["Cwd", "::", "cwd", "(", ")"], value: "." },
+  { tokens: ["getcwd", "(", ")"], value: "." },
+  { tokens: ["cwd", "(", ")"], value: "." },
+  { tokens: ["os", ".", "path", ".", "abspath", "(", "$S", ")"] },
+  { tokens: ["os", ".", "path", ".", "realpath", "(", "$S", ")"] },
+  { tokens: ["realpath", "(", "$S", ")"] },
   // glob expansions stand for the pattern they expand (`unlink glob("~/.ssh/*")`)
   { tokens: ["glob", "(", "$S", ")"] },
   { tokens: ["glob", ".", "glob", "(", "$S", ")"] },
@@ -169,7 +186,7 @@ export function withHome(tokens: readonly CodeToken[], language: CodeTokenLangua
     changed = false;
     const next: CodeToken[] = [];
     for (let i = 0; i < out.length; i++) {
-      const hit = HOME_FORMS.map((f) => ({ f, v: matchForm(out, i, f) })).find((h) => h.v !== undefined);
+      const hit = FORMS.map((f) => ({ f, v: matchForm(out, i, f) })).find((h) => h.v !== undefined);
       if (hit !== undefined) {
         const end = out[i + hit.f.tokens.length - 1] as CodeToken;
         next.push(stringToken(hit.v as string, out[i] as CodeToken, end));

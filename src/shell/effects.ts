@@ -402,9 +402,19 @@ export function findFiltered(args: readonly ShellWord[]): boolean {
   const widens = (v: string): boolean => FIND_WIDENERS.includes(v) && v !== "-o" && v !== "-or";
   return relevant.every(
     (b) =>
-      b.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) &&
-      !b.some((v) => v !== undefined && widens(v)),
+      b.some(
+        (v, i) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer")) && !matchesAll(v, b[i + 1]),
+      ) && !b.some((v) => v !== undefined && widens(v)),
   );
+}
+
+/** A name, path or regex test that every entry passes (`-name '*'`, `-path './*'`, `-regex '.*'`). */
+function matchesAll(test: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (test === "-regex" || test === "-iregex") return [".*", ".+", "^.*$", "^.*", ".*$"].includes(value);
+  if (!["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"].includes(test)) return false;
+  const rest = value.startsWith("./") ? value.slice(2) : value;
+  return rest.length > 0 && [...rest].every((c) => c === "*" || c === "/");
 }
 
 /**
@@ -520,8 +530,10 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   if (!cmd.runtimeArgs) return [...own];
   const out: FileEffect[] = [];
   if (cmd.searchRoots.length > 0) {
-    const findArgs = findOf(cmd, analysis)?.args ?? [];
-    const filtered = findFiltered(findArgs);
+    const find = findOf(cmd, analysis);
+    const findArgs = find?.args ?? [];
+    // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
+    const filtered = find === undefined ? grepFed(cmd, analysis) : findFiltered(findArgs);
     const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
@@ -557,6 +569,16 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
     });
   }
   return out;
+}
+
+/** True when `cmd` runs under `xargs` fed by a grep of a listing (the xargs handler gave it the listed directory as search root). */
+function grepFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
+  return (
+    cmd.wrappers.includes("xargs") &&
+    analysis.pipes.some(
+      (p) => p.to === cmd.index && ["grep", "egrep", "fgrep", "rg"].includes(analysis.commands[p.from]?.program ?? ""),
+    )
+  );
 }
 
 /** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */
