@@ -48,10 +48,17 @@ export function xargsInput(
   }
   if (replace) return undefined;
   // `ls DIR | grep PATTERN | xargs cmd`: some entries of DIR, selected like `find DIR -name` selects
-  if (lister?.program !== undefined && NAME_FILTERS.includes(lister.program) && !inverts(lister.args)) {
+  // (`grep -v`, `grep .`: as many as the listing itself)
+  if (lister?.program !== undefined && NAME_FILTERS.includes(lister.program)) {
     const feeders = w.pipes.filter((p) => p.to === producers[0]).map((p) => w.commands[p.from]);
     const listed = feeders.length === 1 ? listing(feeders[0]) : undefined;
-    if (listed === undefined || listed.glob) return undefined;
+    if (listed === undefined) return undefined;
+    if (inverts(lister.args))
+      return {
+        words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })],
+        runtime: false,
+      };
+    if (listed.glob) return undefined;
     return {
       words: [plain({ text: "{}", value: "{}", glob: false })],
       runtime: true,
