@@ -234,7 +234,24 @@ const HOME_CACHES = [
   ".rbenv/versions",
   ".rustup/toolchains",
   ".local/share/pnpm/store",
+  "Library/Logs",
+  ".vscode/extensions",
+  ".vscode-server",
+  ".cursor/extensions",
 ];
+
+/**
+ * A directory under the home directory that names itself a cache (`~/.config/Code/Cache`,
+ * `CachedData`, `GPUCache`, `node_modules/.cache`): applications keep disposable data there.
+ * Keys and credential directories stay what they are (their path rules still apply).
+ */
+function cacheSegment(path: string, home: string, ci: boolean): boolean {
+  if (!isWithin(path, home, ci) || path.length === home.length) return false;
+  return path
+    .slice(home.length + 1)
+    .split("/")
+    .some((segment) => segment.toLowerCase().includes("cache") && segment.length > 0);
+}
 
 /** Directories that hold one home directory per user. */
 const HOMES_DIRS = ["/home", "/Users"];
@@ -272,7 +289,8 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   }
 
   const inProject = isWithin(target, ctx.projectDir, ci);
-  const inCache = HOME_CACHES.some((d) => isWithin(target, `${ctx.home}/${d}`, ci));
+  const inCache =
+    HOME_CACHES.some((d) => isWithin(target, `${ctx.home}/${d}`, ci)) || cacheSegment(target, ctx.home, ci);
   const inTemp = inCache || ctx.tempDirs.some((d) => isWithin(target, d, ci));
   const exempt = SYSTEM_EXCEPTIONS.some((d) => isWithin(target, d, ci));
   // a disk device is classified as a device, the more precise class, not also as a system path
