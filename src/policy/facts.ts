@@ -450,9 +450,8 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     if (call.access === "exec") continue;
     const cwd = shell.commands[call.command]?.cwd;
     const args = call.args.length === 0 ? [undefined] : call.args;
-    // `writeFileSync`, `write_text`, `File.write` replace the content; `open(p, "a")` and `appendFile` do not
-    const api = call.api.toLowerCase();
-    const overwrite = call.access === "write" && api.includes("write") && !api.includes("append");
+    // `writeFileSync`, `write_text`, `open(p, "w")` replace the content; `open(p, "a")` and `appendFile` do not
+    const overwrite = call.overwrite === true;
     for (const arg of args) {
       files.push(
         fileFact(

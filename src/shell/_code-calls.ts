@@ -18,6 +18,8 @@ export interface FoundCall {
   readonly api: string;
   readonly access: InterpreterCall["access"];
   readonly recursive: boolean;
+  /** A write that replaces the content: a `write...` API that does not append, or an open mode `w`/`>`. */
+  readonly overwrite: boolean;
   /** Path arguments (file APIs) or the command (exec APIs), as static strings or `undefined`. */
   readonly args: readonly (string | undefined)[];
   readonly exec: FoundExec | undefined;
@@ -369,10 +371,16 @@ function callOf(
 ): FoundCall {
   const args = argTokens.map((t) => classify(spec.access === "exec" ? t : withHome(t, language), language));
   let access = spec.access;
+  const name = api.toLowerCase();
+  let overwrite = access === "write" && name.includes("write") && !name.includes("append");
   if (spec.mode !== undefined) {
     const mode = args[spec.mode.index];
     const modeText = mode?.kind === "string" ? mode.value : mode === undefined ? "" : undefined;
     if (modeText === undefined || [...spec.mode.write].some((c) => modeText.includes(c))) access = "write";
+    // `open(p, "w")`, perl `open(F, ">", p)`: the file starts empty
+    overwrite =
+      modeText !== undefined &&
+      (modeText.includes("w") || (modeText.startsWith(">") && !modeText.startsWith(">>")) || modeText === "+>");
   }
   const recursive =
     spec.recursive === true ||
@@ -381,11 +389,11 @@ function callOf(
   if (spec.access === "exec") {
     const exec = execOf(spec, args, language);
     const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
-    return { api, access, recursive: false, args: shown, exec, text };
+    return { api, access, recursive: false, overwrite: false, args: shown, exec, text };
   }
   const paths =
     receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
-  return { api, access, recursive, args: paths, exec: undefined, text };
+  return { api, access, recursive, overwrite, args: paths, exec: undefined, text };
 }
 
 /** The end (exclusive) of a paren-less perl/ruby call's arguments starting at `from`. */
@@ -439,6 +447,7 @@ export function findCalls(
         api: apis.backticks ?? "backticks",
         access: "exec",
         recursive: false,
+        overwrite: false,
         args: [t.value],
         exec: { kind: "shell", code: t.value },
         text: t.text,

@@ -161,6 +161,8 @@ export interface InterpreterCall {
   readonly access: "delete" | "write" | "read" | "exec" | "chmod";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
+  /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */
+  readonly overwrite?: boolean;
   /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
   readonly args: readonly (string | undefined)[];
 }
