@@ -115,8 +115,8 @@ export const fsRules: readonly RuleSpec[] = [
   {
     id: "fs.chmod-recursive-system",
     effect: "deny",
-    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home"], recursive: true },
-    why: "it changes the permissions or owner of a whole system tree or the home directory",
+    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home", "parent", "other-home"], recursive: true },
+    why: "it changes the permissions or owner of a whole system tree, a home directory or a directory that holds the project",
     instead: "change only the project files that need it, e.g. `chmod +x ./scripts/build.sh`",
   },
   {

@@ -65,6 +65,13 @@ export function xargsInput(
       searchRoots: [syntheticWord(listed.shown)],
     };
   }
+  // `echo *.bak | xargs rm`: the words the glob expands to
+  if (
+    lister?.program === "echo" &&
+    lister.args.length > 0 &&
+    lister.args.every((a) => a.value !== undefined && !a.value.startsWith("-"))
+  )
+    return { words: lister.args.map((a) => plain(a)), runtime: false };
   const listed = listing(lister);
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
