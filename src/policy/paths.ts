@@ -248,6 +248,8 @@ const HOME_CACHES = [
   ".vscode/extensions",
   ".vscode-server",
   ".cursor/extensions",
+  ".gradle/wrapper/dists",
+  ".cocoapods/repos",
 ];
 
 /**
