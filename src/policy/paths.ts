@@ -262,7 +262,7 @@ function cacheSegment(path: string, home: string, ci: boolean): boolean {
   return path
     .slice(home.length + 1)
     .split("/")
-    .some((segment) => segment.toLowerCase().includes("cache") && segment.length > 0);
+    .some((segment) => segment.toLowerCase().includes("cache"));
 }
 
 /** Directories that hold one home directory per user. */
