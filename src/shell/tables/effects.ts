@@ -57,6 +57,11 @@ export interface EffectSpec {
     readonly always?: boolean;
     readonly unlessOptions?: readonly string[];
   };
+  /**
+   * Its writes replace a file's whole content (`truncate`, `tee`, `cp SRC DEST`), unless one of
+   * `unless` is given (`tee -a`, `cp -n`), or only when one of `only` is (`ln -f`).
+   */
+  readonly overwrite?: { readonly unless?: readonly string[]; readonly only?: readonly string[] };
   /** Flags that make the operation recursive (`-r`, `-R`, `--recursive`). */
   readonly recursiveFlags?: readonly string[];
   /** Always recursive (`rg` searches trees, `patch` and `git clean` reach below `.`). */
@@ -102,7 +107,8 @@ const EDITOR: EffectSpec = { operands: "write", skipPrefixes: ["+"] };
 const CHMOD: EffectSpec = { operands: "chmod", skip: 1, skipUnless: ["--reference"], optionPaths: { "--reference": "read" }, recursiveFlags: ["-R", "--recursive"] };
 const CHOWN: EffectSpec = { ...CHMOD, operands: "chown" };
 
-const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE };
+const NO_CLOBBER = { unless: ["-n", "--no-clobber"] };
+const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE, overwrite: NO_CLOBBER };
 
 const GIT: EffectSpec = {
   chdirOptions: ["-C"],
@@ -164,11 +170,11 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // write
   touch: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
   mkdir: WRITE,
-  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
-  tee: WRITE,
+  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" }, overwrite: {} },
+  tee: { operands: "write", overwrite: { unless: ["-a", "--append"] } },
   ...Object.fromEntries(["vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "subl", "ed", "ex", "micro", "hx", "kak", "gedit", "sudoedit", "mcedit", "joe"].map((p) => [p, EDITOR])),
   ...Object.fromEntries(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"].map((p) => [p, COMPRESS])),
-  dd: { optionPaths: { of: "write", if: "read" } },
+  dd: { optionPaths: { of: "write", if: "read" }, overwrite: {} },
   // delete
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },
@@ -180,16 +186,17 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   del: { operands: "delete", recursive: true },
   "del-cli": { operands: "delete", recursive: true },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
+  wipe: { operands: "delete", recursiveFlags: ["-r", "-R"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,
   chgrp: CHOWN,
   // copies, moves, links
   cp: COPY,
-  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
-  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
-  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" } },
+  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }], overwrite: {} },
+  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE, overwrite: NO_CLOBBER },
+  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE, overwrite: { only: ["-f", "--force"] } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" }, overwrite: {} },
   // the agent keeps the key: `ssh-add -L` shows only public keys
   "ssh-add": { operands: "use" },
   rsync: {
@@ -203,6 +210,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       ],
     },
     remoteOperands: true,
+    overwrite: { unless: ["--ignore-existing", "--append", "--append-verify", "-n", "--dry-run"] },
     recursiveFlags: ["-r", "--recursive", "-a", "--archive"],
     optionPaths: { "--exclude-from": "read", "--include-from": "read", "--files-from": "read", "--password-file": "read", "--log-file": "write" },
   },
