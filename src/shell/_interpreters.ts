@@ -54,10 +54,14 @@ export function readInterpreter(program: string | undefined, args: readonly Shel
 
 function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): InterpreterInput {
   const spellings = spec.spellings;
+  const folded =
+    spec.foldCase === true
+      ? written.map((w) => (w.value?.startsWith("-") === true ? { ...w, value: w.value.toLowerCase() } : w))
+      : written;
   const args =
     spellings === undefined
-      ? written
-      : written.map((w) =>
+      ? folded
+      : folded.map((w) =>
           w.value !== undefined && Object.hasOwn(spellings, w.value) ? { ...w, value: spellings[w.value] } : w,
         );
   if (spec.evalSubcommand !== undefined) {

@@ -23,6 +23,7 @@ import {
   type Invocation,
 } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
+import { powershellRemoteCode } from "./powershell.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -81,6 +82,7 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
     return;
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
+  if (language === "powershell") powershellRemoteCode(w, code, o.ctx, o.host);
   if (o.ctx.depth + 1 > w.maxDepth) {
     w.stop("depth-limit", code);
     return;

@@ -26,6 +26,8 @@ export interface InterpreterSpec {
   readonly codeOptionsOnly?: boolean;
   /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
   readonly spellings?: Readonly<Record<string, string>>;
+  /** Options are case-insensitive (PowerShell's `-Command`, `-COMMAND`): the grammar lists them in lower case. */
+  readonly foldCase?: boolean;
 }
 
 const SHELL: InterpreterSpec = {
@@ -97,19 +99,50 @@ const PHP: InterpreterSpec = {
   noCode: ["-v", "--version", "-h", "--help", "-l", "--syntax-check", "-i", "--info", "-m", "-S"],
 };
 
+/** Every prefix of `name` from `min` characters on, as a `-option` (PowerShell accepts any unambiguous prefix). */
+const prefixes = (name: string, min: number): string[] =>
+  Array.from({ length: name.length - min + 1 }, (_, i) => `-${name.slice(0, min + i)}`);
+
+const arity = (names: readonly string[], n: 0 | 1): Record<string, 0 | 1> =>
+  Object.fromEntries(names.map((o) => [o, n]));
+
+/** `-Command` and its prefixes (`-c`, `-com`); PowerShell options are case-insensitive and whole words. */
+const PS_COMMAND = prefixes("command", 1);
+
 const POWERSHELL: InterpreterSpec = {
   language: "powershell",
   grammar: {
     options: {
-      "-c": 1, "-Command": 1, "-command": 1, "-e": 1, "-ec": 1, "-EncodedCommand": 1, "-encodedcommand": 1, "-ExecutionPolicy": 1,
-      "-executionpolicy": 1, "-ep": 1, "-File": 1, "-file": 1, "-f": 1, "-NoProfile": 0, "-noprofile": 0, "-nop": 0,
-      "-NonInteractive": 0, "-noninteractive": 0, "-NoLogo": 0, "-nologo": 0, "-WindowStyle": 1, "-w": 1,
+      ...arity([...PS_COMMAND, ...prefixes("encodedcommand", 1), "-ec", ...prefixes("executionpolicy", 2), "-ep", ...prefixes("file", 1)], 1),
+      ...arity([...prefixes("windowstyle", 1), ...prefixes("workingdirectory", 3), "-wd", ...prefixes("inputformat", 3), "-if", ...prefixes("outputformat", 3), "-of"], 1),
+      ...arity([...prefixes("configurationname", 4), ...prefixes("settingsfile", 2), ...prefixes("commandwithargs", 8), "-cwa"], 1),
+      ...arity([...prefixes("noprofile", 3), ...prefixes("noninteractive", 4), ...prefixes("nologo", 3), ...prefixes("noexit", 3), "-sta", "-mta"], 0),
     },
     permute: false,
+    singleDashLong: true,
   },
-  codeOptions: ["-c", "-Command", "-command"],
-  noCode: ["-Version", "-v", "-h", "-Help", "-?"],
+  codeOptions: [...PS_COMMAND, ...prefixes("commandwithargs", 8), "-cwa"],
+  foldCase: true,
+  noCode: [...prefixes("version", 1), ...prefixes("help", 1), "-?", "/?"],
 };
+
+/**
+ * PowerShell code that downloads and evaluates in one expression, which a POSIX parse cannot read
+ * (`iex (New-Object Net.WebClient).DownloadString(URL)`, `& ([scriptblock]::Create((irm URL)))`):
+ * names compared case-insensitively with the words of the code (`_powershell.ts`).
+ */
+export const POWERSHELL_REMOTE = {
+  /** Cmdlets, aliases and .NET methods that fetch text from the network, each with the fetcher it is reported as. */
+  downloads: {
+    iwr: "iwr", irm: "irm", "invoke-webrequest": "invoke-webrequest", "invoke-restmethod": "invoke-restmethod", curl: "curl",
+    wget: "wget", "start-bitstransfer": "start-bitstransfer", downloadstring: "invoke-webrequest", downloaddata: "invoke-webrequest",
+    getstringasync: "invoke-webrequest", getbytearrayasync: "invoke-webrequest", openread: "invoke-webrequest",
+  } as Readonly<Record<string, string>>,
+  /** Words that evaluate text as code (`[scriptblock]::Create` is the pair `scriptblock`, `create`). */
+  evaluators: ["iex", "invoke-expression"],
+  /** Word pairs that evaluate text as code. */
+  evaluatorPairs: [["scriptblock", "create"]],
+} as const;
 
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {

@@ -55,7 +55,34 @@ export interface WrapperSpec {
    * `bundle exec`); other uses (`pnpm install`) are the program itself.
    */
   readonly subcommands?: readonly string[];
+  /**
+   * The command word names a package (`npx aws-cdk@2 destroy`): its version is dropped and a
+   * package whose binary has another name becomes that binary ({@link PACKAGE_BINARIES}).
+   */
+  readonly packages?: boolean;
 }
+
+/** npm packages whose binary has another name: `npx aws-cdk deploy` runs `cdk`. */
+export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
+  "aws-cdk": "cdk",
+  "firebase-tools": "firebase",
+  "netlify-cli": "netlify",
+  "@aws-amplify/cli": "amplify",
+  "@railway/cli": "railway",
+  "cdktf-cli": "cdktf",
+  "@cloudflare/wrangler": "wrangler",
+  "@azure/static-web-apps-cli": "swa",
+  "@sentry/cli": "sentry-cli",
+  "@nestjs/cli": "nest",
+  "@angular/cli": "ng",
+  "@vue/cli": "vue",
+  "@shopify/cli": "shopify",
+  "@redocly/cli": "redocly",
+  "@biomejs/biome": "biome",
+  "sequelize-cli": "sequelize",
+  "@mikro-orm/cli": "mikro-orm",
+  typescript: "tsc",
+};
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
 
@@ -237,13 +264,14 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // package runners: the real program is the package's binary (`npx rimraf dist` runs `rimraf`)
   npx: {
     kind: "shell-option",
+    packages: true,
     grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-q": 0, "--quiet": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "--no-install": 0, "--ignore-existing": 0 }),
     shellString: ["-c", "--call"],
   },
-  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }) },
-  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"] },
-  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"] },
-  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"] },
+  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }), packages: true },
+  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"], packages: true },
+  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"], packages: true },
+  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"], packages: true },
   uv: {
     kind: "exec",
     grammar: stop({

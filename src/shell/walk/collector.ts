@@ -68,6 +68,8 @@ export class Collector {
   readonly gitAliases = new Map<string, string>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
+  /** PowerShell texts already scanned for download-and-evaluate expressions (`handlers/powershell.ts`). */
+  readonly powershellScanned = new Set<string>();
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;
