@@ -189,6 +189,15 @@ const DOCKER: ProgramGrammar = g(
   },
 );
 
+/** `gh api` and `glab api`: the request options, so `-XDELETE` reads as `-X DELETE`. */
+const FORGE_API: ProgramGrammar = g({
+  ...values("-X", "--method", "-f", "--raw-field", "-F", "--field", "-H", "--header", "-q", "--jq", "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"),
+  ...flags("-i", "--include", "--paginate", "--silent", "--slurp", "--verbose"),
+});
+
+/** `gh` and `glab`: no options before the subcommand; `api` has its own. */
+const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: {}, permute: false }, subcommands: { api: FORGE_API } });
+
 /** Grammars by program name. */
 export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
@@ -299,6 +308,9 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   go: g({ ...values("-o", "-run", "-bench", "-tags", "-ldflags", "-gcflags", "-count", "-timeout", "-p", "-C", "-mod", "-coverprofile", "-exec", "-modfile", "-pkgdir", "-covermode", "-coverpkg") }, { singleDashLong: true }),
   docker: DOCKER,
   podman: DOCKER,
+  nomad: g({}, { singleDashLong: true }),
+  gh: FORGE,
+  glab: FORGE,
   curl: CURL,
   "curl.exe": CURL,
   wget: WGET,
