@@ -242,20 +242,26 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "sync without deleting, or run a dry run and show the user the list",
   },
   {
-    id: "cloud.ibmcloud-delete",
+    id: "cloud.compound-delete",
     effect: "deny",
-    command: { program: ["ibmcloud", "ic", "bx"], args: ["**", "*-delete|*-rm|*-destroy|*-purge|*-remove"], flags_none: HELP },
-    why: "it deletes IBM Cloud resources, which cannot be brought back",
+    command: {
+      // CLIs whose verbs are compound words: `ibmcloud resource service-instance-delete`,
+      // `aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`, `cbt deletetable`
+      program: ["ibmcloud", "ic", "bx", "aliyun", "tccli", "cbt", "bce", "ksyun", "ucloud", "jdc"],
+      args: ["**", "*-delete|*-rm|*-destroy|*-purge|*-remove|delete*|terminate*|release*|destroy*|purge*|remove*"],
+      flags_none: HELP,
+    },
+    why: "it deletes cloud resources, which cannot be brought back",
     instead: "ask the user to delete cloud resources, or list what would be removed",
   },
   {
     id: "cloud.platform-delete",
     effect: "deny",
     command: {
-      program: ["doctl", "linode-cli", "hcloud", "vultr-cli", "scw", "exo", "civo", "ibmcloud", "oci", "aliyun", "upcloud", "openstack", "nova", "cinder", "glance", "swift", "s3cmd", "mc", "b2", "wrangler", "netlify", "firebase", "supabase", "neonctl", "planetscale", "pscale", "turso", "upstash", "atlas", "heroku", "render", "railway", "fly", "flyctl", "vercel", "vc", "now", "surge", "gh", "glab", "hub", "tea", "eb", "lightsail", "ecs-cli", "cf", "koyeb", "northflank", "porter", "qovery", "appwrite", "nhost", "convex", "pocketbase", "deta", "zeabur"],
+      program: ["doctl", "linode-cli", "hcloud", "vultr-cli", "scw", "exo", "civo", "ibmcloud", "oci", "aliyun", "upcloud", "openstack", "nova", "cinder", "glance", "swift", "s3cmd", "mc", "b2", "wrangler", "netlify", "firebase", "supabase", "neonctl", "planetscale", "pscale", "turso", "upstash", "atlas", "heroku", "render", "railway", "fly", "flyctl", "vercel", "vc", "now", "surge", "gh", "glab", "hub", "tea", "eb", "lightsail", "ecs-cli", "cf", "koyeb", "northflank", "porter", "qovery", "appwrite", "nhost", "convex", "pocketbase", "deta", "zeabur", "metal", "confluent", "databricks", "bq", "dokku", "argocd", "flux", "velero", "cloudflared", "mongocli", "ovhcloud", "stackit", "ionosctl", "exoscale", "sf", "sfdx"],
       args: [
         "**",
-        "delete|destroy|rm|rb|del|remove|purge|terminate|prune|apps:destroy|apps:delete|addons:destroy|pg:reset|redis:reset|sites:delete|projects:delete|database:remove|firestore:delete|hosting:disable|functions:delete|delete-app|delete-service|delete-space|delete-orphaned-routes|db:reset|drop|wipe|nuke|destroy-all|rmdir|rmb|cleanup|mb-delete|delete-bucket|delete-file-version|delete-key|delete-branch|dbs:destroy",
+        "delete|destroy|rm|rb|del|remove|purge|terminate|prune|permanent-delete|*:destroy|*:delete|*:remove|*:reset|*:purge|*:wipe|*:drop|apps:destroy|apps:delete|addons:destroy|pg:reset|redis:reset|sites:delete|projects:delete|database:remove|firestore:delete|hosting:disable|functions:delete|delete-app|delete-service|delete-space|delete-orphaned-routes|db:reset|drop|wipe|nuke|destroy-all|rmdir|rmb|cleanup|mb-delete|delete-bucket|delete-file-version|delete-key|delete-branch|dbs:destroy",
       ],
       flags_none: ["--help", "-h", "--dry-run", "--dryrun"],
     },

@@ -94,6 +94,8 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         }
       }
       rest = rest.slice(spec.operands ?? 0);
+      // `aws-vault exec prod -- aws ...`: `--` after the operands ends the wrapper's arguments
+      if (rest[0]?.word.value === "--") rest = rest.slice(1);
       if (rest.length === 0) {
         if (spec.defaultCommand === undefined) {
           const host = w.emit(words, base, ctx);

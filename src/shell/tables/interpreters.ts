@@ -28,6 +28,8 @@ export interface InterpreterSpec {
   readonly spellings?: Readonly<Record<string, string>>;
   /** Options are case-insensitive (PowerShell's `-Command`, `-COMMAND`): the grammar lists them in lower case. */
   readonly foldCase?: boolean;
+  /** The first operand is code, not a script (Windows PowerShell: `powershell "irm URL | iex"`). */
+  readonly operandIsCode?: boolean;
 }
 
 const SHELL: InterpreterSpec = {
@@ -166,10 +168,11 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   perl: PERL,
   ruby: RUBY,
   php: PHP,
+  // PowerShell 7 runs its first operand as a script file, Windows PowerShell 5 as a command
   pwsh: POWERSHELL,
-  powershell: POWERSHELL,
-  "powershell.exe": POWERSHELL,
   "pwsh.exe": POWERSHELL,
+  powershell: { ...POWERSHELL, operandIsCode: true },
+  "powershell.exe": { ...POWERSHELL, operandIsCode: true },
 };
 
 /** PowerShell's evaluators: they run their argument, or what is piped in (`iwr URL | iex`). */

@@ -198,6 +198,16 @@ const FORGE_API: ProgramGrammar = g({
 /** `gh` and `glab`: no options before the subcommand; `api` has its own. */
 const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: {}, permute: false }, subcommands: { api: FORGE_API } });
 
+/**
+ * Programs with a `help` command word (`aws ec2 terminate-instances help`, `terraform help destroy`,
+ * `kubectl help delete`): an operand `help` asks for usage and reads as `--help`.
+ */
+export const HELP_WORD_PROGRAMS: readonly string[] = [
+  "aws", "awslocal", "terraform", "tofu", "terragrunt", "helm", "pulumi", "gcloud", "kubectl", "oc", "gh", "glab", "heroku", "fly", "flyctl",
+  "doctl", "vercel", "netlify", "firebase", "wrangler", "eksctl", "hcloud", "scw", "civo", "supabase", "railway", "serverless", "sls", "cdk",
+  "linode-cli", "ibmcloud", "rclone", "vagrant", "nomad",
+];
+
 /** Grammars by program name. */
 export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
