@@ -167,7 +167,11 @@ export function detailedView(program: string | undefined, args: readonly ShellWo
   if (program === "find") return findView(args);
   const view = empty();
   viewWith(grammarOf(program), args, view);
-  if (program !== undefined && HELP_WORD_PROGRAMS.includes(program) && view.operands.some((o) => o.word.value === "help"))
+  if (
+    program !== undefined &&
+    HELP_WORD_PROGRAMS.includes(program) &&
+    view.operands.some((o) => o.word.value === "help")
+  )
     view.flags.add("--help");
   return view;
 }
