@@ -33,6 +33,8 @@ export interface InterpreterRead {
 export function interpreterName(program: string | undefined): string | undefined {
   if (program === undefined) return undefined;
   if (Object.hasOwn(INTERPRETERS, program)) return program;
+  // Windows names are case-insensitive (`PowerShell.exe`, `POWERSHELL`)
+  if (program !== program.toLowerCase()) return interpreterName(program.toLowerCase());
   let base = program;
   while (
     base.length > 0 &&

@@ -211,7 +211,7 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.az-group-delete",
     effect: "deny",
-    command: { program: ["az"], args: ["**", "group", "delete"], flags_none: HELP },
+    command: { program: ["az"], args: ["group", "delete"], flags_none: HELP },
     why: "it deletes an Azure resource group and everything in it",
     instead: "ask the user to delete resource groups",
   },

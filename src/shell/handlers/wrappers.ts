@@ -72,6 +72,12 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         return undefined;
       }
       let rest: ArgWord[] = words.slice(next);
+      // `aws-vault exec prod --duration=1h -- cmd`: the command is what follows the wrapper's `--`
+      const dashes =
+        spec.afterDoubleDash === true && !scan.events.some((e) => e.kind === "double-dash")
+          ? rest.findIndex((x) => x.word.value === "--")
+          : -1;
+      if (dashes >= 0) rest = rest.slice(dashes + 1);
       const split = spec.splitString?.flatMap((o) => options.get(o) ?? []).at(-1);
       if (split !== undefined) {
         const splitWords = splitString(w, split, base.text, ctx);
@@ -93,7 +99,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
           rest = rest.slice(1);
         }
       }
-      rest = rest.slice(spec.operands ?? 0);
+      if (dashes < 0) rest = rest.slice(spec.operands ?? 0);
       // `aws-vault exec prod -- aws ...`: `--` after the operands ends the wrapper's arguments
       if (rest[0]?.word.value === "--") rest = rest.slice(1);
       if (rest.length === 0) {

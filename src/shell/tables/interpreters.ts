@@ -41,7 +41,8 @@ const SHELL: InterpreterSpec = {
   },
   codeFlag: "-c",
   stdinFlags: ["-s"],
-  noCode: ["--version", "--help"],
+  // `bash -n`: read the code, check its syntax, run nothing
+  noCode: ["--version", "--help", "-n", "--noexec"],
 };
 
 const PYTHON: InterpreterSpec = {

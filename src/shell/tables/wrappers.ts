@@ -55,6 +55,8 @@ export interface WrapperSpec {
    * `bundle exec`); other uses (`pnpm install`) are the program itself.
    */
   readonly subcommands?: readonly string[];
+  /** The command follows `--` when there is one, wherever the wrapper's own words end (`aws-vault exec prod --duration=1h -- cmd`). */
+  readonly afterDoubleDash?: boolean;
   /**
    * The command word names a package (`npx aws-cdk@2 destroy`): its version is dropped and a
    * package whose binary has another name becomes that binary ({@link PACKAGE_BINARIES}).
@@ -290,6 +292,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // credential and secret injectors: `aws-vault exec prod -- aws ...`, `doppler run -- terraform ...`
   "aws-vault": {
     kind: "exec",
+    afterDoubleDash: true,
     grammar: stop({
       "-d": 1, "--duration": 1, "-n": 0, "--no-session": 0, "--region": 1, "-t": 1, "--mfa-token": 1, "-j": 0, "--json": 0, "-s": 0,
       "--server": 0, "--ec2-server": 0, "--ecs-server": 0, "--lazy": 0, "--stdout": 0, "--prompt": 1, "--backend": 1,
@@ -297,25 +300,28 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     subcommands: ["exec"],
     operands: 1,
   },
-  saml2aws: { kind: "exec", grammar: stop({ "--exec-profile": 1, "-a": 1, "--idp-account": 1, "-p": 1, "--profile": 1, "--region": 1 }), subcommands: ["exec"] },
+  saml2aws: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--exec-profile": 1, "-a": 1, "--idp-account": 1, "-p": 1, "--profile": 1, "--region": 1 }), subcommands: ["exec"] },
   doppler: {
     kind: "exec",
+    afterDoubleDash: true,
     grammar: stop({ "-p": 1, "--project": 1, "-c": 1, "--config": 1, "--token": 1, "--fallback": 1, "--mount": 1, "--preserve-env": "optional", "--forward-signals": 0, "--name-transformer": 1 }),
     subcommands: ["run"],
   },
-  op: { kind: "exec", grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1 }), subcommands: ["run"] },
+  op: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1 }), subcommands: ["run"] },
   infisical: {
     kind: "exec",
+    afterDoubleDash: true,
     grammar: stop({ "--env": 1, "--path": 1, "--projectId": 1, "--token": 1, "--domain": 1, "--watch": 0, "--recursive": 0, "--include-imports": 0, "--silent": 0 }),
     subcommands: ["run"],
   },
-  berglas: { kind: "exec", grammar: stop({ "-l": 1, "--local": 0 }), subcommands: ["exec"] },
+  berglas: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-l": 1, "--local": 0 }), subcommands: ["exec"] },
   dotenvx: {
     kind: "exec",
+    afterDoubleDash: true,
     grammar: stop({ "-f": 1, "--env-file": 1, "-e": 1, "--env": 1, "-fk": 1, "--convention": 1, "-o": 0, "--overload": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0, "--strict": 0 }),
     subcommands: ["run"],
   },
-  dotenv: { kind: "exec", grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "--debug": 0, "-o": 0, "--override": 0 }) },
+  dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "--debug": 0, "-o": 0, "--override": 0 }) },
   "env-cmd": {
     kind: "exec",
     grammar: stop({ "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0, "--silent": 0, "--use-shell": 0, "--verbose": 0, "-x": 0, "--expand-envs": 0 }),
