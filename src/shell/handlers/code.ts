@@ -23,7 +23,7 @@ import {
   type Invocation,
 } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
-import { powershellRemoteCode } from "./powershell.ts";
+import { remoteCodeIn } from "./remote-code.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -82,7 +82,7 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
     return;
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
-  if (language === "powershell") powershellRemoteCode(w, code, o.ctx, o.host);
+  if (language === "powershell") remoteCodeIn(w, { language, code, ctx: o.ctx, host: o.host });
   if (o.ctx.depth + 1 > w.maxDepth) {
     w.stop("depth-limit", code);
     return;
@@ -464,6 +464,7 @@ function shebangLanguage(text: string | undefined): CodeLanguage {
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(w: Walker, language: CodeLanguage, code: string, host: number, ctx: Ctx): void {
   if (language === "shell" || language === "powershell") return;
+  remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
   const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));

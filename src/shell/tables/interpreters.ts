@@ -129,23 +129,53 @@ const POWERSHELL: InterpreterSpec = {
   noCode: [...prefixes("version", 1), ...prefixes("help", 1), "-?", "/?"],
 };
 
+/** How code of one language downloads text and evaluates text, as lower-case words of the code. */
+export interface RemoteCodeWords {
+  /** Words that fetch from the network, each with the fetcher it is reported as. */
+  readonly downloads: Readonly<Record<string, string>>;
+  /** Words that evaluate text as code. */
+  readonly evaluators: readonly string[];
+  /** Consecutive word pairs that evaluate text as code (`[scriptblock]::Create`, `new Function`). */
+  readonly evaluatorPairs?: readonly (readonly [string, string])[];
+}
+
 /**
- * PowerShell code that downloads and evaluates in one expression, which a POSIX parse cannot read
- * (`iex (New-Object Net.WebClient).DownloadString(URL)`, `& ([scriptblock]::Create((irm URL)))`):
- * names compared case-insensitively with the words of the code (`_powershell.ts`).
+ * Code that downloads and evaluates in one go, which no pipeline shows: PowerShell's
+ * `iex (New-Object Net.WebClient).DownloadString(URL)`, python's `exec(urlopen(URL).read())`,
+ * node's `fetch(URL).then(r => r.text()).then(eval)`. Read by `handlers/remote-code.ts`.
  */
-export const POWERSHELL_REMOTE = {
-  /** Cmdlets, aliases and .NET methods that fetch text from the network, each with the fetcher it is reported as. */
-  downloads: {
-    iwr: "iwr", irm: "irm", "invoke-webrequest": "invoke-webrequest", "invoke-restmethod": "invoke-restmethod", curl: "curl",
-    wget: "wget", "start-bitstransfer": "start-bitstransfer", downloadstring: "invoke-webrequest", downloaddata: "invoke-webrequest",
-    getstringasync: "invoke-webrequest", getbytearrayasync: "invoke-webrequest", openread: "invoke-webrequest",
-  } as Readonly<Record<string, string>>,
-  /** Words that evaluate text as code (`[scriptblock]::Create` is the pair `scriptblock`, `create`). */
-  evaluators: ["iex", "invoke-expression"],
-  /** Word pairs that evaluate text as code. */
-  evaluatorPairs: [["scriptblock", "create"]],
-} as const;
+export const REMOTE_CODE_WORDS: Readonly<Partial<Record<CodeLanguage, RemoteCodeWords>>> = {
+  powershell: {
+    downloads: {
+      iwr: "iwr", irm: "irm", "invoke-webrequest": "invoke-webrequest", "invoke-restmethod": "invoke-restmethod", curl: "curl",
+      wget: "wget", "start-bitstransfer": "start-bitstransfer", downloadstring: "invoke-webrequest", downloaddata: "invoke-webrequest",
+      getstringasync: "invoke-webrequest", getbytearrayasync: "invoke-webrequest", openread: "invoke-webrequest",
+    },
+    evaluators: ["iex", "invoke-expression"],
+    evaluatorPairs: [["scriptblock", "create"]],
+  },
+  python: {
+    downloads: { urlopen: "urllib", urlretrieve: "urllib", requests: "requests", httpx: "httpx", urllib3: "urllib3", aiohttp: "aiohttp" },
+    evaluators: ["exec", "eval"],
+  },
+  node: {
+    downloads: { fetch: "fetch", axios: "axios", got: "got", undici: "undici", https: "https", http: "https" },
+    evaluators: ["eval", "runinthiscontext", "runinnewcontext", "runincontext"],
+    evaluatorPairs: [["new", "function"]],
+  },
+  ruby: {
+    downloads: { uri: "open-uri", httparty: "httparty", faraday: "faraday", net: "net-http" },
+    evaluators: ["eval", "instance_eval", "class_eval", "module_eval"],
+  },
+  perl: {
+    downloads: { lwp: "lwp", furl: "furl", mojo: "mojo", getstore: "lwp", get: "lwp" },
+    evaluators: ["eval"],
+  },
+  php: {
+    downloads: { file_get_contents: "file_get_contents", curl_exec: "curl_exec", fopen: "file_get_contents" },
+    evaluators: ["eval"],
+  },
+};
 
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {

@@ -68,8 +68,8 @@ export class Collector {
   readonly gitAliases = new Map<string, string>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
-  /** PowerShell texts already scanned for download-and-evaluate expressions (`handlers/powershell.ts`). */
-  readonly powershellScanned = new Set<string>();
+  /** Code already scanned for download-and-evaluate expressions (`handlers/remote-code.ts`), by language and text. */
+  readonly remoteScanned = new Set<string>();
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;

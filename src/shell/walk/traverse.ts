@@ -27,7 +27,7 @@ import type {
 } from "unbash";
 import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
-import { powershellRemoteCode } from "../handlers/powershell.ts";
+import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import type {
   AnalyzeOptions,
@@ -127,7 +127,8 @@ export class Walker extends Collector {
     this.tickText(source);
     for (const error of script.errors ?? []) this.report("parse-error", source, error.message);
     // a line the POSIX parser cannot read may be PowerShell (`iex (irm URL)`)
-    if ((script.errors ?? []).length > 0) powershellRemoteCode(this, source, ctx, ctx.launchedBy);
+    if ((script.errors ?? []).length > 0)
+      remoteCodeIn(this, { language: "powershell", code: source, ctx, host: ctx.launchedBy });
     this.statements(script.commands, { ...ctx, source });
   }
 
