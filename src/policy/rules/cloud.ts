@@ -296,7 +296,7 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.rclone-delete",
     effect: "deny",
-    command: { program: ["rclone"], args: ["**", "sync|purge|delete|deletefile|rmdirs|rmdir|cleanup|dedupe|bisync"], flags_none: ["--dry-run", "-n", "--help", "-h", "--interactive", "-i"] },
+    command: { program: ["rclone"], args: ["sync|purge|delete|deletefile|rmdirs|rmdir|cleanup|dedupe|bisync"], flags_none: ["--dry-run", "-n", "--help", "-h", "--interactive", "-i"] },
     why: "it deletes files at the remote (`sync` deletes whatever the source lacks)",
     instead: "run it with `--dry-run` and show the user the list, or use `rclone copy`",
   },

@@ -8,7 +8,7 @@
 import { findCalls } from "../_code-calls.ts";
 import type { CodeTokenLanguage } from "../_code-tokens.ts";
 import type { InterpreterRead } from "../_interpreters.ts";
-import { CODE_GENERATORS } from "../tables/interpreters.ts";
+import { CODE_GENERATORS, COMPLETION_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage, Via } from "../types.ts";
 import {
   copyState,
@@ -128,6 +128,8 @@ function generated(w: Walker, producers: readonly number[]): boolean {
   return producers.every((i) => {
     const c = w.commands[i];
     if (c?.program === undefined) return false;
+    // any CLI's completion script (`source <(eksctl completion bash)`)
+    if (c.args.some((a) => a.value !== undefined && COMPLETION_WORDS.includes(a.value))) return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));

@@ -255,9 +255,19 @@ export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
   just: ["--completions"],
   deno: ["completions"],
   bun: ["completions"],
-  op: ["completion"],
+  op: ["completion", "signin"],
   luarocks: ["path"],
+  aws: ["export-credentials", "get-login"],
+  "aws-vault": ["export"],
+  saml2aws: ["script"],
+  tsh: ["env"],
 };
+
+/**
+ * Subcommands and options that make any program print shell completion code
+ * (`source <(eksctl completion bash)`, `pulumi gen-completion bash`, `stern --completion bash`).
+ */
+export const COMPLETION_WORDS: readonly string[] = ["completion", "completions", "gen-completion", "--completion", "--completions", "completion-script"];
 
 /** Programs that run a shell file in the current shell (`source file`, `. file`). */
 export const SOURCE_COMMANDS: readonly string[] = ["source", "."];
