@@ -116,7 +116,9 @@ const POWERSHELL: InterpreterSpec = {
   language: "powershell",
   grammar: {
     options: {
-      ...arity([...PS_COMMAND, ...prefixes("encodedcommand", 1), "-ec", ...prefixes("executionpolicy", 2), "-ep", ...prefixes("file", 1)], 1),
+      ...arity([...PS_COMMAND, ...prefixes("encodedcommand", 1), "-ec", ...prefixes("executionpolicy", 2), "-ep"], 1),
+      // `-File script.ps1`: the script is the operand that follows
+      ...arity(prefixes("file", 1), 0),
       ...arity([...prefixes("windowstyle", 1), ...prefixes("workingdirectory", 3), "-wd", ...prefixes("inputformat", 3), "-if", ...prefixes("outputformat", 3), "-of"], 1),
       ...arity([...prefixes("configurationname", 4), ...prefixes("settingsfile", 2), ...prefixes("commandwithargs", 8), "-cwa"], 1),
       ...arity([...prefixes("noprofile", 3), ...prefixes("noninteractive", 4), ...prefixes("nologo", 3), ...prefixes("noexit", 3), "-sta", "-mta"], 0),
