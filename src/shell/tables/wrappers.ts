@@ -104,6 +104,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     }),
     noRun: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-e", "--edit"],
     chdir: ["-D", "--chdir"],
+    // `sudo VERSION=1 bash`: assignments before the command are its environment
+    assignments: true,
     stdinShell: true,
     shellOptions: ["-s", "--shell", "-i", "--login"],
   },
