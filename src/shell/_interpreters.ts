@@ -100,6 +100,7 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
   const operand = args[scan.next];
   if (operand === undefined) return { kind: "stdin", argsFrom: scan.next };
   if (operand.value === "-") return { kind: "stdin", argsFrom: scan.next + 1 };
-  if (spec.operandIsCode === true) return { kind: "code", words: [scan.next], argsFrom: scan.next + 1 };
+  if (spec.operandIsCode === true && spec.scriptOptions?.some((o) => seen.has(o)) !== true)
+    return { kind: "code", words: [scan.next], argsFrom: scan.next + 1 };
   return { kind: "script", index: scan.next, argsFrom: scan.next + 1 };
 }

@@ -28,8 +28,10 @@ export interface InterpreterSpec {
   readonly spellings?: Readonly<Record<string, string>>;
   /** Options are case-insensitive (PowerShell's `-Command`, `-COMMAND`): the grammar lists them in lower case. */
   readonly foldCase?: boolean;
-  /** The first operand is code, not a script (Windows PowerShell: `powershell "irm URL | iex"`). */
+  /** The first operand is code, not a script (Windows PowerShell: `powershell "irm URL | iex"`)... */
   readonly operandIsCode?: boolean;
+  /** ...unless one of these options makes it a script (`powershell -File install.ps1`). */
+  readonly scriptOptions?: readonly string[];
 }
 
 const SHELL: InterpreterSpec = {
@@ -127,6 +129,7 @@ const POWERSHELL: InterpreterSpec = {
     singleDashLong: true,
   },
   codeOptions: [...PS_COMMAND, ...prefixes("commandwithargs", 8), "-cwa"],
+  scriptOptions: prefixes("file", 1),
   foldCase: true,
   noCode: [...prefixes("version", 1), ...prefixes("help", 1), "-?", "/?"],
 };

@@ -189,6 +189,14 @@ const DOCKER: ProgramGrammar = g(
   },
 );
 
+/** PowerShell's `Invoke-WebRequest` (`iwr`): whole-word options, in their usual spellings. */
+const INVOKE_WEB_REQUEST: ProgramGrammar = g(
+  {
+    ...values("-Uri", "-uri", "-OutFile", "-outfile", "-Method", "-method", "-Headers", "-headers", "-Body", "-body", "-UserAgent", "-ContentType", "-InFile", "-infile", "-Proxy", "-Credential", "-TimeoutSec", "-MaximumRedirection", "-SessionVariable", "-WebSession"),
+  },
+  { singleDashLong: true },
+);
+
 /** `gh api` and `glab api`: the request options, so `-XDELETE` reads as `-X DELETE`. */
 const FORGE_API: ProgramGrammar = g({
   ...values("-X", "--method", "-f", "--raw-field", "-F", "--field", "-H", "--header", "-q", "--jq", "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"),
@@ -319,6 +327,9 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   docker: DOCKER,
   podman: DOCKER,
   nomad: g({}, { singleDashLong: true }),
+  iwr: INVOKE_WEB_REQUEST,
+  "Invoke-WebRequest": INVOKE_WEB_REQUEST,
+  "invoke-webrequest": INVOKE_WEB_REQUEST,
   gh: FORGE,
   glab: FORGE,
   curl: CURL,

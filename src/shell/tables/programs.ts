@@ -76,6 +76,10 @@ export const DOWNLOADERS: Readonly<Record<string, DownloadSpec>> = {
   wget2: WGET_DOWNLOAD,
   "wget.exe": WGET_DOWNLOAD,
   aria2c: { output: ["-o", "--out"], directory: ["-d", "--dir"] },
+  // PowerShell saves only with `-OutFile`
+  iwr: { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "Invoke-WebRequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "invoke-webrequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
 };
 
 /** Listing programs whose output is the entries of their operand directories (`ls -1 | xargs rm`). */
