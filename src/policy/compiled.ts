@@ -10,6 +10,12 @@ import type { Effect, Layer } from "./types.ts";
 /** Version of this format; a hook that meets another version treats the policy as stale. */
 export const COMPILED_FORMAT = 7;
 
+/**
+ * The compiled policy file's text: compact JSON, because every hook process reads and parses it
+ * (pretty-printing made it half as large again); `lanes rules` is the readable view.
+ */
+export const serializeCompiledPolicy = (policy: CompiledPolicy): string => `${JSON.stringify(policy)}\n`;
+
 /** SQL statement kinds the database rules can name. */
 export type SqlKind =
   | "drop-database"

@@ -82,7 +82,9 @@ export const CommandMatch = z
     double_dash: z
       .boolean()
       .optional()
-      .describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+      .describe(
+        "When true, the command must contain `--` (end of options), as in `git checkout -- file`; when false, it must not (`git checkout file`).",
+      ),
     env: z
       .record(z.string().min(1), z.array(z.string().min(1)).min(1))
       .optional()
