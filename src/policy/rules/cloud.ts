@@ -188,6 +188,13 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "delete the specific objects by name",
   },
   {
+    id: "cloud.s5cmd-remove-bucket",
+    effect: "deny",
+    command: { program: ["s5cmd"], args: ["**", "rb"], flags_none: [...DRY_RUN, ...HELP] },
+    why: "it deletes an S3 bucket",
+    instead: "ask the user to delete buckets",
+  },
+  {
     id: "cloud.gcloud-rsync-delete",
     effect: "deny",
     command: { program: ["gcloud"], args: ["**", "storage", "rsync"], flags_any: ["--delete-unmatched-destination-objects"], flags_none: [...DRY_RUN, ...HELP] },
@@ -246,8 +253,8 @@ export const cloudRules: readonly RuleSpec[] = [
     effect: "deny",
     command: {
       // CLIs whose verbs are compound words: `ibmcloud resource service-instance-delete`,
-      // `aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`, `cbt deletetable`
-      program: ["ibmcloud", "ic", "bx", "aliyun", "tccli", "cbt", "bce", "ksyun", "ucloud", "jdc"],
+      // `aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`, `cbt deletetable`, `linode-cli lke cluster-delete`
+      program: ["ibmcloud", "ic", "bx", "aliyun", "tccli", "cbt", "bce", "ksyun", "ucloud", "jdc", "linode-cli", "linode"],
       args: ["**", "*-delete|*-rm|*-destroy|*-purge|*-remove|delete*|terminate*|release*|destroy*|purge*|remove*"],
       flags_none: HELP,
     },
