@@ -253,12 +253,19 @@ export const cloudRules: readonly RuleSpec[] = [
     effect: "deny",
     command: {
       // CLIs whose verbs are compound words: `ibmcloud resource service-instance-delete`,
-      // `aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`, `cbt deletetable`, `linode-cli lke cluster-delete`
-      program: ["ibmcloud", "ic", "bx", "aliyun", "tccli", "cbt", "bce", "ksyun", "ucloud", "jdc", "linode-cli", "linode"],
+      // `aliyun ecs DeleteInstance`, `tccli cvm TerminateInstances`, `cbt deletetable`
+      program: ["ibmcloud", "ic", "bx", "aliyun", "tccli", "cbt", "bce", "ksyun", "ucloud", "jdc"],
       args: ["**", "*-delete|*-rm|*-destroy|*-purge|*-remove|delete*|terminate*|release*|destroy*|purge*|remove*"],
       flags_none: HELP,
     },
     why: "it deletes cloud resources, which cannot be brought back",
+    instead: "ask the user to delete cloud resources, or list what would be removed",
+  },
+  {
+    id: "cloud.linode-delete",
+    effect: "deny",
+    command: { program: ["linode-cli", "linode"], args: ["**", "*-delete|*-rm|*-destroy"], flags_none: HELP },
+    why: "it deletes Linode resources (clusters, databases, keys), which cannot be brought back",
     instead: "ask the user to delete cloud resources, or list what would be removed",
   },
   {
