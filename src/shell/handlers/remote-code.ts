@@ -14,20 +14,34 @@ import type { Walker } from "../walk/traverse.ts";
 
 const isWordChar = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "0" && c <= "9") || c === "-" || c === "_";
 
-/** The words of code, lower-cased: runs of letters, digits, `-` and `_`. */
-function words(text: string): string[] {
-  const out: string[] = [];
+/** A word of code, lower-cased, and whether it follows a `.` (a member: `model.eval()`). */
+interface CodeWord {
+  readonly word: string;
+  readonly member: boolean;
+}
+
+/** The words of code: runs of letters, digits, `-` and `_`. */
+function words(text: string): CodeWord[] {
+  const out: CodeWord[] = [];
   let current = "";
+  let member = false;
+  let previous = "";
   for (const c of text.toLowerCase()) {
-    if (isWordChar(c)) current += c;
-    else if (current !== "") {
-      out.push(current);
+    if (isWordChar(c)) {
+      if (current === "") member = previous === ".";
+      current += c;
+    } else if (current !== "") {
+      out.push({ word: current, member });
       current = "";
     }
+    previous = c;
   }
-  if (current !== "") out.push(current);
+  if (current !== "") out.push({ word: current, member });
   return out;
 }
+
+/** `eval`/`exec` as a method of some object (`model.eval()`, `cursor.execute`) evaluate no code. */
+const METHOD_LOOKALIKES: readonly string[] = ["eval", "exec"];
 
 /** The first URL of the text (`https://...` up to a quote, space or bracket). */
 function firstUrl(text: string): string | undefined {
@@ -50,11 +64,12 @@ export function remoteCodeIn(
   const key = `${o.language}\n${o.code}`;
   if (table === undefined || w.remoteScanned.has(key)) return;
   w.remoteScanned.add(key);
-  const found = words(o.code);
+  const coded = words(o.code);
+  const found = coded.map((x) => x.word);
   const download = found.find((x) => Object.hasOwn(table.downloads, x));
   if (download === undefined) return;
   const evaluator =
-    found.find((x) => table.evaluators.includes(x)) ??
+    coded.find((x) => table.evaluators.includes(x.word) && !(x.member && METHOD_LOOKALIKES.includes(x.word)))?.word ??
     (table.evaluatorPairs ?? [])
       .filter(([a, b]) => found.some((x, i) => x === a && found[i + 1] === b))
       .map(([a, b]) => `${a} ${b}`)[0];
