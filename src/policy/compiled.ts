@@ -4,6 +4,7 @@
  * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
  */
 import type { CompiledGlob } from "../globs/types.ts";
+import type { PathMatch } from "../schema/atoms.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import type { Effect, Layer } from "./types.ts";
 
@@ -45,7 +46,7 @@ export type CompiledMatch =
     }
   | {
       readonly kind: "path";
-      readonly access: "zero-access" | "read-only" | "no-delete";
+      readonly access: PathMatch["access"];
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }

@@ -297,11 +297,26 @@ function matchCommand(
   return hits;
 }
 
-/** Whether a file access counts for a path rule's access mode. */
-function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: FileFact): boolean {
-  if (mode === "zero-access") return true;
-  if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
-  return fact.access === "delete";
+/**
+ * Whether a file access counts for a path rule's access mode. Reading covers running and sourcing
+ * (`exec`) but not `use`: a program that consumes a key without showing it (`curl --key k.pem`)
+ * discloses nothing, and neither does a mode change. `write-only` lets a secret be created or
+ * written (`cp .env.example .env`, `openssl req -keyout k.pem`) and still never read or deleted.
+ */
+function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
+  const a = fact.access;
+  switch (mode) {
+    case "zero-access":
+      return a === "read" || a === "exec" || a === "write" || a === "delete";
+    case "write-only":
+      return a === "read" || a === "exec" || a === "delete";
+    case "read-only":
+      return a === "write" || a === "delete" || a === "chmod" || a === "chown";
+    case "no-delete":
+      return a === "delete";
+    default:
+      return assertNever(mode);
+  }
 }
 
 const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean =>
@@ -315,6 +330,7 @@ function describeFile(fact: FileFact): string {
     chmod: "changes the mode of",
     chown: "changes the owner of",
     exec: "runs",
+    use: "uses",
   }[fact.access];
   return `${verb} ${quote(fact.raw)}`;
 }

@@ -105,8 +105,10 @@ export type CommandMatch = z.infer<typeof CommandMatch>;
 /** A path rule: applies to Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep and Bash operands and redirections. */
 export const PathMatch = z.strictObject({
   access: z
-    .enum(["zero-access", "read-only", "no-delete"])
-    .describe("zero-access: no read, write or delete; read-only: no write or delete; no-delete: no delete"),
+    .enum(["zero-access", "write-only", "read-only", "no-delete"])
+    .describe(
+      "zero-access: no read, write or delete; write-only: no read or delete (creating or writing it discloses nothing); read-only: no write or delete; no-delete: no delete",
+    ),
   patterns: z
     .array(z.string().min(1))
     .min(1)

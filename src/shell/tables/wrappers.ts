@@ -317,16 +317,21 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     subcommands: ["run"],
   },
   berglas: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-l": 1, "--local": 0 }), subcommands: ["exec"] },
+  // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
+  "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
+  dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  "env-cmd": {
+    kind: "exec",
+    grammar: stop({
+      "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0,
+      "--silent": 0, "--use-shell": 0, "--expand-envs": 0, "-x": 0, "--verbose": 0,
+    }),
+  },
   dotenvx: {
     kind: "exec",
     afterDoubleDash: true,
-    grammar: stop({ "-f": 1, "--env-file": 1, "-e": 1, "--env": 1, "-fk": 1, "--convention": 1, "-o": 0, "--overload": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0, "--strict": 0 }),
+    grammar: stop({ "-f": 1, "--env-file": 1, "-fk": 1, "--env-keys-file": 1, "-e": 1, "--env": 1, "--convention": 1, "-o": 0, "--overload": 0, "--strict": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0 }),
     subcommands: ["run"],
-  },
-  dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "--debug": 0, "-o": 0, "--override": 0 }) },
-  "env-cmd": {
-    kind: "exec",
-    grammar: stop({ "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0, "--silent": 0, "--use-shell": 0, "--verbose": 0, "-x": 0, "--expand-envs": 0 }),
   },
   busybox: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
