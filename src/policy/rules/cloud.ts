@@ -21,14 +21,21 @@ const KUBE_KINDS = [
   "clusterrolebindings", "role", "roles", "rolebinding", "rolebindings", "serviceaccount", "serviceaccounts", "sa", "networkpolicy",
   "networkpolicies", "netpol", "horizontalpodautoscaler", "horizontalpodautoscalers", "hpa", "mutatingwebhookconfiguration",
   "mutatingwebhookconfigurations", "validatingwebhookconfiguration", "validatingwebhookconfigurations", "apiservice", "apiservices",
-  "deployment.apps", "deployments.apps", "statefulset.apps", "statefulsets.apps", "daemonset.apps", "daemonsets.apps",
+  // operators' resources whose deletion cascades: GitOps apps and releases, databases, brokers, snapshots and backups
+  "application", "applications", "applicationset", "applicationsets", "helmrelease", "helmreleases", "hr", "kustomization", "kustomizations",
+  "postgrescluster", "postgresclusters", "postgresql", "postgresqls", "cluster.postgresql.cnpg.io", "clusters.postgresql.cnpg.io", "kafka",
+  "kafkas", "elasticsearch", "elasticsearches", "mongodbcommunity", "volumesnapshot", "volumesnapshots", "volumesnapshotcontent",
+  "volumesnapshotcontents", "backup", "backups",
 ];
 
 /** `kubectl delete -f` values that name a directory of manifests (`k8s/`, `.`); one file is scoped. */
 const KUBE_DIRS = ["*/", ".", "..", "./", "../"];
 
-/** Every kind alone (`kubectl delete secret x`) and as `kind/name` (`kubectl delete deploy/web`). */
-const KUBE_KIND_WORDS = [...KUBE_KINDS, ...KUBE_KINDS.map((k) => `${k}/*`), "all", "*,*"].join("|");
+/**
+ * Every kind alone (`kubectl delete secret x`), as `kind/name` (`kubectl delete deploy/web`) and with
+ * its API group (`deployments.apps`, `applications.argoproj.io/web`).
+ */
+const KUBE_KIND_WORDS = [...KUBE_KINDS, ...KUBE_KINDS.flatMap((k) => [`${k}/*`, `${k}.*`]), "all", "*,*"].join("|");
 
 export const cloudRules: readonly RuleSpec[] = [
   {
