@@ -203,8 +203,8 @@ const FORGE_API: ProgramGrammar = g({
   ...flags("-i", "--include", "--paginate", "--silent", "--slurp", "--verbose"),
 });
 
-/** `gh` and `glab`: no options before the subcommand; `api` has its own. */
-const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: {}, permute: false }, subcommands: { api: FORGE_API } });
+/** `gh` and `glab`: only the repository before the subcommand; `api` has its own options. */
+const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: values("-R", "--repo"), permute: false }, subcommands: { api: FORGE_API } });
 
 /**
  * Programs with a `help` command word (`aws ec2 terminate-instances help`, `terraform help destroy`,
