@@ -28,6 +28,16 @@ const KUBE_KINDS = [
   "volumesnapshotcontents", "backup", "backups",
 ];
 
+/** The REST APIs of forges, clouds and platforms, where a `DELETE` request removes a repository, server, app or zone. */
+const CLOUD_API_URLS = [
+  "*api.github.com/*", "*gitlab.com/api/*", "*/api/v4/projects/*", "*api.bitbucket.org/*", "*api.digitalocean.com/*", "*api.cloudflare.com/*",
+  "*api.heroku.com/*", "*api.vercel.com/*", "*api.netlify.com/*", "*api.linode.com/*", "*api.hetzner.cloud/*", "*api.machines.dev/*",
+  "*api.fly.io/*", "*management.azure.com/*", "*.googleapis.com/*", "*api.render.com/*", "*api.supabase.com/*", "*api.vultr.com/*",
+  "*api.scaleway.com/*", "*console.neon.tech/api/*", "*api.planetscale.com/*", "*hub.docker.com/v2/*", "*.amazonaws.com/*",
+];
+const CLOUD_APIS = CLOUD_API_URLS.join("|");
+const DELETE_METHOD = ["DELETE", "delete"];
+
 /** `kubectl delete -f` values that name a directory of manifests (`k8s/`, `.`); one file is scoped. */
 const KUBE_DIRS = ["*/", ".", "..", "./", "../"];
 
@@ -312,6 +322,41 @@ export const cloudRules: readonly RuleSpec[] = [
     effect: "deny",
     command: { program: ["gh", "glab"], args: ["api"], option_values: { "--method": ["DELETE", "delete", "Delete"] } },
     why: "a `DELETE` request to the forge API removes a repository, branch, release or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.api-delete",
+    effect: "deny",
+    command: { program: ["curl", "curl.exe"], args: ["**", CLOUD_APIS], option_values: { "-X": DELETE_METHOD } },
+    why: "a `DELETE` request to a cloud or forge API removes a repository, server, app or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.api-delete-long",
+    effect: "deny",
+    command: { program: ["curl", "curl.exe"], args: ["**", CLOUD_APIS], option_values: { "--request": DELETE_METHOD } },
+    why: "a `DELETE` request to a cloud or forge API removes a repository, server, app or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.api-delete-url",
+    effect: "deny",
+    command: { program: ["curl", "curl.exe"], option_values: { "--url": CLOUD_API_URLS, "-X": DELETE_METHOD } },
+    why: "a `DELETE` request to a cloud or forge API removes a repository, server, app or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.api-delete-url-long",
+    effect: "deny",
+    command: { program: ["curl", "curl.exe"], option_values: { "--url": CLOUD_API_URLS, "--request": DELETE_METHOD } },
+    why: "a `DELETE` request to a cloud or forge API removes a repository, server, app or other resource",
+    instead: "ask the user to delete the resource",
+  },
+  {
+    id: "cloud.api-delete-httpie",
+    effect: "deny",
+    command: { program: ["http", "https", "xh", "xhs"], args: ["**", "delete", CLOUD_APIS] },
+    why: "a `DELETE` request to a cloud or forge API removes a repository, server, app or other resource",
     instead: "ask the user to delete the resource",
   },
   {
