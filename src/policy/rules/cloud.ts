@@ -6,6 +6,12 @@ import type { RuleSpec } from "./types.ts";
 
 const kubectl = ["kubectl", "oc", "microk8s.kubectl", "k", "kubecolor", "k3s"];
 
+/** The AWS CLI under its names (LocalStack's `awslocal`, Windows' `aws.exe`). */
+const AWS = ["aws", "awslocal", "aws.exe", "aws2"];
+
+/** Terraform and its forks and wrappers (LocalStack's `tflocal`). */
+const TERRAFORM = ["terraform", "tofu", "terragrunt", "terraform.exe", "tofu.exe", "tflocal"];
+
 /** Help requests: they print usage and change nothing (`terraform destroy -help`, `kubectl delete --help`). */
 const HELP = ["--help", "-help", "-h"];
 
@@ -51,28 +57,28 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.terraform-destroy",
     effect: "deny",
-    command: { program: ["terraform", "tofu", "terragrunt", "cdktf", "terraform.exe", "tofu.exe"], args: ["**", "destroy|destroy-all"], flags_none: HELP },
+    command: { program: [...TERRAFORM, "cdktf"], args: ["**", "destroy|destroy-all"], flags_none: HELP },
     why: "it destroys every resource the configuration manages",
     instead: "run `terraform plan -destroy` and hand the plan to the user",
   },
   {
     id: "cloud.terraform-apply-destroy",
     effect: "deny",
-    command: { program: ["terraform", "tofu", "terragrunt", "terraform.exe", "tofu.exe"], args: ["**", "apply"], flags_any: ["-destroy", "--destroy"], flags_none: HELP },
+    command: { program: TERRAFORM, args: ["**", "apply"], flags_any: ["-destroy", "--destroy"], flags_none: HELP },
     why: "`apply -destroy` destroys every resource the configuration manages",
     instead: "run `terraform plan -destroy` and hand the plan to the user",
   },
   {
     id: "cloud.terraform-apply-destroy-plan",
     effect: "deny",
-    command: { program: ["terraform", "tofu", "terragrunt", "terraform.exe", "tofu.exe"], args: ["**", "apply", "*destroy*"], flags_none: HELP },
+    command: { program: TERRAFORM, args: ["**", "apply", "*destroy*"], flags_none: HELP },
     why: "it applies a saved destroy plan, which destroys the resources it lists",
     instead: "hand the destroy plan to the user to apply",
   },
   {
     id: "cloud.terraform-workspace-delete",
     effect: "deny",
-    command: { program: ["terraform", "tofu", "terragrunt"], args: ["**", "workspace", "delete"], flags_none: HELP },
+    command: { program: TERRAFORM, args: ["**", "workspace", "delete"], flags_none: HELP },
     why: "deleting a workspace deletes its state, and with `-force` leaves its resources unmanaged",
     instead: "ask the user to delete workspaces",
   },
@@ -81,7 +87,7 @@ export const cloudRules: readonly RuleSpec[] = [
     effect: "deny",
     command: {
       program: [
-        "pulumi", "cdk", "sst", "serverless", "sls", "sam", "copilot", "amplify", "ampx", "eksctl", "azd", "cdk8s", "crossplane", "juju", "nomad", "waypoint",
+        "pulumi", "cdk", "cdklocal", "sst", "serverless", "sls", "sam", "samlocal", "copilot", "amplify", "ampx", "eksctl", "azd", "cdk8s", "crossplane", "juju", "nomad", "waypoint",
         "encore", "railway", "zappa", "chalice", "kamal", "mrsk", "kops", "rosa", "openshift-install", "clusterctl", "claudia", "arc", "architect",
       ],
       args: ["**", "destroy|down|remove|delete|undeploy|teardown|purge"],
@@ -114,42 +120,42 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.aws-s3-recursive-delete",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "s3", "rm"], flags_any: ["--recursive"], flags_none: [...DRY_RUN, ...HELP] },
+    command: { program: AWS, args: ["**", "s3", "rm"], flags_any: ["--recursive"], flags_none: [...DRY_RUN, ...HELP] },
     why: "it deletes every object under the S3 prefix",
     instead: "delete the specific objects by key, or use `--dryrun` to list them first",
   },
   {
     id: "cloud.aws-s3-remove-bucket",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "s3", "rb"], flags_none: HELP },
+    command: { program: AWS, args: ["**", "s3", "rb"], flags_none: HELP },
     why: "it deletes an S3 bucket (with `--force`, and all its objects)",
     instead: "ask the user to delete buckets",
   },
   {
     id: "cloud.aws-s3-sync-delete",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "s3", "sync"], flags_any: ["--delete"], flags_none: [...DRY_RUN, ...HELP] },
+    command: { program: AWS, args: ["**", "s3", "sync"], flags_any: ["--delete"], flags_none: [...DRY_RUN, ...HELP] },
     why: "`aws s3 sync --delete` deletes every object at the destination that the source lacks",
     instead: "run it with `--dryrun` and show the user the list, or sync without `--delete`",
   },
   {
     id: "cloud.aws-cloudformation-delete",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "cloudformation", "delete-stack"], flags_none: HELP },
+    command: { program: AWS, args: ["**", "cloudformation", "delete-stack"], flags_none: HELP },
     why: "it deletes a CloudFormation stack and the resources it created",
     instead: "ask the user to delete stacks",
   },
   {
     id: "cloud.aws-delete-database",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "rds", "delete-db-instance|delete-db-cluster"], flags_none: HELP },
+    command: { program: AWS, args: ["**", "rds", "delete-db-instance|delete-db-cluster"], flags_none: HELP },
     why: "it deletes a managed database",
     instead: "ask the user to delete databases",
   },
   {
     id: "cloud.aws-terminate-instances",
     effect: "deny",
-    command: { program: ["aws", "awslocal"], args: ["**", "ec2", "terminate-instances"], flags_none: [...DRY_RUN, ...HELP] },
+    command: { program: AWS, args: ["**", "ec2", "terminate-instances"], flags_none: [...DRY_RUN, ...HELP] },
     why: "it terminates EC2 instances and their instance storage",
     instead: "stop instances with `aws ec2 stop-instances`, or ask the user",
   },
@@ -157,7 +163,7 @@ export const cloudRules: readonly RuleSpec[] = [
     id: "cloud.aws-delete",
     effect: "deny",
     command: {
-      program: ["aws", "awslocal"],
+      program: AWS,
       args: ["**", "*", "delete-*|terminate-*|purge-*|deregister-*|schedule-key-deletion|remove-*-from-*|batch-delete-*|empty-*|disable-*-deletion-protection|reset-*|close-account"],
       flags_none: [...DRY_RUN, ...HELP],
     },
