@@ -100,7 +100,12 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
   const operand = args[scan.next];
   if (operand === undefined) return { kind: "stdin", argsFrom: scan.next };
   if (operand.value === "-") return { kind: "stdin", argsFrom: scan.next + 1 };
-  if (spec.operandIsCode === true && spec.scriptOptions?.some((o) => seen.has(o)) !== true)
+  // `powershell "irm URL | iex"` is a command; `powershell -File x.ps1` and `powershell ./x.ps1` run a script
+  if (
+    spec.operandIsCode === true &&
+    spec.scriptOptions?.some((o) => seen.has(o)) !== true &&
+    operand.value?.toLowerCase().endsWith(".ps1") !== true
+  )
     return { kind: "code", words: [scan.next], argsFrom: scan.next + 1 };
   return { kind: "script", index: scan.next, argsFrom: scan.next + 1 };
 }
