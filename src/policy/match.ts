@@ -54,7 +54,21 @@ function operandClasses(
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
-/** One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is literal), `db:*` a wildcard; case-insensitive. */
+/** Stands for a literal `*` (written `\*` in a pattern) on both sides of a wildcard match: no word holds it. */
+const STAR = "\u0000";
+
+/** One alternative against one word; `\*` is a literal star (`gs://b/\*\*` is the word `gs://b/**`). */
+function altMatches(alt: string, value: string): boolean {
+  if (!alt.includes("\\*")) return alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value;
+  const pattern = alt.replaceAll("\\*", STAR);
+  const text = value.replaceAll("*", STAR);
+  return pattern.includes("*") ? wildcard(pattern, text) : pattern === text;
+}
+
+/**
+ * One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is
+ * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive.
+ */
 function wordMatches(pattern: string, word: string | undefined): boolean {
   if (word === undefined) return false;
   if (pattern === "*") return true;
@@ -62,7 +76,7 @@ function wordMatches(pattern: string, word: string | undefined): boolean {
   return pattern
     .toLowerCase()
     .split("|")
-    .some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
+    .some((alt) => altMatches(alt, value));
 }
 
 /** A word the args patterns see; `suspect` when it may be the value of the option before it. */
@@ -446,9 +460,13 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
 
 function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, facts: Facts): Hit[] {
   const hits: Hit[] = [];
+  const fetchers = m.fetchers.map((f) => f.toLowerCase());
   for (const exec of facts.code) {
     if (exec.source === "literal" || exec.source === "file") continue;
-    const fetcher = exec.producers.map((i) => facts.commands[i]?.program).find((p) => programMatches(p, m.fetchers));
+    // PowerShell names are case-insensitive (`Invoke-WebRequest`, `IWR`)
+    const fetcher = exec.producers
+      .map((i) => facts.commands[i]?.program)
+      .find((p) => programMatches(p?.toLowerCase(), fetchers));
     if (fetcher === undefined) continue;
     const runner = facts.commands[exec.command];
     hits.push({

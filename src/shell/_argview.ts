@@ -3,7 +3,13 @@
  * also needs to know which operands came after `--`.
  */
 import { scanOptions, type OptionEvent, type OptionGrammar } from "./_options.ts";
-import { FIND_EXEC_PRIMARIES, FIND_PRIMARIES, PROGRAM_GRAMMARS, type ProgramGrammar } from "./tables/options.ts";
+import {
+  FIND_EXEC_PRIMARIES,
+  FIND_PRIMARIES,
+  HELP_WORD_PROGRAMS,
+  PROGRAM_GRAMMARS,
+  type ProgramGrammar,
+} from "./tables/options.ts";
 import type { ShellWord } from "./types.ts";
 
 /** One operand and whether a `--` came before it. */
@@ -165,6 +171,12 @@ export function detailedView(program: string | undefined, args: readonly ShellWo
   if (program === "find") return findView(args);
   const view = empty();
   viewWith(grammarOf(program), args, view);
+  if (
+    program !== undefined &&
+    HELP_WORD_PROGRAMS.includes(program) &&
+    view.operands.some((o) => o.word.value === "help")
+  )
+    view.flags.add("--help");
   return view;
 }
 

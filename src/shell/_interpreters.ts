@@ -33,6 +33,8 @@ export interface InterpreterRead {
 export function interpreterName(program: string | undefined): string | undefined {
   if (program === undefined) return undefined;
   if (Object.hasOwn(INTERPRETERS, program)) return program;
+  // Windows names are case-insensitive (`PowerShell.exe`, `POWERSHELL`)
+  if (program !== program.toLowerCase()) return interpreterName(program.toLowerCase());
   let base = program;
   while (
     base.length > 0 &&
@@ -54,10 +56,14 @@ export function readInterpreter(program: string | undefined, args: readonly Shel
 
 function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): InterpreterInput {
   const spellings = spec.spellings;
+  const folded =
+    spec.foldCase === true
+      ? written.map((w) => (w.value?.startsWith("-") === true ? { ...w, value: w.value.toLowerCase() } : w))
+      : written;
   const args =
     spellings === undefined
-      ? written
-      : written.map((w) =>
+      ? folded
+      : folded.map((w) =>
           w.value !== undefined && Object.hasOwn(spellings, w.value) ? { ...w, value: spellings[w.value] } : w,
         );
   if (spec.evalSubcommand !== undefined) {
@@ -94,5 +100,12 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
   const operand = args[scan.next];
   if (operand === undefined) return { kind: "stdin", argsFrom: scan.next };
   if (operand.value === "-") return { kind: "stdin", argsFrom: scan.next + 1 };
+  // `powershell "irm URL | iex"` is a command; `powershell -File x.ps1` and `powershell ./x.ps1` run a script
+  if (
+    spec.operandIsCode === true &&
+    spec.scriptOptions?.some((o) => seen.has(o)) !== true &&
+    operand.value?.toLowerCase().endsWith(".ps1") !== true
+  )
+    return { kind: "code", words: [scan.next], argsFrom: scan.next + 1 };
   return { kind: "script", index: scan.next, argsFrom: scan.next + 1 };
 }

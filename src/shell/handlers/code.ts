@@ -8,7 +8,7 @@
 import { findCalls } from "../_code-calls.ts";
 import type { CodeTokenLanguage } from "../_code-tokens.ts";
 import type { InterpreterRead } from "../_interpreters.ts";
-import { CODE_GENERATORS } from "../tables/interpreters.ts";
+import { CODE_GENERATORS, COMPLETION_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage, Via } from "../types.ts";
 import {
   copyState,
@@ -23,6 +23,7 @@ import {
   type Invocation,
 } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
+import { remoteCodeIn } from "./remote-code.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -81,6 +82,7 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
     return;
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
+  if (language === "powershell") remoteCodeIn(w, { language, code, ctx: o.ctx, host: o.host });
   if (o.ctx.depth + 1 > w.maxDepth) {
     w.stop("depth-limit", code);
     return;
@@ -126,6 +128,8 @@ function generated(w: Walker, producers: readonly number[]): boolean {
   return producers.every((i) => {
     const c = w.commands[i];
     if (c?.program === undefined) return false;
+    // any CLI's completion script (`source <(eksctl completion bash)`)
+    if (c.args.some((a) => a.value !== undefined && COMPLETION_WORDS.includes(a.value))) return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));
@@ -462,6 +466,7 @@ function shebangLanguage(text: string | undefined): CodeLanguage {
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(w: Walker, language: CodeLanguage, code: string, host: number, ctx: Ctx): void {
   if (language === "shell" || language === "powershell") return;
+  remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
   const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));

@@ -6,7 +6,8 @@
  */
 import { posix } from "node:path";
 import { echoOutput, printfOutput } from "../_echo.ts";
-import { DOWNLOAD_OUTPUT } from "../tables/programs.ts";
+import { detailedView } from "../_argview.ts";
+import { DOWNLOADERS, type DownloadSpec } from "../tables/programs.ts";
 import type { AnalyzeOptions, ShellRedirect, ShellWord } from "../types.ts";
 import { resolveDir, varValue, type State } from "../walk/context.ts";
 
@@ -316,7 +317,7 @@ export function writtenFiles(q: WriteQuery): Written[] {
   if (
     q.redirects.length === 0 &&
     q.program !== "tee" &&
-    (q.program === undefined || !Object.hasOwn(DOWNLOAD_OUTPUT, q.program))
+    (q.program === undefined || !Object.hasOwn(DOWNLOADERS, q.program))
   )
     return out;
   const at = (path: string | undefined): string | undefined =>
@@ -334,31 +335,41 @@ export function writtenFiles(q: WriteQuery): Written[] {
       if (path !== undefined) out.push({ path, text: q.stdin, append });
     }
   }
-  const options = q.program === undefined ? undefined : DOWNLOAD_OUTPUT[q.program];
-  if (options !== undefined) {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] as string | undefined;
-      let path: string | undefined;
-      if (a !== undefined && options.includes(a)) path = args[i + 1];
-      else if (a !== undefined && options.some((o) => o.startsWith("--") && a.startsWith(`${o}=`)))
-        path = a.slice(a.indexOf("=") + 1);
-      else if (a === "-O" && q.program === "curl") {
-        const url = args.find((x) => x !== undefined && x.includes("://"));
-        path = url === undefined ? undefined : posix.basename(url.split("?")[0] as string);
-      }
-      const abs = path === undefined || path === "-" ? undefined : at(path);
+  const spec = q.program === undefined || !Object.hasOwn(DOWNLOADERS, q.program) ? undefined : DOWNLOADERS[q.program];
+  if (spec !== undefined)
+    for (const path of downloaded(q.program, q.args, spec)) {
+      const abs = at(path);
       if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
     }
-    if (
-      q.program === "wget" &&
-      !args.some((a) => a !== undefined && (options.includes(a) || a.startsWith("--output-document=")))
-    ) {
-      const url = args.find((x) => x !== undefined && x.includes("://"));
-      const abs = url === undefined ? undefined : at(posix.basename(url.split("?")[0] as string));
-      if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
-    }
-  }
   return out;
+}
+
+/** The last segment of a URL's path (`https://x/a/install.sh?v=1` → `install.sh`); `index.html` for a directory. */
+function urlName(url: string): string {
+  const path = (url.split("#")[0] as string).split("?")[0] as string;
+  const rest = path.includes("://") ? path.slice(path.indexOf("://") + 3) : path;
+  const slash = rest.indexOf("/");
+  const name = slash < 0 ? "" : posix.basename(rest.slice(slash));
+  return name === "" || rest.endsWith("/") ? "index.html" : name;
+}
+
+/**
+ * The files a downloader saves (relative to its directory): the output options' values, else the
+ * URLs' last segments when it saves under the remote name (`curl -O`, `wget URL`), under the
+ * directory option's value when there is one (`wget -P /tmp URL`). Standard output (`-`) is no file.
+ */
+function downloaded(program: string | undefined, args: readonly ShellWord[], spec: DownloadSpec): string[] {
+  const view = detailedView(program, args);
+  const valuesOf = (names: readonly string[]): string[] =>
+    names.flatMap((n) => view.values.get(n) ?? []).flatMap((w) => (w.value === undefined ? [] : [w.value]));
+  const named = valuesOf(spec.output);
+  const dir = valuesOf(spec.directory ?? []).at(-1);
+  const inDir = (name: string): string => (dir === undefined || name.startsWith("/") ? name : posix.join(dir, name));
+  if (named.length > 0) return named.filter((n) => n !== "-").map(inDir);
+  const remote = spec.remoteName === undefined || spec.remoteName.some((f) => view.flags.has(f));
+  if (!remote) return [];
+  const urls = [...view.operands.map((o) => o.word.value), ...valuesOf(["--url"])];
+  return urls.flatMap((u) => (u === undefined || u.startsWith("-") ? [] : [inDir(urlName(u))]));
 }
 
 /** `HOME` as the state knows it. */

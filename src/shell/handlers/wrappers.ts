@@ -31,17 +31,27 @@ import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
 /** The wrapped command, or `undefined` when the wrapper was handled here. */
 export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
 
-/** A package runner's first word as the binary it runs (`PACKAGE_BINARIES`). */
-function packageCommand(first: ArgWord): ArgWord {
-  const spec = first.word.value;
-  // a path (`./bin/x`, `node_modules/.bin/x`) runs as itself
-  if (spec === undefined || spec.startsWith("-") || (spec.includes("/") && !spec.startsWith("@"))) return first;
-  const at = spec.indexOf("@", 1);
-  const name = at === -1 ? spec : spec.slice(0, at);
-  const bin =
-    PACKAGE_BINARIES[name] ??
-    (name.startsWith("@") ? (name.endsWith("/cli") ? name.slice(1, -4) : name.slice(name.indexOf("/") + 1)) : name);
-  return bin === spec ? first : { ...first, word: { ...first.word, value: bin } };
+/**
+ * A package runner's command (`npx aws-cdk@2 destroy`): the package's binary without the version
+ * (`cdk destroy`). A scoped name keeps its scope until mapped (`@aws-amplify/cli` → `amplify`).
+ */
+function packageCommand(rest: readonly ArgWord[]): readonly ArgWord[] {
+  const first = rest[0];
+  const value = first?.word.value;
+  if (first === undefined || value === undefined || first.word.glob) return rest;
+  const at = value.lastIndexOf("@");
+  const name = at > 0 ? value.slice(0, at) : value;
+  // an unlisted scoped package runs as its last segment (`@biomejs/biome`), or its scope for `@x/cli`
+  const scoped = name.startsWith("@") && name.includes("/") ? name.slice(name.indexOf("/") + 1) : undefined;
+  const binary = Object.hasOwn(PACKAGE_BINARIES, name)
+    ? (PACKAGE_BINARIES[name] as string)
+    : scoped === undefined
+      ? name
+      : scoped === "cli"
+        ? name.slice(1, name.indexOf("/"))
+        : scoped;
+  if (binary === value) return rest;
+  return [{ ...first, word: { ...first.word, value: binary } }, ...rest.slice(1)];
 }
 
 /** Removes one wrapper. */
@@ -49,7 +59,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
   const { program, words, base, ctx } = inv;
   const plainWords = words.map((x) => x.word);
   const wrapped = (rest: readonly ArgWord[], extra: Partial<Ctx> = {}, via: Via = "wrapper"): Unwrapped => ({
-    words: rest,
+    words: spec.packages === true ? packageCommand(rest) : rest,
     ctx: { ...ctx, wrappers: [...ctx.wrappers, program], via: withVia(ctx, via), ...extra },
     base,
   });
@@ -70,6 +80,12 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         return undefined;
       }
       let rest: ArgWord[] = words.slice(next);
+      // `aws-vault exec prod --duration=1h -- cmd`: the command is what follows the wrapper's `--`
+      const dashes =
+        spec.afterDoubleDash === true && !scan.events.some((e) => e.kind === "double-dash")
+          ? rest.findIndex((x) => x.word.value === "--")
+          : -1;
+      if (dashes >= 0) rest = rest.slice(dashes + 1);
       const split = spec.splitString?.flatMap((o) => options.get(o) ?? []).at(-1);
       if (split !== undefined) {
         const splitWords = splitString(w, split, base.text, ctx);
@@ -91,8 +107,9 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
           rest = rest.slice(1);
         }
       }
-      rest = rest.slice(spec.operands ?? 0);
-      if (spec.packages === true && rest[0] !== undefined) rest = [packageCommand(rest[0]), ...rest.slice(1)];
+      if (dashes < 0) rest = rest.slice(spec.operands ?? 0);
+      // `aws-vault exec prod -- aws ...`: `--` after the operands ends the wrapper's arguments
+      if (rest[0]?.word.value === "--") rest = rest.slice(1);
       if (rest.length === 0) {
         if (spec.defaultCommand === undefined) {
           const host = w.emit(words, base, ctx);
@@ -251,10 +268,7 @@ function shellOptionWrapper(
     });
     return undefined;
   }
-  if (command.length > 0)
-    return wrapped(spec.packages === true ? [packageCommand(command[0]!), ...command.slice(1)] : command, {
-      state: copyState(ctx.state),
-    });
+  if (command.length > 0) return wrapped(command, { state: copyState(ctx.state) });
   const host = w.emit(words, base, ctx);
   // `echo 'rm -rf /' | su`: the shell it starts reads stdin
   if (spec.stdinShell === true)

@@ -189,6 +189,33 @@ const DOCKER: ProgramGrammar = g(
   },
 );
 
+/** PowerShell's `Invoke-WebRequest` (`iwr`): whole-word options, in their usual spellings. */
+const INVOKE_WEB_REQUEST: ProgramGrammar = g(
+  {
+    ...values("-Uri", "-uri", "-OutFile", "-outfile", "-Method", "-method", "-Headers", "-headers", "-Body", "-body", "-UserAgent", "-ContentType", "-InFile", "-infile", "-Proxy", "-Credential", "-TimeoutSec", "-MaximumRedirection", "-SessionVariable", "-WebSession"),
+  },
+  { singleDashLong: true },
+);
+
+/** `gh api` and `glab api`: the request options, so `-XDELETE` reads as `-X DELETE`. */
+const FORGE_API: ProgramGrammar = g({
+  ...values("-X", "--method", "-f", "--raw-field", "-F", "--field", "-H", "--header", "-q", "--jq", "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"),
+  ...flags("-i", "--include", "--paginate", "--silent", "--slurp", "--verbose"),
+});
+
+/** `gh` and `glab`: only the repository before the subcommand; `api` has its own options. */
+const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: values("-R", "--repo"), permute: false }, subcommands: { api: FORGE_API } });
+
+/**
+ * Programs with a `help` command word (`aws ec2 terminate-instances help`, `terraform help destroy`,
+ * `kubectl help delete`): an operand `help` asks for usage and reads as `--help`.
+ */
+export const HELP_WORD_PROGRAMS: readonly string[] = [
+  "aws", "awslocal", "terraform", "tofu", "terragrunt", "helm", "pulumi", "gcloud", "kubectl", "oc", "gh", "glab", "heroku", "fly", "flyctl",
+  "doctl", "vercel", "netlify", "firebase", "wrangler", "eksctl", "hcloud", "scw", "civo", "supabase", "railway", "serverless", "sls", "cdk",
+  "linode-cli", "ibmcloud", "rclone", "vagrant", "nomad",
+];
+
 /** Grammars by program name. */
 export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
@@ -305,8 +332,18 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   go: g({ ...values("-o", "-run", "-bench", "-tags", "-ldflags", "-gcflags", "-count", "-timeout", "-p", "-C", "-mod", "-coverprofile", "-exec", "-modfile", "-pkgdir", "-covermode", "-coverpkg") }, { singleDashLong: true }),
   docker: DOCKER,
   podman: DOCKER,
+  nomad: g({}, { singleDashLong: true }),
+  iwr: INVOKE_WEB_REQUEST,
+  "Invoke-WebRequest": INVOKE_WEB_REQUEST,
+  "invoke-webrequest": INVOKE_WEB_REQUEST,
+  gh: FORGE,
+  glab: FORGE,
   curl: CURL,
+  "curl.exe": CURL,
   wget: WGET,
+  wget2: WGET,
+  "wget.exe": WGET,
+  aria2c: g({ ...values("-o", "--out", "-d", "--dir", "-i", "--input-file", "-x", "--max-connection-per-server", "-s", "--split", "-j", "--max-concurrent-downloads", "--header", "-U", "--user-agent", "--checksum") }),
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),

@@ -53,8 +53,34 @@ export const FD_VALUED: readonly string[] = [
 /** fd's options after which the rest is a command run per match. */
 export const FD_EXEC: readonly string[] = ["-x", "--exec", "-X", "--exec-batch"];
 
-/** Downloaders and the options that name the output file. */
-export const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { curl: ["-o", "--output"], wget: ["-O", "--output-document"] };
+/** Where a downloader saves what it fetches (its options are split by its grammar in `tables/options.ts`). */
+export interface DownloadSpec {
+  /** Options whose value is the output file (`curl -o f`, `wget -O f`); `-` is stdout. */
+  readonly output: readonly string[];
+  /**
+   * Flags that save under the last segment of each URL (`curl -O`, `--remote-name`); absent: that is
+   * the default without an output option (`wget URL`, `aria2c URL`).
+   */
+  readonly remoteName?: readonly string[];
+  /** Options whose value is the directory the file is saved in (`curl --output-dir d`, `wget -P d`). */
+  readonly directory?: readonly string[];
+}
+
+const WGET_DOWNLOAD: DownloadSpec = { output: ["-O", "--output-document"], directory: ["-P", "--directory-prefix"] };
+
+/** Downloaders that save to a file, by program name. */
+export const DOWNLOADERS: Readonly<Record<string, DownloadSpec>> = {
+  curl: { output: ["-o", "--output"], remoteName: ["-O", "--remote-name", "--remote-name-all"], directory: ["--output-dir"] },
+  "curl.exe": { output: ["-o", "--output"], remoteName: ["-O", "--remote-name", "--remote-name-all"], directory: ["--output-dir"] },
+  wget: WGET_DOWNLOAD,
+  wget2: WGET_DOWNLOAD,
+  "wget.exe": WGET_DOWNLOAD,
+  aria2c: { output: ["-o", "--out"], directory: ["-d", "--dir"] },
+  // PowerShell saves only with `-OutFile`
+  iwr: { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "Invoke-WebRequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "invoke-webrequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
+};
 
 /** Listing programs whose output is the entries of their operand directories (`ls -1 | xargs rm`). */
 export const LISTERS: readonly string[] = ["ls"];

@@ -55,12 +55,45 @@ export interface WrapperSpec {
    * `bundle exec`); other uses (`pnpm install`) are the program itself.
    */
   readonly subcommands?: readonly string[];
+  /** The command follows `--` when there is one, wherever the wrapper's own words end (`aws-vault exec prod --duration=1h -- cmd`). */
+  readonly afterDoubleDash?: boolean;
   /**
-   * The command's first word names a package, which runs as its binary (`npx rimraf@5 dist` runs
-   * `rimraf`, `npx aws-cdk destroy` runs `cdk`): see `PACKAGE_BINARIES`.
+   * The command word names a package (`npx aws-cdk@2 destroy`): its version is dropped and a
+   * package whose binary has another name becomes that binary ({@link PACKAGE_BINARIES}).
    */
   readonly packages?: boolean;
 }
+
+/** npm packages whose binary has another name: `npx aws-cdk deploy` runs `cdk`. */
+export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
+  "aws-cdk": "cdk",
+  "firebase-tools": "firebase",
+  "netlify-cli": "netlify",
+  "@aws-amplify/cli": "amplify",
+  "@railway/cli": "railway",
+  "cdktf-cli": "cdktf",
+  "@cloudflare/wrangler": "wrangler",
+  "@azure/static-web-apps-cli": "swa",
+  "@sentry/cli": "sentry-cli",
+  "@nestjs/cli": "nest",
+  "@angular/cli": "ng",
+  "@vue/cli": "vue",
+  "@shopify/cli": "shopify",
+  "@redocly/cli": "redocly",
+  "@biomejs/biome": "biome",
+  "sequelize-cli": "sequelize",
+  "@mikro-orm/cli": "mikro-orm",
+  typescript: "tsc",
+  "typeorm-ts-node-commonjs": "typeorm",
+  "typeorm-ts-node-esm": "typeorm",
+  "del-cli": "del",
+  "@supabase/cli": "supabase",
+  "@prisma/cli": "prisma",
+  "@planetscale/cli": "pscale",
+  "@expo/cli": "expo",
+  "eas-cli": "eas",
+  "@vercel/cli": "vercel",
+};
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
 
@@ -80,6 +113,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     }),
     noRun: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-e", "--edit"],
     chdir: ["-D", "--chdir"],
+    // `sudo VERSION=1 bash`: assignments before the command are its environment
+    assignments: true,
     stdinShell: true,
     shellOptions: ["-s", "--shell", "-i", "--login"],
   },
@@ -242,9 +277,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // package runners: the real program is the package's binary (`npx rimraf dist` runs `rimraf`)
   npx: {
     kind: "shell-option",
+    packages: true,
     grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-q": 0, "--quiet": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "--no-install": 0, "--ignore-existing": 0 }),
     shellString: ["-c", "--call"],
-    packages: true,
   },
   // shelljs's commands from npm scripts (`shx rm -rf dist`)
   shx: { kind: "exec", grammar: stop({ "--silent": 0, "--verbose": 0, "--noglob": 0 }) },
@@ -268,9 +303,35 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   pipx: { kind: "exec", grammar: stop({ "--spec": 1, "--python": 1, "--pip-args": 1, "--no-cache": 0, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
   mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
+  // credential and secret injectors: `aws-vault exec prod -- aws ...`, `doppler run -- terraform ...`
+  "aws-vault": {
+    kind: "exec",
+    afterDoubleDash: true,
+    grammar: stop({
+      "-d": 1, "--duration": 1, "-n": 0, "--no-session": 0, "--region": 1, "-t": 1, "--mfa-token": 1, "-j": 0, "--json": 0, "-s": 0,
+      "--server": 0, "--ec2-server": 0, "--ecs-server": 0, "--lazy": 0, "--stdout": 0, "--prompt": 1, "--backend": 1,
+    }),
+    subcommands: ["exec"],
+    operands: 1,
+  },
+  saml2aws: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--exec-profile": 1, "-a": 1, "--idp-account": 1, "-p": 1, "--profile": 1, "--region": 1 }), subcommands: ["exec"] },
+  doppler: {
+    kind: "exec",
+    afterDoubleDash: true,
+    grammar: stop({ "-p": 1, "--project": 1, "-c": 1, "--config": 1, "--token": 1, "--fallback": 1, "--mount": 1, "--preserve-env": "optional", "--forward-signals": 0, "--name-transformer": 1 }),
+    subcommands: ["run"],
+  },
+  op: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1 }), subcommands: ["run"] },
+  infisical: {
+    kind: "exec",
+    afterDoubleDash: true,
+    grammar: stop({ "--env": 1, "--path": 1, "--projectId": 1, "--token": 1, "--domain": 1, "--watch": 0, "--recursive": 0, "--include-imports": 0, "--silent": 0 }),
+    subcommands: ["run"],
+  },
+  berglas: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-l": 1, "--local": 0 }), subcommands: ["exec"] },
   // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
   "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
-  dotenv: { kind: "exec", grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
   "env-cmd": {
     kind: "exec",
     grammar: stop({
@@ -280,6 +341,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   },
   dotenvx: {
     kind: "exec",
+    afterDoubleDash: true,
     grammar: stop({ "-f": 1, "--env-file": 1, "-fk": 1, "--env-keys-file": 1, "-e": 1, "--env": 1, "--convention": 1, "-o": 0, "--overload": 0, "--strict": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0 }),
     subcommands: ["run"],
   },
@@ -289,19 +351,3 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 
 /** GNU parallel's argument separators: what follows is input, not the command. */
 export const PARALLEL_SEPARATORS: readonly string[] = [":::", "::::", ":::+", "::::+"];
-
-/**
- * npm packages whose binary has another name than the package (`npx aws-cdk` runs `cdk`). A package
- * not listed runs as its own name, a scoped one as its last segment (`@vue/cli` → `vue`,
- * `@biomejs/biome` → `biome`); versions are dropped (`rimraf@5` → `rimraf`).
- */
-// prettier-ignore
-export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
-  "aws-cdk": "cdk", "cdktf-cli": "cdktf", "firebase-tools": "firebase", "@aws-amplify/cli": "amplify",
-  "netlify-cli": "netlify", "sequelize-cli": "sequelize", "@nestjs/cli": "nest", "@angular/cli": "ng",
-  "@railway/cli": "railway", "@cloudflare/wrangler": "wrangler", "@sentry/cli": "sentry-cli",
-  "typeorm-ts-node-commonjs": "typeorm", "typeorm-ts-node-esm": "typeorm", "@mikro-orm/cli": "mikro-orm",
-  "db-migrate": "db-migrate", "knex": "knex", "del-cli": "del", "rimraf": "rimraf", "heroku": "heroku",
-  "@supabase/cli": "supabase", "@prisma/cli": "prisma", "@planetscale/cli": "pscale", "neonctl": "neonctl",
-  "@shopify/cli": "shopify", "@expo/cli": "expo", "eas-cli": "eas", "@vercel/cli": "vercel",
-};

@@ -27,6 +27,7 @@ import type {
 } from "unbash";
 import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
+import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import type {
   AnalyzeOptions,
@@ -135,6 +136,9 @@ export class Walker extends Collector {
     const source = script.source ?? ctx.source;
     this.tickText(source);
     for (const error of script.errors ?? []) this.report("parse-error", source, error.message);
+    // a line the POSIX parser cannot read may be PowerShell (`iex (irm URL)`)
+    if ((script.errors ?? []).length > 0)
+      remoteCodeIn(this, { language: "powershell", code: source, ctx, host: ctx.launchedBy });
     this.statements(script.commands, { ...ctx, source });
   }
 
