@@ -20,7 +20,7 @@ describe("classifySql", () => {
     ["DROP KEYSPACE shop", ["drop-database"]],
     ["DROP OWNED BY app", ["drop-schema"]],
     ["DROP MATERIALIZED VIEW stats", ["drop-table"]],
-    ["DROP TEMPORARY TABLE t", ["drop-table"]],
+    ["DROP TEMPORARY TABLE t", []],
     ["DROP VIEW v", []],
     ["DROP INDEX idx", []],
     ["ALTER TABLE users DROP COLUMN email", ["drop-column"]],
