@@ -13,7 +13,7 @@ import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
-import { classifyCode, classifyConsoleCode, classifySql } from "./sql.ts";
+import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 import type { ShellWord } from "../shell/types.ts";
@@ -489,7 +489,12 @@ function pipedTexts(fact: CommandFact, facts: Facts): string[] {
  * after the first operand that is one of `after` (and stdin).
  */
 function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | undefined): string[] {
-  const texts: string[] = [...(facts.stdinText.get(fact.index) ?? []), ...pipedTexts(fact, facts)];
+  const texts: string[] = [
+    ...(facts.stdinText.get(fact.index) ?? []),
+    ...pipedTexts(fact, facts),
+    // scripts written earlier on the line (`psql -f f.sql`, `.read f.sql`, `-e 'source f.sql'`) or `-f <(echo ...)`
+    ...(fact.command.fileTexts ?? []).map((f) => f.text),
+  ];
   if (after !== undefined) {
     const args = fact.command.args.map((w) => w.value ?? "");
     const at = args.findIndex((a) => after.includes(a.toLowerCase()));
@@ -540,6 +545,13 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
     if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
     const texts = sqlTexts(fact, facts, m.after);
     const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
+    // `redis-cli --scan | xargs redis-cli del`: a client's listing of every key, deleted
+    if (fact.command.runtimeArgs)
+      for (const pipe of facts.shell?.pipes ?? []) {
+        const producer = pipe.to === fact.index ? facts.commands[pipe.from] : undefined;
+        if (producer === undefined || !programMatches(producer.program, m.clients)) continue;
+        for (const k of classifyKeyDeletion(producer.argv.slice(1), fact.argv.slice(1))) kinds.add(k);
+      }
     const found = m.statements.filter((k) => kinds.has(k));
     if (found.length > 0)
       hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });

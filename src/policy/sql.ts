@@ -361,3 +361,18 @@ export function classifyConsoleCode(code: string): SqlKind[] {
   classifyMongo(code, kinds);
   return [...kinds];
 }
+
+/**
+ * A key listing piped into a deletion (`redis-cli --scan | xargs redis-cli del`, `redis-cli KEYS '*'
+ * | xargs redis-cli DEL`): `listing` and `deletion` are the two commands' arguments. Listing every
+ * key (`KEYS *`, `--scan` without a narrower `--pattern`) and deleting what it lists is a flush.
+ */
+export function classifyKeyDeletion(listing: readonly string[], deletion: readonly string[]): SqlKind[] {
+  const verb = deletion.find((w) => !w.startsWith("-"))?.toUpperCase();
+  if (verb !== "DEL" && verb !== "UNLINK") return [];
+  const upper = listing.map((w) => w.toUpperCase());
+  const keysAll = upper.some((w, i) => w === "KEYS" && listing[i + 1] === "*");
+  const pattern = upper.indexOf("--PATTERN");
+  const scanAll = upper.includes("--SCAN") && (pattern === -1 || listing[pattern + 1] === "*");
+  return keysAll || scanAll ? ["flush-all"] : [];
+}
