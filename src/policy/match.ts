@@ -489,12 +489,7 @@ function pipedTexts(fact: CommandFact, facts: Facts): string[] {
  * after the first operand that is one of `after` (and stdin).
  */
 function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | undefined): string[] {
-  const texts: string[] = [
-    ...(facts.stdinText.get(fact.index) ?? []),
-    ...pipedTexts(fact, facts),
-    // scripts written earlier on the line (`psql -f f.sql`, `.read f.sql`, `-e 'source f.sql'`) or `-f <(echo ...)`
-    ...(fact.command.fileTexts ?? []).map((f) => f.text),
-  ];
+  const texts: string[] = [...(facts.stdinText.get(fact.index) ?? []), ...pipedTexts(fact, facts)];
   if (after !== undefined) {
     const args = fact.command.args.map((w) => w.value ?? "");
     const at = args.findIndex((a) => after.includes(a.toLowerCase()));

@@ -159,6 +159,27 @@ function everyRow(tokens: readonly string[]): boolean {
   return condition.length > 0 && condition.every((t) => CONSTANT.has(t));
 }
 
+/** What `ALTER TABLE ... DROP <x>` can drop without losing rows or column values. */
+const ALTER_DROPS_NO_DATA = new Set([
+  "CONSTRAINT",
+  "INDEX",
+  "KEY",
+  "PRIMARY",
+  "FOREIGN",
+  "UNIQUE",
+  "CHECK",
+  "DEFAULT",
+  "NOT",
+  "IDENTITY",
+  "EXPRESSION",
+  "TRIGGER",
+  "PERIOD",
+  "SYSTEM",
+  "PROJECTION",
+  "STATISTICS",
+  "TTL",
+]);
+
 /** Statements whose string literals are themselves run as statements. */
 const EXECUTORS = new Set([
   "EXEC",
@@ -196,13 +217,14 @@ function classifyStatement(statement: Statement, kinds: Set<SqlKind>, depth: num
     const verb = tokens[3] === "ON" && tokens[4] === "CLUSTER" ? tokens[6] : tokens[3];
     if (verb === "DELETE" && everyRow(tokens)) kinds.add("delete-without-where");
     else if (verb === "UPDATE" && everyRow(tokens)) kinds.add("update-without-where");
-    else if (
-      tokens.includes("DROP") &&
-      !tokens.includes("CONSTRAINT") &&
-      !tokens.includes("INDEX") &&
-      !tokens.includes("DEFAULT")
-    )
-      kinds.add(tokens.includes("PARTITION") ? "truncate" : "drop-column");
+    else
+      tokens.forEach((t, i) => {
+        if (t !== "DROP") return;
+        // `DROP [COLUMN] [IF EXISTS] c` loses a column's data, `DROP PARTITION p` its rows
+        const what = tokens[i + 1] === "IF" ? tokens[i + 3] : tokens[i + 1];
+        if (what === "PARTITION") kinds.add("truncate");
+        else if (what !== undefined && !ALTER_DROPS_NO_DATA.has(what)) kinds.add("drop-column");
+      });
   } else if ((first === "MATCH" || first === "OPTIONAL") && tokens.includes("DELETE") && everyRow(tokens)) {
     // Cypher: `MATCH (n) DETACH DELETE n` with no `WHERE` and no property map deletes every node matched
     if (!tokens.includes("{")) kinds.add("delete-without-where");
@@ -345,6 +367,10 @@ function classifyDriverCode(code: string, kinds: Set<SqlKind>): void {
  * drop (`r.flushall()`, `client.drop_database("x")`), and ORM calls that empty or drop tables.
  */
 export function classifyCode(code: string): SqlKind[] {
+  // scratch work on an in-memory SQLite database (`sqlite3.connect(':memory:')`) and nothing else
+  const connects = code.split("connect(").length - 1;
+  const inMemory = code.split(/connect\(\s*["']:memory:["']/).length - 1;
+  if (connects > 0 && connects === inMemory) return [];
   const kinds = new Set<SqlKind>();
   if (DRIVERS.some((d) => code.includes(d))) classifyDriverCode(code, kinds);
   classifyOrm(code, kinds);

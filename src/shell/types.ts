@@ -117,13 +117,6 @@ export interface ShellCommand {
    * in (`echo ... | base64 -d | psql`). Absent when stdin is a terminal or only known at run time.
    */
   readonly stdin?: string;
-  /**
-   * The text of files the command names when it is known before the line runs: a file written
-   * earlier on the line (`echo ... > f.sql && psql -f f.sql`, `sqlite3 db ".read f.sql"`) or a
-   * process substitution (`psql -f <(echo ...)`). `arg` indexes {@link args}; an argument can
-   * name the file as its whole value, after `=` (`--file=f.sql`) or as its last word (`.read f.sql`).
-   */
-  readonly fileTexts?: readonly { readonly arg: number; readonly text: string }[];
 }
 
 /** A language whose code lanes can recognise being executed. */

@@ -169,30 +169,6 @@ export class Collector {
     return abs === undefined ? undefined : this.files.get(normalize(abs))?.text;
   }
 
-  /** The known text of the files a command's arguments name (see `ShellCommand.fileTexts`). */
-  private namedFileTexts(words: readonly ArgWord[], ctx: Ctx): { arg: number; text: string }[] {
-    const texts: { arg: number; text: string }[] = [];
-    words.forEach((w, i) => {
-      if (i === 0) return;
-      if (w.substitution === "process") {
-        if (w.output !== undefined) texts.push({ arg: i - 1, text: w.output });
-        return;
-      }
-      const value = w.word.value;
-      if (value === undefined || this.files.size === 0) return;
-      const eq = value.startsWith("-") ? value.indexOf("=") : -1;
-      const last = value.trim().split(/\s+/).at(-1) ?? value;
-      for (const name of new Set([value, eq === -1 ? value : value.slice(eq + 1), last])) {
-        const text = name === "" ? undefined : this.fileText(name, ctx);
-        if (text !== undefined) {
-          texts.push({ arg: i - 1, text });
-          return;
-        }
-      }
-    });
-    return texts;
-  }
-
   /** A file written earlier on the line. */
   writtenFile(path: string | undefined, ctx: Ctx): WrittenFile | undefined {
     if (path === undefined) return undefined;
@@ -226,8 +202,6 @@ export class Collector {
       launchedBy: ctx.launchedBy,
     };
     if (stdin !== undefined) command.stdin = stdin;
-    const fileTexts = this.namedFileTexts(words, ctx);
-    if (fileTexts.length > 0) command.fileTexts = fileTexts;
     this.commands.push(command);
     const output = ctx.runtimeArgs
       ? undefined
