@@ -442,6 +442,7 @@ const SQL_TEXT_OPTIONS = [
   "--data",
   "--data-binary",
   "--data-raw",
+  "--data-urlencode",
   "--post-data",
   "--body-data",
 ];
@@ -502,7 +503,13 @@ function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | un
     return texts;
   }
   for (const key of SQL_TEXT_OPTIONS) {
-    for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
+    for (const word of fact.view.values.get(key) ?? []) {
+      if (word.value === undefined) continue;
+      texts.push(word.value);
+      // a form field holding the statement (`--data-urlencode "q=DROP DATABASE metrics"`)
+      const eq = word.value.indexOf("=");
+      if (eq > 0 && isBareWord(word.value.slice(0, eq))) texts.push(word.value.slice(eq + 1));
+    }
   }
   const operands = fact.view.positionals.map((w) => w.value ?? "");
   operands.forEach((operand, i) => {

@@ -87,6 +87,9 @@ function statements(sql: string): Statement[] {
       // psql meta-command: `\g`, `\gx`, `\gset`, `\gexec` send the statement (`\gexec` runs its results)
       let j = i + 1;
       while (j < n && isWordStart(sql[j]!)) j++;
+      // an escape written out is one letter (`\nDROP`); no meta-command starts with `n`
+      if (sql[i + 1] === "n" || ((sql[i + 1] === "r" || sql[i + 1] === "t") && !isWordStart(sql[i + 2] ?? "")))
+        j = i + 2;
       const name = sql.slice(i + 1, j);
       if (name === "gexec") current.exec = true;
       if (name === "n" || name === "r" || name === "t") {
@@ -201,6 +204,12 @@ function classifyStatement(statement: Statement, kinds: Set<SqlKind>, depth: num
   let tokens: readonly string[] = statement.tokens;
   while ((tokens[0] === "BEGIN" || tokens[0] === "ATOMIC") && AFTER_BEGIN.has(tokens[1] ?? ""))
     tokens = tokens.slice(1);
+  // `WITH d AS (DELETE FROM t RETURNING *) SELECT ...`, `EXPLAIN ANALYZE DELETE ...` (which runs it):
+  // the data-changing statement inside
+  if (tokens[0] === "WITH" || (tokens[0] === "EXPLAIN" && tokens.includes("ANALYZE"))) {
+    const at = tokens.findIndex((t) => t === "DELETE" || t === "UPDATE" || t === "TRUNCATE");
+    if (at > 0) tokens = tokens.slice(at);
+  }
   const [first, second] = tokens;
   const third = tokens[2];
   if (first === "DROP" && second !== undefined && DROPS[second] !== undefined) {

@@ -81,7 +81,7 @@ const jsRunners = ["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "deno"];
 const python = ["python", "python3", "python3.*", "py", "manage.py", "django-admin", "django-admin.py", ...runners];
 
 /** Search-cluster URLs whose `DELETE` drops indices: the Elasticsearch/OpenSearch port, `_all`, wildcards; CouchDB databases. */
-const SEARCH_URLS = "*:5984/*|*:9200*|*:9201*|*/_all|*/_all/*|*/_data_stream/*|*:8108/collections/*|*:7700/indexes/*|*.es.*.cloud.es.io*|*opensearch*";
+const SEARCH_URLS = "*:5984/*|*:9200*|*:9243*|*elasticsearch*|*.found.io*|*:9201*|*/_all|*/_all/*|*/_data_stream/*|*:8108/collections/*|*:7700/indexes/*|*.es.*.cloud.es.io*|*opensearch*";
 
 export const databaseRules: readonly RuleSpec[] = [
   {
@@ -307,14 +307,18 @@ export const databaseRules: readonly RuleSpec[] = [
   {
     id: "db.laravel-wipe",
     effect: "deny",
-    command: { program: ["php", "artisan", "sail", "./vendor/bin/sail", "vendor/bin/sail"], args: ["**", "migrate:fresh|migrate:reset|migrate:refresh|db:wipe|doctrine:database:drop|doctrine:schema:drop|migrate/fresh|migrate/down"] },
+    command: { program: ["php", "artisan", "sail", "./vendor/bin/sail", "vendor/bin/sail"], args: ["**", "migrate:fresh|migrate:reset|migrate:refresh|db:wipe|doctrine:database:drop|doctrine:schema:drop|migrate/fresh|migrate/down"], flags_none: ["--help", "-h", "--dump-sql"] },
     why: "it drops every table of the application database",
     instead: "run `migrate` for new migrations, or ask the user to reset the database",
   },
   {
     id: "db.symfony-drop",
     effect: "deny",
-    command: { program: ["php", "console", "bin/console", "symfony"], args: ["**", "doctrine:database:drop|doctrine:schema:drop|d:d:d|d:s:d"], flags_none: ["--help", "-h"] },
+    command: {
+      program: ["php", "console", "bin/console", "symfony", "doctrine", "vendor/bin/doctrine", "./vendor/bin/doctrine"],
+      args: ["**", "doctrine:database:drop|doctrine:schema:drop|d:d:d|d:s:d|orm:schema-tool:drop"],
+      flags_none: ["--help", "-h", "--dump-sql"],
+    },
     why: "it drops the application database or its schema",
     instead: "write a migration, or ask the user to reset the database",
   },
@@ -336,7 +340,7 @@ export const databaseRules: readonly RuleSpec[] = [
     id: "db.migration-tool-wipe",
     effect: "deny",
     command: {
-      program: ["flyway", "liquibase", "dbmate", "goose", "diesel", "sqlx", "migrate", "atlas", "sqitch", "supabase", "graphile-migrate", "yii", "phinx", "tern", "sql-migrate"],
+      program: ["flyway", "liquibase", "dbmate", "goose", "diesel", "sqlx", "migrate", "atlas", "sqitch", "supabase", "graphile-migrate", "yii", "phinx", "tern", "sql-migrate", "sea-orm-cli"],
       args: ["**", "clean|dropall|drop-all|drop|reset|fresh|wipe|migrate/fresh|rollback-count|rollback-to-date|down-to|schema-clean"],
     },
     why: "it drops the database or every object the migrations manage",
@@ -439,5 +443,24 @@ export const databaseRules: readonly RuleSpec[] = [
     command: { program: ["couchbase-cli"], args: ["bucket-delete|bucket-flush"], flags_none: ["--help", "-h"] },
     why: "it deletes or flushes a Couchbase bucket and every document in it",
     instead: "delete the specific documents, or ask the user",
+  },
+  {
+    id: "db.task-runner-reset",
+    effect: "deny",
+    // a project's own target named for it: `make db-reset`, `just drop-db`, `task db:reset`
+    command: {
+      program: ["make", "gmake", "just", "task", "mise", "invoke", "inv", "nx", "turbo"],
+      args: ["**", "db-reset|reset-db|db:reset|db_reset|reset_db|resetdb|db-drop|drop-db|db:drop|db_drop|drop_db|dropdb|db-wipe|wipe-db|db:wipe|db-nuke|nuke-db|db-purge|purge-db|db:purge|db:fresh|db-fresh|fresh-db"],
+      flags_none: ["-n", "--dry-run", "--just-print", "--help"],
+    },
+    why: "the project's task by that name drops or resets the database",
+    instead: "run the migrations, or ask the user to reset the database",
+  },
+  {
+    id: "db.cargo-sqlx-drop",
+    effect: "deny",
+    command: { program: ["cargo"], args: ["sqlx", "database", "drop|reset"], flags_none: ["--help", "-h"] },
+    why: "`cargo sqlx database drop|reset` deletes the application database",
+    instead: "run `cargo sqlx migrate run`, or ask the user to reset the database",
   },
 ];
