@@ -274,8 +274,9 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "container.docker-system-prune",
     effect: "ask",
-    command: { program: ["docker", "podman", "nerdctl"], args: ["system|image|container", "prune"] },
-    why: "pruning deletes stopped containers or images that may hold data",
+    // not `image prune`: an image holds no data of its own, it is pulled or rebuilt again
+    command: { program: ["docker", "podman", "nerdctl"], args: ["system|container", "prune"] },
+    why: "pruning deletes stopped containers that may hold data",
     instead: "remove the specific container or image by name",
   },
   {
