@@ -664,9 +664,11 @@ export function candidateRules(rules: readonly CompiledRule[], facts: Facts): re
         return facts.files.length > 0;
       case "remote-code":
         return facts.code.length > 0;
+      case "sql":
+        // a client it names runs, or interpreter code whose driver calls it reads
+        return named(m.clients) || (m.after === undefined && m.drivers !== false && facts.code.length > 0);
       case "tools":
       case "fork-bomb":
-      case "sql":
       case "unrepresentable":
         return true;
       default:
