@@ -214,7 +214,7 @@ function classifyStatement(statement: Statement, kinds: Set<SqlKind>, depth: num
   const third = tokens[2];
   if (first === "DROP" && second !== undefined && DROPS[second] !== undefined) {
     if (second !== "MATERIALIZED" || third === "VIEW") kinds.add(DROPS[second]);
-  } else if (first === "TRUNCATE") {
+  } else if (first === "TRUNCATE" && second !== undefined) {
     kinds.add("truncate");
   } else if (first === "DELETE" && (tokens.includes("FROM") || tokens.length === 2) && everyRow(tokens)) {
     // `DELETE FROM t`, T-SQL `DELETE t`
@@ -336,14 +336,16 @@ function stringLiterals(code: string): string[] {
  * ORM calls that empty or drop tables whatever the driver: Active Record `User.delete_all` (on the
  * class, not on a scope), Django `Model.objects.all().delete()`, Eloquent `User::truncate()` and
  * `DB::table('t')->delete()`, Ecto `Repo.delete_all(User)`, SQLAlchemy `metadata.drop_all()` and
- * `session.query(User).delete()`, Sequelize `sync({ force: true })`, `Model.truncate()`.
+ * `session.query(User).delete()`, Sequelize `sync({ force: true })`, `Model.truncate()`, Prisma and
+ * Mongoose `deleteMany()` without a filter.
  */
 const ORM_CALLS: readonly (readonly [RegExp, SqlKind])[] = [
   [/(?<![\w.:])[A-Z]\w*(?:::[A-Z]\w*)*(?:\.(?:all|unscoped))?\.(?:delete_all|destroy_all)\b/, "delete-without-where"],
   [/\.objects(?:\.all\(\))?\.delete\(\)/, "delete-without-where"],
-  [/(?<![\w\\])[A-Z]\w*::(?:query\(\)->)?delete\(\)/, "delete-without-where"],
+  [/(?<!\w)[A-Z]\w*::(?:query\(\)->)?delete\(\)/, "delete-without-where"],
   [/DB::table\(['"][^'"]+['"]\)->delete\(\)/, "delete-without-where"],
-  [/(?<![\w\\])(?:[A-Z]\w*::|DB::table\(['"][^'"]+['"]\)->)truncate\(\)/, "truncate"],
+  [/(?<!\w)(?:[A-Z]\w*::|DB::table\(['"][^'"]+['"]\)->)truncate\(\)/, "truncate"],
+  [/\.deleteMany\((?:\{\})?\)/, "delete-without-where"],
   [/Schema::drop(?:IfExists)?\(/, "drop-table"],
   [/\bRepo\.delete_all\([A-Z][\w.]*\)/, "delete-without-where"],
   [/\.query\([A-Z]\w*\)\.delete\(\)/, "delete-without-where"],
@@ -388,12 +390,15 @@ export function classifyCode(code: string): SqlKind[] {
 
 /**
  * The destructive kinds in code given to a framework's console (`rails runner CODE`, `manage.py
- * shell -c CODE`, `artisan tinker --execute=CODE`): as {@link classifyCode}, and mongosh-style
- * collection calls (`Model.deleteMany({})` in a Mongoose console).
+ * shell -c CODE`, `artisan tinker --execute=CODE`): as {@link classifyCode}, and deletions with an
+ * empty filter (`Model.deleteMany({})` in a Mongoose console). Not a bare `.drop()`: in Python
+ * code that is most often a pandas frame (`df.drop(columns=...)`).
  */
 export function classifyConsoleCode(code: string): SqlKind[] {
   const kinds = new Set<SqlKind>(classifyCode(code));
-  classifyMongo(code, kinds);
+  const compact = code.replace(/\s+/g, "");
+  if (/\.(?:deleteMany|remove)\(\{?\}?\)/.test(compact)) kinds.add("delete-without-where");
+  if (/\.dropDatabase\(/.test(compact)) kinds.add("drop-database");
   return [...kinds];
 }
 

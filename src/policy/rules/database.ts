@@ -66,7 +66,7 @@ const scratch = {
 };
 
 /** Commands of the framework consoles that run application code with the database connected. */
-const consoles = ["rails", "bin/rails", "bundle", "spring", "bin/spring", "python", "python3", "python3.*", "py", "manage.py", "django-admin", "php", "artisan", "sail", "./vendor/bin/sail", "vendor/bin/sail", "mix", "iex", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
+const consoles = ["flask", "rails", "bin/rails", "bundle", "spring", "bin/spring", "python", "python3", "python3.*", "py", "manage.py", "django-admin", "php", "artisan", "sail", "./vendor/bin/sail", "vendor/bin/sail", "mix", "iex", "uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
 
 /** Every destructive statement kind. */
 const destructive = ["drop-database", "drop-schema", "drop-table", "drop-column", "drop-role", "truncate", "delete-without-where", "update-without-where", "flush-all"] as const;
@@ -248,6 +248,7 @@ export const databaseRules: readonly RuleSpec[] = [
     command: {
       program: ["rails", "rake", "bin/rails", "bin/rake", "bundle", "spring", "bin/spring"],
       args: ["**", "db:drop|db:drop:*|db:reset|db:schema:load|db:purge|db:purge:*|db:migrate:reset|db:truncate_all|db:seed:replant|db:setup|db:structure:load|db:test:purge"],
+      flags_none: ["--help", "-h"],
     },
     why: "it drops and recreates the application database",
     instead: "run migrations with `db:migrate`, or ask the user to reset the database",
