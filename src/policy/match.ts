@@ -461,6 +461,8 @@ const SQL_TEXT_OPTIONS = [
   "--query",
   "--sql",
   "-cmd",
+  "-s",
+  "--init-command",
   "-d",
   "--data",
   "--data-binary",

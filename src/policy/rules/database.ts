@@ -135,8 +135,8 @@ export const databaseRules: readonly RuleSpec[] = [
   {
     id: "db.restore-drop",
     effect: "deny",
-    command: { program: ["mongorestore"], flags_any: ["--drop"], flags_none: ["--help", "--dryRun"] },
-    why: "`mongorestore --drop` drops each collection before restoring it, losing what is not in the dump",
+    command: { program: ["mongorestore", "mongoimport"], flags_any: ["--drop"], flags_none: ["--help", "--dryRun"] },
+    why: "`--drop` drops each collection before restoring or importing it, losing what is not in the input",
     instead: "restore into a new database, or ask the user to overwrite the data",
   },
   {
@@ -463,5 +463,19 @@ export const databaseRules: readonly RuleSpec[] = [
     command: { program: ["cargo"], args: ["sqlx", "database", "drop|reset"], flags_none: ["--help", "-h"] },
     why: "`cargo sqlx database drop|reset` deletes the application database",
     instead: "run `cargo sqlx migrate run`, or ask the user to reset the database",
+  },
+  {
+    id: "db.mysqlimport-delete",
+    effect: "deny",
+    command: { program: ["mysqlimport", "mariadb-import"], flags_any: ["--delete", "-d"], flags_none: ["--help", "-?"] },
+    why: "`mysqlimport --delete` empties each table before importing into it",
+    instead: "import without `--delete`, or ask the user to replace the data",
+  },
+  {
+    id: "db.zookeeper-delete-recursive",
+    effect: "deny",
+    command: { program: ["zkCli.sh", "zkCli", "zookeeper-shell", "zookeeper-shell.sh", "zkcli"], args: ["**", "deleteall|rmr"] },
+    why: "`deleteall`/`rmr` deletes a ZooKeeper node and everything under it",
+    instead: "delete the specific nodes you mean with `delete`",
   },
 ];
