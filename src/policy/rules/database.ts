@@ -478,4 +478,11 @@ export const databaseRules: readonly RuleSpec[] = [
     why: "`deleteall`/`rmr` deletes a ZooKeeper node and everything under it",
     instead: "delete the specific nodes you mean with `delete`",
   },
+  {
+    id: "db.search-delete-by-query",
+    effect: "deny",
+    command: { program: ["curl", "xh", "http", "https", "wget"], args: ["**", "*/_delete_by_query*"] },
+    why: "`_delete_by_query` deletes every document the query matches (with `match_all`, the whole index)",
+    instead: "delete the specific documents by id, or ask the user to run the bulk deletion",
+  },
 ];
