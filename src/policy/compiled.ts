@@ -23,10 +23,36 @@ export type SqlKind =
   | "drop-schema"
   | "drop-table"
   | "drop-column"
+  | "drop-role"
   | "truncate"
   | "delete-without-where"
   | "update-without-where"
   | "flush-all";
+
+/** Statements sent to database clients (see `sql` rules in src/policy/rules/database.ts). */
+export interface SqlMatch {
+  /** Client programs, by basename (`psql`, `mysql`, `redis-cli`). */
+  readonly clients: readonly string[];
+  readonly statements: readonly SqlKind[];
+  /**
+   * Only the words after the first of these operands are statement text (with what the command
+   * reads on stdin): `prisma db execute`, `typeorm query SQL`, `rails runner CODE`.
+   */
+  readonly after?: readonly string[];
+  /**
+   * Whether statements in interpreter code that uses a database driver count too (`python -c
+   * "...execute('DROP TABLE x')"`); default true, always false with `after`.
+   */
+  readonly drivers?: boolean;
+  /** The text is application code run in a framework's console (`rails runner`, `manage.py shell -c`). */
+  readonly code?: boolean;
+  /**
+   * Scratch databases the rule leaves alone: for these clients, a database operand that matches one
+   * of the wildcard `databases` (absolute paths or names) or lies in a temp directory, or no database
+   * operand at all (an in-memory database).
+   */
+  readonly scratch?: { readonly clients: readonly string[]; readonly databases: readonly string[] };
+}
 
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =
@@ -70,7 +96,7 @@ export type CompiledMatch =
   /** Code from a network fetcher run by a shell or an interpreter. */
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }
   | { readonly kind: "fork-bomb" }
-  | { readonly kind: "sql"; readonly clients: readonly string[]; readonly statements: readonly SqlKind[] }
+  | ({ readonly kind: "sql" } & SqlMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };
 

@@ -13,7 +13,7 @@ import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
-import { classifyCode, classifySql } from "./sql.ts";
+import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 import type { ShellWord } from "../shell/types.ts";
@@ -495,40 +495,146 @@ function matchForkBomb(facts: Facts): Hit[] {
   return [...functions, ...code, ...loops];
 }
 
-/** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
-const SQL_TEXT_OPTIONS = ["-c", "--command", "-e", "--execute", "--eval", "-q", "-Q", "--query", "--sql"];
+/**
+ * Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`,
+ * `clickhouse-client --query`, `mongosh --eval`, `sqlite3 -cmd`, `influx -execute`) and the request
+ * bodies of HTTP clients (ClickHouse and other SQL-over-HTTP servers).
+ */
+const SQL_TEXT_OPTIONS = [
+  "-c",
+  "--command",
+  "-e",
+  "--execute",
+  "-execute",
+  "--eval",
+  "-q",
+  "-Q",
+  "--query",
+  "--sql",
+  "-cmd",
+  "-s",
+  "--init-command",
+  "-d",
+  "--data",
+  "--data-binary",
+  "--data-raw",
+  "--data-urlencode",
+  "--post-data",
+  "--body-data",
+];
+
+/** True for a word made of letters only (a Redis command name such as `GET` or `ECHO`). */
+const isBareWord = (word: string): boolean =>
+  word.length > 0 && [...word].every((c) => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_");
+
+/** The string literals of a producer's words (`psql -tAc "select 'drop table ' || ..." | psql`: `drop table `). */
+function quotedParts(word: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < word.length) {
+    const q = word[i];
+    if (q !== "'" && q !== '"') {
+      i++;
+      continue;
+    }
+    const close = word.indexOf(q, i + 1);
+    if (close === -1) break;
+    parts.push(word.slice(i + 1, close));
+    i = close + 1;
+  }
+  return parts;
+}
+
+/** Text piped into the command: the words of `echo`/`printf`, the quoted parts of other producers' words. */
+function pipedTexts(fact: CommandFact, facts: Facts): string[] {
+  const texts: string[] = [];
+  for (const pipe of facts.shell?.pipes ?? []) {
+    if (pipe.to !== fact.index) continue;
+    const producer = facts.commands[pipe.from];
+    if (producer === undefined) continue;
+    if (producer.program === "echo" || producer.program === "printf") texts.push(producer.argv.slice(1).join(" "));
+    // a producer that prints statements built from literals (`... | awk '{print "drop table " $1}' | mysql`)
+    else texts.push(...producer.argv.slice(1).flatMap(quotedParts));
+  }
+  return texts;
+}
 
 /**
  * SQL text a client command receives: statement options, stdin bodies, static text piped in, and
  * its operands (a client with no option table leaves `-e "DROP ..."` as an operand; `sqlite3 db
- * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands).
+ * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands). With `after`, only the words
+ * after the first operand that is one of `after` (and stdin).
  */
-function sqlTexts(fact: CommandFact, facts: Facts): string[] {
-  const texts: string[] = [];
-  for (const key of SQL_TEXT_OPTIONS) {
-    for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
+function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | undefined): string[] {
+  const texts: string[] = [...(facts.stdinText.get(fact.index) ?? []), ...pipedTexts(fact, facts)];
+  if (after !== undefined) {
+    const args = fact.command.args.map((w) => w.value ?? "");
+    const at = args.findIndex((a) => after.includes(a.toLowerCase()));
+    if (at === -1) return [];
+    for (const arg of args.slice(at + 1)) {
+      // `--execute=CODE`, `--sql=...`: the value
+      const eq = arg.startsWith("-") ? arg.indexOf("=") : -1;
+      texts.push(eq === -1 ? arg : arg.slice(eq + 1));
+    }
+    return texts;
   }
-  texts.push(...(facts.stdinText.get(fact.index) ?? []));
-  for (const pipe of facts.shell?.pipes ?? []) {
-    if (pipe.to !== fact.index) continue;
-    const producer = facts.commands[pipe.from];
-    if (producer !== undefined && (producer.program === "echo" || producer.program === "printf"))
-      texts.push(producer.argv.slice(1).join(" "));
+  for (const key of SQL_TEXT_OPTIONS) {
+    for (const word of fact.view.values.get(key) ?? []) {
+      if (word.value === undefined) continue;
+      texts.push(word.value);
+      // a form field holding the statement (`--data-urlencode "q=DROP DATABASE metrics"`)
+      const eq = word.value.indexOf("=");
+      if (eq > 0 && isBareWord(word.value.slice(0, eq))) texts.push(word.value.slice(eq + 1));
+    }
   }
   const operands = fact.view.positionals.map((w) => w.value ?? "");
-  texts.push(...operands, operands.join(" "));
+  operands.forEach((operand, i) => {
+    // a lone word is a statement only as a command name (`redis-cli -h x FLUSHALL`), not as the
+    // argument of another command (`redis-cli GET flushall`, `redis-cli ECHO FLUSHDB`)
+    if (operand.includes(" ") || operand.includes("\n") || i === 0 || !isBareWord(operands[i - 1]!))
+      texts.push(operand);
+  });
+  texts.push(operands.join(" "));
   return texts;
 }
 
-function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit[] {
+/** True when the client works on a scratch database: none named (in memory), `:memory:`, a temp or test file. */
+function onScratch(
+  fact: CommandFact,
+  scratch: NonNullable<Extract<CompiledMatch, { kind: "sql" }>["scratch"]>,
+  ctx: PathContext,
+): boolean {
+  if (!programMatches(fact.program, scratch.clients)) return false;
+  const database = fact.view.positionals[0];
+  if (database === undefined) return true;
+  if (database.value === undefined) return false;
+  if (scratch.databases.some((d) => wildcard(d, database.value!))) return true;
+  const path = normalizePath(database.value, { cwd: fact.command.cwd ?? ctx.cwd, home: ctx.home });
+  return (
+    scratch.databases.some((d) => wildcard(d, path)) ||
+    ctx.tempDirs.some((t) => path.startsWith(`${t.replace(/\/+$/, "")}/`))
+  );
+}
+
+function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx: PathContext): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.clients)) continue;
-    const kinds = new Set(sqlTexts(fact, facts).flatMap(classifySql));
+    if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
+    const texts = sqlTexts(fact, facts, m.after);
+    const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
+    // `redis-cli --scan | xargs redis-cli del`: a client's listing of every key, deleted
+    if (fact.command.runtimeArgs)
+      for (const pipe of facts.shell?.pipes ?? []) {
+        const producer = pipe.to === fact.index ? facts.commands[pipe.from] : undefined;
+        if (producer === undefined || !programMatches(producer.program, m.clients)) continue;
+        for (const k of classifyKeyDeletion(producer.argv.slice(1), fact.argv.slice(1))) kinds.add(k);
+      }
     const found = m.statements.filter((k) => kinds.has(k));
     if (found.length > 0)
       hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
   }
+  if (m.after !== undefined || m.drivers === false) return hits;
   // statements in interpreter code that uses a database driver (`python -c "...execute('DROP TABLE x')"`)
   for (const exec of facts.code) {
     if (exec.language === "shell" || exec.code === undefined) continue;
@@ -574,7 +680,7 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     case "fork-bomb":
       return matchForkBomb(facts);
     case "sql":
-      return matchSql(m, facts);
+      return matchSql(m, facts, ctx);
     case "unrepresentable":
       return matchUnrepresentable(facts);
     default:
@@ -611,9 +717,11 @@ export function candidateRules(rules: readonly CompiledRule[], facts: Facts): re
         return facts.files.length > 0;
       case "remote-code":
         return facts.code.length > 0;
+      case "sql":
+        // a client it names runs, or interpreter code whose driver calls it reads
+        return named(m.clients) || (m.after === undefined && m.drivers !== false && facts.code.length > 0);
       case "tools":
       case "fork-bomb":
-      case "sql":
       case "unrepresentable":
         return true;
       default:

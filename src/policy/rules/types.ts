@@ -5,7 +5,7 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
-import type { SqlKind } from "../compiled.ts";
+import type { SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 interface RuleBase {
@@ -35,6 +35,6 @@ export type RuleSpec = RuleBase &
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
-    | { readonly sql: { readonly clients: readonly string[]; readonly statements: readonly SqlKind[] } }
+    | { readonly sql: SqlMatch }
     | { readonly unrepresentable: true }
   );

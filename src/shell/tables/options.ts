@@ -347,6 +347,8 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),
+  migrate: g({ ...values("-path", "-database", "-source", "-lock-timeout", "-prefetch", "-ext", "-dir", "-format", "-tz", "-seq-digits"), ...flags("-all", "-verbose", "-version", "-help", "-f", "-seq") }, { singleDashLong: true }),
+  duckdb: g({ ...values("-c", "-cmd", "-s", "-f", "-init", "-separator", "-newline", "-nullvalue") }, { singleDashLong: true }),
 };
 
 /**
