@@ -245,6 +245,13 @@ function matchCommand(
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
+    if (
+      m.wordsNone !== undefined &&
+      fact.view.positionals.some((p) =>
+        m.wordsNone!.some((w) => (p.value === undefined ? w === "*" : wordMatches(w, p.value))),
+      )
+    )
+      continue;
     if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&
@@ -278,7 +285,8 @@ function matchCommand(
 
 /** Whether a file access counts for a path rule's access mode. */
 function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: FileFact): boolean {
-  if (mode === "zero-access") return true;
+  // changing a secret file's mode or owner (`chmod 600 ~/.ssh/id_ed25519`) neither reads nor changes its content
+  if (mode === "zero-access") return fact.access !== "chmod" && fact.access !== "chown";
   if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
   return fact.access === "delete";
 }

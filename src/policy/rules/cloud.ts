@@ -272,13 +272,6 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "ask the user to delete apps",
   },
   {
-    id: "container.docker-system-prune",
-    effect: "ask",
-    command: { program: ["docker", "podman", "nerdctl"], args: ["system|image|container", "prune"] },
-    why: "pruning deletes stopped containers or images that may hold data",
-    instead: "remove the specific container or image by name",
-  },
-  {
     id: "container.docker-prune-volumes",
     effect: "deny",
     command: { program: ["docker", "podman", "nerdctl"], args: ["system", "prune"], flags_any: ["--volumes"] },

@@ -23,14 +23,21 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "disk.wipefs",
     effect: "deny",
-    command: { program: ["wipefs"], flags_none: ["-n", "--no-act"], targets: [...disks] },
+    // without `-a`/`-o` wipefs only lists the signatures it finds
+    command: { program: ["wipefs"], flags_any: ["-a", "--all", "-o", "--offset"], flags_none: ["-n", "--no-act"], targets: [...disks] },
     why: "`wipefs` erases filesystem signatures from a device",
     instead: "run `wipefs -n` to list signatures, and ask the user to erase them",
   },
   {
     id: "disk.partition",
     effect: "deny",
-    command: { program: ["fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "partx", "growpart", "kpartx"], targets: ["device"], flags_none: ["-l", "--list", "-p", "--print"] },
+    // read-only uses: `fdisk -l`, `sgdisk -p`, `sfdisk --dump`/`--json`, `parted /dev/sda print`
+    command: {
+      program: ["fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted", "partx", "growpart", "kpartx"],
+      targets: ["device"],
+      flags_none: ["-l", "--list", "-p", "--print", "--dump", "--json", "-J", "--verify", "--list-free", "--show-size", "--info", "--help", "-h", "--version"],
+      words_none: ["print"],
+    },
     why: "partitioning tools rewrite a disk's partition table",
     instead: "use `lsblk` or `fdisk -l` to inspect disks, and ask the user to repartition",
   },
@@ -47,6 +54,34 @@ export const systemRules: readonly RuleSpec[] = [
     command: { program: ["zpool", "zfs", "btrfs"], args: ["**", "destroy|delete|labelclear"], flags_none: ["--help", "-h", "-n"] },
     why: "it destroys a storage pool, dataset or subvolume with the data on it",
     instead: "ask the user to change storage volumes",
+  },
+  {
+    id: "disk.pool-create",
+    effect: "deny",
+    command: { program: ["zpool"], args: ["create|add|attach|replace|split|initialize"], targets: ["device"], flags_none: ["-n", "--help", "-h"] },
+    why: "it writes a new pool label over the device it is given, erasing what is on it",
+    instead: "ask the user to create or change storage pools",
+  },
+  {
+    id: "disk.gpt-destroy",
+    effect: "deny",
+    command: { program: ["gpt", "gpart"], args: ["destroy|create|remove|delete|recover|migrate"] },
+    why: "it destroys or rewrites a disk's partition table",
+    instead: "use `gpt show` or `gpart show` to inspect disks, and ask the user to repartition",
+  },
+  {
+    id: "disk.windows-shadow-delete",
+    effect: "deny",
+    command: { program: ["vssadmin", "vssadmin.exe", "wbadmin", "wbadmin.exe"], args: ["delete|resize"] },
+    why: "it deletes the volume shadow copies or backups that recovery depends on",
+    instead: "ask the user to manage backups and shadow copies",
+  },
+  {
+    id: "disk.wmic-shadow-delete",
+    effect: "deny",
+    command: { program: ["wmic", "wmic.exe"], args: ["shadowcopy", "delete"] },
+    why: "it deletes the volume shadow copies that recovery depends on",
+    instead: "ask the user to manage backups and shadow copies",
   },
   {
     id: "disk.lvm-remove",
@@ -108,6 +143,40 @@ export const systemRules: readonly RuleSpec[] = [
     instead: "ask the user to restart the machine when they are ready",
   },
   {
+    id: "sys.systemctl-isolate",
+    effect: "deny",
+    command: {
+      program: ["systemctl"],
+      args: ["isolate|start|restart", "rescue|rescue.target|emergency|emergency.target|poweroff.target|reboot.target|halt.target|kexec.target|runlevel0.target|runlevel1.target|runlevel6.target|shutdown.target|soft-reboot.target"],
+    },
+    why: "it switches the machine to a rescue, halt or reboot state, stopping every service",
+    instead: "ask the user to change the system state when they are ready",
+  },
+  {
+    id: "sys.systemctl-kill-core",
+    effect: "deny",
+    command: {
+      program: ["systemctl"],
+      args: ["kill|stop|mask|freeze", "**", "init.scope|system.slice|user.slice|systemd-journald|systemd-journald.service|systemd-logind|systemd-logind.service|dbus|dbus.service|dbus-broker.service|user@*.service"],
+    },
+    why: "stopping init, the system slice or a core daemon brings the machine or every session down",
+    instead: "stop the specific service you started, by its own name",
+  },
+  {
+    id: "sys.launchctl-reboot",
+    effect: "deny",
+    command: { program: ["launchctl"], args: ["reboot|halt"] },
+    why: "it restarts, halts or logs out the macOS machine",
+    instead: "ask the user to restart the machine when they are ready",
+  },
+  {
+    id: "sys.osascript-shutdown",
+    effect: "deny",
+    command: { program: ["osascript"], option_values: { "-e": ["*shut down*", "*to restart*", "*to log out*"] } },
+    why: "the AppleScript shuts down, restarts or logs out the machine",
+    instead: "ask the user to restart the machine when they are ready",
+  },
+  {
     id: "sys.init-runlevel",
     effect: "deny",
     command: { program: ["init", "telinit"], args: ["0|1|6|s|S"] },
@@ -160,6 +229,14 @@ export const systemRules: readonly RuleSpec[] = [
     instead: "kill the specific process you started, by its own pid",
   },
   {
+    id: "sys.kill-user-processes",
+    effect: "deny",
+    // `pkill -u root`, `killall -u dev`: a user and no name or pattern selects all of that user's processes
+    command: { program: ["pkill", "killall", "skill", "slay"], flags_any: ["-u", "--euid", "-U", "--uid", "--user"], words_none: ["*"] },
+    why: "with a user and no process name it kills every process of that user, the session included",
+    instead: "kill the specific process you started, by its pid or an exact name (`pkill -f 'node server.js'`)",
+  },
+  {
     id: "sys.taskkill-all",
     effect: "deny",
     command: { program: ["taskkill", "taskkill.exe"], option_values: { "/fi": ["*"] } },
@@ -171,6 +248,13 @@ export const systemRules: readonly RuleSpec[] = [
     effect: "deny",
     command: { program: ["crontab"], flags_any: ["-r"] },
     why: "`crontab -r` deletes every scheduled job of the user, with no confirmation",
+    instead: "edit the crontab with `crontab -e` and remove only the line you mean",
+  },
+  {
+    id: "sys.crontab-replace-empty",
+    effect: "deny",
+    command: { program: ["crontab"], args: ["**", "/dev/null"] },
+    why: "installing an empty crontab deletes every scheduled job of the user",
     instead: "edit the crontab with `crontab -e` and remove only the line you mean",
   },
   {
@@ -186,6 +270,27 @@ export const systemRules: readonly RuleSpec[] = [
     command: { program: ["iptables", "ip6tables", "iptables-legacy", "iptables-nft", "pfctl"], flags_any: ["-F", "--flush", "-X", "--delete-chain"] },
     why: "flushing the firewall drops every rule, and can cut off remote access",
     instead: "change the one rule you mean, or ask the user",
+  },
+  {
+    id: "sys.firewall-default-drop",
+    effect: "deny",
+    command: { program: ["iptables", "ip6tables", "iptables-legacy", "iptables-nft"], flags_any: ["-P", "--policy"], args: ["**", "DROP|REJECT"], words_none: ["FORWARD|PREROUTING|POSTROUTING"] },
+    why: "a default DROP policy on INPUT or OUTPUT cuts off every connection without an explicit rule, remote access included",
+    instead: "add the specific rule you mean with `iptables -A`, or ask the user to change the default policy",
+  },
+  {
+    id: "sys.mount-over-system",
+    effect: "deny",
+    command: { program: ["mount"], targets: ["system"], flags_none: ["--help", "-h", "-l", "--show-labels"] },
+    why: "mounting over a system directory hides the operating system's files under it",
+    instead: "mount under `/mnt` or a directory inside the project",
+  },
+  {
+    id: "sys.chmod-recursive-broad",
+    effect: "deny",
+    fileEffect: { access: ["chmod", "chown"], targets: ["parent", "other-home"], recursive: true },
+    why: "it changes the permissions or owner of every file under a directory that holds the project, the home directory or other users' homes",
+    instead: "change only the project files that need it, e.g. `chmod -R u+w ./build`",
   },
   {
     id: "sys.firewall-reset",

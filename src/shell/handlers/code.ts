@@ -395,7 +395,7 @@ export function interpreter(w: Walker, read: InterpreterRead, inv: Invocation): 
         return;
       }
       const pieces = input.words.map((i) => args[i] ?? synthetic(""));
-      const code = pieces.length === 1 ? (pieces[0] as ArgWord) : joinWords(pieces, "\n");
+      const code = pieces.length === 1 ? (pieces[0] as ArgWord) : joinWords(pieces, input.separator ?? "\n");
       if (language === "shell") inner.state.positional = args.slice(input.argsFrom).map((a) => a.word.value);
       runCode(w, { language, word: code, interpreter: read.name, host, base, ctx: inner });
       return;

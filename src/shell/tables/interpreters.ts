@@ -24,6 +24,13 @@ export interface InterpreterSpec {
   readonly evalSubcommand?: string;
   /** Only the code options run code; operands are not scripts (`bun install` is not code). */
   readonly codeOptionsOnly?: boolean;
+  /**
+   * PowerShell: the code option takes every remaining word, joined with spaces (`-Command
+   * Restart-Computer -Force`); with `operandIsCode`, so does a first operand that is not a `.ps1`
+   * script (Windows PowerShell runs `powershell Stop-Computer -Force` as a command).
+   */
+  readonly restIsCode?: boolean;
+  readonly operandIsCode?: boolean;
   /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
   readonly spellings?: Readonly<Record<string, string>>;
 }
@@ -105,11 +112,17 @@ const POWERSHELL: InterpreterSpec = {
       "-executionpolicy": 1, "-ep": 1, "-File": 1, "-file": 1, "-f": 1, "-NoProfile": 0, "-noprofile": 0, "-nop": 0,
       "-NonInteractive": 0, "-noninteractive": 0, "-NoLogo": 0, "-nologo": 0, "-WindowStyle": 1, "-w": 1,
     },
+    // `-Command`, `-NoProfile`: whole words, never clusters of letters
+    singleDashLong: true,
     permute: false,
   },
   codeOptions: ["-c", "-Command", "-command"],
   noCode: ["-Version", "-v", "-h", "-Help", "-?"],
+  restIsCode: true,
 };
+
+/** Windows PowerShell 5 (`powershell.exe`): an operand is a command, where `pwsh` reads a script file. */
+const WINDOWS_POWERSHELL: InterpreterSpec = { ...POWERSHELL, operandIsCode: true };
 
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
@@ -134,8 +147,8 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   ruby: RUBY,
   php: PHP,
   pwsh: POWERSHELL,
-  powershell: POWERSHELL,
-  "powershell.exe": POWERSHELL,
+  powershell: WINDOWS_POWERSHELL,
+  "powershell.exe": WINDOWS_POWERSHELL,
   "pwsh.exe": POWERSHELL,
 };
 

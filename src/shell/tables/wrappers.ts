@@ -198,6 +198,15 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     remote: true,
     stdinShell: true,
   },
+  // `pssh -h hosts.txt 'cmd'`: the command runs on every host of the list
+  pssh: {
+    kind: "remote",
+    grammar: stop({ "-h": 1, "--hosts": 1, "-H": 1, "--host": 1, "-l": 1, "--user": 1, "-p": 1, "--par": 1, "-o": 1, "--outdir": 1, "-e": 1, "--errdir": 1, "-t": 1, "--timeout": 1, "-O": 1, "--option": 1, "-x": 1, "--extra-args": 1, "-X": 1, "--extra-arg": 1, "-A": 0, "--askpass": 0, "-i": 0, "--inline": 0, "-I": 0, "--send-input": 0, "-P": 0, "--print": 0, "-v": 0, "--verbose": 0 }),
+    remote: true,
+  },
+  // Windows `cmd /c COMMAND`: the switch is the one operand before the command line
+  cmd: { kind: "remote", grammar: stop({}), operands: 1 },
+  "cmd.exe": { kind: "remote", grammar: stop({}), operands: 1 },
   watch: {
     kind: "watch",
     grammar: stop({
@@ -260,6 +269,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
   busybox: { kind: "multicall", grammar: stop({}) },
+  // `microk8s kubectl delete ns prod`, `k3s kubectl ...`: bundled tools named by the first operand
+  microk8s: { kind: "multicall", grammar: stop({}) },
+  k3s: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };
 
