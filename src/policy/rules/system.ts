@@ -77,6 +77,20 @@ export const systemRules: readonly RuleSpec[] = [
     instead: "ask the user to manage backups and shadow copies",
   },
   {
+    id: "disk.snapshot-delete",
+    effect: "deny",
+    command: { program: ["tmutil", "snapper"], args: ["**", "delete|deletelocalsnapshots|deleteinprogress"], flags_none: ["--help", "-h"] },
+    why: "it deletes the backups or snapshots that recovery depends on",
+    instead: "ask the user to manage backups and snapshots",
+  },
+  {
+    id: "disk.timeshift-delete",
+    effect: "deny",
+    command: { program: ["timeshift"], flags_any: ["--delete", "--delete-all"] },
+    why: "it deletes the system snapshots that recovery depends on",
+    instead: "ask the user to manage backups and snapshots",
+  },
+  {
     id: "disk.wmic-shadow-delete",
     effect: "deny",
     command: { program: ["wmic", "wmic.exe"], args: ["shadowcopy", "delete"] },

@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { scanOptions, type OptionGrammar } from "../_options.ts";
-import { DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
+import { COMPOSE_GLOBAL, COMPOSE_PROGRAMS, DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx } from "./code.ts";
@@ -14,12 +14,22 @@ import { hostCtx } from "./code.ts";
 export function container(w: Walker, inv: Invocation): boolean {
   const { program, words } = inv;
   const values = words.map((x) => x.word.value);
-  if (DOCKER_LIKE.includes(program)) {
+  const compose = COMPOSE_PROGRAMS.includes(program);
+  if (DOCKER_LIKE.includes(program) || compose) {
     let at = 1;
-    if (values[1] === "container" || values[1] === "compose") at = 2;
+    if (values[1] === "container") at = 2;
+    if (compose || values[1] === "compose") {
+      // `docker compose -f prod.yml -p app exec web cmd`: compose's own options come first
+      at = scanOptions(
+        words.map((x) => x.word),
+        COMPOSE_GLOBAL,
+        compose ? 1 : 2,
+      ).next;
+    }
     const verb = values[at];
     if (verb === "exec") return run(w, inv, DOCKER_EXEC, at + 1);
-    if (verb === "run" && values[1] !== "compose") return run(w, inv, DOCKER_RUN, at + 1);
+    // `docker compose run [opts] SERVICE cmd` takes `docker run`'s options before the service
+    if (verb === "run") return run(w, inv, DOCKER_RUN, at + 1);
     return false;
   }
   if ((program === "kubectl" || program === "oc") && values[1] === "exec") {

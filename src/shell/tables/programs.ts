@@ -6,7 +6,7 @@ import type { OptionGrammar } from "../_options.ts";
 
 /** `docker exec` options. */
 export const DOCKER_EXEC: OptionGrammar = {
-  options: { "-e": 1, "--env": 1, "--env-file": 1, "-u": 1, "--user": 1, "-w": 1, "--workdir": 1, "--detach-keys": 1, "-d": 0, "--detach": 0, "-i": 0, "--interactive": 0, "-t": 0, "--tty": 0, "--privileged": 0 },
+  options: { "-e": 1, "--env": 1, "--env-file": 1, "-u": 1, "--user": 1, "-w": 1, "--workdir": 1, "--detach-keys": 1, "--index": 1, "-T": 0, "--no-TTY": 0, "-d": 0, "--detach": 0, "-i": 0, "--interactive": 0, "-t": 0, "--tty": 0, "--privileged": 0 },
   permute: false,
 };
 
@@ -22,8 +22,17 @@ export const DOCKER_RUN: OptionGrammar = {
   permute: false,
 };
 
+/** `docker compose` options before its subcommand. */
+export const COMPOSE_GLOBAL: OptionGrammar = {
+  options: { "-f": 1, "--file": 1, "-p": 1, "--project-name": 1, "--profile": 1, "--env-file": 1, "--project-directory": 1, "--ansi": 1, "--progress": 1, "--parallel": 1 },
+  permute: false,
+};
+
+/** Compose programs of their own (`docker-compose exec web cmd`). */
+export const COMPOSE_PROGRAMS: readonly string[] = ["docker-compose", "podman-compose"];
+
 /** Container CLIs that share docker's grammar. */
-export const DOCKER_LIKE: readonly string[] = ["docker", "podman", "nerdctl"];
+export const DOCKER_LIKE: readonly string[] = ["docker", "podman", "nerdctl", "finch"];
 
 /** awk's own options (the program is the first operand unless `-f`/`-e` gives it). */
 export const AWK_GRAMMAR: OptionGrammar = {
