@@ -24,6 +24,7 @@ import { AWK_PROGRAMS, SED_PROGRAMS } from "../tables/programs.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { embedded, git } from "./git.ts";
+import { killEveryProcess } from "./processes.ts";
 
 export { unwrap } from "./wrappers.ts";
 
@@ -74,7 +75,8 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   if (SED_PROGRAMS.includes(program)) return sed(w, inv);
   if (container(w, inv)) return;
   if (writtenProgram(w, inv)) return;
-  const index = w.emit(inv.words, inv.base, inv.ctx);
-  embedded(w, inv, index);
-  builtinState(w, inv, shellState);
+  const call = killEveryProcess(w, inv);
+  const index = w.emit(call.words, call.base, call.ctx);
+  embedded(w, call, index);
+  builtinState(w, call, shellState);
 }

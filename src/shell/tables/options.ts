@@ -264,6 +264,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   gpg: g({ ...values("-o", "--output", "-r", "--recipient", "-u", "--local-user", "--homedir", "--passphrase", "--passphrase-file", "--passphrase-fd", "--default-key", "--keyring", "--secret-keyring", "--trust-model", "--cipher-algo", "--digest-algo", "--compress-algo", "-z", "--pinentry-mode", "--keyserver", "--recv-keys", "--export-options", "--import-options") }),
   kill: g({ ...values("-s", "--signal", "-n"), "-l": "optional", "--list": "optional", ...flags("-L", "--table", "-q", "--queue") }, { cluster: false }),
   pkill: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--signal", "-F", "--pidfile") }, { cluster: false }),
+  pgrep: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-F", "--pidfile", "-d", "--delimiter") }, { cluster: false }),
   killall: g({ ...values("-s", "--signal", "-u", "--user", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns") }, { cluster: false }),
   psql: g({
     ...values("-c", "--command", "-f", "--file", "-d", "--dbname", "-U", "--username", "-h", "--host", "-p", "--port", "-v", "--set", "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"),

@@ -67,3 +67,9 @@ export const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { cu
 
 /** Listing programs whose output is the entries of their operand directories (`ls -1 | xargs rm`). */
 export const LISTERS: readonly string[] = ["ls"];
+
+/** `ps` options that select some processes only (by pid, name, parent, terminal, session). */
+export const PS_SELECTORS: readonly string[] = ["-p", "--pid", "-C", "--ppid", "-q", "--quick-pid", "-t", "--tty", "--sid", "p", "q", "-g", "--Group", "--group"];
+
+/** Programs that pass a process listing on without choosing processes (`awk '{print $2}'` and `grep -v` are judged apart). */
+export const PROCESS_PASS_THROUGH: readonly string[] = ["tail", "head", "sort", "uniq", "cut", "tr", "cat", "column", "sed"];
