@@ -78,6 +78,11 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
   const code = o.word.word.value ?? (o.word.substitution !== undefined ? o.word.output : undefined);
   if (code === undefined) {
     codeSource(w, { language, interpreter: o.interpreter, host: o.host, word: o.word, text: o.base.text });
+    // PowerShell's own variables (`-Confirm:$false`, `$true`) read as unset shell variables in double
+    // quotes: the code is still unknown (asked), and the commands it names as written are walked too
+    const written = language === "powershell" ? asWritten(o.word.word.text) : undefined;
+    if (written !== undefined)
+      shellString(w, { ...o, word: plain({ text: o.word.word.text, value: written, glob: false }) });
     return;
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
@@ -97,6 +102,13 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
     launchedBy: o.host,
     frames: o.sameShell === true ? o.ctx.frames : [],
   });
+}
+
+/** The text of one double-quoted word without its quotes, when nothing in it runs in the outer shell. */
+function asWritten(text: string): string | undefined {
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return undefined;
+  const inner = text.slice(1, -1);
+  return inner.includes('"') || inner.includes("`") || inner.includes("$(") || inner.includes("\\") ? undefined : inner;
 }
 
 /** A non-literal code word (options object of {@link codeSource}). */

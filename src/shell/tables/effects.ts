@@ -100,6 +100,8 @@ const EDITOR: EffectSpec = { operands: "write", skipPrefixes: ["+"] };
 
 const CHMOD: EffectSpec = { operands: "chmod", skip: 1, skipUnless: ["--reference"], optionPaths: { "--reference": "read" }, recursiveFlags: ["-R", "--recursive"] };
 const CHOWN: EffectSpec = { ...CHMOD, operands: "chown" };
+/** `setfacl -R -m u:x:rwx DIR`: the ACL comes in option values, every operand is a path. */
+const SETFACL: EffectSpec = { operands: "chmod", optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read", "--set-file": "read" }, recursiveFlags: ["-R", "--recursive"] };
 
 const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE };
 
@@ -174,6 +176,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,
+  setfacl: SETFACL,
   chgrp: CHOWN,
   // copies, moves, links
   cp: COPY,

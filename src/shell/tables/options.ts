@@ -219,6 +219,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   truncate: g({ ...values("-s", "--size", "-r", "--reference"), ...flags("-c", "--no-create", "-o", "--io-blocks") }),
   chmod: CHMOD_LIKE(),
   chown: CHMOD_LIKE(),
+  setfacl: g({ ...values("-m", "--modify", "-M", "--modify-file", "-x", "--remove", "-X", "--remove-file", "--set", "--set-file"), ...flags("-b", "--remove-all", "-k", "--remove-default", "-n", "--no-mask", "--mask", "-d", "--default", "-R", "--recursive", "-L", "--logical", "-P", "--physical", "--test", "--restore") }),
   chgrp: CHMOD_LIKE(),
   dd: g({}, { keyValueOperands: true }),
   tar: g(
