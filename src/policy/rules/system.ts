@@ -145,7 +145,7 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.shutdown",
     effect: "deny",
-    command: { program: ["shutdown", "reboot", "halt", "poweroff", "shutdown.exe", "Stop-Computer", "Restart-Computer"], flags_none: ["-c", "--help", "/a"] },
+    command: { program: ["shutdown", "reboot", "halt", "poweroff", "shutdown.exe", "Stop-Computer", "Restart-Computer"], flags_none: ["-c", "--help", "/a", "-k"] },
     why: "it shuts down or restarts the machine",
     instead: "ask the user to restart the machine when they are ready",
   },
@@ -200,7 +200,8 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.kill-init",
     effect: "deny",
-    command: { program: ["kill"], args: ["1"] },
+    // `kill -HUP 1` reloads pid 1 (the main process of a container); `kill -0 1` only checks it
+    command: { program: ["kill"], args: ["1"], flags_none: ["-0", "-HUP", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2", "-CONT", "-SIGCONT", "-WINCH", "-SIGWINCH", "-l", "-L"] },
     why: "killing process 1 (init) brings the whole system down",
     instead: "kill the specific process you started, by its own pid",
   },
