@@ -81,6 +81,12 @@ const DEVICE_PREFIXES = [
   "nbd",
   "zd",
   "root",
+  "sg",
+  "mtd",
+  "dasd",
+  "rbd",
+  "drbd",
+  "bcache",
 ];
 
 /**

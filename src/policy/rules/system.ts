@@ -44,7 +44,12 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "disk.discard",
     effect: "deny",
-    command: { program: ["blkdiscard", "cryptsetup", "sg_format", "sg_sanitize", "pvcreate", "scrub", "wipe", "srm"], targets: ["device"] },
+    // cryptsetup only with its erasing verbs (`luksFormat`, `erase`), not `open`/`status`/`luksDump`
+    command: {
+      program: ["blkdiscard", "cryptsetup", "sg_format", "sg_sanitize", "pvcreate", "scrub", "wipe", "srm"],
+      targets: ["device", "system"],
+      words_none: ["open|luksOpen|close|luksClose|status|luksDump|isLuks|luksUUID|tcryptDump|bitlkDump|config|resize|refresh|benchmark|luksAddKey|luksHeaderBackup"],
+    },
     why: "it destroys the data on a block device",
     instead: "ask the user to do this themselves",
   },
@@ -191,6 +196,20 @@ export const systemRules: readonly RuleSpec[] = [
     instead: "ask the user to restart the machine when they are ready",
   },
   {
+    id: "sys.kexec",
+    effect: "deny",
+    command: { program: ["kexec"], flags_any: ["-e", "--exec", "-f", "--force"] },
+    why: "it jumps into another kernel at once, stopping everything running",
+    instead: "ask the user to restart the machine when they are ready",
+  },
+  {
+    id: "sys.end-sessions",
+    effect: "deny",
+    command: { program: ["loginctl"], args: ["terminate-user|terminate-session|terminate-seat|kill-user|kill-session"] },
+    why: "it ends a user's sessions and every process in them, this one included",
+    instead: "stop the specific process you started, by its own pid",
+  },
+  {
     id: "sys.init-runlevel",
     effect: "deny",
     command: { program: ["init", "telinit"], args: ["0|1|6|s|S"] },
@@ -250,6 +269,13 @@ export const systemRules: readonly RuleSpec[] = [
     command: { program: ["pkill", "killall", "skill", "slay"], flags_any: ["-u", "--euid", "-U", "--uid", "--user"], words_none: ["*"] },
     why: "with a user and no process name it kills every process of that user, the session included",
     instead: "kill the specific process you started, by its pid or an exact name (`pkill -f 'node server.js'`)",
+  },
+  {
+    id: "sys.kill-inverted-match",
+    effect: "deny",
+    command: { program: ["pkill"], flags_any: ["-v", "--inverse"], flags_none: ["--help"] },
+    why: "an inverted match selects every process except the named ones",
+    instead: "kill the specific process you started, by its pid or an exact name",
   },
   {
     id: "sys.taskkill-all",
@@ -358,5 +384,26 @@ export const systemRules: readonly RuleSpec[] = [
     forkBomb: true,
     why: "a function that forks copies of itself, or a loop that starts processes without end, exhausts the machine's processes",
     instead: "there is no safe form of this; write a bounded loop if you need load",
+  },
+  {
+    id: "container.vm-delete",
+    effect: "deny",
+    command: { program: ["colima", "limactl", "orb", "orbctl"], args: ["delete|rm|remove"], flags_none: ["--help", "-h"] },
+    why: "deleting the container VM deletes every container, image and volume inside it",
+    instead: "stop the VM (`colima stop`, `podman machine stop`), or ask the user to delete it",
+  },
+  {
+    id: "container.machine-remove",
+    effect: "deny",
+    command: { program: ["podman", "finch"], args: ["machine|vm", "rm|remove"], flags_none: ["--help", "-h"] },
+    why: "removing the container VM deletes every container, image and volume inside it",
+    instead: "stop the VM (`podman machine stop`), or ask the user to remove it",
+  },
+  {
+    id: "sys.wsl-unregister",
+    effect: "deny",
+    command: { program: ["wsl", "wsl.exe"], flags_any: ["--unregister"] },
+    why: "unregistering a WSL distribution deletes its whole filesystem, home directories included",
+    instead: "stop it with `wsl --terminate`, or ask the user to remove it",
   },
 ];

@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { scanOptions, type OptionGrammar } from "../_options.ts";
-import { COMPOSE_GLOBAL, COMPOSE_PROGRAMS, DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
+import { COMPOSE_GLOBAL, COMPOSE_PROGRAMS, DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN, REMOTE_EXEC } from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx } from "./code.ts";
@@ -32,7 +32,7 @@ export function container(w: Walker, inv: Invocation): boolean {
     if (verb === "run") return run(w, inv, DOCKER_RUN, at + 1);
     return false;
   }
-  if ((program === "kubectl" || program === "oc") && values[1] === "exec") {
+  if (REMOTE_EXEC.includes(program) && values[1] === "exec") {
     const dash = values.indexOf("--");
     if (dash < 0 || dash + 1 >= words.length) return false;
     const host = w.emit(words, inv.base, inv.ctx);

@@ -167,6 +167,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   ...Object.fromEntries(["vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "subl", "ed", "ex", "micro", "hx", "kak", "gedit", "sudoedit", "mcedit", "joe"].map((p) => [p, EDITOR])),
   ...Object.fromEntries(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"].map((p) => [p, COMPRESS])),
   dd: { optionPaths: { of: "write", if: "read" } },
+  dcfldd: { optionPaths: { of: "write", if: "read", vf: "read" } },
+  dc3dd: { optionPaths: { of: "write", if: "read", hof: "write", ofs: "write" } },
+  ddrescue: { byPosition: ["read", "write", "write"] },
   // delete
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },

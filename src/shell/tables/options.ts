@@ -222,6 +222,9 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   setfacl: g({ ...values("-m", "--modify", "-M", "--modify-file", "-x", "--remove", "-X", "--remove-file", "--set", "--set-file"), ...flags("-b", "--remove-all", "-k", "--remove-default", "-n", "--no-mask", "--mask", "-d", "--default", "-R", "--recursive", "-L", "--logical", "-P", "--physical", "--test", "--restore") }),
   chgrp: CHMOD_LIKE(),
   dd: g({}, { keyValueOperands: true }),
+  dcfldd: g({}, { keyValueOperands: true }),
+  dc3dd: g({}, { keyValueOperands: true }),
+  ddrescue: g({ ...values("-b", "--sector-size", "-c", "--cluster-size", "-i", "--input-position", "-o", "--output-position", "-s", "--size", "-m", "--domain-mapfile", "-K", "--skip-size", "-a", "--min-read-rate") }),
   tar: g(
     {
       ...values("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-I", "--use-compress-program", "-N", "--newer", "--exclude", "--transform", "--owner", "--group", "--mode", "-K", "--starting-file", "-V", "--label"),

@@ -73,3 +73,6 @@ export const PS_SELECTORS: readonly string[] = ["-p", "--pid", "-C", "--ppid", "
 
 /** Programs that pass a process listing on without choosing processes (`awk '{print $2}'` and `grep -v` are judged apart). */
 export const PROCESS_PASS_THROUGH: readonly string[] = ["tail", "head", "sort", "uniq", "cut", "tr", "cat", "column", "sed"];
+
+/** CLIs whose `exec TARGET [options] -- cmd` runs cmd in a pod, container or VM (`kubectl exec web-0 -- sh`). */
+export const REMOTE_EXEC: readonly string[] = ["kubectl", "oc", "lxc", "incus", "multipass"];

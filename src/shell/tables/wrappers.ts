@@ -131,6 +131,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     }),
     noRun: ["-p", "--attach"],
   },
+  // `nsenter -t 1 -m -u -n -i cmd`: the command runs in another process's namespaces (the host's for pid 1)
+  nsenter: {
+    kind: "exec",
+    grammar: stop({
+      "-t": 1, "--target": 1, "-S": 1, "--setuid": 1, "-G": 1, "--setgid": 1, "-r": "optional", "--root": "optional", "-w": "optional", "--wd": "optional",
+      "-m": "optional", "--mount": "optional", "-u": "optional", "--uts": "optional", "-i": "optional", "--ipc": "optional", "-n": "optional", "--net": "optional",
+      "-p": "optional", "--pid": "optional", "-U": "optional", "--user": "optional", "-C": "optional", "--cgroup": "optional", "-T": "optional", "--time": "optional",
+      "-a": 0, "--all": 0, "-F": 0, "--no-fork": 0, "--preserve-credentials": 0, "-Z": 0, "--follow-context": 0,
+    }),
+  },
   chroot: { kind: "exec", grammar: stop({ "--userspec": 1, "--groups": 1, "--skip-chdir": 0 }), operands: 1, newRoot: true },
   flock: {
     kind: "shell-option",
