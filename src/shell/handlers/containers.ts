@@ -6,7 +6,14 @@
  */
 import { posix } from "node:path";
 import { scanOptions, type OptionGrammar } from "../_options.ts";
-import { COMPOSE_GLOBAL, COMPOSE_PROGRAMS, DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN, REMOTE_EXEC } from "../tables/programs.ts";
+import {
+  COMPOSE_GLOBAL,
+  COMPOSE_PROGRAMS,
+  DOCKER_EXEC,
+  DOCKER_LIKE,
+  DOCKER_RUN,
+  REMOTE_EXEC,
+} from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx } from "./code.ts";
