@@ -150,7 +150,7 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.shutdown",
     effect: "deny",
-    command: { program: ["shutdown", "reboot", "halt", "poweroff", "shutdown.exe", "Stop-Computer", "Restart-Computer"], flags_none: ["-c", "--help", "/a", "-k"] },
+    command: { program: ["shutdown", "reboot", "halt", "poweroff", "shutdown.exe", "Stop-Computer", "Restart-Computer"], flags_none: ["-c", "--help", "-k"], words_none: ["/a|/?"] },
     why: "it shuts down or restarts the machine",
     instead: "ask the user to restart the machine when they are ready",
   },
