@@ -473,7 +473,7 @@ function shebangLanguage(text: string | undefined): CodeLanguage {
 
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(w: Walker, language: CodeLanguage, code: string, host: number, ctx: Ctx): void {
-  if (language === "shell" || language === "powershell") return;
+  if (language === "shell" || language === "powershell" || language === "c") return;
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
   const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));

@@ -19,6 +19,7 @@ import {
   stdinCode,
   writtenProgram,
 } from "./code.ts";
+import { compiler } from "./compilers.ts";
 import { container } from "./containers.ts";
 import { AWK_PROGRAMS, SED_PROGRAMS } from "../tables/programs.ts";
 import { awk, sed } from "./executors.ts";
@@ -74,6 +75,7 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   if (AWK_PROGRAMS.includes(program)) return awk(w, inv);
   if (SED_PROGRAMS.includes(program)) return sed(w, inv);
   if (container(w, inv)) return;
+  if (compiler(w, inv)) return;
   if (writtenProgram(w, inv)) return;
   const call = killEveryProcess(w, inv);
   const index = w.emit(call.words, call.base, call.ctx);

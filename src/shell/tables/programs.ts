@@ -76,3 +76,9 @@ export const PROCESS_PASS_THROUGH: readonly string[] = ["tail", "head", "sort", 
 
 /** CLIs whose `exec TARGET [options] -- cmd` runs cmd in a pod, container or VM (`kubectl exec web-0 -- sh`). */
 export const REMOTE_EXEC: readonly string[] = ["kubectl", "oc", "lxc", "incus", "multipass"];
+
+/** C and C++ compilers whose source may be text written on the same line. */
+export const C_COMPILERS: readonly string[] = ["gcc", "cc", "clang", "tcc", "g++", "c++", "clang++", "musl-gcc", "zig"];
+
+/** File names a C compiler reads as source. */
+export const C_SOURCE_SUFFIXES: readonly string[] = [".c", ".cc", ".cpp", ".cxx", ".C"];
