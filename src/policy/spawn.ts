@@ -22,11 +22,13 @@ const SPAWNS = [
   /\b(?:spawn|exec|fork)\s*\(/,
   /\bpcntl_fork\b/,
   /\bProcess\.spawn\b/,
+  /\bStart-Process\b/i,
 ];
 
 /** Loops without a bound. */
 const UNBOUNDED = [
   /\bwhile\s*\(?\s*(?:True|true|1|!0|:)\s*\)?/,
+  /\bwhile\s*\(\s*\$true\s*\)/i,
   /\bfor\s*\(\s*;\s*;\s*\)/,
   /\bloop\s*(?:\{|do\b)/,
   /\bwhile\s+fork\b/,
