@@ -258,7 +258,7 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.kill-every-process",
     effect: "deny",
-    command: { program: ["pkill", "killall", "skill"], args: ["**", ".|.*|.+|^|*|-1|[a-z]*|[^]*"] },
+    command: { program: ["pkill", "killall", "skill", "Stop-Process", "stop-process", "spps"], args: ["**", ".|.*|.+|^|*|-1|[a-z]*|[^]*"] },
     why: "the pattern matches every process, the session included",
     instead: "kill the specific process you started, by its own pid",
   },

@@ -6,7 +6,7 @@
  * node`, `ps -C node`, `grep node`, an awk pattern) is a run-time argument as before.
  */
 import { detailedView } from "../_argview.ts";
-import { PROCESS_PASS_THROUGH, PS_SELECTORS } from "../tables/programs.ts";
+import { POWERSHELL_PROCESS_FLAGS, PROCESS_PASS_THROUGH, PS_SELECTORS } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
@@ -40,8 +40,15 @@ function role(c: ShellCommand): "lister" | "pass" | "narrow" {
       const program = detailedView(c.program, c.args).operands[0]?.word.value?.replaceAll(" ", "");
       return program !== undefined && /^(NR>1)?\{print\$\d+\}$/.test(program) ? "pass" : "narrow";
     }
-    default:
-      return c.program !== undefined && PROCESS_PASS_THROUGH.includes(c.program) ? "pass" : "narrow";
+    default: {
+      const program = c.program?.toLowerCase();
+      // PowerShell `Get-Process` with no name, id or other selection lists every process
+      if (program === "get-process" || program === "gps")
+        return c.args.every((a) => a.value !== undefined && POWERSHELL_PROCESS_FLAGS.includes(a.value.toLowerCase()))
+          ? "lister"
+          : "narrow";
+      return program !== undefined && PROCESS_PASS_THROUGH.includes(program) ? "pass" : "narrow";
+    }
   }
 }
 
@@ -59,6 +66,15 @@ export function listsEveryProcess(w: Walker, producers: readonly number[]): bool
  * `-- -1` added when `xargs` feeds it such a listing (`ps -e -o pid= | xargs sudo kill`).
  */
 export function killEveryProcess(w: Walker, inv: Invocation): Invocation {
+  const stopProcess = ["stop-process", "spps"].includes(inv.program.toLowerCase());
+  if (stopProcess) {
+    // `Get-Process | Stop-Process -Force`: the processes come from the pipeline, every one of them
+    const selects = inv.words
+      .slice(1)
+      .some((x) => !POWERSHELL_PROCESS_FLAGS.includes(x.word.value?.toLowerCase() ?? ""));
+    if (selects || !listsEveryProcess(w, inv.ctx.stdin?.upstream ?? [])) return inv;
+    return { ...inv, words: [...inv.words, synthetic("*")] };
+  }
   if (inv.program !== "kill") return inv;
   let changed = false;
   const words = inv.words.flatMap((x): ArgWord[] => {

@@ -82,3 +82,6 @@ export const C_COMPILERS: readonly string[] = ["gcc", "cc", "clang", "tcc", "g++
 
 /** File names a C compiler reads as source. */
 export const C_SOURCE_SUFFIXES: readonly string[] = [".c", ".cc", ".cpp", ".cxx", ".C"];
+
+/** `Get-Process`/`Stop-Process` switches that select nothing (lowercase): with only these, every process. */
+export const POWERSHELL_PROCESS_FLAGS: readonly string[] = ["-force", "-passthru", "-confirm:$false", "-whatif:$false", "-includeusername", "-erroraction", "silentlycontinue", "-ea", "0"];
