@@ -13,6 +13,7 @@ import {
   DOCKER_LIKE,
   DOCKER_RUN,
   REMOTE_EXEC,
+  REMOTE_EXEC_OPTIONS,
 } from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
@@ -39,17 +40,30 @@ export function container(w: Walker, inv: Invocation): boolean {
     if (verb === "run") return run(w, inv, DOCKER_RUN, at + 1);
     return false;
   }
-  if (REMOTE_EXEC.includes(program) && values[1] === "exec") {
-    const dash = values.indexOf("--");
-    if (dash < 0 || dash + 1 >= words.length) return false;
-    const host = w.emit(words, inv.base, inv.ctx);
-    w.execute(words.slice(dash + 1), inv.base, {
-      ...hostCtx(inv.ctx, { wrapper: program, host, remote: true }),
-      via: [...inv.ctx.via, "wrapper"],
-    });
-    return true;
-  }
-  return false;
+  if (!REMOTE_EXEC.includes(program)) return false;
+  // `kubectl -n prod exec POD -- cmd`; the old form without `--` (`kubectl exec POD cmd`) too
+  const verb = scanOptions(
+    words.map((x) => x.word),
+    REMOTE_EXEC_OPTIONS,
+    1,
+  ).next;
+  if (values[verb] !== "exec") return false;
+  const dash = values.indexOf("--", verb);
+  const start =
+    dash >= 0
+      ? dash + 1
+      : scanOptions(
+          words.map((x) => x.word),
+          REMOTE_EXEC_OPTIONS,
+          verb + 1,
+        ).next + 1;
+  if (start >= words.length) return false;
+  const host = w.emit(words, inv.base, inv.ctx);
+  w.execute(words.slice(start), inv.base, {
+    ...hostCtx(inv.ctx, { wrapper: program, host, remote: true }),
+    via: [...inv.ctx.via, "wrapper"],
+  });
+  return true;
 }
 
 /** `exec`/`run`: options, then the container or image, then the command. */

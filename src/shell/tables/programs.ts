@@ -85,3 +85,13 @@ export const C_SOURCE_SUFFIXES: readonly string[] = [".c", ".cc", ".cpp", ".cxx"
 
 /** `Get-Process`/`Stop-Process` switches that select nothing (lowercase): with only these, every process. */
 export const POWERSHELL_PROCESS_FLAGS: readonly string[] = ["-force", "-passthru", "-confirm:$false", "-whatif:$false", "-includeusername", "-erroraction", "silentlycontinue", "-ea", "0"];
+
+/** Options of `kubectl`/`oc`/`lxc` before and after `exec` that take a value (the rest are flags). */
+export const REMOTE_EXEC_OPTIONS: OptionGrammar = {
+  options: {
+    "-n": 1, "--namespace": 1, "--context": 1, "--kubeconfig": 1, "--cluster": 1, "--user": 1, "-s": 1, "--server": 1, "--token": 1,
+    "-c": 1, "--container": 1, "-f": 1, "--filename": 1, "--pod-running-timeout": 1, "--project": 1, "--env": 1, "--cwd": 1,
+    "--as": 1, "--request-timeout": 1, "-i": 0, "--stdin": 0, "-t": 0, "--tty": 0, "-q": 0, "--quiet": 0,
+  },
+  permute: false,
+};
