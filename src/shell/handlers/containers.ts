@@ -10,6 +10,7 @@ import {
   COMPOSE_GLOBAL,
   COMPOSE_PROGRAMS,
   DOCKER_EXEC,
+  DOCKER_GLOBAL,
   DOCKER_LIKE,
   DOCKER_RUN,
   REMOTE_EXEC,
@@ -24,15 +25,13 @@ export function container(w: Walker, inv: Invocation): boolean {
   const values = words.map((x) => x.word.value);
   const compose = COMPOSE_PROGRAMS.includes(program);
   if (DOCKER_LIKE.includes(program) || compose) {
-    let at = 1;
-    if (values[1] === "container") at = 2;
-    if (compose || values[1] === "compose") {
+    const plainWords = words.map((x) => x.word);
+    // `docker -H ssh://prod --context x exec ...`: docker's own options come first
+    let at = compose ? 1 : scanOptions(plainWords, DOCKER_GLOBAL, 1).next;
+    if (values[at] === "container") at++;
+    if (compose || values[at] === "compose") {
       // `docker compose -f prod.yml -p app exec web cmd`: compose's own options come first
-      at = scanOptions(
-        words.map((x) => x.word),
-        COMPOSE_GLOBAL,
-        compose ? 1 : 2,
-      ).next;
+      at = scanOptions(plainWords, COMPOSE_GLOBAL, compose ? 1 : at + 1).next;
     }
     const verb = values[at];
     if (verb === "exec") return run(w, inv, DOCKER_EXEC, at + 1);

@@ -22,6 +22,12 @@ export const DOCKER_RUN: OptionGrammar = {
   permute: false,
 };
 
+/** `docker` options before its subcommand. */
+export const DOCKER_GLOBAL: OptionGrammar = {
+  options: { "-H": 1, "--host": 1, "-c": 1, "--context": 1, "--config": 1, "-l": 1, "--log-level": 1, "--tlscacert": 1, "--tlscert": 1, "--tlskey": 1, "-D": 0, "--debug": 0, "--tls": 0, "--tlsverify": 0 },
+  permute: false,
+};
+
 /** `docker compose` options before its subcommand. */
 export const COMPOSE_GLOBAL: OptionGrammar = {
   options: { "-f": 1, "--file": 1, "-p": 1, "--project-name": 1, "--profile": 1, "--env-file": 1, "--project-directory": 1, "--ansi": 1, "--progress": 1, "--parallel": 1 },
