@@ -176,7 +176,7 @@ export const systemRules: readonly RuleSpec[] = [
     effect: "deny",
     command: {
       program: ["systemctl"],
-      args: ["kill|stop|mask|freeze", "**", "init.scope|system.slice|user.slice|systemd-journald|systemd-journald.service|systemd-logind|systemd-logind.service|dbus|dbus.service|dbus-broker.service|user@*.service"],
+      args: ["kill|stop|mask|freeze", "**", "*|init.scope|system.slice|user.slice|systemd-journald|systemd-journald.service|systemd-logind|systemd-logind.service|dbus|dbus.service|dbus-broker.service|user@*.service"],
     },
     why: "stopping init, the system slice or a core daemon brings the machine or every session down",
     instead: "stop the specific service you started, by its own name",
@@ -251,6 +251,8 @@ export const systemRules: readonly RuleSpec[] = [
     command: {
       program: ["pkill", "killall", "kill", "taskkill", "Stop-Process", "skill"],
       args: ["**", "init|systemd|launchd|kernel_task|sshd|dbus-daemon|dbus|loginwindow|WindowServer|explorer.exe|csrss.exe|wininit.exe|winlogon.exe|lsass.exe|svchost.exe|systemd-journald|systemd-logind|containerd|dockerd|Xorg|gnome-shell|kworker"],
+      // `pkill -HUP sshd` reloads its configuration
+      flags_none: ["-0", "-HUP", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2", "-CONT", "-SIGCONT", "-WINCH", "-SIGWINCH"],
     },
     why: "killing init or a core system process brings the machine or the session down",
     instead: "kill the specific process you started, by its own pid",
