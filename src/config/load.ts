@@ -9,7 +9,7 @@ import { AgentDefinition } from "../definitions/agent.ts";
 import { formatLoadIssue, parseDefinition } from "../definitions/load.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { parseFrontmatter } from "../markdown/frontmatter.ts";
-import type { CompiledPolicy, PolicySource } from "../policy/compiled.ts";
+import { serializeCompiledPolicy, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_AGENT_TYPES } from "../policy/lanes.ts";
 import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
 import { listDefinitions, sourceFingerprint } from "./policy-file.ts";
@@ -124,6 +124,6 @@ export function buildPolicy(options: LoadOptions): LoadResult {
   if (!result.ok) return result;
   const paths = projectPaths(options.projectDir);
   ensurePrivateDir(paths.state);
-  atomicWriteFile(paths.compiledPolicy, `${JSON.stringify(result.policy, null, 2)}\n`);
+  atomicWriteFile(paths.compiledPolicy, serializeCompiledPolicy(result.policy));
   return result;
 }

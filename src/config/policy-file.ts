@@ -28,12 +28,14 @@ export function sourceFingerprint(path: string): { hash: string | null; size?: n
 
 /** True when the file still has the content it had at compile time (cheap when size and mtime match). */
 function sourceUnchanged(source: PolicySource): boolean {
+  // no exception for an absent file: building one costs more than the stat (several per hook call)
   let stat;
   try {
-    stat = statSync(source.path);
+    stat = statSync(source.path, { throwIfNoEntry: false });
   } catch {
-    return source.hash === null;
+    stat = undefined;
   }
+  if (stat === undefined) return source.hash === null;
   if (source.hash === null) return false;
   if (source.size === stat.size && source.mtimeMs === stat.mtimeMs) return true;
   return hashFile(source.path) === source.hash;

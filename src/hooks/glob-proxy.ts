@@ -5,16 +5,11 @@
  * are plain regular expressions. The build swaps imports of `src/globs/compile.ts` for this proxy;
  * source and tests import the module itself. See shell-proxy.ts for `__lanesLoad`.
  */
-import { join } from "node:path";
+import { loadBundle } from "./loader.ts";
 import type * as Compile from "../globs/compile.ts";
 
-declare const __lanesLoad: ((name: string) => unknown) | undefined;
-
 let loaded: typeof Compile | undefined;
-const compile = (): typeof Compile =>
-  (loaded ??= (
-    typeof __lanesLoad === "function" ? __lanesLoad("globs") : require(join(__dirname, "globs.impl.cjs"))
-  ) as typeof Compile);
+const compile = (): typeof Compile => (loaded ??= loadBundle("globs") as typeof Compile);
 
 export const compilePathGlob: typeof Compile.compilePathGlob = (glob, options) =>
   compile().compilePathGlob(glob, options);

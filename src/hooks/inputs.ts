@@ -5,7 +5,7 @@
  * `evaluationContext` (src/policy/evaluate.ts), as the tests do with their own sources.
  */
 import type { TaskConstraints } from "../policy/lanes.ts";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { expandGlob } from "../globs/expand.ts";
 import { settingsFiles, tempDirsOf, type Env } from "../host/env.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
@@ -16,7 +16,8 @@ import { taskConstraintsOf } from "./task.ts";
 
 const readText = (path: string): string | undefined => {
   try {
-    return readFileSync(path, "utf8");
+    // most settings files do not exist; an exception for each costs more than the check
+    return existsSync(path) ? readFileSync(path, "utf8") : undefined;
   } catch {
     return undefined;
   }

@@ -48,6 +48,8 @@ export interface HookOutcome {
   readonly stdout: string;
   /** Lines for stderr (never stdout). */
   readonly stderr: readonly string[];
+  /** The kind of call, for the hook loader's code cache (loader.ts `reportProfile`). */
+  readonly profile?: string;
 }
 
 export interface GuardDeps {
@@ -157,6 +159,12 @@ function subjectOf(input: ToolHookInput): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
+/** The kind of call, for the loader's code cache: which tool, who called, whether lanes answered. */
+function callProfile(input: ToolHookInput, outcome: HookOutcome): string {
+  const tool = input.tool_name.startsWith("mcp__") ? "mcp" : input.tool_name.replace(/[^A-Za-z0-9_]/g, "");
+  return `pre:${tool}:${input.agent_id === undefined ? "main" : "agent"}:${outcome.stdout === "" ? "quiet" : "answer"}`;
+}
+
 /** Runs the guard on one raw hook input. Never throws. */
 export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
   const parsed = readHookInput(raw);
@@ -167,7 +175,8 @@ export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
     );
   const input = parsed.input;
   try {
-    return judge(input, deps);
+    const outcome = judge(input, deps);
+    return { ...outcome, profile: callProfile(input, outcome) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failure(

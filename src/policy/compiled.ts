@@ -4,11 +4,18 @@
  * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
  */
 import type { CompiledGlob } from "../globs/types.ts";
+import type { PathMatch } from "../schema/atoms.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
 export const COMPILED_FORMAT = 7;
+
+/**
+ * The compiled policy file's text: compact JSON, because every hook process reads and parses it
+ * (pretty-printing made it half as large again); `lanes rules` is the readable view.
+ */
+export const serializeCompiledPolicy = (policy: CompiledPolicy): string => `${JSON.stringify(policy)}\n`;
 
 /** SQL statement kinds the database rules can name. */
 export type SqlKind =
@@ -41,7 +48,7 @@ export type CompiledMatch =
     }
   | {
       readonly kind: "path";
-      readonly access: "zero-access" | "read-only" | "no-delete";
+      readonly access: PathMatch["access"];
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }

@@ -16,7 +16,7 @@ import type { CompiledPolicy } from "./compiled.ts";
 import { extractFacts, type Facts } from "./facts.ts";
 import type { GlobRoots } from "../globs/match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
-import { matchRule } from "./match.ts";
+import { candidateRules, matchRule } from "./match.ts";
 import { memoryLaneMatches } from "./memory-lane.ts";
 import type { PathContext } from "./paths.ts";
 import { taskToolMatches } from "./tasks.ts";
@@ -143,7 +143,7 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
       roots,
       compile: context.compileSettingsGlob,
     }),
-    ...policy.rules.flatMap((rule) =>
+    ...candidateRules(policy.rules, facts).flatMap((rule) =>
       matchRule(rule, facts, pathContext, roots, rule.layer, request.agent !== undefined),
     ),
     ...laneMatchesFor(

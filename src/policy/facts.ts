@@ -19,8 +19,11 @@ import { normalizePath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
 import type { GuardRequest } from "./types.ts";
 
-/** How a fact touches a file. `exec` runs it; `operand` is a path handed to an unknown program. */
-export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec";
+/**
+ * How a fact touches a file. `exec` runs it; `use` hands it to a program that consumes it without
+ * showing it (`curl --key`, `ssh-add`).
+ */
+export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
 
 /** One simple command of a Bash call. */
 export interface CommandFact {

@@ -185,6 +185,13 @@ const BOOLEAN_OPTIONS = new Set([
   "--version",
   "--tls",
   "--tlsverify",
+  "--ours",
+  "--theirs",
+  "--no-overlay",
+  "--discard-changes",
+  "--worktree",
+  "--staged",
+  "--ignore-unmatch",
 ]);
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
@@ -252,7 +259,7 @@ function matchCommand(
       )
     )
       continue;
-    if (m.doubleDash === true && !fact.view.afterDoubleDash) continue;
+    if (m.doubleDash !== undefined && m.doubleDash !== fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&
       !Object.entries(m.optionValues).every(([option, wanted]) => valueMatches(optionValues(fact, option), wanted))
@@ -283,12 +290,26 @@ function matchCommand(
   return hits;
 }
 
-/** Whether a file access counts for a path rule's access mode. */
-function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: FileFact): boolean {
-  // changing a secret file's mode or owner (`chmod 600 ~/.ssh/id_ed25519`) neither reads nor changes its content
-  if (mode === "zero-access") return fact.access !== "chmod" && fact.access !== "chown";
-  if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
-  return fact.access === "delete";
+/**
+ * Whether a file access counts for a path rule's access mode. Reading covers running and sourcing
+ * (`exec`) but not `use`: a program that consumes a key without showing it (`curl --key k.pem`)
+ * discloses nothing, and neither does a mode change. `write-only` lets a secret be created or
+ * written (`cp .env.example .env`, `openssl req -keyout k.pem`) and still never read or deleted.
+ */
+function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
+  const a = fact.access;
+  switch (mode) {
+    case "zero-access":
+      return a === "read" || a === "exec" || a === "write" || a === "delete";
+    case "write-only":
+      return a === "read" || a === "exec" || a === "delete";
+    case "read-only":
+      return a === "write" || a === "delete" || a === "chmod" || a === "chown";
+    case "no-delete":
+      return a === "delete";
+    default:
+      return assertNever(mode);
+  }
 }
 
 const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean =>
@@ -302,6 +323,7 @@ function describeFile(fact: FileFact): string {
     chmod: "changes the mode of",
     chown: "changes the owner of",
     exec: "runs",
+    use: "uses",
   }[fact.access];
   return `${verb} ${quote(fact.raw)}`;
 }
@@ -514,6 +536,46 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     default:
       return assertNever(m, "rule kind");
   }
+}
+
+/**
+ * The rules that can match these facts: a rule whose matcher could find nothing (a command rule
+ * whose programs the call does not run, directly or through a runner such as `npx`; a file rule
+ * when the call touches no file; a remote-code rule when no code is run) is left out before its
+ * matcher runs. The matchers stay the one definition of a match: this only skips certain misses,
+ * and most calls run a few programs while most rules name others.
+ */
+export function candidateRules(rules: readonly CompiledRule[], facts: Facts): readonly CompiledRule[] {
+  const programs = new Set<string>();
+  for (const fact of facts.commands) {
+    if (fact.program !== undefined) programs.add(fact.program);
+    const run = runWhat(fact).program;
+    if (run !== undefined) programs.add(run);
+  }
+  const named = (names: readonly string[]) =>
+    names.some((name) =>
+      name.endsWith("*") ? [...programs].some((p) => p.startsWith(name.slice(0, -1))) : programs.has(name),
+    );
+  return rules.filter((rule) => {
+    const m = rule.match;
+    switch (m.kind) {
+      case "command":
+        return named(m.program);
+      case "path":
+      case "delete":
+      case "file-effect":
+        return facts.files.length > 0;
+      case "remote-code":
+        return facts.code.length > 0;
+      case "tools":
+      case "fork-bomb":
+      case "sql":
+      case "unrepresentable":
+        return true;
+      default:
+        return assertNever(m, "rule kind");
+    }
+  });
 }
 
 /** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */

@@ -192,6 +192,10 @@ const HOME_CACHES = [
   ".electron",
   ".cypress/cache",
   ".terraform.d/plugin-cache",
+  "Library/Developer/Xcode/DerivedData",
+  "Library/Developer/CoreSimulator/Caches",
+  ".gradle/wrapper/dists",
+  ".cocoapods/repos",
 ];
 
 /** Directories that hold one home directory per user. */

@@ -88,7 +88,9 @@ export const CommandMatch = z
     double_dash: z
       .boolean()
       .optional()
-      .describe("When true, the command must contain `--` (end of options), as in `git checkout -- file`."),
+      .describe(
+        "When true, the command must contain `--` (end of options), as in `git checkout -- file`; when false, it must not (`git checkout file`).",
+      ),
     env: z
       .record(z.string().min(1), z.array(z.string().min(1)).min(1))
       .optional()
@@ -109,8 +111,10 @@ export type CommandMatch = z.infer<typeof CommandMatch>;
 /** A path rule: applies to Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep and Bash operands and redirections. */
 export const PathMatch = z.strictObject({
   access: z
-    .enum(["zero-access", "read-only", "no-delete"])
-    .describe("zero-access: no read, write or delete; read-only: no write or delete; no-delete: no delete"),
+    .enum(["zero-access", "write-only", "read-only", "no-delete"])
+    .describe(
+      "zero-access: no read, write or delete; write-only: no read or delete (creating or writing it discloses nothing); read-only: no write or delete; no-delete: no delete",
+    ),
   patterns: z
     .array(z.string().min(1))
     .min(1)

@@ -26,7 +26,11 @@ export interface DetailedView {
   afterDoubleDash: boolean;
 }
 
-const DEFAULT: ProgramGrammar = { options: {} };
+/**
+ * Programs without a table: every option is a flag, except `--env-file`, which takes a file by the
+ * same convention everywhere (node, bun, deno, uvicorn, docker, wrangler, ...).
+ */
+const DEFAULT: ProgramGrammar = { options: { "--env-file": 1 } };
 
 function empty(): DetailedView {
   return { flags: new Set(), values: new Map(), operands: [], afterDoubleDash: false };

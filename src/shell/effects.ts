@@ -89,9 +89,11 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
   const spec = Object.hasOwn(PROGRAM_EFFECTS, program) ? PROGRAM_EFFECTS[program] : undefined;
   const view = detailedView(program, cmd.args);
   if (spec === undefined) {
-    // an unknown program: every operand may be a path it reads (`python tool.py .env` style)
+    // an unknown program: every operand may be a path it reads (`python tool.py .env` style); an
+    // env file it loads into its own environment is used, not shown (`uvicorn --env-file .env`)
     for (const operand of view.operands)
       if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
+    for (const word of view.values.get("--env-file") ?? []) push("use", word);
     return;
   }
   specEffects(cmd, spec, view, analysis, push);

@@ -239,7 +239,11 @@ export interface AnalyzeOptions {
 export interface FileEffect {
   /** Index of the command. */
   readonly command: number;
-  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec";
+  /**
+   * `use`: the program consumes the file without showing its content (a key or certificate for a
+   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`).
+   */
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
   /** The path operand (may be dynamic or a glob). */
   readonly path: ShellWord;
   /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */

@@ -8,6 +8,7 @@ import "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GuardDeps, HookOutcome } from "../pre-tool-use.ts";
+import { reportProfile } from "../loader.ts";
 
 export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome): void {
   let raw = "";
@@ -23,6 +24,7 @@ export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome)
     defaultPolicyPath: join(__dirname, "policy.default.json"),
     distDir: __dirname,
   });
+  if (outcome.profile !== undefined) reportProfile(outcome.profile);
   for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
   if (outcome.stdout !== "") process.stdout.write(outcome.stdout);
 }

@@ -272,6 +272,14 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "ask the user to delete apps",
   },
   {
+    id: "container.docker-system-prune",
+    effect: "ask",
+    // not `image prune`: an image holds no data of its own, it is pulled or rebuilt again
+    command: { program: ["docker", "podman", "nerdctl"], args: ["system|container", "prune"] },
+    why: "pruning deletes stopped containers that may hold data",
+    instead: "remove the specific container or image by name",
+  },
+  {
     id: "container.docker-prune-volumes",
     effect: "deny",
     command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["system", "prune"], flags_any: ["--volumes"], flags_none: ["--help", "-h"] },

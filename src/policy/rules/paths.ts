@@ -5,8 +5,9 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.env-files",
     effect: "deny",
+    // write-only: creating or appending to one (`cp .env.example .env`) discloses nothing
     paths: {
-      access: "zero-access",
+      access: "write-only",
       patterns: [".env", ".env.*", ".envrc"],
       except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template"],
     },
@@ -16,8 +17,10 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.private-keys",
     effect: "deny",
+    // write-only: generating one (`openssl req -keyout k.pem`) discloses nothing, and neither does
+    // a program that uses it without showing it (`curl --key`, `ssh-add`: access `use`)
     paths: {
-      access: "zero-access",
+      access: "write-only",
       patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
       // Public material, by the names the tools give it: certificates and chains (`cert.pem`,
       // `server-cert.pem`, `fullchain.pem`, `ca.pem`, `ca-bundle.pem`), Diffie-Hellman
@@ -26,6 +29,8 @@ export const pathRules: readonly RuleSpec[] = [
       except: [
         "*.pub",
         "*.pub.pem",
+        "*.pub.key",
+        "*public*.key",
         "*public*.pem",
         "*pubkey*.pem",
         "*cert.pem",
@@ -90,7 +95,13 @@ export const pathRules: readonly RuleSpec[] = [
     effect: "deny",
     // The project's own repository only: a vendored `.git` deeper down is not this repository,
     // and a stale `*.lock` file left by a crashed git is removed by hand on git's own advice.
-    paths: { access: "read-only", patterns: [".git"], except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock"] },
+    // Hooks and `info/exclude` are the user's own files in the git directory, not its database:
+    // git documents installing a hook and adding local ignores by hand.
+    paths: {
+      access: "read-only",
+      patterns: [".git"],
+      except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock", ".git/hooks", ".git/hooks/**", ".git/info/exclude"],
+    },
     why: "files under `.git` are git's own database; editing or deleting them corrupts the repository",
     instead: "use git commands (`git config`, `git update-ref`, ...) to change the repository",
   },

@@ -6,7 +6,7 @@
  */
 import { detailedView } from "../_argview.ts";
 import { EMBEDDED_COMMANDS } from "../tables/embedded.ts";
-import { joinWords, plain, synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
+import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
 
@@ -53,19 +53,27 @@ export function embedded(w: Walker, inv: Invocation, host: number): void {
   }
 }
 
-/** `git ...`: records aliases, expands a known alias, then the command as written or expanded. */
+/**
+ * `git ...`: records configuration set on the line, expands a known alias, then records the command
+ * as written or expanded, and the commands it runs (`submodule foreach`, `bisect run`, hooks of
+ * `rebase --exec` through {@link embedded}).
+ */
 export function git(w: Walker, inv: Invocation): number {
   const { words } = inv;
   const view = detailedView(
     "git",
     words.slice(1).map((x) => x.word),
   );
-  const aliases = new Map(w.gitAliases);
+  const config = new Map(w.gitConfig);
+  const fromOption = new Set<string>();
   for (const c of view.values.get("-c") ?? []) {
     const v = c.value;
-    const eq = v?.indexOf("=") ?? -1;
-    if (v !== undefined && eq > 0 && v.slice(0, eq).toLowerCase().startsWith("alias."))
-      aliases.set(v.slice(6, eq).toLowerCase(), v.slice(eq + 1));
+    if (v === undefined) continue;
+    const eq = v.indexOf("=");
+    // `-c key` without `=` sets a boolean to true
+    const key = (eq < 0 ? v : v.slice(0, eq)).toLowerCase();
+    config.set(key, eq < 0 ? "true" : v.slice(eq + 1));
+    fromOption.add(key);
   }
   const positionals = view.operands.map((o) => o.word);
   const sub = positionals[0];
@@ -74,16 +82,16 @@ export function git(w: Walker, inv: Invocation): number {
     w,
     positionals.map((p) => p.value),
   );
-  const alias = sub?.value === undefined ? undefined : aliases.get(sub.value.toLowerCase());
+  // `git $CMD --hard`: what git would do is only known at run time
+  if (sub !== undefined && sub.value === undefined)
+    w.report("dynamic-command-name", inv.base.text, "the git subcommand");
+  const aliasKey = sub?.value === undefined ? undefined : `alias.${sub.value.toLowerCase()}`;
+  const alias = aliasKey === undefined ? undefined : config.get(aliasKey);
   if (alias === undefined || subIndex < 0 || alias.startsWith("!")) {
-    const host = w.emit(words, inv.base, inv.ctx);
-    embedded(w, inv, host);
-    if (
-      alias?.startsWith("!") === true &&
-      !(view.values.get("-c") ?? []).some((c) =>
-        c.value?.toLowerCase().startsWith(`alias.${sub?.value?.toLowerCase()}=`),
-      )
-    ) {
+    const written = withConfig(words, subIndex, config);
+    const host = w.emit(written, inv.base, inv.ctx);
+    embedded(w, { ...inv, words: written }, host);
+    if (alias?.startsWith("!") === true && !fromOption.has(aliasKey!)) {
       // a `!` alias from `git config`: a shell string with the arguments appended
       const word = joinWords([synthetic(alias.slice(1)), ...words.slice(subIndex + 1)]);
       shellString(w, {
@@ -95,25 +103,75 @@ export function git(w: Walker, inv: Invocation): number {
         via: "shell-string",
       });
     }
+    runs(w, { ...inv, words: written }, host);
     return host;
   }
   const expansion = alias
     .split(/\s+/)
     .filter((s) => s.length > 0)
     .map(synthetic);
-  const expanded: ArgWord[] = [...words.slice(0, subIndex), ...expansion, ...words.slice(subIndex + 1)];
+  const expanded = withConfig(
+    [...words.slice(0, subIndex), ...expansion, ...words.slice(subIndex + 1)],
+    subIndex,
+    config,
+  );
   const host = w.emit(expanded, inv.base, inv.ctx);
   embedded(w, { ...inv, words: expanded }, host);
+  runs(w, { ...inv, words: expanded }, host);
   return host;
 }
 
-/** `git config [scope] alias.NAME VALUE` (and `git config set alias.NAME VALUE`) defines an alias. */
+/** Values git reads as boolean false (`git config --type=bool`). */
+const FALSE = new Set(["false", "no", "off", "0", ""]);
+
+/**
+ * What configuration changes in the command itself: with `clean.requireForce` false, `git clean`
+ * deletes without `-f`, so it is recorded as `git clean --force`.
+ */
+function withConfig(words: readonly ArgWord[], subIndex: number, config: ReadonlyMap<string, string>): ArgWord[] {
+  const sub = subIndex < 0 ? undefined : words[subIndex]?.word.value;
+  const requireForce = config.get("clean.requireforce");
+  if (sub === "clean" && requireForce !== undefined && FALSE.has(requireForce.toLowerCase()))
+    return [...words.slice(0, subIndex + 1), synthetic("--force"), ...words.slice(subIndex + 1)];
+  return [...words];
+}
+
+/** Options of `git submodule foreach` before its command. */
+const FOREACH_OPTIONS = new Set(["--recursive", "-q", "--quiet"]);
+
+/**
+ * Commands git runs from its arguments: `git submodule foreach CMD` (one word is a shell string,
+ * several are a command and its arguments) and `git bisect run CMD ARGS`.
+ */
+function runs(w: Walker, inv: Invocation, host: number): void {
+  const view = detailedView(
+    "git",
+    inv.words.slice(1).map((x) => x.word),
+  );
+  const names = view.operands.map((o) => o.word.value);
+  let verb: number;
+  if (names[0] === "submodule") verb = names.indexOf("foreach");
+  else if (names[0] === "bisect" && names[1] === "run") verb = 1;
+  else return;
+  if (verb < 0) return;
+  const at = inv.words.findIndex((x) => x.word === view.operands[verb]!.word);
+  let rest = inv.words.slice(at + 1);
+  while (rest.length > 0 && names[0] === "submodule" && FOREACH_OPTIONS.has(rest[0]!.word.value ?? ""))
+    rest = rest.slice(1);
+  if (rest.length === 0) return;
+  const ctx = hostCtx(inv.ctx, { host });
+  if (rest.length === 1 && names[0] === "submodule")
+    shellString(w, { word: rest[0]!, interpreter: "git", host, base: inv.base, ctx, via: "shell-string" });
+  else w.execute(rest, emptyBase(inv.base.text), ctx);
+}
+
+/** `git config [scope] KEY VALUE` (and `git config set KEY VALUE`) sets a key for the rest of the line. */
 function recordConfig(w: Walker, positionals: readonly (string | undefined)[]): void {
   if (positionals[0] !== "config") return;
   const rest = positionals[1] === "set" ? positionals.slice(2) : positionals.slice(1);
   const [key, value] = rest;
-  if (key === undefined || !key.toLowerCase().startsWith("alias.")) return;
-  const name = key.slice(6).toLowerCase();
-  if (value === undefined) w.gitAliases.delete(name);
-  else w.gitAliases.set(name, value);
+  if (key === undefined || !key.includes(".")) return;
+  const name = key.toLowerCase();
+  if (value === undefined) w.gitConfig.delete(name);
+  else w.gitConfig.set(name, value);
 }

@@ -76,6 +76,7 @@ export interface EffectSpec {
 const NONE: EffectSpec = {};
 const READ: EffectSpec = { operands: "read" };
 const WRITE: EffectSpec = { operands: "write" };
+const USE: EffectSpec = { operands: "use" };
 const RECURSIVE_R = ["-r", "-R", "--recursive"];
 const FORCE = ["-f", "--force"];
 
@@ -136,11 +137,14 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // read
   ...Object.fromEntries(
     [
-      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "wc", "cut", "paste", "base64", "base32",
-      "xxd", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
-      "cksum", "sum", "file", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
-      "sdiff", "zcat", "bzcat", "xzcat", "zless", "md5", "shasum", "look", "tsort", "pr", "csplit",
+      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "cut", "paste", "base64", "base32",
+      "xxd", "od", "hexdump", "strings", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
+      "sdiff", "zcat", "bzcat", "xzcat", "zless", "look", "tsort", "pr", "csplit",
     ].map((p) => [p, READ]),
+  ),
+  // counts, checksums and file types: they read every byte and show none of it
+  ...Object.fromEntries(
+    ["wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "md5", "shasum", "file"].map((p) => [p, USE]),
   ),
   sort: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--files0-from": "read" } },
   uniq: { byPosition: ["read", "write"] },
@@ -174,7 +178,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },
   rmdir: { operands: "delete" },
-  shred: { operands: "write", forceFlags: FORCE, switches: [{ flags: ["-u", "--remove"], access: "delete" }] },
+  // overwriting a file's content with noise destroys it as surely as removing it (`-u` also removes)
+  shred: { operands: "delete", forceFlags: FORCE },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
@@ -186,7 +191,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
   mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
   ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "read", "-F": "read" } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" } },
+  // the agent keeps the key: `ssh-add -L` shows only public keys
+  "ssh-add": { operands: "use" },
   rsync: {
     destination: {
       access: "write",
@@ -212,7 +219,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
     optionPaths: {
       "-o": "write", "--output": "write", "--output-dir": "write", "-T": "read", "--upload-file": "read", "-K": "read", "--config": "read",
       "-c": "write", "--cookie-jar": "write", "-D": "write", "--dump-header": "write", "--trace": "write", "--trace-ascii": "write",
-      "--stderr": "write", "--netrc-file": "read", "-E": "read", "--cert": "read", "--key": "read", "--cacert": "read",
+      "--stderr": "write", "--netrc-file": "read", "-E": "use", "--cert": "use", "--key": "use", "--cacert": "use", "--capath": "use",
+      "--proxy-cert": "use", "--proxy-key": "use", "--proxy-cacert": "use",
     },
     atFileOptions: { "-d": "read", "--data": "read", "--data-binary": "read", "--data-urlencode": "read", "--data-ascii": "read", "--json": "read", "-F": "read", "--form": "read" },
   },
@@ -225,10 +233,16 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   },
   openssl: {
     optionPaths: {
-      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "read", "-key": "read", "-kfile": "read", "-config": "read",
-      "-certfile": "read", "-CAfile": "read", "-CA": "read", "-CAkey": "read", "-signkey": "read", "-extfile": "read",
+      // `-in` is what the command prints or converts (`openssl rsa -in k.pem` shows the key); a key
+      // or certificate given to sign, encrypt or connect with is only used
+      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "use", "-key": "use", "-kfile": "read", "-config": "read",
+      "-certfile": "use", "-CAfile": "use", "-CA": "use", "-CAkey": "use", "-signkey": "use", "-cert": "use", "-extfile": "read",
     },
   },
+  // `vercel env pull [FILE]` writes the project's variables into an env file (default `.env.local`)
+  ...Object.fromEntries(["vercel", "vc"].map((p) => [p, { subcommands: { env: { subcommands: { pull: { operands: "write" } } } } } as EffectSpec])),
+  // a keystore is opened to list, sign with or add to; keytool never prints a private key
+  keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
   // structured programs
   find: { custom: "find" },

@@ -1,7 +1,7 @@
 /**
  * Options whose value is a command that the program runs through a shell (or splits and runs
  * itself): `rsync -e CMD`, `tar --to-command=CMD`, `ssh -o ProxyCommand=CMD`, `git -c
- * core.sshCommand=CMD`, `git -c alias.x='!CMD'`. The walk analyses these values as shell strings.
+ * core.sshCommand=CMD`, `git -c alias.x='!CMD'`, `git rebase --exec CMD`. The walk analyses these values as shell strings.
  */
 
 /** One option that carries a command. */
@@ -31,5 +31,8 @@ export const EMBEDDED_COMMANDS: Readonly<Record<string, readonly EmbeddedCommand
   git: [
     { option: "-c", keys: ["core.sshCommand", "core.pager", "core.editor", "core.fsmonitor", "sequence.editor", "diff.external", "gpg.program"] },
     { option: "-c", keys: ["alias.", "credential.helper"], bang: true },
+    // `git rebase -x CMD` / `--exec CMD` runs CMD after each commit; `git push --exec` runs the receive-pack program
+    { option: "-x" },
+    { option: "--exec" },
   ],
 };

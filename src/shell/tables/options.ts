@@ -140,7 +140,7 @@ const CURL: ProgramGrammar = g({
     "-o", "--output", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "-H", "--header", "-X", "--request",
     "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-c", "--cookie-jar", "-F", "--form", "--form-string",
     "-T", "--upload-file", "-K", "--config", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "--retry",
-    "-r", "--range", "-E", "--cert", "--key", "--cacert", "--capath", "--resolve", "--url", "-Y", "--speed-limit", "-y", "--speed-time",
+    "-r", "--range", "-E", "--cert", "--key", "--cacert", "--capath", "--proxy-cert", "--proxy-key", "--proxy-cacert", "--resolve", "--url", "-Y", "--speed-limit", "-y", "--speed-time",
     "-z", "--time-cond", "--json", "--oauth2-bearer", "--output-dir", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
     "-Q", "--quote", "-t", "--telnet-option", "-U", "--proxy-user", "--interface", "--limit-rate", "--max-filesize", "--local-port",
     "--netrc-file", "-C", "--continue-at", "--connect-to", "--retry-delay", "--retry-max-time", "--max-redirs", "--unix-socket", "-P", "--ftp-port",
@@ -261,7 +261,13 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   }),
   openssl: g(
     {
-      ...values("-in", "-out", "-k", "-kfile", "-pass", "-passin", "-passout", "-key", "-inkey", "-keyout", "-config", "-subj", "-days", "-newkey", "-certfile", "-CAfile", "-CApath", "-CA", "-CAkey", "-signkey", "-md", "-iv", "-K", "-S", "-name", "-caname", "-engine", "-rand", "-writerand", "-extfile", "-extensions", "-set_serial", "-connect", "-servername", "-cipher", "-digest", "-sigopt", "-pkeyopt", "-iter", "-inform", "-outform", "-keyform", "-certform"),
+      ...values("-in", "-out", "-k", "-kfile", "-pass", "-passin", "-passout", "-key", "-cert", "-inkey", "-keyout", "-config", "-subj", "-days", "-newkey", "-certfile", "-CAfile", "-CApath", "-CA", "-CAkey", "-signkey", "-md", "-iv", "-K", "-S", "-name", "-caname", "-engine", "-rand", "-writerand", "-extfile", "-extensions", "-set_serial", "-connect", "-servername", "-cipher", "-digest", "-sigopt", "-pkeyopt", "-iter", "-inform", "-outform", "-keyform", "-certform"),
+    },
+    { singleDashLong: true },
+  ),
+  keytool: g(
+    {
+      ...values("-keystore", "-srckeystore", "-destkeystore", "-storepass", "-srcstorepass", "-deststorepass", "-keypass", "-srckeypass", "-destkeypass", "-storetype", "-srcstoretype", "-deststoretype", "-alias", "-srcalias", "-destalias", "-file", "-dname", "-keyalg", "-keysize", "-groupname", "-sigalg", "-validity", "-startdate", "-ext", "-infile", "-outfile", "-providername", "-providerclass", "-providerpath", "-providerarg", "-addprovider", "-J"),
     },
     { singleDashLong: true },
   ),

@@ -278,6 +278,21 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   pipx: { kind: "exec", grammar: stop({ "--spec": 1, "--python": 1, "--pip-args": 1, "--no-cache": 0, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
   mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
+  // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
+  "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
+  dotenv: { kind: "exec", grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  "env-cmd": {
+    kind: "exec",
+    grammar: stop({
+      "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0,
+      "--silent": 0, "--use-shell": 0, "--expand-envs": 0, "-x": 0, "--verbose": 0,
+    }),
+  },
+  dotenvx: {
+    kind: "exec",
+    grammar: stop({ "-f": 1, "--env-file": 1, "-fk": 1, "--env-keys-file": 1, "-e": 1, "--env": 1, "--convention": 1, "-o": 0, "--overload": 0, "--strict": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0 }),
+    subcommands: ["run"],
+  },
   busybox: { kind: "multicall", grammar: stop({}) },
   // `microk8s kubectl delete ns prod`, `k3s kubectl ...`: bundled tools named by the first operand
   microk8s: { kind: "multicall", grammar: stop({}) },

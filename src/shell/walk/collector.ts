@@ -64,8 +64,8 @@ export class Collector {
   readonly subProducers = new Map<number, readonly number[]>();
   /** Aliases defined on the line (`alias x='...'`). */
   readonly aliases = new Map<string, string>();
-  /** Git aliases defined on the line (`git config alias.x '...'`). */
-  readonly gitAliases = new Map<string, string>();
+  /** Git configuration set on the line (`git config alias.x '...'`), by lowercased key. */
+  readonly gitConfig = new Map<string, string>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
   budgetExceeded = false;
