@@ -1,12 +1,12 @@
 /**
  * Disks, power and processes: tools that take the machine down or wipe devices on Linux, macOS
- * and Windows. Disk tools count only when given a device or a path outside the project: an image
- * file inside the project (`mkfs.ext4 build/disk.img`) is not a disk.
+ * and Windows. Disk tools count only when given a device, a system path or `/`: an image file
+ * (`mkfs.ext4 build/disk.img`, `mkswap ~/swap.img`, `mkfs.xfs /tmp/test.img`) is not a disk.
  */
 import type { RuleSpec } from "./types.ts";
 
 /** Where a disk tool's operand must point for it to be a disk operation. */
-const disks = ["device", "system", "root", "outside-project"] as const;
+const disks = ["device", "system", "root"] as const;
 
 /** Packages without which the system does not boot, log in or reach the network. */
 const ESSENTIAL =
