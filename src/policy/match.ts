@@ -254,7 +254,7 @@ function matchCommand(
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
     if (
       m.wordsNone !== undefined &&
-      fact.view.positionals.some((p) =>
+      (run === undefined ? fact.view.positionals : run.positionals).some((p) =>
         m.wordsNone!.some((w) => (p.value === undefined ? w === "*" : wordMatches(w, p.value))),
       )
     )
