@@ -46,7 +46,7 @@ describe("words_none: no positional word matches", () => {
   it.each<[string, boolean]>([
     ["pkill -u ci", true],
     ["pkill -u ci node", false],
-    ["pkill -u ci \"$NAME\"", false],
+    ['pkill -u ci "$NAME"', false],
   ])("[*] means no positional word at all: %s → %s", (command, denied) => {
     expect(ids(command)?.includes("team.no-bare-pkill") ?? false).toBe(denied);
   });
