@@ -114,10 +114,30 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number): 
     .flatMap((e) => (e.kind === "option" ? e.values : []))
     .at(-1);
   const argv: ArgWord[] = entrypoint === undefined ? [...command] : [plain(entrypoint), ...command];
-  w.execute(argv, base, {
-    ...hostCtx(ctx, { wrapper: program, host, remote: true }),
-    via: [...ctx.via, "wrapper"],
-    mounts: [...(ctx.mounts ?? []), ...resolved],
-  });
+  const all = [...(ctx.mounts ?? []), ...resolved];
+  const inner = hostCtx(ctx, { wrapper: program, host, remote: true });
+  // `-w /app` under a bind mount of the project (`-v "$PWD":/app`): relative paths are the project's
+  const workdir = scan.events
+    .filter((e) => e.kind === "option" && (e.name === "-w" || e.name === "--workdir"))
+    .flatMap((e) => (e.kind === "option" ? e.values : []))
+    .at(-1)?.value;
+  const dir = workdir === undefined ? undefined : onHost(workdir, all);
+  if (dir !== undefined) {
+    inner.state.cwd = dir;
+    inner.state.vars.set("PWD", { set: true, value: dir });
+  }
+  w.execute(argv, base, { ...inner, via: [...ctx.via, "wrapper"], mounts: all });
   return true;
+}
+
+/** The host path of an absolute container path under one of the bind mounts, if any. */
+function onHost(path: string, mounts: readonly { source: string | undefined; target: string }[]): string | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const inside = posix.normalize(path);
+  for (const m of mounts) {
+    if (m.source === undefined) continue;
+    if (inside !== m.target && !inside.startsWith(m.target === "/" ? "/" : `${m.target}/`)) continue;
+    return posix.normalize(`${m.source}/${inside.slice(m.target === "/" ? 0 : m.target.length)}`);
+  }
+  return undefined;
 }
