@@ -66,6 +66,8 @@ export type CompiledMatch =
       readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
       readonly targets: readonly PathClass[];
       readonly recursive?: boolean;
+      /** Only writes that replace the whole content (`> f`, `truncate`, `cp x f`), not appends or edits. */
+      readonly overwrite?: boolean;
     }
   /** Code from a network fetcher run by a shell or an interpreter. */
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }

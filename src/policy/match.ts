@@ -368,10 +368,38 @@ function globReachesName(
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 
+/**
+ * A mode change that keeps the owner's access and only takes the group's and others' away:
+ * `chmod 600 ~/.ssh/id_ed25519`, `chmod 700 ~/.ssh`, `chmod -R go-rwx ~/.gnupg` (what ssh and gpg
+ * ask for). Recursive octal modes must keep the owner's `x` (`chmod -R 600` breaks directories).
+ */
+function tightens(fact: FileFact, facts: Facts): boolean {
+  if (fact.access !== "chmod" || fact.command === undefined) return false;
+  const command = facts.commands.find((c) => c.index === fact.command);
+  if (command === undefined || command.program !== "chmod") return false;
+  const mode = command.view.positionals[0]?.value;
+  if (mode === undefined || mode.length === 0) return false;
+  const digits = [...mode];
+  if (digits.every((c) => c >= "0" && c <= "7")) {
+    if (mode.length < 3 || mode.length > 4 || (mode.length === 4 && mode[0] !== "0")) return false;
+    const [owner, group, other] = digits.slice(-3).map(Number) as [number, number, number];
+    return group === 0 && other === 0 && owner >= 4 && (!fact.recursive || owner === 7);
+  }
+  return mode.split(",").every((clause) => {
+    const op = [...clause].findIndex((c) => c === "-" || c === "=" || c === "+");
+    if (op <= 0) return false;
+    const who = clause.slice(0, op);
+    const perms = clause.slice(op + 1);
+    if (![...who].every((c) => c === "g" || c === "o")) return false;
+    return clause[op] === "-" || (clause[op] === "=" && perms === "");
+  });
+}
+
 function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.files) {
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
+    if (tightens(fact, facts)) continue;
     const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
     if (!literal && !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots)))) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -381,7 +409,8 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
 
 /**
  * Deletes of paths in the rule's classes. A delete of a broad directory (root, home, project,
- * parent, broad glob) counts when recursive, forced or globbed; a system path counts always. A
+ * parent, broad glob) counts when recursive, forced or globbed; a system path, a home file and
+ * anything in another user's home count always. A
  * filtered delete (`find <root> -name x -delete`) only removes what the filter selects: it counts
  * for system paths and for rules that ask for filtered deletes (`filtered: true`).
  */
@@ -398,7 +427,8 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     if (fact.path === undefined) continue;
     const classes = m.targets.filter((c) => fact.classes.has(c));
     if (classes.length === 0) continue;
-    const narrow = classes.some((c) => c === "system" || c === "device");
+    // a file that one plain `rm` destroys (`~/.bashrc`), anything in another user's home: no flag needed
+    const narrow = classes.some((c) => c === "system" || c === "device" || c === "home-file" || c === "other-home");
     if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
     if (!fact.filtered && !narrow && !bulk) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -413,7 +443,10 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
         f.path !== undefined &&
         (m.access as readonly string[]).includes(f.access) &&
         (m.recursive !== true || f.recursive) &&
-        m.targets.some((c) => f.classes.has(c)),
+        (m.overwrite !== true || f.overwrite) &&
+        m.targets.some((c) => f.classes.has(c)) &&
+        // taking the group's and others' access away from the user's own files (not a system tree)
+        !(tightens(f, facts) && !(["system", "root", "device"] as const).some((c) => f.classes.has(c))),
     )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));
 }

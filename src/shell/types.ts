@@ -161,6 +161,8 @@ export interface InterpreterCall {
   readonly access: "delete" | "write" | "read" | "exec" | "chmod";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
+  /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */
+  readonly overwrite?: boolean;
   /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
   readonly args: readonly (string | undefined)[];
 }
@@ -255,6 +257,11 @@ export interface FileEffect {
    * (`find . -name '*.tmp' -delete`), so the path is a search root rather than the target itself.
    */
   readonly filtered: boolean;
+  /**
+   * True when a write replaces the file's whole content (`> f`, `truncate`, `tee f`, `cp x f`,
+   * `dd of=f`), as opposed to appending or editing (`>> f`, `sed -i`, `touch`).
+   */
+  readonly overwrite?: boolean;
   /**
    * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
    * `operand` for a path-looking operand of a program lanes does not know (access is then "read").

@@ -78,7 +78,7 @@ export const pathRules: readonly RuleSpec[] = [
         "credentials.json",
         "service-account*.json",
       ],
-      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/config"],
+      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config"],
     },
     why: "credential files hold tokens and keys",
     instead: "ask the user to run the authenticated command, or to provide a scoped token",

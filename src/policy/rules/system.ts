@@ -282,7 +282,7 @@ export const systemRules: readonly RuleSpec[] = [
   {
     id: "sys.taskkill-all",
     effect: "deny",
-    command: { program: ["taskkill", "taskkill.exe"], option_values: { "/fi": ["*"] } },
+    command: { program: ["taskkill", "taskkill.exe"], args: ["**", "/fi"] },
     why: "a filter can match every process on the machine",
     instead: "kill the specific process you started, by its own pid",
   },
@@ -328,13 +328,7 @@ export const systemRules: readonly RuleSpec[] = [
     why: "mounting over a system directory hides the operating system's files under it",
     instead: "mount under `/mnt` or a directory inside the project",
   },
-  {
-    id: "sys.chmod-recursive-broad",
-    effect: "deny",
-    fileEffect: { access: ["chmod", "chown"], targets: ["parent", "other-home"], recursive: true },
-    why: "it changes the permissions or owner of every file under a directory that holds the project, the home directory or other users' homes",
-    instead: "change only the project files that need it, e.g. `chmod -R u+w ./build`",
-  },
+
   {
     id: "sys.firewall-reset",
     effect: "deny",

@@ -30,6 +30,7 @@ export type RuleSpec = RuleBase &
           readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
           readonly targets: readonly PathClass[];
           readonly recursive?: boolean;
+          readonly overwrite?: boolean;
         };
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }

@@ -488,6 +488,7 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
       api: call.api,
       access: call.access,
       recursive: call.recursive,
+      ...(call.overwrite && { overwrite: true }),
       args: call.args,
     });
     const exec = call.exec;

@@ -44,6 +44,27 @@ const SILENT: readonly string[] = [
   "cd",
 ];
 
+/**
+ * Commands that print a tool's cache directory (`rm -rf "$(go env GOCACHE)"`). Where it is varies
+ * by platform and settings; what it is does not: a cache. The Linux default under the home
+ * directory stands for it, so the policy sees a path in a cache directory.
+ */
+// prettier-ignore
+const TOOL_CACHES: Readonly<Record<string, { readonly argv: readonly string[]; readonly dir: string }>> = {
+  goCache: { argv: ["go", "env", "GOCACHE"], dir: ".cache/go-build" },
+  goModCache: { argv: ["go", "env", "GOMODCACHE"], dir: "go/pkg/mod" },
+  npm: { argv: ["npm", "config", "get", "cache"], dir: ".npm" },
+  yarn: { argv: ["yarn", "cache", "dir"], dir: ".cache/yarn" },
+  pip: { argv: ["pip", "cache", "dir"], dir: ".cache/pip" },
+  pip3: { argv: ["pip3", "cache", "dir"], dir: ".cache/pip" },
+  uv: { argv: ["uv", "cache", "dir"], dir: ".cache/uv" },
+  pnpm: { argv: ["pnpm", "store", "path"], dir: ".local/share/pnpm/store" },
+  brew: { argv: ["brew", "--cache"], dir: "Library/Caches/Homebrew" },
+  composer: { argv: ["composer", "config", "cache-dir"], dir: ".cache/composer" },
+  poetry: { argv: ["poetry", "config", "cache-dir"], dir: ".cache/pypoetry" },
+  bun: { argv: ["bun", "pm", "cache"], dir: ".bun/install/cache" },
+};
+
 /** Every program `staticOutput` knows. */
 const PRODUCERS: ReadonlySet<string> = new Set([
   ...SILENT,
@@ -69,6 +90,7 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "whoami",
   "id",
   "mktemp",
+  ...new Set(Object.values(TOOL_CACHES).map((row) => row.argv[0] as string)),
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -79,6 +101,13 @@ export function staticOutput(q: OutputQuery): string | undefined {
   if (q.program === undefined || !PRODUCERS.has(q.program)) return undefined;
   const args = values(q.args);
   if (args === undefined) return undefined;
+  const cache = Object.values(TOOL_CACHES).find(
+    (row) =>
+      row.argv[0] === q.program &&
+      row.argv.length === args.length + 1 &&
+      row.argv.every((a, i) => i === 0 || a === args[i - 1]),
+  );
+  if (cache !== undefined) return `${q.options.home}/${cache.dir}\n`;
   switch (q.program) {
     case "echo":
       return echoOutput(args);
@@ -155,11 +184,16 @@ export function staticOutput(q: OutputQuery): string | undefined {
       // the repository root, while the working directory is inside it
       if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
         return inRepo(q) ? `${q.options.repoRoot}\n` : undefined;
+      // its `.git` directory (`--git-dir` prints it relative at the top, absolute elsewhere: the same directory)
+      if (args.length === 2 && args[0] === "rev-parse" && GIT_DIR_OPTIONS.includes(args[1] as string))
+        return inRepo(q) ? `${q.options.repoRoot}/.git\n` : undefined;
       return undefined;
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
 }
+
+const GIT_DIR_OPTIONS: readonly string[] = ["--git-dir", "--absolute-git-dir", "--git-common-dir"];
 
 /** The login name as the state knows it (`USER`). */
 const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");

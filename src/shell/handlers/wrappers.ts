@@ -7,7 +7,7 @@
 import { parse } from "unbash";
 import { optionsOf, scanOptions } from "../_options.ts";
 import { resolveWord } from "../_words.ts";
-import type { WrapperSpec } from "../tables/wrappers.ts";
+import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
   copyState,
@@ -30,6 +30,19 @@ import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
 
 /** The wrapped command, or `undefined` when the wrapper was handled here. */
 export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
+
+/** A package runner's first word as the binary it runs (`PACKAGE_BINARIES`). */
+function packageCommand(first: ArgWord): ArgWord {
+  const spec = first.word.value;
+  // a path (`./bin/x`, `node_modules/.bin/x`) runs as itself
+  if (spec === undefined || spec.startsWith("-") || (spec.includes("/") && !spec.startsWith("@"))) return first;
+  const at = spec.indexOf("@", 1);
+  const name = at === -1 ? spec : spec.slice(0, at);
+  const bin =
+    PACKAGE_BINARIES[name] ??
+    (name.startsWith("@") ? (name.endsWith("/cli") ? name.slice(1, -4) : name.slice(name.indexOf("/") + 1)) : name);
+  return bin === spec ? first : { ...first, word: { ...first.word, value: bin } };
+}
 
 /** Removes one wrapper. */
 export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped {
@@ -79,6 +92,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         }
       }
       rest = rest.slice(spec.operands ?? 0);
+      if (spec.packages === true && rest[0] !== undefined) rest = [packageCommand(rest[0]), ...rest.slice(1)];
       if (rest.length === 0) {
         if (spec.defaultCommand === undefined) {
           const host = w.emit(words, base, ctx);
@@ -237,7 +251,10 @@ function shellOptionWrapper(
     });
     return undefined;
   }
-  if (command.length > 0) return wrapped(command, { state: copyState(ctx.state) });
+  if (command.length > 0)
+    return wrapped(spec.packages === true ? [packageCommand(command[0]!), ...command.slice(1)] : command, {
+      state: copyState(ctx.state),
+    });
   const host = w.emit(words, base, ctx);
   // `echo 'rm -rf /' | su`: the shell it starts reads stdin
   if (spec.stdinShell === true)

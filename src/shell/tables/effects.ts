@@ -57,6 +57,11 @@ export interface EffectSpec {
     readonly always?: boolean;
     readonly unlessOptions?: readonly string[];
   };
+  /**
+   * Its writes replace a file's whole content (`truncate`, `tee`, `cp SRC DEST`), unless one of
+   * `unless` is given (`tee -a`, `cp -n`), or only when one of `only` is (`ln -f`).
+   */
+  readonly overwrite?: { readonly unless?: readonly string[]; readonly only?: readonly string[] };
   /** Flags that make the operation recursive (`-r`, `-R`, `--recursive`). */
   readonly recursiveFlags?: readonly string[];
   /** Always recursive (`rg` searches trees, `patch` and `git clean` reach below `.`). */
@@ -104,7 +109,8 @@ const CHOWN: EffectSpec = { ...CHMOD, operands: "chown" };
 /** `setfacl -R -m u:x:rwx DIR`: the ACL comes in option values, every operand is a path. */
 const SETFACL: EffectSpec = { operands: "chmod", optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read", "--set-file": "read" }, recursiveFlags: ["-R", "--recursive"] };
 
-const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE };
+const NO_CLOBBER = { unless: ["-n", "--no-clobber"] };
+const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE, overwrite: NO_CLOBBER };
 
 const GIT: EffectSpec = {
   chdirOptions: ["-C"],
@@ -166,13 +172,13 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // write
   touch: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
   mkdir: WRITE,
-  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
-  tee: WRITE,
+  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" }, overwrite: {} },
+  tee: { operands: "write", overwrite: { unless: ["-a", "--append"] } },
   ...Object.fromEntries(["vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "subl", "ed", "ex", "micro", "hx", "kak", "gedit", "sudoedit", "mcedit", "joe"].map((p) => [p, EDITOR])),
   ...Object.fromEntries(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"].map((p) => [p, COMPRESS])),
-  dd: { optionPaths: { of: "write", if: "read" } },
-  dcfldd: { optionPaths: { of: "write", if: "read", vf: "read" } },
-  dc3dd: { optionPaths: { of: "write", if: "read", hof: "write", ofs: "write" } },
+  dd: { optionPaths: { of: "write", if: "read" }, overwrite: {} },
+  dcfldd: { optionPaths: { of: "write", if: "read", vf: "read" }, overwrite: {} },
+  dc3dd: { optionPaths: { of: "write", if: "read", hof: "write", ofs: "write" }, overwrite: {} },
   ddrescue: { byPosition: ["read", "write", "write"] },
   // delete
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
@@ -180,7 +186,12 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   rmdir: { operands: "delete" },
   // overwriting a file's content with noise destroys it as surely as removing it (`-u` also removes)
   shred: { operands: "delete", forceFlags: FORCE },
+  // node's rm -rf (`npx rimraf dist`, `del-cli 'build/**'`): every operand goes, recursively, unasked
+  rimraf: { operands: "delete", recursive: true },
+  del: { operands: "delete", recursive: true },
+  "del-cli": { operands: "delete", recursive: true },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
+  wipe: { operands: "delete", recursiveFlags: ["-r", "-R"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,
@@ -188,10 +199,10 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   chgrp: CHOWN,
   // copies, moves, links
   cp: COPY,
-  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
-  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
-  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" } },
+  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }], overwrite: {} },
+  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE, overwrite: NO_CLOBBER },
+  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE, overwrite: { only: ["-f", "--force"] } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" }, overwrite: {} },
   // the agent keeps the key: `ssh-add -L` shows only public keys
   "ssh-add": { operands: "use" },
   rsync: {
@@ -205,6 +216,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       ],
     },
     remoteOperands: true,
+    overwrite: { unless: ["--ignore-existing", "--append", "--append-verify", "-n", "--dry-run"] },
     recursiveFlags: ["-r", "--recursive", "-a", "--archive"],
     optionPaths: { "--exclude-from": "read", "--include-from": "read", "--files-from": "read", "--password-file": "read", "--log-file": "write" },
   },

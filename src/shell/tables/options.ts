@@ -354,7 +354,7 @@ export const FIND_FILTERS: readonly string[] = [
   "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-anewer", "-cnewer",
   "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-size", "-user", "-group", "-uid", "-gid", "-nouser",
   "-nogroup", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname", "-empty", "-used", "-readable", "-writable",
-  "-executable", "-fstype", "-context",
+  "-executable", "-fstype", "-context", "-xtype",
 ];
 
 /** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */

@@ -55,6 +55,11 @@ export interface WrapperSpec {
    * `bundle exec`); other uses (`pnpm install`) are the program itself.
    */
   readonly subcommands?: readonly string[];
+  /**
+   * The command's first word names a package, which runs as its binary (`npx rimraf@5 dist` runs
+   * `rimraf`, `npx aws-cdk destroy` runs `cdk`): see `PACKAGE_BINARIES`.
+   */
+  readonly packages?: boolean;
 }
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
@@ -258,11 +263,15 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     kind: "shell-option",
     grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-q": 0, "--quiet": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "--no-install": 0, "--ignore-existing": 0 }),
     shellString: ["-c", "--call"],
+    packages: true,
   },
-  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }) },
-  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"] },
-  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"] },
-  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"] },
+  // shelljs's commands from npm scripts (`shx rm -rf dist`)
+  shx: { kind: "exec", grammar: stop({ "--silent": 0, "--verbose": 0, "--noglob": 0 }) },
+  pnpx: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-s": 0, "--silent": 0 }), packages: true },
+  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }), packages: true },
+  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"], packages: true },
+  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"], packages: true },
+  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"], packages: true },
   uv: {
     kind: "exec",
     grammar: stop({
@@ -302,3 +311,19 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 
 /** GNU parallel's argument separators: what follows is input, not the command. */
 export const PARALLEL_SEPARATORS: readonly string[] = [":::", "::::", ":::+", "::::+"];
+
+/**
+ * npm packages whose binary has another name than the package (`npx aws-cdk` runs `cdk`). A package
+ * not listed runs as its own name, a scoped one as its last segment (`@vue/cli` → `vue`,
+ * `@biomejs/biome` → `biome`); versions are dropped (`rimraf@5` → `rimraf`).
+ */
+// prettier-ignore
+export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
+  "aws-cdk": "cdk", "cdktf-cli": "cdktf", "firebase-tools": "firebase", "@aws-amplify/cli": "amplify",
+  "netlify-cli": "netlify", "sequelize-cli": "sequelize", "@nestjs/cli": "nest", "@angular/cli": "ng",
+  "@railway/cli": "railway", "@cloudflare/wrangler": "wrangler", "@sentry/cli": "sentry-cli",
+  "typeorm-ts-node-commonjs": "typeorm", "typeorm-ts-node-esm": "typeorm", "@mikro-orm/cli": "mikro-orm",
+  "db-migrate": "db-migrate", "knex": "knex", "del-cli": "del", "rimraf": "rimraf", "heroku": "heroku",
+  "@supabase/cli": "supabase", "@prisma/cli": "prisma", "@planetscale/cli": "pscale", "neonctl": "neonctl",
+  "@shopify/cli": "shopify", "@expo/cli": "expo", "eas-cli": "eas", "@vercel/cli": "vercel",
+};
