@@ -63,6 +63,8 @@ export type CompiledMatch =
       readonly flagsAny?: readonly string[];
       readonly flagsAll?: readonly (readonly string[])[];
       readonly flagsNone?: readonly string[];
+      /** No positional word matches one of these `args` patterns (`*`: there is no positional word). */
+      readonly wordsNone?: readonly string[];
       readonly optionValues?: Readonly<Record<string, readonly string[]>>;
       /** Environment assignments before the command, by name: wanted values. */
       readonly env?: Readonly<Record<string, readonly string[]>>;

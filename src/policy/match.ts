@@ -266,6 +266,13 @@ function matchCommand(
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
+    if (
+      m.wordsNone !== undefined &&
+      (run === undefined ? fact.view.positionals : run.positionals).some((p) =>
+        m.wordsNone!.some((w) => (p.value === undefined ? w === "*" : wordMatches(w, p.value))),
+      )
+    )
+      continue;
     if (m.doubleDash !== undefined && m.doubleDash !== fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&

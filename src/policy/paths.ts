@@ -59,6 +59,8 @@ const SYSTEM_EXCEPTIONS = [
   "/dev/urandom",
   "/dev/fd",
   "/dev/shm",
+  // kernel tunables (`echo 3 > /proc/sys/vm/drop_caches`, what `sysctl -w` writes)
+  "/proc/sys",
 ];
 
 /** Block devices and disks, by name prefix under /dev. */
@@ -79,6 +81,12 @@ const DEVICE_PREFIXES = [
   "nbd",
   "zd",
   "root",
+  "sg",
+  "mtd",
+  "dasd",
+  "rbd",
+  "drbd",
+  "bcache",
 ];
 
 /**

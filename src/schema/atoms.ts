@@ -79,6 +79,12 @@ export const CommandMatch = z
       .describe(
         "Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd; the value may be given as `--opt=value` or as the next word (`--target prod`).",
       ),
+    words_none: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "None of the positional words matches one of these `args` patterns, e.g. [print] for `parted /dev/sda print`; [`*`] means the command has no positional word at all (`pkill -u root`).",
+      ),
     double_dash: z
       .boolean()
       .optional()

@@ -7,6 +7,7 @@ import {
   FIND_EXEC_PRIMARIES,
   FIND_PRIMARIES,
   HELP_WORD_PROGRAMS,
+  POWERSHELL_VERBS,
   PROGRAM_GRAMMARS,
   type ProgramGrammar,
 } from "./tables/options.ts";
@@ -41,11 +42,20 @@ function addValues(view: DetailedView, name: string, values: readonly ShellWord[
   view.values.set(name, [...(view.values.get(name) ?? []), ...values]);
 }
 
+/** PowerShell cmdlets (`Verb-Noun`): parameters are whole words (`-Force` is not `-F -o -r -c -e`). */
+const CMDLET: ProgramGrammar = { options: {}, singleDashLong: true };
+
+/** True for a `Verb-Noun` name with a standard PowerShell verb (`Restart-Computer`, `clear-disk`). */
+function isCmdlet(program: string): boolean {
+  const dash = program.indexOf("-");
+  return dash > 0 && dash < program.length - 1 && POWERSHELL_VERBS.includes(program.slice(0, dash).toLowerCase());
+}
+
 /** The grammar `argView` uses for a program. */
 export function grammarOf(program: string | undefined): ProgramGrammar {
-  return program !== undefined && Object.hasOwn(PROGRAM_GRAMMARS, program)
-    ? (PROGRAM_GRAMMARS[program] as ProgramGrammar)
-    : DEFAULT;
+  if (program === undefined) return DEFAULT;
+  if (Object.hasOwn(PROGRAM_GRAMMARS, program)) return PROGRAM_GRAMMARS[program] as ProgramGrammar;
+  return isCmdlet(program) ? CMDLET : DEFAULT;
 }
 
 function applyEvents(view: DetailedView, events: readonly OptionEvent[], grammar: ProgramGrammar): void {

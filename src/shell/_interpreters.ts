@@ -13,7 +13,7 @@ export type InterpreterInput =
    * `-c CODE`, `-e CODE`, `bash -c STR`, `deno eval CODE`: the code words (joined for perl `-e a -e b`).
    * No words when the code option has no argument: under `xargs` it arrives at run time.
    */
-  | { readonly kind: "code"; readonly words: readonly number[]; readonly argsFrom: number }
+  | { readonly kind: "code"; readonly words: readonly number[]; readonly argsFrom: number; readonly separator?: string }
   /** A script operand (a file, or `<(...)`); its arguments start at `argsFrom`. */
   | { readonly kind: "script"; readonly index: number; readonly argsFrom: number }
   /** Code comes from stdin (`bash`, `bash -s`, `python3 -`); arguments start at `argsFrom`. */
@@ -87,6 +87,9 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
     }
   }
   if (spec.noCode?.some((o) => seen.has(o)) === true) return { kind: "none" };
+  const rest = (from: number): number[] => Array.from({ length: written.length - from }, (_, i) => from + i);
+  if (codeOption && spec.restIsCode === true && codeWords.length > 0)
+    return { kind: "code", words: rest(codeWords.at(-1) as number), argsFrom: written.length, separator: " " };
   if (codeOption)
     return { kind: "code", words: spec.joinCode === true ? codeWords : codeWords.slice(-1), argsFrom: scan.next };
   if (spec.codeFlag !== undefined && seen.has(spec.codeFlag)) {
@@ -100,12 +103,13 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
   const operand = args[scan.next];
   if (operand === undefined) return { kind: "stdin", argsFrom: scan.next };
   if (operand.value === "-") return { kind: "stdin", argsFrom: scan.next + 1 };
-  // `powershell "irm URL | iex"` is a command; `powershell -File x.ps1` and `powershell ./x.ps1` run a script
+  // `powershell "irm URL | iex"` and `powershell Stop-Computer -Force` are commands (the rest of the
+  // line, joined); `powershell -File x.ps1` and `powershell ./x.ps1` run a script
   if (
     spec.operandIsCode === true &&
     spec.scriptOptions?.some((o) => seen.has(o)) !== true &&
     operand.value?.toLowerCase().endsWith(".ps1") !== true
   )
-    return { kind: "code", words: [scan.next], argsFrom: scan.next + 1 };
+    return { kind: "code", words: rest(scan.next), argsFrom: written.length, separator: " " };
   return { kind: "script", index: scan.next, argsFrom: scan.next + 1 };
 }

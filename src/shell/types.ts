@@ -120,7 +120,7 @@ export interface ShellCommand {
 }
 
 /** A language whose code lanes can recognise being executed. */
-export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell";
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell" | "c";
 
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,

@@ -106,6 +106,8 @@ const EDITOR: EffectSpec = { operands: "write", skipPrefixes: ["+"] };
 
 const CHMOD: EffectSpec = { operands: "chmod", skip: 1, skipUnless: ["--reference"], optionPaths: { "--reference": "read" }, recursiveFlags: ["-R", "--recursive"] };
 const CHOWN: EffectSpec = { ...CHMOD, operands: "chown" };
+/** `setfacl -R -m u:x:rwx DIR`: the ACL comes in option values, every operand is a path. */
+const SETFACL: EffectSpec = { operands: "chmod", optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read", "--set-file": "read" }, recursiveFlags: ["-R", "--recursive"] };
 
 const NO_CLOBBER = { unless: ["-n", "--no-clobber"] };
 const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE, overwrite: NO_CLOBBER };
@@ -175,6 +177,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   ...Object.fromEntries(["vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "subl", "ed", "ex", "micro", "hx", "kak", "gedit", "sudoedit", "mcedit", "joe"].map((p) => [p, EDITOR])),
   ...Object.fromEntries(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"].map((p) => [p, COMPRESS])),
   dd: { optionPaths: { of: "write", if: "read" }, overwrite: {} },
+  dcfldd: { optionPaths: { of: "write", if: "read", vf: "read" }, overwrite: {} },
+  dc3dd: { optionPaths: { of: "write", if: "read", hof: "write", ofs: "write" }, overwrite: {} },
+  ddrescue: { byPosition: ["read", "write", "write"] },
   // delete
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },
@@ -190,6 +195,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,
+  setfacl: SETFACL,
   chgrp: CHOWN,
   // copies, moves, links
   cp: COPY,

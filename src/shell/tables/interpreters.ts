@@ -24,6 +24,12 @@ export interface InterpreterSpec {
   readonly evalSubcommand?: string;
   /** Only the code options run code; operands are not scripts (`bun install` is not code). */
   readonly codeOptionsOnly?: boolean;
+  /**
+   * PowerShell: the code option takes every remaining word, joined with spaces (`-Command
+   * Restart-Computer -Force`); with `operandIsCode`, so does a first operand that is not a `.ps1`
+   * script (Windows PowerShell runs `powershell Stop-Computer -Force` as a command).
+   */
+  readonly restIsCode?: boolean;
   /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
   readonly spellings?: Readonly<Record<string, string>>;
   /** Options are case-insensitive (PowerShell's `-Command`, `-COMMAND`): the grammar lists them in lower case. */
@@ -125,10 +131,12 @@ const POWERSHELL: InterpreterSpec = {
       ...arity([...prefixes("configurationname", 4), ...prefixes("settingsfile", 2), ...prefixes("commandwithargs", 8), "-cwa"], 1),
       ...arity([...prefixes("noprofile", 3), ...prefixes("noninteractive", 4), ...prefixes("nologo", 3), ...prefixes("noexit", 3), "-sta", "-mta"], 0),
     },
-    permute: false,
+    // `-Command`, `-NoProfile`: whole words, never clusters of letters
     singleDashLong: true,
+    permute: false,
   },
   codeOptions: [...PS_COMMAND, ...prefixes("commandwithargs", 8), "-cwa"],
+  restIsCode: true,
   scriptOptions: prefixes("file", 1),
   foldCase: true,
   noCode: [...prefixes("version", 1), ...prefixes("help", 1), "-?", "/?"],
@@ -181,6 +189,7 @@ export const REMOTE_CODE_WORDS: Readonly<Partial<Record<CodeLanguage, RemoteCode
     evaluators: ["eval"],
   },
 };
+
 
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {

@@ -216,6 +216,19 @@ export const HELP_WORD_PROGRAMS: readonly string[] = [
   "linode-cli", "ibmcloud", "rclone", "vagrant", "nomad",
 ];
 
+/** PowerShell's approved verbs, lowercase: a `Verb-Noun` program is a cmdlet with whole-word parameters. */
+export const POWERSHELL_VERBS: readonly string[] = [
+  "add", "clear", "close", "copy", "enter", "exit", "find", "format", "get", "hide", "join", "lock", "move", "new", "open",
+  "optimize", "pop", "push", "redo", "remove", "rename", "reset", "resize", "search", "select", "set", "show", "skip", "split",
+  "step", "switch", "undo", "unlock", "watch", "connect", "disconnect", "read", "receive", "send", "write", "backup",
+  "checkpoint", "compare", "compress", "convert", "convertfrom", "convertto", "dismount", "edit", "expand", "export", "group",
+  "import", "initialize", "limit", "merge", "mount", "out", "publish", "restore", "save", "sync", "unpublish", "update",
+  "debug", "measure", "repair", "resolve", "test", "trace", "approve", "assert", "build", "complete", "confirm", "deny",
+  "deploy", "disable", "enable", "install", "invoke", "register", "request", "restart", "resume", "start", "stop", "submit",
+  "suspend", "uninstall", "unregister", "wait", "block", "grant", "protect", "revoke", "unblock", "unprotect", "use",
+  "foreach", "where", "sort", "tee",
+];
+
 /** Grammars by program name. */
 export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
@@ -233,8 +246,12 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   truncate: g({ ...values("-s", "--size", "-r", "--reference"), ...flags("-c", "--no-create", "-o", "--io-blocks") }),
   chmod: CHMOD_LIKE(),
   chown: CHMOD_LIKE(),
+  setfacl: g({ ...values("-m", "--modify", "-M", "--modify-file", "-x", "--remove", "-X", "--remove-file", "--set", "--set-file"), ...flags("-b", "--remove-all", "-k", "--remove-default", "-n", "--no-mask", "--mask", "-d", "--default", "-R", "--recursive", "-L", "--logical", "-P", "--physical", "--test", "--restore") }),
   chgrp: CHMOD_LIKE(),
   dd: g({}, { keyValueOperands: true }),
+  dcfldd: g({}, { keyValueOperands: true }),
+  dc3dd: g({}, { keyValueOperands: true }),
+  ddrescue: g({ ...values("-b", "--sector-size", "-c", "--cluster-size", "-i", "--input-position", "-o", "--output-position", "-s", "--size", "-m", "--domain-mapfile", "-K", "--skip-size", "-a", "--min-read-rate") }),
   tar: g(
     {
       ...values("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-I", "--use-compress-program", "-N", "--newer", "--exclude", "--transform", "--owner", "--group", "--mode", "-K", "--starting-file", "-V", "--label"),
@@ -284,6 +301,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   gpg: g({ ...values("-o", "--output", "-r", "--recipient", "-u", "--local-user", "--homedir", "--passphrase", "--passphrase-file", "--passphrase-fd", "--default-key", "--keyring", "--secret-keyring", "--trust-model", "--cipher-algo", "--digest-algo", "--compress-algo", "-z", "--pinentry-mode", "--keyserver", "--recv-keys", "--export-options", "--import-options") }),
   kill: g({ ...values("-s", "--signal", "-n"), "-l": "optional", "--list": "optional", ...flags("-L", "--table", "-q", "--queue") }, { cluster: false }),
   pkill: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--signal", "-F", "--pidfile") }, { cluster: false }),
+  pgrep: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-F", "--pidfile", "-d", "--delimiter") }, { cluster: false }),
   killall: g({ ...values("-s", "--signal", "-u", "--user", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns") }, { cluster: false }),
   psql: g({
     ...values("-c", "--command", "-f", "--file", "-d", "--dbname", "-U", "--username", "-h", "--host", "-p", "--port", "-v", "--set", "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"),
@@ -316,7 +334,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
     ...values("--region", "--profile", "--output", "--query", "--endpoint-url", "--cli-input-json", "--cli-input-yaml", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--expires", "--cache-control", "--content-type", "--bucket", "--key", "--stack-name", "--function-name", "--table-name", "--db-instance-identifier", "--cluster"),
     ...flags("--recursive", "--dryrun", "--dry-run", "--delete", "--force", "--quiet", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request", "--skip-final-snapshot", "--delete-automated-backups", "--follow-symlinks"),
   }),
-  gcloud: g({ ...values("--project", "--region", "--zone", "--account", "--configuration", "--format", "--filter", "--flags-file", "--impersonate-service-account", "--verbosity", "--billing-project", "--limit", "--page-size", "--sort-by"), ...flags("-q", "--quiet", "--async", "--all", "--recursive") }),
+  gcloud: g({ ...values("--command", "--project", "--region", "--zone", "--account", "--configuration", "--format", "--filter", "--flags-file", "--impersonate-service-account", "--verbosity", "--billing-project", "--limit", "--page-size", "--sort-by"), ...flags("-q", "--quiet", "--async", "--all", "--recursive") }),
   gsutil: g({ ...values("-h", "-o", "-u", "-p"), ...flags("-m", "-q", "-D", "-r", "-R", "-f", "-a", "-I", "-e", "-c", "-n", "-d") }),
   terraform: g(
     {
@@ -344,6 +362,10 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   wget2: WGET,
   "wget.exe": WGET,
   aria2c: g({ ...values("-o", "--out", "-d", "--dir", "-i", "--input-file", "-x", "--max-connection-per-server", "-s", "--split", "-j", "--max-concurrent-downloads", "--header", "-U", "--user-agent", "--checksum") }),
+  osascript: g(values("-e", "-l", "-s")),
+  mount: g({ ...values("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts", "-N", "--namespace", "--target", "--source"), ...flags("-a", "--all", "-r", "--read-only", "-w", "--rw", "-B", "--bind", "-R", "--rbind", "-M", "--move", "-f", "--fake", "-n", "--no-mtab", "-v", "--verbose", "-l") }),
+  ansible: g({ ...values("-a", "--args", "-m", "--module-name", "-i", "--inventory", "-u", "--user", "-e", "--extra-vars", "-f", "--forks", "-l", "--limit", "-M", "--module-path", "-t", "--tree", "-B", "--background", "-P", "--poll", "--become-user", "--become-method", "--private-key", "--key-file", "-c", "--connection", "-T", "--timeout", "--vault-password-file"), ...flags("-b", "--become", "-K", "--ask-become-pass", "-k", "--ask-pass", "-C", "--check", "-D", "--diff", "-o", "--one-line", "-v", "-vv", "-vvv") }),
+  vagrant: g({ ...values("-c", "--command", "--provider") }),
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),

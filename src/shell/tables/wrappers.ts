@@ -171,6 +171,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     }),
     noRun: ["-p", "--attach"],
   },
+  // `nsenter -t 1 -m -u -n -i cmd`: the command runs in another process's namespaces (the host's for pid 1)
+  nsenter: {
+    kind: "exec",
+    grammar: stop({
+      "-t": 1, "--target": 1, "-S": 1, "--setuid": 1, "-G": 1, "--setgid": 1, "-r": "optional", "--root": "optional", "-w": "optional", "--wd": "optional",
+      "-m": "optional", "--mount": "optional", "-u": "optional", "--uts": "optional", "-i": "optional", "--ipc": "optional", "-n": "optional", "--net": "optional",
+      "-p": "optional", "--pid": "optional", "-U": "optional", "--user": "optional", "-C": "optional", "--cgroup": "optional", "-T": "optional", "--time": "optional",
+      "-a": 0, "--all": 0, "-F": 0, "--no-fork": 0, "--preserve-credentials": 0, "-Z": 0, "--follow-context": 0,
+    }),
+  },
   chroot: { kind: "exec", grammar: stop({ "--userspec": 1, "--groups": 1, "--skip-chdir": 0 }), operands: 1, newRoot: true },
   flock: {
     kind: "shell-option",
@@ -238,6 +248,15 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     remote: true,
     stdinShell: true,
   },
+  // `pssh -h hosts.txt 'cmd'`: the command runs on every host of the list
+  pssh: {
+    kind: "remote",
+    grammar: stop({ "-h": 1, "--hosts": 1, "-H": 1, "--host": 1, "-l": 1, "--user": 1, "-p": 1, "--par": 1, "-o": 1, "--outdir": 1, "-e": 1, "--errdir": 1, "-t": 1, "--timeout": 1, "-O": 1, "--option": 1, "-x": 1, "--extra-args": 1, "-X": 1, "--extra-arg": 1, "-A": 0, "--askpass": 0, "-i": 0, "--inline": 0, "-I": 0, "--send-input": 0, "-P": 0, "--print": 0, "-v": 0, "--verbose": 0 }),
+    remote: true,
+  },
+  // Windows `cmd /c COMMAND`: the switch is the one operand before the command line
+  cmd: { kind: "remote", grammar: stop({}), operands: 1 },
+  "cmd.exe": { kind: "remote", grammar: stop({}), operands: 1 },
   watch: {
     kind: "watch",
     grammar: stop({
@@ -346,6 +365,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     subcommands: ["run"],
   },
   busybox: { kind: "multicall", grammar: stop({}) },
+  // `microk8s kubectl delete ns prod`, `k3s kubectl ...`: bundled tools named by the first operand
+  microk8s: { kind: "multicall", grammar: stop({}) },
+  k3s: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };
 
