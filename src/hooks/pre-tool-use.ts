@@ -405,6 +405,6 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const offer =
     code === undefined
       ? undefined
-      : `lanes: to let this exact call run once, type \`lanes allow ${code}\` (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
+      : `lanes: to let this exact call run once, send \`lanes allow ${code}\` as your next message to Claude (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
   return { stdout: answer(decision.effect, reason, choice.notice, offer), stderr };
 }
