@@ -243,20 +243,79 @@ function xxdReverse(args: readonly string[], stdin: string | undefined): string 
   return Buffer.from(hex, "hex").toString("utf8");
 }
 
-/** `tr SET1 SET2` with plain character sets of equal length (`tr 'a-z' 'n-za-m'` is not expanded). */
+/** The classes `tr` knows (`[:upper:]`), as the characters they stand for. */
+const TR_CLASSES: Readonly<Record<string, string>> = {
+  lower: "abcdefghijklmnopqrstuvwxyz",
+  upper: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+  digit: "0123456789",
+  space: " \t\n\r\v\f",
+  blank: " \t",
+};
+
+/** The escapes `tr` sets understand. */
+const TR_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "\\": "\\", v: "\v", f: "\f" };
+
+/**
+ * A `tr` set as the characters it lists, in order: ranges (`a-z`), classes (`[:upper:]`), escapes
+ * (`\n`, `\\`, octal `\NNN`). `undefined` for what lanes does not emulate (`[c*n]`, `[=c=]`,
+ * reversed ranges) and for sets over 1,024 characters.
+ */
+function trSet(set: string): string | undefined {
+  const chars: string[] = [];
+  for (let i = 0; i < set.length; i++) {
+    let c = set[i] as string;
+    if (c === "[") {
+      if (set[i + 1] === ":") {
+        const end = set.indexOf(":]", i + 2);
+        const name = end < 0 ? undefined : set.slice(i + 2, end);
+        const members = name === undefined || !Object.hasOwn(TR_CLASSES, name) ? undefined : TR_CLASSES[name];
+        if (members === undefined) return undefined;
+        chars.push(...members);
+        i = end + 1;
+        continue;
+      }
+      if (set[i + 1] === "=" || set.indexOf("*", i) > i) return undefined;
+    }
+    if (c === "\\" && i + 1 < set.length) {
+      const n = set[i + 1] as string;
+      if (n >= "0" && n <= "7") {
+        let j = i + 1;
+        while (j < set.length && j < i + 4 && (set[j] as string) >= "0" && (set[j] as string) <= "7") j++;
+        c = String.fromCharCode(parseInt(set.slice(i + 1, j), 8));
+        i = j - 1;
+      } else {
+        c = Object.hasOwn(TR_ESCAPES, n) ? (TR_ESCAPES[n] as string) : n;
+        i++;
+      }
+    }
+    if (set[i + 1] === "-" && i + 2 < set.length) {
+      const to = set[i + 2] as string;
+      if (to === "\\" || to < c) return undefined;
+      for (let code = c.charCodeAt(0); code <= to.charCodeAt(0); code++) chars.push(String.fromCharCode(code));
+      i += 2;
+    } else chars.push(c);
+    if (chars.length > 1024) return undefined;
+  }
+  return chars.join("");
+}
+
+/**
+ * `tr SET1 SET2` (ROT13: `tr 'a-z' 'n-za-m'`), `tr -d SET`: the translated stdin. SET2 shorter than
+ * SET1 repeats its last character (GNU). Other options are not emulated.
+ */
 function translate(args: readonly string[], stdin: string | undefined): string | undefined {
-  if (args.length !== 2 || stdin === undefined) return undefined;
-  const [from, to] = args as [string, string];
-  if (
-    from.length !== to.length ||
-    from.includes("-") ||
-    from.includes("\\") ||
-    from.includes("[") ||
-    to.includes("-") ||
-    to.includes("\\")
-  )
-    return undefined;
-  return [...stdin].map((c) => (from.includes(c) ? (to[from.indexOf(c)] as string) : c)).join("");
+  if (stdin === undefined) return undefined;
+  if (args.length === 2 && args[0] === "-d") {
+    const remove = trSet(args[1] as string);
+    return remove === undefined ? undefined : [...stdin].filter((c) => !remove.includes(c)).join("");
+  }
+  if (args.length !== 2 || (args[0] as string).startsWith("-")) return undefined;
+  const from = trSet(args[0] as string);
+  const to = trSet(args[1] as string);
+  if (from === undefined || to === undefined || to.length === 0) return undefined;
+  const map = new Map<string, string>();
+  [...from].forEach((c, i) => map.set(c, to[Math.min(i, to.length - 1)] as string));
+  return [...stdin].map((c) => map.get(c) ?? c).join("");
 }
 
 /** A file written by a command. */

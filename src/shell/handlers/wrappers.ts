@@ -11,7 +11,7 @@ import type { WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
   copyState,
-  isAssignmentWord,
+  assignmentName,
   joinWords,
   plain,
   resolveDir,
@@ -68,17 +68,25 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       }
       let assignments = base.assignments;
       if (spec.assignments === true) {
-        while (rest[0] !== undefined && isAssignmentWord(rest[0].word)) {
-          const v = rest[0].word.value as string;
-          const eq = v.indexOf("=");
+        for (
+          let name = rest[0] === undefined ? undefined : assignmentName(rest[0].word);
+          rest[0] !== undefined && name !== undefined;
+        ) {
+          const v = rest[0].word.value;
           assignments = [
             ...assignments,
-            { name: v.slice(0, eq), value: { text: rest[0].word.text, value: v.slice(eq + 1), glob: false } },
+            {
+              name,
+              value: { text: rest[0].word.text, value: v?.slice(v.indexOf("=") + 1), glob: false },
+            },
           ];
           rest = rest.slice(1);
+          name = rest[0] === undefined ? undefined : assignmentName(rest[0].word);
         }
       }
       rest = rest.slice(spec.operands ?? 0);
+      // `aws-vault exec PROFILE -- cmd`: a `--` after the leading operands
+      if ((spec.operands ?? 0) > 0 && rest[0]?.word.value === "--") rest = rest.slice(1);
       if (rest.length === 0) {
         if (spec.defaultCommand === undefined) {
           const host = w.emit(words, base, ctx);

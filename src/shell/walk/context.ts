@@ -205,12 +205,16 @@ export function joinWords(words: readonly ArgWord[], separator = " "): ArgWord {
 /** A literal argument made up by the analysis. */
 export const synthetic = (value: string): ArgWord => plain(syntheticWord(value));
 
-export function isAssignmentWord(word: ShellWord): boolean {
-  const v = word.value;
-  if (v === undefined) return false;
+/**
+ * The name of a `NAME=value` word (`env NAME=value cmd`), read from the value, or from the source
+ * text when the value is only known at run time (`env PATH="$PATH" cmd`); else `undefined`.
+ */
+export function assignmentName(word: ShellWord): string | undefined {
+  const v = word.value ?? word.text;
   const eq = v.indexOf("=");
-  if (eq <= 0) return false;
-  return isName(v.slice(0, eq));
+  if (eq <= 0) return undefined;
+  const name = v.slice(0, eq);
+  return isName(name) ? name : undefined;
 }
 
 export function isName(name: string): boolean {
