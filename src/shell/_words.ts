@@ -33,6 +33,11 @@ export interface WordEnv {
   readonly substitution?: (part: object) => string | undefined;
   /** `~user`: that user's home directory, when lanes knows where homes live. */
   readonly homeOf?: (user: string) => string | undefined;
+  /**
+   * Parameters only known at run time count as unset where a default applies (`${X:-d}`,
+   * `${X=d}`): the variant of the line where the environment does not set them.
+   */
+  readonly unsetDefaults?: boolean;
 }
 
 /** The most words one brace expansion may produce before the analysis gives up on it. */
@@ -165,7 +170,19 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
   if (part.prefix !== undefined) return undefined;
   const op = part.operation;
   if (op === undefined) return b === undefined ? undefined : b.set ? b.value : "";
-  if (b === undefined) return undefined;
+  const operand = (o: {
+    readonly value: string;
+    readonly parts?: readonly unknown[] | undefined;
+  }): string | undefined =>
+    joined(
+      (o.parts ?? [{ type: "Literal", value: o.value } as DoubleQuotedChild]).map((p) =>
+        childValue(p as DoubleQuotedChild, env),
+      ),
+    );
+  if (b === undefined) {
+    const defaults = op.type === "Default" && ["-", ":-", "=", ":="].includes(op.operator);
+    return env.unsetDefaults === true && defaults ? operand(op.operand) : undefined;
+  }
   const value = b.set ? b.value : undefined;
   switch (op.type) {
     case "Default": {
@@ -173,21 +190,15 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
       // unset, or empty with `:`: the alternative applies
       const absent = !b.set || (colon && value === "");
       if (b.set && colon && value === undefined) return undefined;
-      const operand = (): string | undefined =>
-        joined(
-          (op.operand.parts ?? [{ type: "Literal", value: op.operand.value } as DoubleQuotedChild]).map((p) =>
-            childValue(p as DoubleQuotedChild, env),
-          ),
-        );
       switch (op.operator) {
         case "-":
         case ":-":
         case "=":
         case ":=":
-          return absent ? operand() : value;
+          return absent ? operand(op.operand) : value;
         case "+":
         case ":+":
-          return absent ? "" : operand();
+          return absent ? "" : operand(op.operand);
         case "?":
         case ":?":
           // unset: the command does not run; set: its value

@@ -32,6 +32,8 @@ export interface HostOptions {
   readonly host: number;
   /** The code runs on another machine or in a container: nothing of the local state holds. */
   readonly remote?: boolean;
+  /** With `remote`: the home directory there, when known (`ssh user@host`: that user's home). */
+  readonly home?: string | undefined;
   /** The host's own stdin redirections feed the commands inside. */
   readonly base?: Base;
 }
@@ -42,7 +44,7 @@ export function hostCtx(ctx: Ctx, o: HostOptions): Ctx {
   if (o.remote === true) {
     state.cwd = undefined;
     state.vars = new Map([
-      ["HOME", undefined],
+      ["HOME", o.home === undefined ? undefined : { set: true, value: o.home }],
       ["PWD", undefined],
     ]);
     state.positional = undefined;

@@ -17,6 +17,8 @@ import {
   resolveDir,
   synthetic,
   unknownState,
+  userHome,
+  loginName,
   withVia,
   type ArgWord,
   type Base,
@@ -166,7 +168,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       if (rest[0]?.word.value === "--") rest = rest.slice(1);
       const host = w.emit(words, base, ctx);
       embedded(w, inv, host);
-      const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base });
+      const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base, home: remoteHome(w, inv, scan) });
       // without a command the remote login shell reads its commands from stdin
       if (rest.length === 0)
         stdinCode(w, { language: "shell", interpreter: program, host, base, hostCtx: remote, ctx });
@@ -204,6 +206,19 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       return undefined;
     }
   }
+}
+
+/**
+ * The home directory on the other end of `ssh [-l USER] [USER@]HOST`: the user's home, laid out
+ * as homes are here (ssh logs in with the local login name unless told otherwise).
+ */
+function remoteHome(w: Walker, inv: Invocation, scan: ReturnType<typeof scanOptions>): string | undefined {
+  const destination = inv.words[scan.next]?.word.value;
+  const login = optionsOf(scan).get("-l")?.at(-1)?.value;
+  const at = destination?.indexOf("@") ?? -1;
+  const named = login ?? (destination !== undefined && at > 0 ? destination.slice(0, at) : undefined);
+  const user = named ?? loginName(w.options.home);
+  return user === undefined ? undefined : userHome(user, w.options.home);
 }
 
 /** Where a wrapper's options start: after its subcommand (`pnpm exec -c ...`) when it has one. */

@@ -47,12 +47,28 @@ export function xargsInput(
     };
   }
   if (replace) return undefined;
+  if (lister?.program === "echo" || lister?.program === "printf") {
+    // `echo *.bak | xargs rm`: a glob's matches, printed (the static words were handled above)
+    const args = lister.args.slice(lister.program === "printf" ? 1 : 0);
+    const format = lister.program === "printf" ? lister.args[0]?.value : undefined;
+    if (lister.program === "printf" && format !== "%s\\n" && format !== "%s\\0" && format !== "%s ") return undefined;
+    if (args.length === 0 || args.some((a) => a.value === undefined || (!a.glob && a.value.startsWith("-"))))
+      return undefined;
+    return { words: args.map((a) => plain(a)), runtime: false };
+  }
   if (lister?.program === undefined || !LISTERS.includes(lister.program)) return undefined;
-  const dirs = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
-  if (dirs.length > 1 || dirs.some((d) => d.value === undefined || d.glob)) return undefined;
-  const dir = dirs[0]?.value;
-  const value = dir === undefined || dir === "." ? "*" : `${dir.replace(/\/+$/, "")}/*`;
-  return { words: [plain({ text: `<entries of ${dir ?? "."}>`, value, glob: true })], runtime: false };
+  const operands = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
+  if (operands.some((d) => d.value === undefined)) return undefined;
+  // `ls -d */`, `ls *.log`: the matches of each glob (a glob at least as broad as what ls prints)
+  const entries = lister.args.some((a) => a.value !== undefined && /^-[A-Za-z]*d/.test(a.value));
+  const words = (operands.length === 0 ? [undefined] : operands).map((d) => {
+    if (d !== undefined && d.glob) return plain(d);
+    const dir = d?.value;
+    if (entries && dir !== undefined) return plain(d as ShellWord);
+    const value = dir === undefined || dir === "." ? "*" : `${dir.replace(/\/+$/, "")}/*`;
+    return plain({ text: `<entries of ${dir ?? "."}>`, value, glob: true });
+  });
+  return { words, runtime: false };
 }
 
 /**

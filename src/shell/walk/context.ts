@@ -225,3 +225,21 @@ export function isName(name: string): boolean {
     )
   );
 }
+
+/**
+ * `~user`: homes live next to the analysing user's (`/home/u` → `/home/other`, `/Users/u` →
+ * `/Users/other`); `~root` is `/root`. Elsewhere the home of another user is unknown.
+ */
+export function userHome(user: string, home: string): string | undefined {
+  if (user === "root") return "/root";
+  const parent = posix.dirname(home);
+  if (posix.basename(home) === user) return home;
+  return parent === "/home" || parent === "/Users" ? `${parent}/${user}` : undefined;
+}
+
+/** `/home/u` or `/Users/u` → `u`; elsewhere the login name is unknown. */
+export function loginName(home: string): string | undefined {
+  const parent = posix.dirname(home);
+  const name = posix.basename(home);
+  return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
+}

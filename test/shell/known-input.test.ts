@@ -1,0 +1,106 @@
+/**
+ * Values known before the line runs, reaching executors: decoders (`tr` sets, printf octal),
+ * scripts appended then run, files a client reads, awk and sed running their known input,
+ * `while read` over a known text, defaults of environment variables, listings fed to xargs.
+ */
+import { describe, expect, it } from "vitest";
+import { analyze, find, lines } from "./helpers.ts";
+
+/** The literal code each interpreter ran, in order. */
+const literal = (source: string): string[] =>
+  analyze(source)
+    .code.filter((c) => c.source === "literal")
+    .map((c) => `${c.interpreter}: ${(c.code ?? "").trimEnd()}`);
+
+describe("decoders", () => {
+  const cases: [string, string][] = [
+    ["echo 'tvg fgnghf' | tr 'a-z' 'n-za-m' | sh", "git status"],
+    ["echo 'TVG FGNGHF' | tr 'A-Za-z' 'n-za-mN-ZA-M' | sh", "git status"],
+    ["echo 'GIT STATUS' | tr '[:upper:]' '[:lower:]' | sh", "git status"],
+    ["echo 'gxit sxtatus' | tr -d x | sh", "git status"],
+    ["echo 'git_status' | tr '_' ' ' | sh", "git status"],
+    ["printf '\\147it status' | sh", "git status"],
+    ["printf '\\x67it \\163tatus\\n' | bash", "git status"],
+  ];
+  it.each(cases)("%s runs `%s`", (source, command) => {
+    expect(literal(source)).toEqual([`${source.split("|").at(-1)?.trim()}: ${command}`]);
+  });
+
+  it("leaves sets it does not emulate unknown", () => {
+    const a = analyze("echo x | tr '[a*3]' b | sh");
+    expect(a.code.map((c) => c.source)).toEqual(["stdin"]);
+    expect(a.unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
+  });
+});
+
+describe("scripts and files written on the line", () => {
+  it("runs what was appended to a script the line did not write", () => {
+    expect(literal("echo 'git status' >> s.sh && sh s.sh")).toEqual(["sh: git status"]);
+    expect(literal("echo 'git status' | tee -a s.sh && ./s.sh")).toEqual(["./s.sh: git status"]);
+    // its whole text is not known: `cat` prints more than the appended part
+    expect(analyze("echo 'git status' >> s.sh && cat s.sh | sh").code.map((c) => c.source)).toEqual(["stdin"]);
+  });
+
+  it("records the known text of files the operands name", () => {
+    expect(find(analyze("echo 'SELECT 1' > q.sql && psql -f q.sql"), "psql").inputs).toEqual(["SELECT 1\n"]);
+    expect(find(analyze("echo 'SELECT 1' > q.sql && psql --file=q.sql"), "psql").inputs).toEqual(["SELECT 1\n"]);
+    expect(find(analyze("psql -f <(echo 'SELECT 1')"), "psql").inputs).toEqual(["SELECT 1\n"]);
+    expect(find(analyze("psql -f q.sql"), "psql").inputs).toBeUndefined();
+  });
+});
+
+describe("awk and sed on a known input", () => {
+  const cases: [string, string[]][] = [
+    ["awk 'BEGIN{c=\"git status\"; system(c)}'", ["awk: git status"]],
+    ["awk -v c='git status' 'BEGIN{system(c)}'", ["awk: git status"]],
+    ["echo 'git status' | awk '{system($0)}'", ["awk: git status"]],
+    ["awk 'BEGIN{c=\"git status\"; c | getline}'", ["awk: git status"]],
+    ['awk \'BEGIN{print "git status" | "sh"}\'', ["awk: printf '%s\\n' 'git status' | sh", "sh: git status"]],
+    ["echo 'git status' | sed e", ["sed: git status"]],
+  ];
+  it.each(cases)("%s", (source, code) => {
+    expect(literal(source)).toEqual(code);
+  });
+
+  it("a command from an input file stays unknown", () => {
+    expect(analyze("awk '{system($0)}' cmds.txt").unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
+    expect(analyze("sed e cmds.txt").unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
+  });
+});
+
+describe("values known before the line runs", () => {
+  it("walks `while read` once per line of a known input", () => {
+    expect(lines(analyze("printf '%s\\n' a 'b c' | while read -r x y; do rm -r \"$x\" \"$y\"; done"))).toEqual([
+      "printf %s\\n a b c",
+      "read -r x y",
+      "rm -r a ",
+      "rm -r b c",
+    ]);
+    expect(lines(analyze("while IFS= read -r d; do rm -r \"$d\"; done <<< ' a b'"))).toEqual([
+      "read -r d",
+      "rm -r  a b",
+    ]);
+    expect(find(analyze('while read d; do rm -r "$d"; done < list.txt'), "rm").args[1]?.value).toBeUndefined();
+  });
+
+  it("also runs a default when the environment does not set the variable", () => {
+    expect(lines(analyze('rm -r "${TARGET:-$HOME}"'))).toEqual(["rm -r /home/u", 'rm -r <"${TARGET:-$HOME}">']);
+    expect(lines(analyze('T=x; rm -r "${T:-/}"'))).toEqual(["rm -r x"]);
+    expect(lines(analyze('rm -r "${T:+/}"'))).toEqual(['rm -r <"${T:+/}">']);
+  });
+
+  it("reads env assignments whose value is only known at run time", () => {
+    const npm = find(analyze('env -i PATH="$PATH" npm test'), "npm");
+    expect(npm.assignments.map((a) => a.name)).toEqual(["PATH"]);
+    expect(analyze('env -i PATH="$PATH" npm test').unrepresentable).toEqual([]);
+  });
+
+  it("feeds printed globs and listings to xargs as globs", () => {
+    expect(find(analyze("echo *.bak | xargs rm -f"), "rm").args.map((w) => [w.value, w.glob])).toEqual([
+      ["-f", false],
+      ["*.bak", true],
+    ]);
+    expect(find(analyze("ls -d */ | xargs rm -r"), "rm").args.map((w) => w.value)).toEqual(["-r", "*/"]);
+    expect(find(analyze("ls src lib | xargs rm -r"), "rm").args.map((w) => w.value)).toEqual(["-r", "src/*", "lib/*"]);
+  });
+});
