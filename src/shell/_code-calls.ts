@@ -4,6 +4,7 @@
  * `Path('/x').unlink()`), import aliases, paren-less perl/ruby calls and backtick strings.
  */
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
+import { knownValues, type CodeEnv } from "./_code-values.ts";
 import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "./tables/apis.ts";
 import type { InterpreterCall } from "./types.ts";
 
@@ -327,6 +328,16 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   }
   // argv form: a list; a program and a list; several strings; one string (perl/ruby: a shell command)
   if (first?.kind === "list") return { kind: "argv", argv: first.items };
+  // `new Deno.Command('git', { args: [...] })`, `Deno.run({ cmd: [...] })`
+  const entry = (a: Arg | undefined, key: string): Arg | undefined => {
+    const tokens = a?.kind === "object" ? a.entries.get(key) : undefined;
+    return tokens === undefined ? undefined : classify(tokens, language);
+  };
+  const cmd = entry(first, "cmd");
+  if (cmd?.kind === "list") return { kind: "argv", argv: cmd.items };
+  const listed = entry(second, "args");
+  if (first?.kind === "string" && listed?.kind === "list")
+    return { kind: "argv", argv: [{ text: first.text, value: first.value }, ...listed.items] };
   if (first?.kind !== "string") return { kind: "shell", code: undefined };
   const list = listAt(1);
   const program = { text: first.text, value: first.value };
@@ -422,12 +433,15 @@ export function findCalls(
   code: string,
   language: CodeTokenLanguage,
   charge: (units: number) => void,
+  env?: CodeEnv,
 ): FoundCall[] | undefined {
-  const tokens = tokenizeCode(code, language);
-  if (tokens === undefined) return undefined;
-  charge(tokens.length);
+  const written = tokenizeCode(code, language);
+  if (written === undefined) return undefined;
+  charge(written.length);
   const apis = LANGUAGE_APIS[language];
-  const names = aliases(tokens, language, apis);
+  const names = aliases(written, language, apis);
+  // the home and working directory however spelled, joins and string variables, as literals
+  const tokens = env === undefined ? written : knownValues(written, language, names, env);
   const table = lookup(apis);
   const found: FoundCall[] = [];
   for (let i = 0; i < tokens.length; i++) {

@@ -16,6 +16,7 @@ import {
   joinWords,
   plain,
   synthetic,
+  varValue,
   withVia,
   type ArgWord,
   type Base,
@@ -466,7 +467,10 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
   if (language === "shell" || language === "powershell") return;
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
-  const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));
+  const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)), {
+    home: varValue(ctx.state, "HOME"),
+    cwd: ctx.state.cwd,
+  });
   if (found === undefined) {
     w.report("interpreter-code", code);
     return;

@@ -142,6 +142,8 @@ const NODE: LanguageApis = {
     "child_process.execFile": exec("argv"),
     "child_process.execFileSync": exec("argv"),
     "child_process.fork": { access: "exec", exec: "argv" },
+    "Deno.Command": exec("argv"),
+    "Deno.run": exec("argv"),
     "Bun.spawn": exec("argv"),
     "Bun.spawnSync": exec("argv"),
   },
