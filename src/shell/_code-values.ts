@@ -19,12 +19,18 @@ export interface CodeEnv {
 type Known =
   /** A call without arguments, or a property, that is the home or working directory. */
   | { readonly kind: "home" | "cwd" }
+  /** The temporary directory (`tempfile.gettempdir()`, `os.tmpdir()`): `/tmp` unless TMPDIR says otherwise. */
+  | { readonly kind: "tmp" }
   /** Reads an environment variable: a call with the name as argument, or a subscript. */
   | { readonly kind: "env-call" | "env-index" }
   /** `~` expanded in its one argument (`os.path.expanduser`), made absolute (`abspath`) or both. */
   | { readonly kind: "expand"; readonly tilde: boolean; readonly absolute: boolean }
   /** Joins its arguments as paths (`os.path.join`); `resolve` starts from the working directory. */
-  | { readonly kind: "join"; readonly resolve: boolean };
+  | { readonly kind: "join"; readonly resolve: boolean }
+  /** Decodes base64 text (`base64.b64decode(s)`, `atob(s)`, `Buffer.from(s, 'base64')`), then `.decode()`/`.toString()`. */
+  | { readonly kind: "base64"; readonly encodingArg?: boolean };
+
+const BASE64: Known = { kind: "base64" };
 
 const HOME: Known = { kind: "home" };
 const CWD: Known = { kind: "cwd" };
@@ -48,6 +54,9 @@ const KNOWN: Readonly<Record<CodeTokenLanguage, Readonly<Record<string, Known>>>
     "os.environ": ENV_INDEX,
     "os.path.join": JOIN,
     str: JOIN,
+    "base64.b64decode": BASE64,
+    "base64.standard_b64decode": BASE64,
+    "tempfile.gettempdir": { kind: "tmp" },
   },
   node: {
     "os.homedir": HOME,
@@ -58,6 +67,9 @@ const KNOWN: Readonly<Record<CodeTokenLanguage, Readonly<Record<string, Known>>>
     "Bun.env": ENV_INDEX,
     "path.join": JOIN,
     "path.resolve": { kind: "join", resolve: true },
+    atob: BASE64,
+    "Buffer.from": { kind: "base64", encodingArg: true },
+    "os.tmpdir": { kind: "tmp" },
   },
   ruby: {
     "Dir.home": HOME,
@@ -67,9 +79,19 @@ const KNOWN: Readonly<Record<CodeTokenLanguage, Readonly<Record<string, Known>>>
     ENV: ENV_INDEX,
     "File.expand_path": { kind: "expand", tilde: true, absolute: true },
     "File.join": JOIN,
+    "Base64.decode64": BASE64,
+    "Base64.strict_decode64": BASE64,
+    "Dir.tmpdir": { kind: "tmp" },
   },
   perl: { getcwd: CWD, cwd: CWD, "Cwd.getcwd": CWD, "Cwd.cwd": CWD, $ENV: ENV_INDEX },
-  php: { getcwd: CWD, getenv: ENV_CALL, $_SERVER: ENV_INDEX, $_ENV: ENV_INDEX },
+  php: {
+    getcwd: CWD,
+    getenv: ENV_CALL,
+    $_SERVER: ENV_INDEX,
+    $_ENV: ENV_INDEX,
+    base64_decode: BASE64,
+    sys_get_temp_dir: { kind: "tmp" },
+  },
 };
 
 /** Words that continue an expression after a value (`p = 'a' if x else 'b'`). */
@@ -176,6 +198,29 @@ function evaluate(
       if (known.tilde) value = expandTilde(value, env);
       if (known.absolute && value !== undefined) value = absolute(value, env);
       return { value, last: call };
+    }
+    case "tmp":
+      return call >= 0 && args?.length === 0 ? { value: "/tmp", last: call } : undefined;
+    case "base64": {
+      // `Buffer.from(s, 'base64')` needs its encoding; the others take the text alone
+      if (args === undefined || args.length !== (known.encodingArg === true ? 2 : 1)) return undefined;
+      if (known.encodingArg === true && args[1] !== "base64") return undefined;
+      const text = (args[0] as string).replace(/\s+/g, "");
+      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return undefined;
+      const value = Buffer.from(text, "base64").toString("utf8");
+      // `.decode()`, `.decode('utf-8')`, `.toString()`, `.toString('utf8')`
+      let last = call;
+      const method = tokens[call + 2];
+      if (
+        isPunct(tokens[call + 1], ".") &&
+        method?.kind === "name" &&
+        (method.text === "decode" || method.text === "toString") &&
+        isPunct(tokens[call + 3], "(")
+      ) {
+        const close = closing(tokens, call + 3);
+        if (close > 0) last = close;
+      }
+      return { value, last };
     }
     case "join": {
       if (args === undefined || args.length === 0) return undefined;

@@ -17,6 +17,8 @@ export type Binding =
       readonly set: true;
       readonly value: string | undefined;
       readonly elements?: readonly (string | undefined)[] | undefined;
+      /** The value is a glob pattern standing for one of its matches (`for f in ~/*`). */
+      readonly glob?: boolean;
     };
 
 /** What static resolution may substitute. */
@@ -59,6 +61,7 @@ type Atom = { readonly ch: string; readonly special: boolean } | { readonly part
 
 const isCharAtom = (a: Atom): a is { readonly ch: string; readonly special: boolean } => "ch" in a;
 
+const isName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 const isDigits = (name: string): boolean => name.length > 0 && [...name].every((c) => c >= "0" && c <= "9");
 
 /** The binding of `$NAME` / `${NAME}`; `undefined` when only known at run time. */
@@ -167,6 +170,9 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
     const v = b.set ? b.value : "";
     return v === undefined ? undefined : String(v.length);
   }
+  // `${!name}`: the variable whose name `name` holds
+  if (part.prefix === "!" && part.operation === undefined && b !== undefined && b.set && b.value !== undefined)
+    return isName(b.value) ? parameter(b.value, env) : undefined;
   if (part.prefix !== undefined) return undefined;
   const op = part.operation;
   if (op === undefined) return b === undefined ? undefined : b.set ? b.value : "";
@@ -298,6 +304,18 @@ function wholeExpansion(word: Word, env: WordEnv): ShellWord[] | undefined {
   return (values as string[]).flatMap(fields).map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
 }
 
+/** `$f` / `${f}` of a variable bound to a glob's match (`for f in *`): the word stands for that match. */
+function globBound(part: WordPart | DoubleQuotedChild, env: WordEnv): boolean {
+  if (part.type === "SimpleExpansion") return isGlobBinding(part.text.slice(1), env);
+  if (part.type !== "ParameterExpansion" || part.prefix !== undefined || part.operation !== undefined) return false;
+  return part.index === undefined && isGlobBinding(part.parameter, env);
+}
+
+function isGlobBinding(name: string, env: WordEnv): boolean {
+  const b = env.lookup?.(name);
+  return b !== undefined && b.set && b.glob === true;
+}
+
 /** The value and glob flag of one part (brace expansion is handled before this). */
 function partSegment(part: WordPart, env: WordEnv): Segment {
   switch (part.type) {
@@ -310,10 +328,15 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
       return { value: part.text, glob: true };
     case "DoubleQuoted":
     case "LocaleString":
-      return { value: joined(part.parts.map((c) => childValue(c, env))), glob: false };
+      return {
+        value: joined(part.parts.map((c) => childValue(c, env))),
+        glob: part.parts.some((c) => globBound(c, env)),
+      };
     case "SimpleExpansion":
-    case "ParameterExpansion":
-      return unquoted(childValue(part, env));
+    case "ParameterExpansion": {
+      const segment = unquoted(childValue(part, env));
+      return globBound(part, env) ? { ...segment, glob: true } : segment;
+    }
     case "CommandExpansion":
       return unquoted(env.substitution?.(part));
     case "ArithmeticExpansion":

@@ -50,6 +50,16 @@ describe("known values in interpreter code", () => {
     ["ruby", "require 'fileutils'; FileUtils.rm_rf(File.expand_path('~/x'))", "FileUtils.rm_rf(/home/u/x)"],
     ["perl", "use File::Path; rmtree($ENV{HOME})", "File::Path::rmtree(/home/u)"],
     ["perl", "use File::Path; my $d = '/srv'; rmtree($d)", "File::Path::rmtree(/srv)"],
+    ["python", "import base64, os; os.system(base64.b64decode('Z2l0IHN0YXR1cw==').decode())", "os.system(git status)"],
+    ["python", "import os, shutil; shutil.rmtree(tempfile.gettempdir())", "shutil.rmtree(/tmp)"],
+    ["node", "require('child_process').execSync(atob('Z2l0IHN0YXR1cw=='))", "child_process.execSync(git status)"],
+    [
+      "node",
+      "require('child_process').execSync(Buffer.from('Z2l0IHN0YXR1cw==', 'base64').toString('utf8'))",
+      "child_process.execSync(git status)",
+    ],
+    ["ruby", "system(Base64.decode64('Z2l0IHN0YXR1cw=='))", "system(git status)"],
+    ["php", "system(base64_decode('Z2l0IHN0YXR1cw=='));", "system(git status)"],
   ];
   it.each(cases)("%s: %s", (language, code, call) => {
     expect(calls(language, code)).toEqual([call]);

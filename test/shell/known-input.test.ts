@@ -89,6 +89,49 @@ describe("values known before the line runs", () => {
     expect(lines(analyze('rm -r "${T:+/}"'))).toEqual(['rm -r <"${T:+/}">']);
   });
 
+  it("binds a loop variable over a glob to the glob: each match", () => {
+    const rm = find(analyze('for f in ~/*; do rm -r "$f"; done'), "rm");
+    expect(rm.args.map((w) => [w.value, w.glob])).toEqual([
+      ["-r", false],
+      ["/home/u/*", true],
+    ]);
+    expect(find(analyze('for f in a b; do rm -r "$f"; done'), "rm").args[1]?.glob).toBe(false);
+  });
+
+  it("resolves `${!name}` through the variable it names", () => {
+    expect(lines(analyze('n=HOME; rm -r "${!n}"'))).toEqual(["rm -r /home/u"]);
+    expect(lines(analyze('rm -r "${!n}"'))).toEqual(['rm -r <"${!n}">']);
+  });
+
+  it("reads a process substitution with static output as a file", () => {
+    expect(literal("cat <(echo 'git status') | sh")).toEqual(["sh: git status"]);
+  });
+
+  it("quotes parallel inputs in the command line it runs", () => {
+    expect(lines(analyze("parallel sh -c ::: 'git status'"))).toEqual([
+      "parallel sh -c ::: git status",
+      "sh -c git status",
+      "git status",
+    ]);
+    expect(lines(analyze("parallel git {} ::: 'status -s'")).at(-1)).toEqual("git status -s");
+  });
+
+  it("replaces xargs -I in a command fed by a listing with each printed name", () => {
+    expect(find(analyze("ls ~ | xargs -I{} rm -r ~/{}"), "rm").args.map((w) => [w.value, w.glob])).toEqual([
+      ["-r", false],
+      ["/home/u/*", true],
+    ]);
+  });
+
+  it("runs docker-compose exec commands in the container", () => {
+    expect(lines(analyze("docker-compose -f x.yml exec -T db psql -c 'SELECT 1'")).at(-1)).toEqual("psql -c SELECT 1");
+  });
+
+  it("trusts completion scripts printed by a program", () => {
+    expect(analyze("source <(kind completion zsh)").unrepresentable).toEqual([]);
+    expect(analyze("source <(kind export zsh)").unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
+  });
+
   it("reads env assignments whose value is only known at run time", () => {
     const npm = find(analyze('env -i PATH="$PATH" npm test'), "npm");
     expect(npm.assignments.map((a) => a.name)).toEqual(["PATH"]);

@@ -129,6 +129,9 @@ function generated(w: Walker, producers: readonly number[]): boolean {
   return producers.every((i) => {
     const c = w.commands[i];
     if (c?.program === undefined) return false;
+    // `X completion bash`, `X completions zsh`: a program's own completion script
+    const first = c.args[0]?.value;
+    if (first === "completion" || first === "completions") return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));

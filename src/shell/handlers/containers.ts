@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { scanOptions, type OptionGrammar } from "../_options.ts";
-import { DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
+import { COMPOSE_LIKE, DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx } from "./code.ts";
@@ -14,8 +14,14 @@ import { hostCtx } from "./code.ts";
 export function container(w: Walker, inv: Invocation): boolean {
   const { program, words } = inv;
   const values = words.map((x) => x.word.value);
-  if (DOCKER_LIKE.includes(program)) {
+  if (DOCKER_LIKE.includes(program) || COMPOSE_LIKE.includes(program)) {
     let at = 1;
+    if (COMPOSE_LIKE.includes(program)) {
+      // `docker-compose [-f FILE] [-p NAME] exec ...`: the subcommand after the global options
+      at = values.findIndex((v, i) => i > 0 && v === "exec");
+      if (at < 0) return false;
+      return run(w, inv, DOCKER_EXEC, at + 1);
+    }
     if (values[1] === "container" || values[1] === "compose") at = 2;
     const verb = values[at];
     if (verb === "exec") return run(w, inv, DOCKER_EXEC, at + 1);

@@ -84,7 +84,19 @@ export function xargsReplace(
   const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
   const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
   const text = w.stdinText(o.base, o.ctx);
-  if (token === undefined || token.length === 0 || text === undefined) return undefined;
+  if (token === undefined || token.length === 0) return undefined;
+  if (text === undefined) {
+    // `ls ~ | xargs -I{} rm -rf ~/{}`: each printed name, as a glob
+    const names = listedNames(w, o.ctx);
+    return names?.map((name) =>
+      o.command.map((a) => {
+        const v = a.word.value;
+        return v === undefined || !v.includes(token)
+          ? a
+          : plain({ text: a.word.text, value: v.replaceAll(token, name), glob: true });
+      }),
+    );
+  }
   const inputs = text.split(options.has("-0") || options.has("--null") ? "\0" : "\n").filter((l) => l.length > 0);
   if (inputs.length > 16) return undefined;
   return inputs.map((input) =>
@@ -95,6 +107,21 @@ export function xargsReplace(
         : plain({ text: a.word.text, value: v.replaceAll(token, input), glob: false });
     }),
   );
+}
+
+/**
+ * What a listing piped in prints, as glob patterns: `ls DIR` prints the names in DIR (`*`), `ls
+ * *.log` the matches of its globs. `undefined` when stdin is not one such listing.
+ */
+function listedNames(w: Walker, ctx: Ctx): string[] | undefined {
+  const producers = ctx.stdin?.immediate ?? [];
+  const lister = producers.length === 1 ? w.commands[producers[0] as number] : undefined;
+  if (lister?.program === undefined || !LISTERS.includes(lister.program)) return undefined;
+  const operands = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
+  if (operands.some((d) => d.value === undefined)) return undefined;
+  const entries = lister.args.some((a) => a.value !== undefined && /^-[A-Za-z]*d/.test(a.value));
+  if (operands.length === 0) return ["*"];
+  return operands.map((d) => (d.glob || entries ? (d.value as string) : "*"));
 }
 
 /** Splits xargs input on blanks and newlines, honouring simple quotes. */
@@ -120,10 +147,15 @@ function splitBlank(text: string): string[] {
   return out;
 }
 
+/** A parallel input as one shell word: parallel quotes what it puts in the command line. */
+const quoted = (value: string): string =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+
 /**
  * GNU parallel runs its command line through a shell once per input: `parallel rm ::: a b` runs
  * `rm a` and `rm b`; `{}` is replaced by the input; without a command the inputs are the command
- * lines. Without `:::` inputs the arguments come from stdin (run-time arguments).
+ * lines. Inputs are quoted as parallel does (`parallel sh -c ::: 'a b'` runs `sh -c 'a b'`). Without
+ * `:::` inputs the arguments come from stdin (run-time arguments).
  */
 export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
   const { program, words, base, ctx } = inv;
@@ -172,8 +204,8 @@ export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
       template === undefined || input.word.value === undefined
         ? undefined
         : template.includes("{}")
-          ? template.replaceAll("{}", input.word.value)
-          : `${template} ${input.word.value}`;
+          ? template.replaceAll("{}", quoted(input.word.value))
+          : `${template} ${quoted(input.word.value)}`;
     run({
       word: { text: `${line.word.text} ${input.word.text}`, value, glob: false },
       producers: [...line.producers, ...input.producers],

@@ -171,6 +171,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   rmdir: { operands: "delete" },
   shred: { operands: "write", forceFlags: FORCE, switches: [{ flags: ["-u", "--remove"], access: "delete" }] },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
+  // package-runner deleters (`npx rimraf dist`): always recursive and forced
+  rimraf: { operands: "delete", recursive: true, forceFlags: [] },
+  "del-cli": { operands: "delete", recursive: true, forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,

@@ -25,6 +25,9 @@ export const DOCKER_RUN: OptionGrammar = {
 /** Container CLIs that share docker's grammar. */
 export const DOCKER_LIKE: readonly string[] = ["docker", "podman", "nerdctl"];
 
+/** Compose front ends whose `exec` takes a service, then the command (`docker-compose exec db psql`). */
+export const COMPOSE_LIKE: readonly string[] = ["docker-compose", "podman-compose"];
+
 /** awk's own options (the program is the first operand unless `-f`/`-e` gives it). */
 export const AWK_GRAMMAR: OptionGrammar = {
   options: { "-F": 1, "-v": 1, "-f": 1, "--file": 1, "--field-separator": 1, "--assign": 1, "-e": 1, "--source": 1, "-i": 1, "--include": 1, "-l": 1, "--load": 1 },

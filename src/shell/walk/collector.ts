@@ -229,15 +229,24 @@ export class Collector {
     const inputs = this.operandTexts(words.slice(1), ctx);
     if (inputs.length > 0) command.inputs = inputs;
     this.commands.push(command);
+    // `cat <(echo ...)`: a process substitution with static output reads as a file of that text
+    const pipes = new Map<string, string>();
+    const args = argv.slice(1).map((word, i) => {
+      const output = words[i + 1]?.substitution === "process" ? words[i + 1]?.output : undefined;
+      if (output === undefined) return word;
+      const path = `/dev/fd/${63 - i}`;
+      pipes.set(path, output);
+      return { ...word, value: path };
+    });
     const output = ctx.runtimeArgs
       ? undefined
       : staticOutput({
           program,
-          args: argv.slice(1),
+          args,
           stdin,
           state: ctx.state,
           options: this.options,
-          fileText: (path) => this.fileText(path, ctx),
+          fileText: (path) => pipes.get(path) ?? this.fileText(path, ctx),
           hasStdin: ctx.stdin !== undefined || base.stdinRedirects.length + ctx.stdinRedirects.length > 0,
         });
     this.outputs[index] = output;

@@ -268,7 +268,8 @@ export class Walker extends Collector {
             const before = copyState(inner.state);
             for (const item of items) {
               const state = copyState(before);
-              assign(state, name, { set: true, value: item.word.value });
+              // `for f in ~/*`: the variable stands for each match of the glob
+              assign(state, name, { set: true, value: item.word.value, ...(item.word.glob && { glob: true }) });
               this.compoundList(node.body, { ...inner, state });
               ends.push(state);
             }
