@@ -11,6 +11,8 @@ import type { InterpreterCall } from "./types.ts";
 /** What an exec API runs. */
 export type FoundExec =
   | { readonly kind: "shell"; readonly code: string | undefined }
+  /** Code of the call's own language (`exec('...')`), followed when literal. */
+  | { readonly kind: "code"; readonly code: string | undefined }
   | { readonly kind: "argv"; readonly argv: readonly { readonly text: string; readonly value: string | undefined }[] };
 
 /** One API call found in the code. */
@@ -321,6 +323,7 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   );
   const listAt = (i: number): Arg | undefined => (args[i]?.kind === "list" ? args[i] : undefined);
   if (spec.exec === "shell") return { kind: "shell", code: first?.kind === "string" ? first.value : undefined };
+  if (spec.exec === "code") return { kind: "code", code: first?.kind === "string" ? first.value : undefined };
   if (spec.exec === "auto") {
     if (first?.kind === "list" && !shellOption) return { kind: "argv", argv: first.items };
     if (first?.kind === "list") return { kind: "shell", code: first.items[0]?.value };
@@ -390,7 +393,7 @@ function callOf(
       args.some((a) => a.kind === "object" && isTrue(a.entries.get(spec.recursiveOption as string))));
   if (spec.access === "exec") {
     const exec = execOf(spec, args, language);
-    const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
+    const shown = exec.kind === "argv" ? exec.argv.map((a) => a.value) : [exec.code];
     return { api, access, recursive: false, args: shown, exec, text };
   }
   const paths = receiverPath !== undefined ? [stringValue(receiverPath)?.value] : pathArgs(spec, args);

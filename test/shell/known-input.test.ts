@@ -132,6 +132,45 @@ describe("values known before the line runs", () => {
     expect(analyze("source <(kind export zsh)").unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
   });
 
+  it("binds `read` variables from a known input and `printf -v` to what printf prints", () => {
+    expect(lines(analyze("read -r c <<< 'git status'; $c")).at(-1)).toEqual("git status");
+    expect(lines(analyze("read -r a b <<< 'status  -s  --long'; git $a $b")).at(-1)).toEqual("git status -s --long");
+    expect(lines(analyze("IFS=, read -ra x <<< 'git,status,-s'; \"${x[@]}\"")).at(-1)).toEqual("git status -s");
+    expect(lines(analyze("printf -v c 'git %s' status; $c")).at(-1)).toEqual("git status");
+    expect(analyze("read -r c < f.txt; $c").unrepresentable.map((u) => u.code)).toEqual(["dynamic-command-name"]);
+    expect(analyze("read -t 5 c <<< 'git status'; $c").unrepresentable.map((u) => u.code)).toEqual([
+      "dynamic-command-name",
+    ]);
+  });
+
+  it("runs commands given in the environment of the program that runs them", () => {
+    expect(literal("GIT_SSH_COMMAND='ssh -i k' git fetch")).toEqual(["git: ssh -i k"]);
+    expect(literal("GIT_PAGER=cat git log")).toEqual(["git: cat"]);
+    expect(literal("PAGER=cat ls")).toEqual([]);
+  });
+
+  it("runs what tmux and screen start", () => {
+    expect(lines(analyze("tmux new -d -s x 'git status'")).at(-1)).toEqual("git status");
+    expect(lines(analyze("tmux send-keys -t x 'git status' Enter")).at(-1)).toEqual("git status Enter");
+    expect(lines(analyze("screen -dmS job git status")).at(-1)).toEqual("git status");
+    expect(lines(analyze("tmux attach -t x"))).toEqual(["tmux attach -t x"]);
+    expect(lines(analyze("screen -r job"))).toEqual(["screen -r job"]);
+  });
+
+  it("follows literal code given to exec and eval inside interpreter code", () => {
+    expect(literal('python3 -c "exec(\'import os; os.system(\\"git status\\")\')"')).toEqual([
+      "python3: exec('import os; os.system(\"git status\")')",
+      'builtins.exec: import os; os.system("git status")',
+      "os.system: git status",
+    ]);
+    expect(analyze("python3 -c 'exec(input())'").unrepresentable).toEqual([]);
+  });
+
+  it("knows what `ls -d` prints and what `$SHELL` is", () => {
+    expect(lines(analyze("rm -r $(ls -d ~)")).at(-1)).toEqual("rm -r /home/u");
+    expect(lines(analyze("$SHELL -c 'git status'")).at(-1)).toEqual("git status");
+  });
+
   it("reads env assignments whose value is only known at run time", () => {
     const npm = find(analyze('env -i PATH="$PATH" npm test'), "npm");
     expect(npm.assignments.map((a) => a.name)).toEqual(["PATH"]);

@@ -499,6 +499,17 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
       launchedBy: host,
       redirects: [],
     };
+    if (exec.kind === "code") {
+      // `exec('...')`: literal code of the same language is analysed as such; other code is not followed
+      if (exec.code === undefined) continue;
+      if (ctx.depth + 1 > w.maxDepth) {
+        w.stop("depth-limit", call.text);
+        continue;
+      }
+      w.addCode({ language, interpreter: call.api, command: host, source: "literal", code: exec.code });
+      interpreterCode(w, language, exec.code, host, inner);
+      continue;
+    }
     if (exec.kind === "shell") {
       if (exec.code === undefined) {
         w.addCode({ language: "shell", interpreter: call.api, command: host, source: "dynamic" });

@@ -69,6 +69,7 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "whoami",
   "id",
   "mktemp",
+  "ls",
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -136,6 +137,13 @@ export function staticOutput(q: OutputQuery): string | undefined {
         : undefined;
     case "mktemp":
       return mktemp(args, q.state);
+    case "ls": {
+      // `ls -d PATH...` prints the paths themselves (one per line when piped)
+      const flags = args.filter((a) => a.startsWith("-") && a !== "-");
+      const paths = args.filter((a) => !a.startsWith("-") || a === "-");
+      const known = flags.every((f) => /^-[d1]+$/.test(f)) && flags.some((f) => f.includes("d"));
+      return known && paths.length > 0 ? paths.map((p) => `${p}\n`).join("") : undefined;
+    }
     case "pwd":
       return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
     case "dirname":

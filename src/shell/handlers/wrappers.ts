@@ -177,7 +177,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       return undefined;
     }
     case "watch": {
-      const scan = scanOptions(plainWords, spec.grammar, 1);
+      const scan = scanOptions(plainWords, spec.grammar, firstOption(spec));
       const options = optionsOf(scan);
       const rest = words.slice(scan.next);
       if (rest.length === 0) {

@@ -311,6 +311,24 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   mamba: { kind: "exec", grammar: stop({ "-n": 1, "--name": 1, "-p": 1, "--prefix": 1, "--cwd": 1, "--live-stream": 0, "--no-capture-output": 0 }), subcommands: ["run"] },
   micromamba: { kind: "exec", grammar: stop({ "-n": 1, "--name": 1, "-p": 1, "--prefix": 1, "--cwd": 1 }), subcommands: ["run"] },
   pipenv: { kind: "exec", grammar: stop({}), subcommands: ["run"] },
+  // terminal multiplexers: `tmux new -d 'cmd'` runs a shell string; `tmux send-keys 'cmd' Enter` types one
+  tmux: {
+    kind: "watch",
+    grammar: stop({
+      "-s": 1, "-n": 1, "-c": 1, "-t": 1, "-x": 1, "-y": 1, "-e": 1, "-F": 1, "-l": 1, "-T": 1, "-N": 1, "-X": 0,
+      "-d": 0, "-P": 0, "-A": 0, "-D": 0, "-E": 0, "-a": 0, "-b": 0, "-k": 0, "-h": 0, "-v": 0, "-f": 0, "-Z": 0,
+      "-I": 0, "-C": 0, "-R": 0, "-K": 0, "-H": 0, "-M": 0, "-p": 0,
+    }),
+    subcommands: ["new-session", "new", "new-window", "neww", "split-window", "splitw", "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw", "send-keys", "send"],
+  },
+  screen: {
+    kind: "exec",
+    grammar: stop({
+      "-S": 1, "-c": 1, "-p": 1, "-t": 1, "-T": 1, "-e": 1, "-h": 1, "-s": 1, "-Logfile": 1, "-L": 0, "-l": 0, "-d": 0,
+      "-D": 0, "-m": 0, "-q": 0, "-A": 0, "-a": 0, "-U": 0, "-r": 0, "-R": 0, "-x": 0, "-X": 0, "-O": 0, "-i": 0, "-f": 0,
+    }),
+    noRun: ["-r", "-R", "-x", "-X", "-D"],
+  },
   busybox: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };

@@ -99,6 +99,8 @@ export class Walker extends Collector {
         ["PWD", { set: true, value: this.options.cwd }],
       ]);
       // the login name is the home directory's name where homes live by name (`/home/$USER`)
+      // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
+      for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
       const user = loginName(this.options.home);
       if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
