@@ -7,7 +7,7 @@
  * (`_code-calls.ts`) sees a literal argument. Nothing is guessed: what is not known stays as written.
  */
 import { posix } from "node:path";
-import type { CodeToken, CodeTokenLanguage } from "./_code-tokens.ts";
+import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
 
 /** What the code's process starts with. */
 export interface CodeEnv {
@@ -344,6 +344,89 @@ function rewriteVariables(tokens: readonly CodeToken[]): { tokens: CodeToken[]; 
 }
 
 /**
+ * The pieces of an interpolated string: node template literals (`` `rm -rf ${dir}` ``) and python
+ * f-strings (`f"rm -rf {home}"`); `undefined` for other strings, escapes and format specs.
+ */
+function templatePieces(
+  token: CodeToken,
+  language: CodeTokenLanguage,
+): { literal: boolean; text: string }[] | undefined {
+  const text = token.text;
+  let body: string;
+  let open: string;
+  if (language === "node" && text.startsWith("`") && text.endsWith("`") && text.length >= 2) {
+    body = text.slice(1, -1);
+    open = "${";
+  } else if (language === "python" && /^[fF]["']/.test(text) && !/^[fF]("""|''')/.test(text)) {
+    body = text.slice(2, -1);
+    open = "{";
+  } else return undefined;
+  if (body.includes("\\")) return undefined;
+  const out: { literal: boolean; text: string }[] = [];
+  let at = 0;
+  while (at < body.length) {
+    const start = body.indexOf(open, at);
+    if (start < 0) {
+      out.push({ literal: true, text: body.slice(at) });
+      break;
+    }
+    if (open === "{" && body[start + 1] === "{") return undefined;
+    out.push({ literal: true, text: body.slice(at, start) });
+    const end = body.indexOf("}", start);
+    if (end < 0) return undefined;
+    const expression = body.slice(start + open.length, end);
+    // `{x!r}`, `{x:>10}`: conversions and format specs are not emulated
+    if (open === "{" && /[!:]/.test(expression.replace(/\([^)]*\)/g, ""))) return undefined;
+    out.push({ literal: false, text: expression });
+    at = end + 1;
+  }
+  return out;
+}
+
+/** Interpolated strings whose holes are all known become plain strings (their hole tokens go). */
+function rewriteTemplates(
+  tokens: readonly CodeToken[],
+  language: CodeTokenLanguage,
+  table: Readonly<Record<string, Known>>,
+  names: ReadonlyMap<string, string>,
+  env: CodeEnv,
+): { tokens: CodeToken[]; changed: boolean } {
+  const vars = stringVariables(tokens);
+  const out: CodeToken[] = [];
+  let changed = false;
+  for (const t of tokens) {
+    const pieces = t.kind === "string" && t.value === undefined ? templatePieces(t, language) : undefined;
+    let value: string | undefined = pieces === undefined ? undefined : "";
+    for (const piece of pieces ?? []) {
+      if (value === undefined) break;
+      if (piece.literal) {
+        value += piece.text;
+        continue;
+      }
+      const inner = tokenizeCode(piece.text, language);
+      const rewritten = inner === undefined ? undefined : rewriteExpressions(inner, table, names, env).tokens;
+      const only = rewritten?.length === 1 ? rewritten[0] : undefined;
+      const known =
+        only?.kind === "string"
+          ? only.value
+          : only !== undefined && (only.kind === "name" || only.kind === "var")
+            ? vars.get(only.text)?.value
+            : undefined;
+      value = known === undefined ? undefined : value + known;
+    }
+    if (value === undefined) {
+      out.push(t);
+      continue;
+    }
+    // the hole's own tokens came before the string: they are part of it
+    while (out.length > 0 && (out.at(-1) as CodeToken).pos >= t.pos) out.pop();
+    out.push({ ...t, value });
+    changed = true;
+  }
+  return { tokens: out, changed };
+}
+
+/**
  * The tokens with known expressions and string variables rewritten into string tokens. `names`
  * are the import aliases (`from os import path` → `path` is `os.path`).
  */
@@ -359,8 +442,9 @@ export function knownValues(
   for (let round = 0; round < 3; round++) {
     const expressions = rewriteExpressions(current, table, names, env);
     const variables = rewriteVariables(expressions.tokens);
-    current = variables.tokens;
-    if (!expressions.changed && !variables.changed) break;
+    const templates = rewriteTemplates(variables.tokens, language, table, names, env);
+    current = templates.tokens;
+    if (!expressions.changed && !variables.changed && !templates.changed) break;
   }
   return current;
 }

@@ -82,6 +82,21 @@ describe("known values in interpreter code", () => {
     expect(found?.map((c) => c.args)).toEqual([[undefined]]);
   });
 
+  it("fills interpolated strings whose holes are known", () => {
+    expect(calls("node", "require('child_process').execSync(`ls ${require('os').homedir()}/x`)")).toEqual([
+      "child_process.execSync(ls /home/u/x)",
+    ]);
+    expect(calls("node", "const d = 'src'; require('child_process').execSync(`ls ${d}`)")).toEqual([
+      "child_process.execSync(ls src)",
+    ]);
+    expect(calls("python", "import os; h = os.path.expanduser('~'); os.system(f'ls {h}')")).toEqual([
+      "os.system(ls /home/u)",
+    ]);
+    // conversions, format specs and unknown holes stay unknown
+    expect(calls("python", "import os; os.system(f'ls {h!r}')")).toEqual(["os.system(?)"]);
+    expect(calls("node", "require('child_process').execSync(`ls ${x}`)")).toEqual(["child_process.execSync(?)"]);
+  });
+
   it("reads Deno.Command and Deno.run argv", () => {
     expect(calls("node", "new Deno.Command('git', { args: ['status', '-s'] }).outputSync()")).toEqual([
       "Deno.Command(git, status, -s)",
