@@ -366,7 +366,12 @@ function tilde(literalText: string, literalValue: string, isLast: boolean, env: 
   if (prefix === "~") return env.home === undefined ? undefined : env.home + rest;
   if (prefix === "~+") return env.pwd === undefined ? undefined : env.pwd + rest;
   const user = prefix.slice(1);
-  if (user === "-" || user.length === 0) return undefined;
+  // `~-`: the previous directory
+  if (user === "-") {
+    const previous = env.lookup?.("OLDPWD");
+    return previous !== undefined && previous.set && previous.value !== undefined ? previous.value + rest : undefined;
+  }
+  if (user.length === 0) return undefined;
   const home = env.homeOf?.(user);
   return home === undefined ? undefined : home + rest;
 }

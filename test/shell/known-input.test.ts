@@ -171,6 +171,15 @@ describe("values known before the line runs", () => {
     expect(lines(analyze("$SHELL -c 'git status'")).at(-1)).toEqual("git status");
   });
 
+  it("tracks the previous directory and the repository root however asked", () => {
+    expect(lines(analyze('cd /tmp && rm -r "$OLDPWD"')).at(-1)).toEqual("rm -r /work/proj");
+    expect(lines(analyze("cd /tmp && rm -r ~-/x")).at(-1)).toEqual("rm -r /work/proj/x");
+    expect(find(analyze("cd /tmp; cd -; ls"), "ls").cwd).toEqual("/work/proj");
+    expect(lines(analyze('rm -r "$(git -C . rev-parse --show-toplevel)"')).at(-1)).toEqual("rm -r /work/proj");
+    expect(find(analyze('cd src && cd "$(git rev-parse --show-cdup)" && ls'), "ls").cwd).toEqual("/work/proj");
+    expect(lines(analyze('rm -r "$OLDPWD"')).at(-1)).toEqual('rm -r <"$OLDPWD">');
+  });
+
   it("reads env assignments whose value is only known at run time", () => {
     const npm = find(analyze('env -i PATH="$PATH" npm test'), "npm");
     expect(npm.assignments.map((a) => a.name)).toEqual(["PATH"]);

@@ -109,6 +109,8 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       const target = args[scan.next]?.word;
       let cwd: string | undefined;
       if (target === undefined) cwd = inv.program === "cd" ? varValue(state, "HOME") : undefined;
+      // `cd -`: back to the previous directory
+      else if (target.value === "-" && inv.program === "cd") cwd = varValue(state, "OLDPWD");
       else if (
         target.value === undefined ||
         target.glob ||
@@ -117,6 +119,7 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       )
         cwd = undefined;
       else cwd = resolveDir(state.cwd, target.value);
+      assign(state, "OLDPWD", state.cwd === undefined ? undefined : { set: true, value: state.cwd });
       state.cwd = cwd;
       assign(state, "PWD", cwd === undefined ? undefined : { set: true, value: cwd });
       return;

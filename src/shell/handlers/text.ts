@@ -159,11 +159,19 @@ export function staticOutput(q: OutputQuery): string | undefined {
         ? undefined
         : resolved.map((r) => `${r}\n`).join("");
     }
-    case "git":
-      // the repository root, while the working directory is inside it
-      if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
-        return inRepo(q) ? `${q.options.repoRoot}\n` : undefined;
+    case "git": {
+      // the repository root, while the working directory is inside it (`git [-C DIR] rev-parse --show-toplevel`)
+      const dir = args[0] === "-C" && args[1] !== undefined ? resolveDir(q.state.cwd, args[1]) : q.state.cwd;
+      const rest = args[0] === "-C" ? args.slice(2) : args;
+      if (rest.length !== 2 || rest[0] !== "rev-parse" || dir === undefined || !inRepo(q, dir)) return undefined;
+      const root = q.options.repoRoot as string;
+      if (rest[1] === "--show-toplevel") return `${root}\n`;
+      if (rest[1] === "--show-cdup") {
+        const up = posix.relative(dir, root);
+        return up === "" ? "\n" : `${up}/\n`;
+      }
       return undefined;
+    }
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
@@ -205,9 +213,8 @@ function mktemp(args: readonly string[], state: State): string | undefined {
   return `${posix.join(dir, template ?? "tmp.XXXXXXXXXX")}\n`;
 }
 
-function inRepo(q: OutputQuery): boolean {
+function inRepo(q: OutputQuery, cwd: string | undefined = q.state.cwd): boolean {
   const root = q.options.repoRoot;
-  const cwd = q.state.cwd;
   return (
     root !== undefined && cwd !== undefined && (cwd === root || cwd.startsWith(root.endsWith("/") ? root : `${root}/`))
   );

@@ -179,9 +179,10 @@ export function withVia(ctx: Ctx, via: Via): readonly Via[] {
 
 /** Joins a directory and a path lexically; `undefined` when the directory is unknown. */
 export function resolveDir(cwd: string | undefined, target: string): string | undefined {
-  if (target.startsWith("/")) return posix.normalize(target);
-  if (cwd === undefined) return undefined;
-  return posix.normalize(posix.join(cwd, target));
+  if (!target.startsWith("/") && cwd === undefined) return undefined;
+  const path = posix.normalize(target.startsWith("/") ? target : posix.join(cwd as string, target));
+  // `cd ../` is `cd ..`: no trailing slash but on `/`
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 /** The program basename of a command word, or `undefined` when it is not statically known. */
