@@ -224,6 +224,59 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
         return undefined;
       return removePattern(value, pattern, op.operator);
     }
+    case "Slice": {
+      // `${x:offset}`, `${x:offset:length}` with literal numbers
+      const offset = Number(op.offset.value.trim());
+      const length = op.length === undefined ? undefined : Number(op.length.value.trim());
+      if (value === undefined || !Number.isInteger(offset) || (length !== undefined && !Number.isInteger(length)))
+        return undefined;
+      const start = offset < 0 ? Math.max(0, value.length + offset) : offset;
+      if (length === undefined) return value.slice(start);
+      return length < 0
+        ? value.slice(start, Math.max(start, value.length + length))
+        : value.slice(start, start + length);
+    }
+    case "Replace": {
+      // `${x/pat/rep}` with literal text (no glob characters in the pattern)
+      const pattern = op.pattern.value;
+      const replacement = op.replacement.value;
+      if (
+        value === undefined ||
+        pattern === "" ||
+        /[*?[\\]/.test(pattern) ||
+        op.pattern.parts?.some((p) => p.type !== "Literal" && p.type !== "SingleQuoted") === true
+      )
+        return undefined;
+      if (op.replacement.parts?.some((p) => p.type !== "Literal" && p.type !== "SingleQuoted") === true)
+        return undefined;
+      switch (op.operator) {
+        case "/":
+          return value.replace(pattern, () => replacement);
+        case "//":
+          return value.split(pattern).join(replacement);
+        case "/#":
+          return value.startsWith(pattern) ? replacement + value.slice(pattern.length) : value;
+        case "/%":
+          return value.endsWith(pattern) ? value.slice(0, -pattern.length) + replacement : value;
+        default:
+          return undefined;
+      }
+    }
+    case "CaseModification": {
+      if (value === undefined || op.operand !== undefined) return undefined;
+      switch (op.operator) {
+        case "^^":
+          return value.toUpperCase();
+        case ",,":
+          return value.toLowerCase();
+        case "^":
+          return value.slice(0, 1).toUpperCase() + value.slice(1);
+        case ",":
+          return value.slice(0, 1).toLowerCase() + value.slice(1);
+        default:
+          return undefined;
+      }
+    }
     default:
       return undefined;
   }
@@ -260,23 +313,40 @@ function joined(values: readonly (string | undefined)[]): string | undefined {
 const isBlank = (c: string): boolean => c === " " || c === "\t" || c === "\n";
 const hasGlob = (v: string): boolean => v.includes("*") || v.includes("?") || v.includes("[");
 
-/** An unquoted expansion inside a larger word: field splitting would cut it, so a value with blanks is unknown. */
-function unquoted(value: string | undefined): Segment {
-  if (value === undefined || [...value].some(isBlank)) return { value: undefined, glob: false };
+/** The field separators: `IFS` as assigned on the line (`IFS=_`), else blanks and newlines. */
+function ifsOf(env: WordEnv): string {
+  const b = env.lookup?.("IFS");
+  return b !== undefined && b.set && b.value !== undefined ? b.value : " \t\n";
+}
+
+/** An unquoted expansion inside a larger word: field splitting would cut it, so a value with separators is unknown. */
+function unquoted(value: string | undefined, env: WordEnv): Segment {
+  const ifs = ifsOf(env);
+  if (value === undefined || [...value].some((c) => ifs.includes(c))) return { value: undefined, glob: false };
   return { value, glob: hasGlob(value) };
 }
 
-/** Field splitting on the default IFS (blanks and newlines). */
-function fields(value: string): string[] {
+/** Field splitting on IFS: its blanks separate runs and trim, its other characters each end a field. */
+function fields(value: string, env: WordEnv): string[] {
+  const ifs = ifsOf(env);
   const out: string[] = [];
   let current = "";
+  let pending = false;
   for (const c of value) {
-    if (isBlank(c)) {
-      if (current.length > 0) out.push(current);
+    if (!ifs.includes(c)) {
+      current += c;
+      pending = true;
+    } else if (isBlank(c)) {
+      if (pending) out.push(current);
       current = "";
-    } else current += c;
+      pending = false;
+    } else {
+      out.push(current);
+      current = "";
+      pending = false;
+    }
   }
-  if (current.length > 0) out.push(current);
+  if (pending) out.push(current);
   return out;
 }
 
@@ -301,7 +371,9 @@ function wholeExpansion(word: Word, env: WordEnv): ShellWord[] | undefined {
   else if (part.type === "CommandExpansion") values = [env.substitution?.(part)];
   else return undefined;
   if (values.some((v) => v === undefined)) return undefined;
-  return (values as string[]).flatMap(fields).map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
+  return (values as string[])
+    .flatMap((v) => fields(v, env))
+    .map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
 }
 
 /** `$f` / `${f}` of a variable bound to a glob's match (`for f in *`): the word stands for that match. */
@@ -334,11 +406,11 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
       };
     case "SimpleExpansion":
     case "ParameterExpansion": {
-      const segment = unquoted(childValue(part, env));
+      const segment = unquoted(childValue(part, env), env);
       return globBound(part, env) ? { ...segment, glob: true } : segment;
     }
     case "CommandExpansion":
-      return unquoted(env.substitution?.(part));
+      return unquoted(env.substitution?.(part), env);
     case "ArithmeticExpansion":
     case "ProcessSubstitution":
       return { value: undefined, glob: false };

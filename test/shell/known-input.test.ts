@@ -33,6 +33,42 @@ describe("decoders", () => {
   });
 });
 
+describe("text filters over a known input", () => {
+  const cases: [string, string][] = [
+    ["echo 'git statxs' | sed 's/x/u/' | sh", "git status"],
+    ["echo 'git HOME' | sed -e 's|HOME|status|g' | sh", "git status"],
+    ["printf 'git status\\nls\\n' | head -1 | sh", "git status"],
+    ["printf 'ls\\ngit status\\n' | tail -n 1 | sh", "git status"],
+    ["echo 'git status extra' | cut -d' ' -f1-2 | sh", "git status"],
+    ["printf '%s\\n' git status | paste -sd' ' | sh", "git status"],
+    ["echo 'git status' | tee /dev/null | sh", "git status"],
+  ];
+  it.each(cases)("%s runs `%s`", (source, command) => {
+    expect(literal(source)).toEqual([`sh: ${command}`]);
+  });
+
+  it("leaves what it does not emulate unknown", () => {
+    for (const source of ["echo x | sed 's/\\(x\\)/y/' | sh", "echo x | sed -n p | sh", "echo x | head -c 1 | sh"])
+      expect(analyze(source).code.map((c) => c.source)).toEqual(["stdin"]);
+  });
+});
+
+describe("parameter expansions", () => {
+  const cases: [string, string][] = [
+    ['rm -r "${HOME:0}"', "rm -r /home/u"],
+    ['rm -r "${HOME:0:5}"', "rm -r /home"],
+    ['rm -r "${HOME: -1}"', "rm -r u"],
+    ['rm -r "${HOME/u/v}"', "rm -r /home/v"],
+    ["c=GIT; ${c,,} status", "git status"],
+    ["c=git; ${c^} status", "Git status"],
+    ['IFS=_; c="git_status_-s"; $c', "git status -s"],
+    ["IFS=,; set -- git,status; $1", "git status"],
+  ];
+  it.each(cases)("%s", (source, command) => {
+    expect(lines(analyze(source)).at(-1)).toEqual(command);
+  });
+});
+
 describe("scripts and files written on the line", () => {
   it("runs what was appended to a script the line did not write", () => {
     expect(literal("echo 'git status' >> s.sh && sh s.sh")).toEqual(["sh: git status"]);

@@ -70,6 +70,12 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "id",
   "mktemp",
   "ls",
+  "tee",
+  "head",
+  "tail",
+  "cut",
+  "paste",
+  "sed",
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -137,6 +143,18 @@ export function staticOutput(q: OutputQuery): string | undefined {
         : undefined;
     case "mktemp":
       return mktemp(args, q.state);
+    case "tee":
+      // what tee copies to its files it also prints
+      return q.stdin;
+    case "head":
+    case "tail":
+      return headTail(q.program, args, q.stdin);
+    case "cut":
+      return cut(args, q.stdin);
+    case "paste":
+      return paste(args, q.stdin);
+    case "sed":
+      return sedSubstitute(args, q.stdin);
     case "ls": {
       // `ls -d PATH...` prints the paths themselves (one per line when piped)
       const flags = args.filter((a) => a.startsWith("-") && a !== "-");
@@ -175,6 +193,143 @@ export function staticOutput(q: OutputQuery): string | undefined {
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
+}
+
+/** The lines of stdin with their newlines. */
+const withNewlines = (text: string): string[] => lines(text).map((l) => `${l}\n`);
+
+/** `head`/`tail` `-n N`, `-N`, `-n +N` over stdin. */
+function headTail(program: "head" | "tail", args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let count = "10";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-n" || a === "--lines") count = args[++i] ?? "";
+    else if (a.startsWith("--lines=")) count = a.slice(8);
+    else if (/^-n[+-]?\d+$/.test(a)) count = a.slice(2);
+    else if (/^-\d+$/.test(a)) count = a.slice(1);
+    else return undefined;
+  }
+  const all = withNewlines(stdin);
+  const from = count.startsWith("+");
+  const n = Number(from ? count.slice(1) : count.replace(/^-/, ""));
+  if (!Number.isInteger(n)) return undefined;
+  if (program === "head")
+    return (count.startsWith("-") ? all.slice(0, Math.max(0, all.length - n)) : all.slice(0, n)).join("");
+  return (from ? all.slice(Math.max(0, n - 1)) : all.slice(Math.max(0, all.length - n))).join("");
+}
+
+/** A cut LIST (`1`, `1-3`, `2-`, `-2`, comma separated) as a test of 1-based positions. */
+function cutList(list: string): ((n: number) => boolean) | undefined {
+  const ranges: [number, number][] = [];
+  for (const piece of list.split(",")) {
+    const m = /^(\d*)(-?)(\d*)$/.exec(piece);
+    if (m === null || (m[1] === "" && m[3] === "")) return undefined;
+    const from = m[1] === "" ? 1 : Number(m[1]);
+    const to = m[2] === "" ? from : m[3] === "" ? Number.POSITIVE_INFINITY : Number(m[3]);
+    ranges.push([from, to]);
+  }
+  return (n) => ranges.some(([a, b]) => n >= a && n <= b);
+}
+
+/** `cut -d X -f LIST`, `cut -c LIST` over stdin. */
+function cut(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let delimiter = "\t";
+  let fieldsList: string | undefined;
+  let charsList: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const value = (short: string, long: string): string | undefined =>
+      a === short || a === long
+        ? args[++i]
+        : a.startsWith(`${long}=`)
+          ? a.slice(long.length + 1)
+          : a.startsWith(short)
+            ? a.slice(2)
+            : undefined;
+    const d = value("-d", "--delimiter");
+    const f = d === undefined ? value("-f", "--fields") : undefined;
+    const c = d === undefined && f === undefined ? value("-c", "--characters") : undefined;
+    if (d !== undefined) delimiter = d;
+    else if (f !== undefined) fieldsList = f;
+    else if (c !== undefined) charsList = c;
+    else return undefined;
+  }
+  const pick = cutList(fieldsList ?? charsList ?? "");
+  if (pick === undefined || delimiter.length !== 1 || (fieldsList === undefined) === (charsList === undefined))
+    return undefined;
+  return lines(stdin)
+    .map((line) => {
+      if (charsList !== undefined) return `${[...line].filter((_, i) => pick(i + 1)).join("")}\n`;
+      if (!line.includes(delimiter)) return `${line}\n`;
+      return `${line
+        .split(delimiter)
+        .filter((_, i) => pick(i + 1))
+        .join(delimiter)}\n`;
+    })
+    .join("");
+}
+
+/** `paste -s [-d X]` over stdin: the lines joined. */
+function paste(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let serial = false;
+  let delimiter = "\t";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-s" || a === "--serial") serial = true;
+    else if (a === "-d") delimiter = args[++i] ?? "";
+    else if (a.startsWith("-sd")) {
+      serial = true;
+      delimiter = a.length > 3 ? a.slice(3) : (args[++i] ?? "");
+    } else if (a.startsWith("-d")) delimiter = a.slice(2);
+    else if (a !== "-") return undefined;
+  }
+  if (!serial || delimiter.length > 1) return undefined;
+  return `${lines(stdin).join(delimiter)}\n`;
+}
+
+/**
+ * `sed 's/PAT/REP/[g]'` (one substitution, or several with `-e`/`;`) over stdin, for patterns of
+ * plain characters, `.`, `*`, `^`, `$` and bracket classes; `&` in the replacement. Others are
+ * not emulated.
+ */
+function sedSubstitute(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-e" || a === "--expression") scripts.push(args[++i] ?? "");
+    else if (a === "-E" || a === "-r" || a === "--regexp-extended") continue;
+    else if (!a.startsWith("-") && scripts.length === 0 && i === args.length - 1) scripts.push(a);
+    else return undefined;
+  }
+  const commands = scripts
+    .flatMap((x) => x.split(";"))
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
+  if (commands.length === 0) return undefined;
+  let text = stdin;
+  for (const command of commands) {
+    if (command[0] !== "s" || command.length < 4) return undefined;
+    const delim = command[1] as string;
+    const parts = command.slice(2).split(delim);
+    if (parts.length !== 3) return undefined;
+    const [pattern, replacement, flags] = parts as [string, string, string];
+    if (!/^g?$/.test(flags) || /[\\+?(){}|]/.test(pattern) || /\\/.test(replacement) || pattern === "")
+      return undefined;
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern, flags === "g" ? "gm" : "m");
+    } catch {
+      return undefined;
+    }
+    text = lines(text)
+      .map((line) => `${line.replace(re, replacement.replaceAll("$", "$$$$").replaceAll("&", "$&"))}\n`)
+      .join("");
+  }
+  return text;
 }
 
 /** The login name as the state knows it (`USER`). */
