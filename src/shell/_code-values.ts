@@ -21,6 +21,8 @@ type Known =
   | { readonly kind: "home" | "cwd" }
   /** The temporary directory (`tempfile.gettempdir()`, `os.tmpdir()`): `/tmp` unless TMPDIR says otherwise. */
   | { readonly kind: "tmp" }
+  /** A fresh temporary directory (`tempfile.mkdtemp()`, `fs.mkdtempSync(prefix)`): its name is random, its place is not. */
+  | { readonly kind: "mkdtemp" }
   /** Reads an environment variable: a call with the name as argument, or a subscript. */
   | { readonly kind: "env-call" | "env-index" }
   /** `~` expanded in its one argument (`os.path.expanduser`), made absolute (`abspath`) or both. */
@@ -57,6 +59,7 @@ const KNOWN: Readonly<Record<CodeTokenLanguage, Readonly<Record<string, Known>>>
     "base64.b64decode": BASE64,
     "base64.standard_b64decode": BASE64,
     "tempfile.gettempdir": { kind: "tmp" },
+    "tempfile.mkdtemp": { kind: "mkdtemp" },
   },
   node: {
     "os.homedir": HOME,
@@ -70,6 +73,7 @@ const KNOWN: Readonly<Record<CodeTokenLanguage, Readonly<Record<string, Known>>>
     atob: BASE64,
     "Buffer.from": { kind: "base64", encodingArg: true },
     "os.tmpdir": { kind: "tmp" },
+    "fs.mkdtempSync": { kind: "mkdtemp" },
   },
   ruby: {
     "Dir.home": HOME,
@@ -201,6 +205,10 @@ function evaluate(
     }
     case "tmp":
       return call >= 0 && args?.length === 0 ? { value: "/tmp", last: call } : undefined;
+    case "mkdtemp":
+      if (call < 0 || args === undefined || args.length > 1) return undefined;
+      if (args.length === 0) return { value: "/tmp/tmpXXXXXXXX", last: call };
+      return (args[0] as string).startsWith("/") ? { value: `${args[0] as string}XXXXXX`, last: call } : undefined;
     case "base64": {
       // `Buffer.from(s, 'base64')` needs its encoding; the others take the text alone
       if (args === undefined || args.length !== (known.encodingArg === true ? 2 : 1)) return undefined;

@@ -52,6 +52,12 @@ describe("known values in interpreter code", () => {
     ["perl", "use File::Path; my $d = '/srv'; rmtree($d)", "File::Path::rmtree(/srv)"],
     ["python", "import base64, os; os.system(base64.b64decode('Z2l0IHN0YXR1cw==').decode())", "os.system(git status)"],
     ["python", "import os, shutil; shutil.rmtree(tempfile.gettempdir())", "shutil.rmtree(/tmp)"],
+    ["python", "import shutil, tempfile; shutil.rmtree(tempfile.mkdtemp())", "shutil.rmtree(/tmp/tmpXXXXXXXX)"],
+    [
+      "node",
+      "const fs = require('fs'); fs.rmSync(fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'x-')))",
+      "fs.rmSync(/tmp/x-XXXXXX)",
+    ],
     ["node", "require('child_process').execSync(atob('Z2l0IHN0YXR1cw=='))", "child_process.execSync(git status)"],
     [
       "node",

@@ -178,6 +178,7 @@ export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
   opam: ["env"],
   minikube: ["docker-env", "podman-env"],
   "docker-machine": ["env"],
+  aws: ["export-credentials"],
   keychain: ["--eval"],
   nix: ["print-dev-env"],
   devbox: ["shellenv"],
