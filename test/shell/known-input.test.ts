@@ -165,6 +165,8 @@ describe("values known before the line runs", () => {
 
   it("trusts completion scripts printed by a program", () => {
     expect(analyze("source <(kind completion zsh)").unrepresentable).toEqual([]);
+    expect(analyze('eval "$(micromamba shell hook --shell bash)"').unrepresentable).toEqual([]);
+    expect(analyze('eval "$(python3 gen.py)"').unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
     expect(analyze("source <(kind export zsh)").unrepresentable.map((u) => u.code)).toEqual(["dynamic-code"]);
   });
 

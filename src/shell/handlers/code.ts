@@ -123,15 +123,25 @@ export function codeSource(w: Walker, o: CodeSourceOptions): void {
   if (source === "dynamic" || !generated(w, o.word.producers)) w.report("dynamic-code", o.text);
 }
 
+/** Subcommands that print a program's own shell setup code (`eval "$(tool init bash)"`). */
+const SETUP_VERBS: readonly string[] = [
+  "completion",
+  "completions",
+  "init",
+  "hook",
+  "shell-hook",
+  "shellenv",
+  "activate",
+];
+
 /** The producers are all well-known generators of environment code (`ssh-agent -s`, `pyenv init -`). */
 function generated(w: Walker, producers: readonly number[]): boolean {
   if (producers.length === 0) return false;
   return producers.every((i) => {
     const c = w.commands[i];
     if (c?.program === undefined) return false;
-    // `X completion bash`, `X completions zsh`: a program's own completion script
-    const first = c.args[0]?.value;
-    if (first === "completion" || first === "completions") return true;
+    // `X completion bash`, `X init -`, `X shell hook`: a program printing its own shell setup code
+    if (c.args.slice(0, 2).some((a) => a.value !== undefined && SETUP_VERBS.includes(a.value))) return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));
