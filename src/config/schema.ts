@@ -51,7 +51,9 @@ export const PolicyOptions = z
       .min(5)
       .max(2000)
       .optional()
-      .describe("Time bound of the Bash analysis; past it the answer is ask (default 50)."),
+      .describe(
+        "Ignored (kept for older files): the Bash analysis is bounded by a count of nodes and nesting depth, never the clock, so every run gives the same answer.",
+      ),
     audit_max_bytes: z
       .number()
       .int()

@@ -482,6 +482,9 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
   for (const command of shell.commands) {
     // static text piped in (`echo ... | base64 -d | psql`), when not already a heredoc/herestring
     if (command.stdin !== undefined && !stdinText.has(command.index)) stdinText.set(command.index, [command.stdin]);
+    // files it reads whose text is known (`psql -f <(echo ...)`, `echo ... > q.sql && psql -f q.sql`)
+    if (command.inputs !== undefined)
+      stdinText.set(command.index, [...(stdinText.get(command.index) ?? []), ...command.inputs]);
   }
   for (const exec of shell.code) {
     if (exec.source === "literal" && exec.code !== undefined) {

@@ -5,12 +5,15 @@
  */
 import { withHome } from "./_code-home.ts";
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
+import { knownValues, type CodeEnv } from "./_code-values.ts";
 import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "./tables/apis.ts";
 import type { InterpreterCall } from "./types.ts";
 
 /** What an exec API runs. */
 export type FoundExec =
   | { readonly kind: "shell"; readonly code: string | undefined }
+  /** Code of the call's own language (`exec('...')`), followed when literal. */
+  | { readonly kind: "code"; readonly code: string | undefined }
   | { readonly kind: "argv"; readonly argv: readonly { readonly text: string; readonly value: string | undefined }[] };
 
 /** One API call found in the code. */
@@ -323,6 +326,7 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   );
   const listAt = (i: number): Arg | undefined => (args[i]?.kind === "list" ? args[i] : undefined);
   if (spec.exec === "shell") return { kind: "shell", code: first?.kind === "string" ? first.value : undefined };
+  if (spec.exec === "code") return { kind: "code", code: first?.kind === "string" ? first.value : undefined };
   if (spec.exec === "auto") {
     if (first?.kind === "list" && !shellOption) return { kind: "argv", argv: first.items };
     if (first?.kind === "list") return { kind: "shell", code: first.items[0]?.value };
@@ -330,6 +334,16 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   }
   // argv form: a list; a program and a list; several strings; one string (perl/ruby: a shell command)
   if (first?.kind === "list") return { kind: "argv", argv: first.items };
+  // `new Deno.Command('git', { args: [...] })`, `Deno.run({ cmd: [...] })`
+  const entry = (a: Arg | undefined, key: string): Arg | undefined => {
+    const tokens = a?.kind === "object" ? a.entries.get(key) : undefined;
+    return tokens === undefined ? undefined : classify(tokens, language);
+  };
+  const cmd = entry(first, "cmd");
+  if (cmd?.kind === "list") return { kind: "argv", argv: cmd.items };
+  const listed = entry(second, "args");
+  if (first?.kind === "string" && listed?.kind === "list")
+    return { kind: "argv", argv: [{ text: first.text, value: first.value }, ...listed.items] };
   if (first?.kind !== "string") return { kind: "shell", code: undefined };
   const list = listAt(1);
   const program = { text: first.text, value: first.value };
@@ -388,7 +402,7 @@ function callOf(
       args.some((a) => a.kind === "object" && isTrue(a.entries.get(spec.recursiveOption as string))));
   if (spec.access === "exec") {
     const exec = execOf(spec, args, language);
-    const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
+    const shown = exec.kind === "argv" ? exec.argv.map((a) => a.value) : [exec.code];
     return { api, access, recursive: false, overwrite: false, args: shown, exec, text };
   }
   const paths =
@@ -432,12 +446,15 @@ export function findCalls(
   code: string,
   language: CodeTokenLanguage,
   charge: (units: number) => void,
+  env?: CodeEnv,
 ): FoundCall[] | undefined {
-  const tokens = tokenizeCode(code, language);
-  if (tokens === undefined) return undefined;
-  charge(tokens.length);
+  const written = tokenizeCode(code, language);
+  if (written === undefined) return undefined;
+  charge(written.length);
   const apis = LANGUAGE_APIS[language];
-  const names = aliases(tokens, language, apis);
+  const names = aliases(written, language, apis);
+  // the home and working directory however spelled, joins and string variables, as literals
+  const tokens = env === undefined ? written : knownValues(written, language, names, env);
   const table = lookup(apis);
   const found: FoundCall[] = [];
   for (let i = 0; i < tokens.length; i++) {

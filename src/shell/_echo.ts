@@ -76,6 +76,15 @@ export function printfOutput(args: readonly string[]): string | undefined {
       const c = format[i] as string;
       if (c === "\\") {
         const n = format[i + 1];
+        if (n !== undefined && n >= "1" && n <= "7") {
+          // the format's own `\NNN`: one to three octal digits (`printf '\162\155'`)
+          let end = i + 1;
+          while (end < format.length && end < i + 4 && (format[end] as string) >= "0" && (format[end] as string) <= "7")
+            end++;
+          out += String.fromCharCode(parseInt(format.slice(i + 1, end), 8));
+          i = end - 1;
+          continue;
+        }
         let end = i + 2;
         if (n === "0" || n === "x") {
           const digits = n === "0" ? "01234567" : "0123456789abcdefABCDEF";

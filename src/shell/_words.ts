@@ -17,6 +17,8 @@ export type Binding =
       readonly set: true;
       readonly value: string | undefined;
       readonly elements?: readonly (string | undefined)[] | undefined;
+      /** The value is a glob pattern standing for one of its matches (`for f in ~/*`). */
+      readonly glob?: boolean;
     };
 
 /** What static resolution may substitute. */
@@ -33,6 +35,11 @@ export interface WordEnv {
   readonly substitution?: (part: object) => string | undefined;
   /** `~user`: that user's home directory, when lanes knows where homes live. */
   readonly homeOf?: (user: string) => string | undefined;
+  /**
+   * Parameters only known at run time count as unset where a default applies (`${X:-d}`,
+   * `${X=d}`): the variant of the line where the environment does not set them.
+   */
+  readonly unsetDefaults?: boolean;
 }
 
 /** The most words one brace expansion may produce before the analysis gives up on it. */
@@ -54,6 +61,7 @@ type Atom = { readonly ch: string; readonly special: boolean } | { readonly part
 
 const isCharAtom = (a: Atom): a is { readonly ch: string; readonly special: boolean } => "ch" in a;
 
+const isName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 const isDigits = (name: string): boolean => name.length > 0 && [...name].every((c) => c >= "0" && c <= "9");
 
 /** The binding of `$NAME` / `${NAME}`; `undefined` when only known at run time. */
@@ -162,10 +170,25 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
     const v = b.set ? b.value : "";
     return v === undefined ? undefined : String(v.length);
   }
+  // `${!name}`: the variable whose name `name` holds
+  if (part.prefix === "!" && part.operation === undefined && b !== undefined && b.set && b.value !== undefined)
+    return isName(b.value) ? parameter(b.value, env) : undefined;
   if (part.prefix !== undefined) return undefined;
   const op = part.operation;
   if (op === undefined) return b === undefined ? undefined : b.set ? b.value : "";
-  if (b === undefined) return undefined;
+  const operand = (o: {
+    readonly value: string;
+    readonly parts?: readonly unknown[] | undefined;
+  }): string | undefined =>
+    joined(
+      (o.parts ?? [{ type: "Literal", value: o.value } as DoubleQuotedChild]).map((p) =>
+        childValue(p as DoubleQuotedChild, env),
+      ),
+    );
+  if (b === undefined) {
+    const defaults = op.type === "Default" && ["-", ":-", "=", ":="].includes(op.operator);
+    return env.unsetDefaults === true && defaults ? operand(op.operand) : undefined;
+  }
   const value = b.set ? b.value : undefined;
   switch (op.type) {
     case "Default": {
@@ -173,21 +196,15 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
       // unset, or empty with `:`: the alternative applies
       const absent = !b.set || (colon && value === "");
       if (b.set && colon && value === undefined) return undefined;
-      const operand = (): string | undefined =>
-        joined(
-          (op.operand.parts ?? [{ type: "Literal", value: op.operand.value } as DoubleQuotedChild]).map((p) =>
-            childValue(p as DoubleQuotedChild, env),
-          ),
-        );
       switch (op.operator) {
         case "-":
         case ":-":
         case "=":
         case ":=":
-          return absent ? operand() : value;
+          return absent ? operand(op.operand) : value;
         case "+":
         case ":+":
-          return absent ? "" : operand();
+          return absent ? "" : operand(op.operand);
         case "?":
         case ":?":
           // unset: the command does not run; set: its value
@@ -206,6 +223,59 @@ function expansion(part: Extract<DoubleQuotedChild, { type: "ParameterExpansion"
       )
         return undefined;
       return removePattern(value, pattern, op.operator);
+    }
+    case "Slice": {
+      // `${x:offset}`, `${x:offset:length}` with literal numbers
+      const offset = Number(op.offset.value.trim());
+      const length = op.length === undefined ? undefined : Number(op.length.value.trim());
+      if (value === undefined || !Number.isInteger(offset) || (length !== undefined && !Number.isInteger(length)))
+        return undefined;
+      const start = offset < 0 ? Math.max(0, value.length + offset) : offset;
+      if (length === undefined) return value.slice(start);
+      return length < 0
+        ? value.slice(start, Math.max(start, value.length + length))
+        : value.slice(start, start + length);
+    }
+    case "Replace": {
+      // `${x/pat/rep}` with literal text (no glob characters in the pattern)
+      const pattern = op.pattern.value;
+      const replacement = op.replacement.value;
+      if (
+        value === undefined ||
+        pattern === "" ||
+        /[*?[\\]/.test(pattern) ||
+        op.pattern.parts?.some((p) => p.type !== "Literal" && p.type !== "SingleQuoted") === true
+      )
+        return undefined;
+      if (op.replacement.parts?.some((p) => p.type !== "Literal" && p.type !== "SingleQuoted") === true)
+        return undefined;
+      switch (op.operator) {
+        case "/":
+          return value.replace(pattern, () => replacement);
+        case "//":
+          return value.split(pattern).join(replacement);
+        case "/#":
+          return value.startsWith(pattern) ? replacement + value.slice(pattern.length) : value;
+        case "/%":
+          return value.endsWith(pattern) ? value.slice(0, -pattern.length) + replacement : value;
+        default:
+          return undefined;
+      }
+    }
+    case "CaseModification": {
+      if (value === undefined || op.operand !== undefined) return undefined;
+      switch (op.operator) {
+        case "^^":
+          return value.toUpperCase();
+        case ",,":
+          return value.toLowerCase();
+        case "^":
+          return value.slice(0, 1).toUpperCase() + value.slice(1);
+        case ",":
+          return value.slice(0, 1).toLowerCase() + value.slice(1);
+        default:
+          return undefined;
+      }
     }
     default:
       return undefined;
@@ -243,23 +313,40 @@ function joined(values: readonly (string | undefined)[]): string | undefined {
 const isBlank = (c: string): boolean => c === " " || c === "\t" || c === "\n";
 const hasGlob = (v: string): boolean => v.includes("*") || v.includes("?") || v.includes("[");
 
-/** An unquoted expansion inside a larger word: field splitting would cut it, so a value with blanks is unknown. */
-function unquoted(value: string | undefined): Segment {
-  if (value === undefined || [...value].some(isBlank)) return { value: undefined, glob: false };
+/** The field separators: `IFS` as assigned on the line (`IFS=_`), else blanks and newlines. */
+function ifsOf(env: WordEnv): string {
+  const b = env.lookup?.("IFS");
+  return b !== undefined && b.set && b.value !== undefined ? b.value : " \t\n";
+}
+
+/** An unquoted expansion inside a larger word: field splitting would cut it, so a value with separators is unknown. */
+function unquoted(value: string | undefined, env: WordEnv): Segment {
+  const ifs = ifsOf(env);
+  if (value === undefined || [...value].some((c) => ifs.includes(c))) return { value: undefined, glob: false };
   return { value, glob: hasGlob(value) };
 }
 
-/** Field splitting on the default IFS (blanks and newlines). */
-function fields(value: string): string[] {
+/** Field splitting on IFS: its blanks separate runs and trim, its other characters each end a field. */
+function fields(value: string, env: WordEnv): string[] {
+  const ifs = ifsOf(env);
   const out: string[] = [];
   let current = "";
+  let pending = false;
   for (const c of value) {
-    if (isBlank(c)) {
-      if (current.length > 0) out.push(current);
+    if (!ifs.includes(c)) {
+      current += c;
+      pending = true;
+    } else if (isBlank(c)) {
+      if (pending) out.push(current);
       current = "";
-    } else current += c;
+      pending = false;
+    } else {
+      out.push(current);
+      current = "";
+      pending = false;
+    }
   }
-  if (current.length > 0) out.push(current);
+  if (pending) out.push(current);
   return out;
 }
 
@@ -284,7 +371,21 @@ function wholeExpansion(word: Word, env: WordEnv): ShellWord[] | undefined {
   else if (part.type === "CommandExpansion") values = [env.substitution?.(part)];
   else return undefined;
   if (values.some((v) => v === undefined)) return undefined;
-  return (values as string[]).flatMap(fields).map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
+  return (values as string[])
+    .flatMap((v) => fields(v, env))
+    .map((value) => ({ text: word.text, value, glob: hasGlob(value) }));
+}
+
+/** `$f` / `${f}` of a variable bound to a glob's match (`for f in *`): the word stands for that match. */
+function globBound(part: WordPart | DoubleQuotedChild, env: WordEnv): boolean {
+  if (part.type === "SimpleExpansion") return isGlobBinding(part.text.slice(1), env);
+  if (part.type !== "ParameterExpansion" || part.prefix !== undefined || part.operation !== undefined) return false;
+  return part.index === undefined && isGlobBinding(part.parameter, env);
+}
+
+function isGlobBinding(name: string, env: WordEnv): boolean {
+  const b = env.lookup?.(name);
+  return b !== undefined && b.set && b.glob === true;
 }
 
 /** The value and glob flag of one part (brace expansion is handled before this). */
@@ -299,12 +400,17 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
       return { value: part.text, glob: true };
     case "DoubleQuoted":
     case "LocaleString":
-      return { value: joined(part.parts.map((c) => childValue(c, env))), glob: false };
+      return {
+        value: joined(part.parts.map((c) => childValue(c, env))),
+        glob: part.parts.some((c) => globBound(c, env)),
+      };
     case "SimpleExpansion":
-    case "ParameterExpansion":
-      return unquoted(childValue(part, env));
+    case "ParameterExpansion": {
+      const segment = unquoted(childValue(part, env), env);
+      return globBound(part, env) ? { ...segment, glob: true } : segment;
+    }
     case "CommandExpansion":
-      return unquoted(env.substitution?.(part));
+      return unquoted(env.substitution?.(part), env);
     case "ArithmeticExpansion":
     case "ProcessSubstitution":
       return { value: undefined, glob: false };
@@ -332,7 +438,12 @@ function tilde(literalText: string, literalValue: string, isLast: boolean, env: 
   if (prefix === "~") return env.home === undefined ? undefined : env.home + rest;
   if (prefix === "~+") return env.pwd === undefined ? undefined : env.pwd + rest;
   const user = prefix.slice(1);
-  if (user === "-" || user.length === 0) return undefined;
+  // `~-`: the previous directory
+  if (user === "-") {
+    const previous = env.lookup?.("OLDPWD");
+    return previous !== undefined && previous.set && previous.value !== undefined ? previous.value + rest : undefined;
+  }
+  if (user.length === 0) return undefined;
   const home = env.homeOf?.(user);
   return home === undefined ? undefined : home + rest;
 }

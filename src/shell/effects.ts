@@ -240,6 +240,16 @@ function pathOperands(spec: EffectSpec, view: DetailedView): Operand[] {
   });
 }
 
+/**
+ * `for f in *; do mv "$f" "${f,,}"; done`: a source that is one match of a loop's glob, moved to
+ * a name made from that same match in the same directory, is renamed in place, not taken away.
+ */
+function renamedInPlace(source: ShellWord, dest: ShellWord | undefined): boolean {
+  if (!source.glob || dest === undefined || (dest.value ?? dest.text).includes("/")) return false;
+  const name = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/.exec(source.text)?.[1];
+  return name !== undefined && new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(dest.text);
+}
+
 function destinationEffects(
   destination: NonNullable<EffectSpec["destination"]>,
   operands: readonly Operand[],
@@ -275,7 +285,10 @@ function destinationEffects(
   if (dest !== undefined) push(destination.access, dest, { ...extra, overwrite: extra.overwrite && !intoDir });
   if (destination.sources !== "none") {
     for (const s of sources)
-      push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
+      push(renamedInPlace(s, dest) ? "write" : destination.sources, s, {
+        ...extra,
+        recursive: extra.recursive || destination.sourcesRecursive === true,
+      });
   }
   for (const more of destination.extra ?? []) {
     if (!has(view, more.flags)) continue;

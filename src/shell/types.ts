@@ -117,6 +117,12 @@ export interface ShellCommand {
    * in (`echo ... | base64 -d | psql`). Absent when stdin is a terminal or only known at run time.
    */
   readonly stdin?: string;
+  /**
+   * The text of the files the command's operands name when it is known before the line runs: a
+   * process substitution with static output (`psql -f <(echo ...)`) or a file written earlier on
+   * the line (`echo ... > q.sql && psql -f q.sql`, also as `--file=q.sql`). In operand order.
+   */
+  readonly inputs?: readonly string[];
 }
 
 /** A language whose code lanes can recognise being executed. */

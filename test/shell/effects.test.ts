@@ -11,6 +11,11 @@ function effects(source: string): string[] {
 }
 
 describe("file effects from program knowledge", () => {
+  it("renames the matches of a loop's glob in place, or moves them away", () => {
+    expect(effects('for f in *; do mv "$f" "${f,,}"; done')).toEqual(["write * known", "write * R known"]);
+    expect(effects('for f in *; do mv "$f" "../$f"; done')).toEqual(["write ../* known", "delete * R known"]);
+  });
+
   const cases: [string, string[]][] = [
     // deletes
     ["rm -rf /", ["delete / RF known"]],

@@ -166,10 +166,14 @@ describe("wrappers whose command is a shell string", () => {
     ).toBe(true);
   });
 
-  it("ssh runs on another machine: home and working directory are unknown there", () => {
+  it("ssh runs on another machine: the working directory is unknown, the home is the remote user's", () => {
     const rm = find(analyze("ssh host rm -rf '~/x'"), "rm");
     expect(rm.cwd).toBeUndefined();
-    expect(rm.args.map((w) => w.value)).toEqual(["-rf", undefined]);
+    // ssh logs in with the local login name unless told otherwise
+    expect(rm.args.map((w) => w.value)).toEqual(["-rf", "/home/u/x"]);
+    expect(find(analyze("ssh deploy@web 'rm -rf ~'"), "rm").args.map((w) => w.value)).toEqual(["-rf", "/home/deploy"]);
+    expect(find(analyze("ssh -l root web 'rm -rf $HOME'"), "rm").args.map((w) => w.value)).toEqual(["-rf", "/root"]);
+    expect(find(analyze("ssh host 'rm -rf $PWD'"), "rm").args.map((w) => w.value)).toEqual(["-rf", undefined]);
   });
 
   it("parallel without ::: inputs gets its arguments at run time", () => {

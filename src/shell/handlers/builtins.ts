@@ -3,10 +3,97 @@
  * `read`/`unset`/`mapfile`, `set --`/`shift`, `alias`; and `trap`, whose handler is a shell
  * string run later.
  */
+import { printfOutput } from "../_echo.ts";
 import { scanOptions } from "../_options.ts";
 import { assign, copyState, resolveDir, varValue, type Invocation, type State } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";
+
+/** Characters of the default IFS. */
+const BLANKS = " \t\n";
+
+/**
+ * `read [-r] [-a NAME] [-d DELIM] NAMES` over a known text: the first record split by IFS (from
+ * an `IFS=...` prefix, else blanks), the last name taking the rest. False for what is not
+ * emulated (`-n`, `-t`, `-u`, ...).
+ */
+function readKnown(state: State, inv: Invocation, text: string): boolean {
+  let raw = false;
+  let array: string | undefined;
+  let delimiter = "\n";
+  const names: string[] = [];
+  const args = inv.words.slice(1).map((a) => a.word.value);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === undefined) return false;
+    if (!a.startsWith("-") || a === "-") {
+      names.push(a);
+      continue;
+    }
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j] as string;
+      if (c === "r" || c === "s" || c === "e") {
+        if (c === "r") raw = true;
+        continue;
+      }
+      if (c !== "a" && c !== "d" && c !== "p") return false;
+      const value = j + 1 < a.length ? a.slice(j + 1) : args[++i];
+      if (value === undefined) return false;
+      if (c === "a") array = value;
+      if (c === "d") delimiter = value === "" ? "\0" : (value[0] as string);
+      break;
+    }
+  }
+  const ifsAssignment = inv.base.assignments.find((x) => x.name === "IFS");
+  const ifs = ifsAssignment === undefined ? BLANKS : ifsAssignment.value.value;
+  if (ifs === undefined) return false;
+  const end = text.indexOf(delimiter);
+  let line = end < 0 ? text : text.slice(0, end);
+  if (!raw) line = line.replace(/\\(.)/g, "$1");
+  const white = [...ifs].filter((c) => BLANKS.includes(c)).join("");
+  const trimmed = ifs === "" ? line : trimChars(line, white);
+  const fields: string[] = [];
+  let current = "";
+  for (const c of trimmed) {
+    if (ifs.includes(c)) {
+      if (!white.includes(c) || current.length > 0) fields.push(current);
+      current = "";
+    } else current += c;
+  }
+  if (current.length > 0 || fields.length === 0) fields.push(current);
+  if (array !== undefined) {
+    assign(state, array, { set: true, value: fields[0], elements: fields });
+    return true;
+  }
+  const targets = names.length === 0 ? ["REPLY"] : names;
+  targets.forEach((name, i) => {
+    // the last name takes the rest of the line
+    const value = i === targets.length - 1 ? rest(trimmed, ifs, white, i) : (fields[i] ?? "");
+    assign(state, name, { set: true, value });
+  });
+  return true;
+}
+
+/** The line after its first `skip` fields (what the last `read` name receives). */
+function rest(line: string, ifs: string, white: string, skip: number): string {
+  let at = 0;
+  for (let n = 0; n < skip && at < line.length; n++) {
+    while (at < line.length && !ifs.includes(line[at] as string)) at++;
+    // one separator, with the IFS blanks around it
+    while (at < line.length && white.includes(line[at] as string)) at++;
+    if (at < line.length && ifs.includes(line[at] as string) && !white.includes(line[at] as string)) at++;
+    while (at < line.length && white.includes(line[at] as string)) at++;
+  }
+  return trimChars(line.slice(at), white);
+}
+
+function trimChars(text: string, chars: string): string {
+  let a = 0;
+  let b = text.length;
+  while (a < b && chars.includes(text[a] as string)) a++;
+  while (b > a && chars.includes(text[b - 1] as string)) b--;
+  return text.slice(a, b);
+}
 
 /** Keeps `state` (the shell's own, not a per-command copy) honest after a builtin. */
 export function builtinState(w: Walker, inv: Invocation, state: State): void {
@@ -22,6 +109,8 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       const target = args[scan.next]?.word;
       let cwd: string | undefined;
       if (target === undefined) cwd = inv.program === "cd" ? varValue(state, "HOME") : undefined;
+      // `cd -`: back to the previous directory
+      else if (target.value === "-" && inv.program === "cd") cwd = varValue(state, "OLDPWD");
       else if (
         target.value === undefined ||
         target.glob ||
@@ -30,6 +119,7 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       )
         cwd = undefined;
       else cwd = resolveDir(state.cwd, target.value);
+      assign(state, "OLDPWD", state.cwd === undefined ? undefined : { set: true, value: state.cwd });
       state.cwd = cwd;
       assign(state, "PWD", cwd === undefined ? undefined : { set: true, value: cwd });
       return;
@@ -50,13 +140,21 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
     case "read":
     case "mapfile":
     case "readarray":
-    case "getopts":
+    case "getopts": {
+      // `read -r c <<< 'text'`: the variables get the known line
+      const text = inv.program === "read" ? w.stdinText(inv.base, inv.ctx) : undefined;
+      if (text !== undefined && readKnown(state, inv, text)) return;
       for (const a of args)
         if (a.word.value !== undefined && !a.word.value.startsWith("-")) assign(state, a.word.value, undefined);
       return;
+    }
     case "printf": {
       const v = args[0]?.word.value === "-v" ? args[1]?.word.value : undefined;
-      if (v !== undefined) assign(state, v, undefined);
+      if (v === undefined) return;
+      // `printf -v c FORMAT ARGS`: the variable gets what printf would print
+      const values = args.slice(2).map((a) => a.word.value);
+      const out = values.every((x) => x !== undefined) ? printfOutput(values as string[]) : undefined;
+      assign(state, v, out === undefined ? undefined : { set: true, value: out });
       return;
     }
     case "unset":

@@ -16,6 +16,7 @@ import {
   joinWords,
   plain,
   synthetic,
+  varValue,
   withVia,
   type ArgWord,
   type Base,
@@ -33,6 +34,8 @@ export interface HostOptions {
   readonly host: number;
   /** The code runs on another machine or in a container: nothing of the local state holds. */
   readonly remote?: boolean;
+  /** With `remote`: the home directory there, when known (`ssh user@host`: that user's home). */
+  readonly home?: string | undefined;
   /** The host's own stdin redirections feed the commands inside. */
   readonly base?: Base;
 }
@@ -43,7 +46,7 @@ export function hostCtx(ctx: Ctx, o: HostOptions): Ctx {
   if (o.remote === true) {
     state.cwd = undefined;
     state.vars = new Map([
-      ["HOME", undefined],
+      ["HOME", o.home === undefined ? undefined : { set: true, value: o.home }],
       ["PWD", undefined],
     ]);
     state.positional = undefined;
@@ -134,6 +137,17 @@ export function codeSource(w: Walker, o: CodeSourceOptions): void {
   if (source === "dynamic" || !generated(w, o.word.producers)) w.report("dynamic-code", o.text);
 }
 
+/** Subcommands that print a program's own shell setup code (`eval "$(tool init bash)"`). */
+const SETUP_VERBS: readonly string[] = [
+  "completion",
+  "completions",
+  "init",
+  "hook",
+  "shell-hook",
+  "shellenv",
+  "activate",
+];
+
 /** The producers are all well-known generators of environment code (`ssh-agent -s`, `pyenv init -`). */
 function generated(w: Walker, producers: readonly number[]): boolean {
   if (producers.length === 0) return false;
@@ -142,6 +156,8 @@ function generated(w: Walker, producers: readonly number[]): boolean {
     if (c?.program === undefined) return false;
     // any CLI's completion script (`source <(eksctl completion bash)`)
     if (c.args.some((a) => a.value !== undefined && COMPLETION_WORDS.includes(a.value))) return true;
+    // `X init -`, `X shell hook`, `X shellenv`: a program printing its own shell setup code
+    if (c.args.slice(0, 2).some((a) => a.value !== undefined && SETUP_VERBS.includes(a.value))) return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));
@@ -481,7 +497,10 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
   remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
-  const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));
+  const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)), {
+    home: varValue(ctx.state, "HOME"),
+    cwd: ctx.state.cwd,
+  });
   if (found === undefined) {
     w.report("interpreter-code", code);
     return;
@@ -508,6 +527,17 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
       launchedBy: host,
       redirects: [],
     };
+    if (exec.kind === "code") {
+      // `exec('...')`: literal code of the same language is analysed as such; other code is not followed
+      if (exec.code === undefined) continue;
+      if (ctx.depth + 1 > w.maxDepth) {
+        w.stop("depth-limit", call.text);
+        continue;
+      }
+      w.addCode({ language, interpreter: call.api, command: host, source: "literal", code: exec.code });
+      interpreterCode(w, language, exec.code, host, inner);
+      continue;
+    }
     if (exec.kind === "shell") {
       if (exec.code === undefined) {
         w.addCode({ language: "shell", interpreter: call.api, command: host, source: "dynamic" });

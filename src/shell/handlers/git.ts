@@ -5,7 +5,7 @@
  * shell string.
  */
 import { detailedView } from "../_argview.ts";
-import { EMBEDDED_COMMANDS } from "../tables/embedded.ts";
+import { EMBEDDED_COMMANDS, ENV_COMMANDS } from "../tables/embedded.ts";
 import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
@@ -13,6 +13,22 @@ import { codeSource, hostCtx, shellString } from "./code.ts";
 /** Options whose value is a command the program runs (`rsync -e CMD`, `git -c core.pager=CMD`). */
 export function embedded(w: Walker, inv: Invocation, host: number): void {
   const { program, words, base, ctx } = inv;
+  // `GIT_SSH_COMMAND='...' git fetch`: a command in the environment the program is given
+  const names = Object.hasOwn(ENV_COMMANDS, program) ? ENV_COMMANDS[program] : undefined;
+  for (const a of names === undefined ? [] : base.assignments) {
+    if (!names?.includes(a.name)) continue;
+    if (a.value.value === undefined)
+      codeSource(w, { language: "shell", interpreter: program, host, word: plain(a.value), text: base.text });
+    else
+      shellString(w, {
+        word: plain(a.value),
+        interpreter: program,
+        host,
+        base,
+        ctx: hostCtx(ctx, { host }),
+        via: "shell-string",
+      });
+  }
   const specs = Object.hasOwn(EMBEDDED_COMMANDS, program) ? EMBEDDED_COMMANDS[program] : undefined;
   if (specs === undefined) return;
   const view = detailedView(

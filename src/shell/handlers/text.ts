@@ -92,6 +92,13 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "id",
   "mktemp",
   ...new Set(Object.values(TOOL_CACHES).map((row) => row.argv[0] as string)),
+  "ls",
+  "tee",
+  "head",
+  "tail",
+  "cut",
+  "paste",
+  "sed",
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -166,6 +173,25 @@ export function staticOutput(q: OutputQuery): string | undefined {
         : undefined;
     case "mktemp":
       return mktemp(args, q.state);
+    case "tee":
+      // what tee copies to its files it also prints
+      return q.stdin;
+    case "head":
+    case "tail":
+      return headTail(q.program, args, q.stdin);
+    case "cut":
+      return cut(args, q.stdin);
+    case "paste":
+      return paste(args, q.stdin);
+    case "sed":
+      return sedSubstitute(args, q.stdin);
+    case "ls": {
+      // `ls -d PATH...` prints the paths themselves (one per line when piped)
+      const flags = args.filter((a) => a.startsWith("-") && a !== "-");
+      const paths = args.filter((a) => !a.startsWith("-") || a === "-");
+      const known = flags.every((f) => /^-[d1]+$/.test(f)) && flags.some((f) => f.includes("d"));
+      return known && paths.length > 0 ? paths.map((p) => `${p}\n`).join("") : undefined;
+    }
     case "pwd":
       return q.state.cwd === undefined ? undefined : `${q.state.cwd}\n`;
     case "dirname":
@@ -181,20 +207,164 @@ export function staticOutput(q: OutputQuery): string | undefined {
         ? undefined
         : resolved.map((r) => `${r}\n`).join("");
     }
-    case "git":
-      // the repository root, while the working directory is inside it
-      if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
-        return inRepo(q) ? `${q.options.repoRoot}\n` : undefined;
+    case "git": {
+      // the repository root, while the working directory is inside it (`git [-C DIR] rev-parse --show-toplevel`)
+      const dir = args[0] === "-C" && args[1] !== undefined ? resolveDir(q.state.cwd, args[1]) : q.state.cwd;
+      const rest = args[0] === "-C" ? args.slice(2) : args;
+      if (rest.length !== 2 || rest[0] !== "rev-parse" || dir === undefined || !inRepo(q, dir)) return undefined;
+      const root = q.options.repoRoot as string;
+      if (rest[1] === "--show-toplevel") return `${root}\n`;
       // its `.git` directory (`--git-dir` prints it relative at the top, absolute elsewhere: the same directory)
-      if (args.length === 2 && args[0] === "rev-parse" && GIT_DIR_OPTIONS.includes(args[1] as string))
-        return inRepo(q) ? `${q.options.repoRoot}/.git\n` : undefined;
+      if (GIT_DIR_OPTIONS.includes(rest[1] as string)) return `${root}/.git\n`;
+      if (rest[1] === "--show-cdup") {
+        const up = posix.relative(dir, root);
+        return up === "" ? "\n" : `${up}/\n`;
+      }
       return undefined;
+    }
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
 }
 
 const GIT_DIR_OPTIONS: readonly string[] = ["--git-dir", "--absolute-git-dir", "--git-common-dir"];
+
+/** The lines of stdin with their newlines. */
+const withNewlines = (text: string): string[] => lines(text).map((l) => `${l}\n`);
+
+/** `head`/`tail` `-n N`, `-N`, `-n +N` over stdin. */
+function headTail(program: "head" | "tail", args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let count = "10";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-n" || a === "--lines") count = args[++i] ?? "";
+    else if (a.startsWith("--lines=")) count = a.slice(8);
+    else if (/^-n[+-]?\d+$/.test(a)) count = a.slice(2);
+    else if (/^-\d+$/.test(a)) count = a.slice(1);
+    else return undefined;
+  }
+  const all = withNewlines(stdin);
+  const from = count.startsWith("+");
+  const n = Number(from ? count.slice(1) : count.replace(/^-/, ""));
+  if (!Number.isInteger(n)) return undefined;
+  if (program === "head")
+    return (count.startsWith("-") ? all.slice(0, Math.max(0, all.length - n)) : all.slice(0, n)).join("");
+  return (from ? all.slice(Math.max(0, n - 1)) : all.slice(Math.max(0, all.length - n))).join("");
+}
+
+/** A cut LIST (`1`, `1-3`, `2-`, `-2`, comma separated) as a test of 1-based positions. */
+function cutList(list: string): ((n: number) => boolean) | undefined {
+  const ranges: [number, number][] = [];
+  for (const piece of list.split(",")) {
+    const m = /^(\d*)(-?)(\d*)$/.exec(piece);
+    if (m === null || (m[1] === "" && m[3] === "")) return undefined;
+    const from = m[1] === "" ? 1 : Number(m[1]);
+    const to = m[2] === "" ? from : m[3] === "" ? Number.POSITIVE_INFINITY : Number(m[3]);
+    ranges.push([from, to]);
+  }
+  return (n) => ranges.some(([a, b]) => n >= a && n <= b);
+}
+
+/** `cut -d X -f LIST`, `cut -c LIST` over stdin. */
+function cut(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let delimiter = "\t";
+  let fieldsList: string | undefined;
+  let charsList: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const value = (short: string, long: string): string | undefined =>
+      a === short || a === long
+        ? args[++i]
+        : a.startsWith(`${long}=`)
+          ? a.slice(long.length + 1)
+          : a.startsWith(short)
+            ? a.slice(2)
+            : undefined;
+    const d = value("-d", "--delimiter");
+    const f = d === undefined ? value("-f", "--fields") : undefined;
+    const c = d === undefined && f === undefined ? value("-c", "--characters") : undefined;
+    if (d !== undefined) delimiter = d;
+    else if (f !== undefined) fieldsList = f;
+    else if (c !== undefined) charsList = c;
+    else return undefined;
+  }
+  const pick = cutList(fieldsList ?? charsList ?? "");
+  if (pick === undefined || delimiter.length !== 1 || (fieldsList === undefined) === (charsList === undefined))
+    return undefined;
+  return lines(stdin)
+    .map((line) => {
+      if (charsList !== undefined) return `${[...line].filter((_, i) => pick(i + 1)).join("")}\n`;
+      if (!line.includes(delimiter)) return `${line}\n`;
+      return `${line
+        .split(delimiter)
+        .filter((_, i) => pick(i + 1))
+        .join(delimiter)}\n`;
+    })
+    .join("");
+}
+
+/** `paste -s [-d X]` over stdin: the lines joined. */
+function paste(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  let serial = false;
+  let delimiter = "\t";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-s" || a === "--serial") serial = true;
+    else if (a === "-d") delimiter = args[++i] ?? "";
+    else if (a.startsWith("-sd")) {
+      serial = true;
+      delimiter = a.length > 3 ? a.slice(3) : (args[++i] ?? "");
+    } else if (a.startsWith("-d")) delimiter = a.slice(2);
+    else if (a !== "-") return undefined;
+  }
+  if (!serial || delimiter.length > 1) return undefined;
+  return `${lines(stdin).join(delimiter)}\n`;
+}
+
+/**
+ * `sed 's/PAT/REP/[g]'` (one substitution, or several with `-e`/`;`) over stdin, for patterns of
+ * plain characters, `.`, `*`, `^`, `$` and bracket classes; `&` in the replacement. Others are
+ * not emulated.
+ */
+function sedSubstitute(args: readonly string[], stdin: string | undefined): string | undefined {
+  if (stdin === undefined) return undefined;
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-e" || a === "--expression") scripts.push(args[++i] ?? "");
+    else if (a === "-E" || a === "-r" || a === "--regexp-extended") continue;
+    else if (!a.startsWith("-") && scripts.length === 0 && i === args.length - 1) scripts.push(a);
+    else return undefined;
+  }
+  const commands = scripts
+    .flatMap((x) => x.split(";"))
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
+  if (commands.length === 0) return undefined;
+  let text = stdin;
+  for (const command of commands) {
+    if (command[0] !== "s" || command.length < 4) return undefined;
+    const delim = command[1] as string;
+    const parts = command.slice(2).split(delim);
+    if (parts.length !== 3) return undefined;
+    const [pattern, replacement, flags] = parts as [string, string, string];
+    if (!/^g?$/.test(flags) || /[\\+?(){}|]/.test(pattern) || /\\/.test(replacement) || pattern === "")
+      return undefined;
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern, flags === "g" ? "gm" : "m");
+    } catch {
+      return undefined;
+    }
+    text = lines(text)
+      .map((line) => `${line.replace(re, replacement.replaceAll("$", "$$$$").replaceAll("&", "$&"))}\n`)
+      .join("");
+  }
+  return text;
+}
 
 /** The login name as the state knows it (`USER`). */
 const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");
@@ -232,9 +402,8 @@ function mktemp(args: readonly string[], state: State): string | undefined {
   return `${posix.join(dir, template ?? "tmp.XXXXXXXXXX")}\n`;
 }
 
-function inRepo(q: OutputQuery): boolean {
+function inRepo(q: OutputQuery, cwd: string | undefined = q.state.cwd): boolean {
   const root = q.options.repoRoot;
-  const cwd = q.state.cwd;
   return (
     root !== undefined && cwd !== undefined && (cwd === root || cwd.startsWith(root.endsWith("/") ? root : `${root}/`))
   );
@@ -278,20 +447,79 @@ function xxdReverse(args: readonly string[], stdin: string | undefined): string 
   return Buffer.from(hex, "hex").toString("utf8");
 }
 
-/** `tr SET1 SET2` with plain character sets of equal length (`tr 'a-z' 'n-za-m'` is not expanded). */
+/** The classes `tr` knows (`[:upper:]`), as the characters they stand for. */
+const TR_CLASSES: Readonly<Record<string, string>> = {
+  lower: "abcdefghijklmnopqrstuvwxyz",
+  upper: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+  digit: "0123456789",
+  space: " \t\n\r\v\f",
+  blank: " \t",
+};
+
+/** The escapes `tr` sets understand. */
+const TR_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "\\": "\\", v: "\v", f: "\f" };
+
+/**
+ * A `tr` set as the characters it lists, in order: ranges (`a-z`), classes (`[:upper:]`), escapes
+ * (`\n`, `\\`, octal `\NNN`). `undefined` for what lanes does not emulate (`[c*n]`, `[=c=]`,
+ * reversed ranges) and for sets over 1,024 characters.
+ */
+function trSet(set: string): string | undefined {
+  const chars: string[] = [];
+  for (let i = 0; i < set.length; i++) {
+    let c = set[i] as string;
+    if (c === "[") {
+      if (set[i + 1] === ":") {
+        const end = set.indexOf(":]", i + 2);
+        const name = end < 0 ? undefined : set.slice(i + 2, end);
+        const members = name === undefined || !Object.hasOwn(TR_CLASSES, name) ? undefined : TR_CLASSES[name];
+        if (members === undefined) return undefined;
+        chars.push(...members);
+        i = end + 1;
+        continue;
+      }
+      if (set[i + 1] === "=" || set.indexOf("*", i) > i) return undefined;
+    }
+    if (c === "\\" && i + 1 < set.length) {
+      const n = set[i + 1] as string;
+      if (n >= "0" && n <= "7") {
+        let j = i + 1;
+        while (j < set.length && j < i + 4 && (set[j] as string) >= "0" && (set[j] as string) <= "7") j++;
+        c = String.fromCharCode(parseInt(set.slice(i + 1, j), 8));
+        i = j - 1;
+      } else {
+        c = Object.hasOwn(TR_ESCAPES, n) ? (TR_ESCAPES[n] as string) : n;
+        i++;
+      }
+    }
+    if (set[i + 1] === "-" && i + 2 < set.length) {
+      const to = set[i + 2] as string;
+      if (to === "\\" || to < c) return undefined;
+      for (let code = c.charCodeAt(0); code <= to.charCodeAt(0); code++) chars.push(String.fromCharCode(code));
+      i += 2;
+    } else chars.push(c);
+    if (chars.length > 1024) return undefined;
+  }
+  return chars.join("");
+}
+
+/**
+ * `tr SET1 SET2` (ROT13: `tr 'a-z' 'n-za-m'`), `tr -d SET`: the translated stdin. SET2 shorter than
+ * SET1 repeats its last character (GNU). Other options are not emulated.
+ */
 function translate(args: readonly string[], stdin: string | undefined): string | undefined {
-  if (args.length !== 2 || stdin === undefined) return undefined;
-  const [from, to] = args as [string, string];
-  if (
-    from.length !== to.length ||
-    from.includes("-") ||
-    from.includes("\\") ||
-    from.includes("[") ||
-    to.includes("-") ||
-    to.includes("\\")
-  )
-    return undefined;
-  return [...stdin].map((c) => (from.includes(c) ? (to[from.indexOf(c)] as string) : c)).join("");
+  if (stdin === undefined) return undefined;
+  if (args.length === 2 && args[0] === "-d") {
+    const remove = trSet(args[1] as string);
+    return remove === undefined ? undefined : [...stdin].filter((c) => !remove.includes(c)).join("");
+  }
+  if (args.length !== 2 || (args[0] as string).startsWith("-")) return undefined;
+  const from = trSet(args[0] as string);
+  const to = trSet(args[1] as string);
+  if (from === undefined || to === undefined || to.length === 0) return undefined;
+  const map = new Map<string, string>();
+  [...from].forEach((c, i) => map.set(c, to[Math.min(i, to.length - 1)] as string));
+  return [...stdin].map((c) => map.get(c) ?? c).join("");
 }
 
 /** A file written by a command. */

@@ -11,12 +11,14 @@ import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
   copyState,
-  isAssignmentWord,
+  assignmentName,
   joinWords,
   plain,
   resolveDir,
   synthetic,
   unknownState,
+  userHome,
+  loginName,
   withVia,
   type ArgWord,
   type Base,
@@ -79,6 +81,20 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         w.emit(words, base, ctx);
         return undefined;
       }
+      // `doppler run --command 'cmd'`: an option whose value is a shell string
+      const string = spec.shellString?.flatMap((o) => options.get(o) ?? []).at(-1);
+      if (string !== undefined) {
+        const host = w.emit(words, base, ctx);
+        shellString(w, {
+          word: plain(string),
+          interpreter: program,
+          host,
+          base,
+          ctx: hostCtx(ctx, { wrapper: program, host }),
+          via: "shell-string",
+        });
+        return undefined;
+      }
       let rest: ArgWord[] = words.slice(next);
       // `aws-vault exec prod --duration=1h -- cmd`: the command is what follows the wrapper's `--`
       const dashes =
@@ -97,14 +113,20 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       }
       let assignments = base.assignments;
       if (spec.assignments === true) {
-        while (rest[0] !== undefined && isAssignmentWord(rest[0].word)) {
-          const v = rest[0].word.value as string;
-          const eq = v.indexOf("=");
+        for (
+          let name = rest[0] === undefined ? undefined : assignmentName(rest[0].word);
+          rest[0] !== undefined && name !== undefined;
+        ) {
+          const v = rest[0].word.value;
           assignments = [
             ...assignments,
-            { name: v.slice(0, eq), value: { text: rest[0].word.text, value: v.slice(eq + 1), glob: false } },
+            {
+              name,
+              value: { text: rest[0].word.text, value: v?.slice(v.indexOf("=") + 1), glob: false },
+            },
           ];
           rest = rest.slice(1);
+          name = rest[0] === undefined ? undefined : assignmentName(rest[0].word);
         }
       }
       if (dashes < 0) rest = rest.slice(spec.operands ?? 0);
@@ -189,7 +211,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       if (rest[0]?.word.value === "--") rest = rest.slice(1);
       const host = w.emit(words, base, ctx);
       embedded(w, inv, host);
-      const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base });
+      const remote = hostCtx(ctx, { wrapper: program, host, remote: true, base, home: remoteHome(w, inv, scan) });
       // without a command the remote login shell reads its commands from stdin
       if (rest.length === 0)
         stdinCode(w, { language: "shell", interpreter: program, host, base, hostCtx: remote, ctx });
@@ -198,7 +220,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       return undefined;
     }
     case "watch": {
-      const scan = scanOptions(plainWords, spec.grammar, 1);
+      const scan = scanOptions(plainWords, spec.grammar, firstOption(spec));
       const options = optionsOf(scan);
       const rest = words.slice(scan.next);
       if (rest.length === 0) {
@@ -227,6 +249,19 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       return undefined;
     }
   }
+}
+
+/**
+ * The home directory on the other end of `ssh [-l USER] [USER@]HOST`: the user's home, laid out
+ * as homes are here (ssh logs in with the local login name unless told otherwise).
+ */
+function remoteHome(w: Walker, inv: Invocation, scan: ReturnType<typeof scanOptions>): string | undefined {
+  const destination = inv.words[scan.next]?.word.value;
+  const login = optionsOf(scan).get("-l")?.at(-1)?.value;
+  const at = destination?.indexOf("@") ?? -1;
+  const named = login ?? (destination !== undefined && at > 0 ? destination.slice(0, at) : undefined);
+  const user = named ?? loginName(w.options.home);
+  return user === undefined ? undefined : userHome(user, w.options.home);
 }
 
 /** Where a wrapper's options start: after its subcommand (`pnpm exec -c ...`) when it has one. */

@@ -65,13 +65,15 @@ export function xargsInput(
       searchRoots: [syntheticWord(listed.shown)],
     };
   }
-  // `echo *.bak | xargs rm`: the words the glob expands to
-  if (
-    lister?.program === "echo" &&
-    lister.args.length > 0 &&
-    lister.args.every((a) => a.value !== undefined && !a.value.startsWith("-"))
-  )
-    return { words: lister.args.map((a) => plain(a)), runtime: false };
+  // `echo *.bak | xargs rm`, `printf '%s\n' *.tmp | xargs rm`: the words the glob expands to
+  const printed =
+    lister?.program === "printf" && ["%s\\n", "%s\\0", "%s "].includes(lister.args[0]?.value ?? "")
+      ? lister.args.slice(1)
+      : lister?.program === "echo"
+        ? lister.args
+        : [];
+  if (printed.length > 0 && printed.every((a) => a.value !== undefined && !a.value.startsWith("-")))
+    return { words: printed.map((a) => plain(a)), runtime: false };
   const listed = listing(lister);
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
@@ -172,10 +174,15 @@ function splitBlank(text: string): string[] {
   return out;
 }
 
+/** A parallel input as one shell word: parallel quotes what it puts in the command line. */
+const quoted = (value: string): string =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+
 /**
  * GNU parallel runs its command line through a shell once per input: `parallel rm ::: a b` runs
  * `rm a` and `rm b`; `{}` is replaced by the input; without a command the inputs are the command
- * lines. Without `:::` inputs the arguments come from stdin (run-time arguments).
+ * lines. Inputs are quoted as parallel does (`parallel sh -c ::: 'a b'` runs `sh -c 'a b'`). Without
+ * `:::` inputs the arguments come from stdin (run-time arguments).
  */
 export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
   const { program, words, base, ctx } = inv;
@@ -224,8 +231,8 @@ export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
       template === undefined || input.word.value === undefined
         ? undefined
         : template.includes("{}")
-          ? template.replaceAll("{}", input.word.value)
-          : `${template} ${input.word.value}`;
+          ? template.replaceAll("{}", quoted(input.word.value))
+          : `${template} ${quoted(input.word.value)}`;
     run({
       word: { text: `${line.word.text} ${input.word.text}`, value, glob: false },
       producers: [...line.producers, ...input.producers],

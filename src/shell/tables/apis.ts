@@ -13,7 +13,9 @@ export type ExecForm =
   /** A list (`['rm', '-rf', '/']`) is an argv; a string is a shell command (`subprocess.run`). */
   | "auto"
   /** The arguments are an argv: several strings, or a program plus a list (`spawn('rm', ['-rf', '/'])`, perl `system LIST`). */
-  | "argv";
+  | "argv"
+  /** The first argument is code of the same language (`exec('...')`, `eval('...')`); only a literal is followed. */
+  | "code";
 
 /** One API. */
 export interface ApiSpec {
@@ -87,8 +89,10 @@ const PYTHON: LanguageApis = {
     "os.execvp": { access: "exec", exec: "argv" },
     "os.execl": { access: "exec", exec: "argv" },
     "os.execlp": { access: "exec", exec: "argv" },
+    "builtins.exec": exec("code"),
+    "builtins.eval": exec("code"),
   },
-  bare: { open: "open", rmtree: "shutil.rmtree" },
+  bare: { open: "open", rmtree: "shutil.rmtree", exec: "builtins.exec", eval: "builtins.eval" },
   methods: {
     unlink: "pathlib.Path.unlink",
     rmdir: "pathlib.Path.rmdir",
@@ -142,7 +146,12 @@ const NODE: LanguageApis = {
     "child_process.execFile": exec("argv"),
     "child_process.execFileSync": exec("argv"),
     "child_process.fork": { access: "exec", exec: "argv" },
+    "Deno.Command": exec("argv"),
+    "Deno.run": exec("argv"),
     "Bun.spawn": exec("argv"),
+    "global.eval": exec("code"),
+    "vm.runInThisContext": exec("code"),
+    "vm.runInNewContext": exec("code"),
     "Bun.spawnSync": exec("argv"),
   },
   modules: {
@@ -165,6 +174,7 @@ const NODE: LanguageApis = {
     execSync: "child_process.execSync",
     spawnSync: "child_process.spawnSync",
     execFileSync: "child_process.execFileSync",
+    eval: "global.eval",
   },
   loaders: ["require", "import"],
 };
@@ -216,6 +226,7 @@ const RUBY: LanguageApis = {
     exec: exec("argv"),
     spawn: exec("argv"),
     "Kernel.system": exec("argv"),
+    "Kernel.eval": exec("code"),
     "Kernel.exec": exec("argv"),
     "Kernel.spawn": exec("argv"),
     "Process.spawn": exec("argv"),
@@ -225,7 +236,7 @@ const RUBY: LanguageApis = {
     "Open3.capture3": exec("argv"),
     "Open3.popen3": exec("argv"),
   },
-  bare: { system: "system", exec: "exec", spawn: "spawn", rm_rf: "FileUtils.rm_rf", rm_r: "FileUtils.rm_r" },
+  bare: { system: "system", exec: "exec", spawn: "spawn", rm_rf: "FileUtils.rm_rf", rm_r: "FileUtils.rm_r", eval: "Kernel.eval" },
   backticks: "backticks",
 };
 
@@ -245,8 +256,10 @@ const PHP: LanguageApis = {
     passthru: exec("shell"),
     popen: exec("shell"),
     proc_open: exec("auto"),
+    eval: exec("code"),
   },
   bare: {
+    eval: "eval",
     unlink: "unlink",
     rmdir: "rmdir",
     file_put_contents: "file_put_contents",

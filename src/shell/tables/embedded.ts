@@ -36,3 +36,16 @@ export const EMBEDDED_COMMANDS: Readonly<Record<string, readonly EmbeddedCommand
     { option: "--exec" },
   ],
 };
+
+/**
+ * Environment variables whose value is a command the program runs through a shell
+ * (`GIT_SSH_COMMAND='...' git fetch`, `GIT_PAGER='...' git log`), by program.
+ */
+export const ENV_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  git: ["GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "PAGER", "EDITOR", "VISUAL"],
+  rsync: ["RSYNC_RSH"],
+  man: ["PAGER", "MANPAGER"],
+  crontab: ["EDITOR", "VISUAL"],
+  visudo: ["EDITOR", "VISUAL", "SUDO_EDITOR"],
+  sudoedit: ["EDITOR", "VISUAL", "SUDO_EDITOR"],
+};

@@ -337,7 +337,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   doppler: {
     kind: "exec",
     afterDoubleDash: true,
-    grammar: stop({ "-p": 1, "--project": 1, "-c": 1, "--config": 1, "--token": 1, "--fallback": 1, "--mount": 1, "--preserve-env": "optional", "--forward-signals": 0, "--name-transformer": 1 }),
+    grammar: stop({ "-p": 1, "--project": 1, "-c": 1, "--config": 1, "--token": 1, "--fallback": 1, "--mount": 1, "--preserve-env": "optional", "--forward-signals": 0, "--name-transformer": 1, "--command": 1 }),
+    shellString: ["--command"],
     subcommands: ["run"],
   },
   op: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1 }), subcommands: ["run"] },
@@ -363,6 +364,62 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     afterDoubleDash: true,
     grammar: stop({ "-f": 1, "--env-file": 1, "-fk": 1, "--env-keys-file": 1, "-e": 1, "--env": 1, "--convention": 1, "-o": 0, "--overload": 0, "--strict": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0 }),
     subcommands: ["run"],
+  },
+  // run-as-is wrappers: output, power, network, sandbox and tracing helpers, environment managers
+  chronic: { kind: "exec", grammar: stop({ "-e": 0, "-v": 0 }) },
+  ifne: { kind: "exec", grammar: stop({ "-n": 0 }) },
+  caffeinate: { kind: "exec", grammar: stop({ "-d": 0, "-i": 0, "-m": 0, "-s": 0, "-u": 0, "-t": 1, "-w": 1 }) },
+  torsocks: { kind: "exec", grammar: stop({ "-u": 1, "-p": 1, "-a": 1, "-P": 1, "-i": 0, "-d": 0, "-q": 0 }) },
+  proxychains: { kind: "exec", grammar: stop({ "-q": 0, "-f": 1 }) },
+  proxychains4: { kind: "exec", grammar: stop({ "-q": 0, "-f": 1 }) },
+  firejail: { kind: "exec", grammar: stop({}) },
+  "xvfb-run": {
+    kind: "exec",
+    grammar: stop({ "-a": 0, "--auto-servernum": 0, "-n": 1, "--server-num": 1, "-s": 1, "--server-args": 1, "-f": 1, "--auth-file": 1, "-e": 1, "--error-file": 1, "-p": 1, "-w": 1 }),
+  },
+  "dbus-run-session": { kind: "exec", grammar: stop({ "--config-file": 1, "--dbus-daemon": 1 }) },
+  "systemd-run": {
+    kind: "exec",
+    grammar: stop({
+      "-u": 1, "--unit": 1, "-p": 1, "--property": 1, "-E": 1, "--setenv": 1, "--description": 1, "--slice": 1,
+      "-M": 1, "--machine": 1, "--working-directory": 1, "--uid": 1, "--gid": 1, "--nice": 1, "--on-calendar": 1,
+      "--on-active": 1, "--on-boot": 1, "--timer-property": 1, "-d": 0, "--same-dir": 0, "--user": 0, "--scope": 0,
+      "-t": 0, "--pty": 0, "-P": 0, "--pipe": 0, "-q": 0, "--quiet": 0, "--wait": 0, "-G": 0, "--collect": 0, "-r": 0,
+      "--remain-after-exit": 0, "-S": 0, "--shell": 0,
+    }),
+    chdir: ["--working-directory"],
+  },
+  "systemd-inhibit": { kind: "exec", grammar: stop({ "--what": 1, "--who": 1, "--why": 1, "--mode": 1, "--list": 0 }), noRun: ["--list"] },
+  valgrind: { kind: "exec", grammar: stop({}) },
+  ltrace: { kind: "exec", grammar: stop({ "-o": 1, "-e": 1, "-p": 1, "-s": 1, "-u": 1, "-n": 1, "-a": 1 }), noRun: ["-p"] },
+  prlimit: { kind: "exec", grammar: stop({ "-p": 1, "--pid": 1 }), noRun: ["-p", "--pid"] },
+  numactl: {
+    kind: "exec",
+    grammar: stop({ "-N": 1, "--cpunodebind": 1, "-m": 1, "--membind": 1, "-C": 1, "--physcpubind": 1, "-i": 1, "--interleave": 1, "-p": 1, "--preferred": 1, "-l": 0, "--localalloc": 0, "-H": 0, "--hardware": 0, "-s": 0, "--show": 0 }),
+    noRun: ["-H", "--hardware", "-s", "--show"],
+  },
+  rlwrap: { kind: "exec", grammar: stop({ "-f": 1, "-H": 1, "-l": 1, "-P": 1, "-S": 1, "-t": 1, "-w": 1 }) },
+  conda: { kind: "exec", grammar: stop({ "-n": 1, "--name": 1, "-p": 1, "--prefix": 1, "--cwd": 1, "--live-stream": 0, "--no-capture-output": 0 }), subcommands: ["run"] },
+  mamba: { kind: "exec", grammar: stop({ "-n": 1, "--name": 1, "-p": 1, "--prefix": 1, "--cwd": 1, "--live-stream": 0, "--no-capture-output": 0 }), subcommands: ["run"] },
+  micromamba: { kind: "exec", grammar: stop({ "-n": 1, "--name": 1, "-p": 1, "--prefix": 1, "--cwd": 1 }), subcommands: ["run"] },
+  pipenv: { kind: "exec", grammar: stop({}), subcommands: ["run"] },
+  // terminal multiplexers: `tmux new -d 'cmd'` runs a shell string; `tmux send-keys 'cmd' Enter` types one
+  tmux: {
+    kind: "watch",
+    grammar: stop({
+      "-s": 1, "-n": 1, "-c": 1, "-t": 1, "-x": 1, "-y": 1, "-e": 1, "-F": 1, "-l": 1, "-T": 1, "-N": 1, "-X": 0,
+      "-d": 0, "-P": 0, "-A": 0, "-D": 0, "-E": 0, "-a": 0, "-b": 0, "-k": 0, "-h": 0, "-v": 0, "-f": 0, "-Z": 0,
+      "-I": 0, "-C": 0, "-R": 0, "-K": 0, "-H": 0, "-M": 0, "-p": 0,
+    }),
+    subcommands: ["new-session", "new", "new-window", "neww", "split-window", "splitw", "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw", "send-keys", "send"],
+  },
+  screen: {
+    kind: "exec",
+    grammar: stop({
+      "-S": 1, "-c": 1, "-p": 1, "-t": 1, "-T": 1, "-e": 1, "-h": 1, "-s": 1, "-Logfile": 1, "-L": 0, "-l": 0, "-d": 0,
+      "-D": 0, "-m": 0, "-q": 0, "-A": 0, "-a": 0, "-U": 0, "-r": 0, "-R": 0, "-x": 0, "-X": 0, "-O": 0, "-i": 0, "-f": 0,
+    }),
+    noRun: ["-r", "-R", "-x", "-X", "-D"],
   },
   busybox: { kind: "multicall", grammar: stop({}) },
   // `microk8s kubectl delete ns prod`, `k3s kubectl ...`: bundled tools named by the first operand

@@ -36,6 +36,11 @@ export class BudgetExceeded extends Error {
 export interface WrittenFile {
   readonly text: string | undefined;
   readonly producers: readonly number[];
+  /**
+   * The text was appended (`>>`, `tee -a`) to a file the line did not write first: `text` is the
+   * known end of the file, after whatever it already held (a script that exists is run as such).
+   */
+  readonly partial?: boolean;
 }
 
 /** One code execution to record (an options object: `addCode({ language, ... })`). */
@@ -168,7 +173,8 @@ export class Collector {
   /** The text of a file written earlier on the line, if static. */
   fileText(path: string, ctx: Ctx): string | undefined {
     const abs = path.startsWith("/") ? path : ctx.state.cwd === undefined ? undefined : `${ctx.state.cwd}/${path}`;
-    return abs === undefined ? undefined : this.files.get(normalize(abs))?.text;
+    const file = abs === undefined ? undefined : this.files.get(normalize(abs));
+    return file?.partial === true ? undefined : file?.text;
   }
 
   /** A file written earlier on the line. */
@@ -176,6 +182,24 @@ export class Collector {
     if (path === undefined) return undefined;
     const abs = path.startsWith("/") ? path : ctx.state.cwd === undefined ? undefined : `${ctx.state.cwd}/${path}`;
     return abs === undefined ? undefined : this.files.get(normalize(abs));
+  }
+
+  /** The known text of the files operands name: static process substitutions and files written on the line. */
+  private operandTexts(words: readonly ArgWord[], ctx: Ctx): string[] {
+    const out: string[] = [];
+    for (const w of words) {
+      if (w.substitution === "process") {
+        if (w.output !== undefined) out.push(w.output);
+        continue;
+      }
+      const v = w.word.value;
+      if (v === undefined || w.word.glob || this.files.size === 0) continue;
+      // `--file=q.sql`: the value of a long option
+      const eq = v.startsWith("--") ? v.indexOf("=") : -1;
+      const text = this.fileText(eq > 0 ? v.slice(eq + 1) : v, ctx);
+      if (text !== undefined) out.push(text);
+    }
+    return out;
   }
 
   /** Records one command, its static output and the files it writes. */
@@ -204,16 +228,27 @@ export class Collector {
       launchedBy: ctx.launchedBy,
     };
     if (stdin !== undefined) command.stdin = stdin;
+    const inputs = this.operandTexts(words.slice(1), ctx);
+    if (inputs.length > 0) command.inputs = inputs;
     this.commands.push(command);
+    // `cat <(echo ...)`: a process substitution with static output reads as a file of that text
+    const pipes = new Map<string, string>();
+    const args = argv.slice(1).map((word, i) => {
+      const output = words[i + 1]?.substitution === "process" ? words[i + 1]?.output : undefined;
+      if (output === undefined) return word;
+      const path = `/dev/fd/${63 - i}`;
+      pipes.set(path, output);
+      return { ...word, value: path };
+    });
     const output = ctx.runtimeArgs
       ? undefined
       : staticOutput({
           program,
-          args: argv.slice(1),
+          args,
           stdin,
           state: ctx.state,
           options: this.options,
-          fileText: (path) => this.fileText(path, ctx),
+          fileText: (path) => pipes.get(path) ?? this.fileText(path, ctx),
           hasStdin: ctx.stdin !== undefined || base.stdinRedirects.length + ctx.stdinRedirects.length > 0,
         });
     this.outputs[index] = output;
@@ -226,14 +261,19 @@ export class Collector {
       cwd: ctx.state.cwd,
     })) {
       const previous = file.append ? this.files.get(file.path) : undefined;
+      // appending to a file the line did not write: its known end is what was appended
+      const partial = file.append && (previous === undefined || previous.partial === true);
       const text = file.append
-        ? previous?.text === undefined || file.text === undefined
-          ? undefined
-          : previous.text + file.text
+        ? previous === undefined
+          ? file.text
+          : previous.text === undefined || file.text === undefined
+            ? undefined
+            : previous.text + file.text
         : file.text;
       // what `tee` writes comes from upstream (`curl URL | tee f`): its producers wrote the file too
       const upstream = program === "tee" ? (ctx.stdin?.upstream ?? []) : [];
-      this.files.set(file.path, { text, producers: [...(previous?.producers ?? []), ...upstream, index] });
+      const producers = [...(previous?.producers ?? []), ...upstream, index];
+      this.files.set(file.path, partial ? { text, producers, partial } : { text, producers });
     }
     ctx.sink.push(index);
     const producers = [...new Set(words.flatMap((w) => w.producers))];

@@ -179,9 +179,10 @@ export function withVia(ctx: Ctx, via: Via): readonly Via[] {
 
 /** Joins a directory and a path lexically; `undefined` when the directory is unknown. */
 export function resolveDir(cwd: string | undefined, target: string): string | undefined {
-  if (target.startsWith("/")) return posix.normalize(target);
-  if (cwd === undefined) return undefined;
-  return posix.normalize(posix.join(cwd, target));
+  if (!target.startsWith("/") && cwd === undefined) return undefined;
+  const path = posix.normalize(target.startsWith("/") ? target : posix.join(cwd as string, target));
+  // `cd ../` is `cd ..`: no trailing slash but on `/`
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 /** The program basename of a command word, or `undefined` when it is not statically known. */
@@ -205,12 +206,16 @@ export function joinWords(words: readonly ArgWord[], separator = " "): ArgWord {
 /** A literal argument made up by the analysis. */
 export const synthetic = (value: string): ArgWord => plain(syntheticWord(value));
 
-export function isAssignmentWord(word: ShellWord): boolean {
-  const v = word.value;
-  if (v === undefined) return false;
+/**
+ * The name of a `NAME=value` word (`env NAME=value cmd`), read from the value, or from the source
+ * text when the value is only known at run time (`env PATH="$PATH" cmd`); else `undefined`.
+ */
+export function assignmentName(word: ShellWord): string | undefined {
+  const v = word.value ?? word.text;
   const eq = v.indexOf("=");
-  if (eq <= 0) return false;
-  return isName(v.slice(0, eq));
+  if (eq <= 0) return undefined;
+  const name = v.slice(0, eq);
+  return isName(name) ? name : undefined;
 }
 
 export function isName(name: string): boolean {
@@ -220,4 +225,22 @@ export function isName(name: string): boolean {
       (c, i) => c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (i > 0 && c >= "0" && c <= "9"),
     )
   );
+}
+
+/**
+ * `~user`: homes live next to the analysing user's (`/home/u` → `/home/other`, `/Users/u` →
+ * `/Users/other`); `~root` is `/root`. Elsewhere the home of another user is unknown.
+ */
+export function userHome(user: string, home: string): string | undefined {
+  if (user === "root") return "/root";
+  const parent = posix.dirname(home);
+  if (posix.basename(home) === user) return home;
+  return parent === "/home" || parent === "/Users" ? `${parent}/${user}` : undefined;
+}
+
+/** `/home/u` or `/Users/u` → `u`; elsewhere the login name is unknown. */
+export function loginName(home: string): string | undefined {
+  const parent = posix.dirname(home);
+  const name = posix.basename(home);
+  return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
 }

@@ -51,6 +51,9 @@ import {
   unknownState,
   varValue,
   withVia,
+  isName,
+  userHome,
+  loginName,
   type ArgWord,
   type Base,
   type Ctx,
@@ -105,6 +108,8 @@ export class Walker extends Collector {
         ["PWD", { set: true, value: this.options.cwd }],
       ]);
       // the login name is the home directory's name where homes live by name (`/home/$USER`)
+      // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
+      for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
       const user = loginName(this.options.home);
       if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
       // the XDG base directories, at their specified defaults under the home directory
@@ -247,6 +252,7 @@ export class Walker extends Collector {
         this.ifNode(node.clause, node.then, node.elif, node.else, ctx);
         return;
       case "While": {
+        if (node.kind === "while" && this.readLoop(node.clause, node.body, ctx)) return;
         const start = this.commands.length;
         const jobs = this.backgroundJobs;
         let clauseEnd = start;
@@ -278,7 +284,8 @@ export class Walker extends Collector {
             const before = copyState(inner.state);
             for (const item of items) {
               const state = copyState(before);
-              assign(state, name, { set: true, value: item.word.value });
+              // `for f in ~/*`: the variable stands for each match of the glob
+              assign(state, name, { set: true, value: item.word.value, ...(item.word.glob && { glob: true }) });
               this.compoundList(node.body, { ...inner, state });
               ends.push(state);
             }
@@ -397,6 +404,60 @@ export class Walker extends Collector {
       .slice(start)
       .some((c) => c.program === "break" || c.program === "exit" || c.program === "return");
     this.loops.push({ unbounded: forever && !leaves, backgroundSpawn: this.backgroundJobs > jobs, text });
+  }
+
+  /**
+   * `... | while read [-r] A B; do BODY; done`, `while read x; do ...; done <<< STR`: when the loop
+   * reads a known text, the body runs once per line with the variables bound (the last one takes
+   * the rest of the line), as a `for` loop over a literal list does. False when it does not apply.
+   */
+  private readLoop(clause: CompoundList, body: CompoundList, ctx: Ctx): boolean {
+    const only = clause.commands.length === 1 ? clause.commands[0]?.command : undefined;
+    const command = only?.type === "Pipeline" && only.commands.length === 1 ? only.commands[0] : only;
+    if (command?.type !== "Command" || command.name?.value !== "read") return false;
+    // `IFS= read -r x`: the whole line, unsplit; another IFS or prefix is not emulated
+    const whole = command.prefix.length === 1;
+    const ifs = command.prefix[0];
+    if (
+      command.prefix.length > 1 ||
+      (ifs !== undefined &&
+        (ifs.type !== "Assignment" || ifs.name !== "IFS" || ifs.value.type !== "Word" || ifs.value.value !== ""))
+    )
+      return false;
+    const args = command.suffix.map((x) => (x.type === "Word" ? x.value : undefined));
+    let raw = false;
+    const names: string[] = [];
+    for (const a of args) {
+      if (a === undefined || (a.startsWith("-") && !/^-[rs]+$/.test(a))) return false;
+      if (a.startsWith("-")) raw ||= a.includes("r");
+      else if (isName(a)) names.push(a);
+      else return false;
+    }
+    const text = this.stdinText(emptyBase(""), ctx);
+    if (text === undefined) return false;
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    if (lines.length > MAX_LOOP_ITEMS) return false;
+    const start = this.commands.length;
+    const jobs = this.backgroundJobs;
+    this.loop(ctx, (inner) => {
+      this.compoundList(clause, inner);
+      const before = copyState(inner.state);
+      const ends: State[] = [before];
+      for (const line of lines) {
+        const state = copyState(before);
+        const text = raw ? line : line.replace(/\\(.)/g, "$1");
+        const fields = whole ? [text] : readFields(text, Math.max(names.length, 1));
+        (names.length === 0 ? ["REPLY"] : names).forEach((name, i) =>
+          assign(state, name, { set: true, value: names.length === 0 ? line : (fields[i] ?? "") }),
+        );
+        this.compoundList(body, { ...inner, state });
+        ends.push(state);
+      }
+      Object.assign(inner.state, ends.reduce(mergeStates));
+    });
+    this.recordLoop(false, start, jobs, ctx.source.slice(clause.pos, body.end));
+    return true;
   }
 
   /** A loop body may run many times: when it changes the directory, every command in it loses its cwd. */
@@ -857,6 +918,7 @@ export class Walker extends Collector {
       stdinRedirects,
       text,
     };
+    this.unsetVariant(node, argv, base, ctx);
     if (argv.length === 0) {
       // `P=/srv`, `HOME=/x`: the assignment stays for the rest of the list
       for (const a of assignments) assign(ctx.state, a.name, a.binding);
@@ -871,6 +933,22 @@ export class Walker extends Collector {
       return;
     }
     this.execute(argv, base, ctx);
+  }
+
+  /**
+   * `rm -rf "${TARGET:-$HOME}"`: a word whose value is unknown only because an environment
+   * variable may be set also runs, when it is not set, with the default. That variant is walked
+   * too (in a copy of the state), so a known payload behind a default is seen.
+   */
+  private unsetVariant(node: UCommand, argv: readonly ArgWord[], base: Base, ctx: Ctx): void {
+    if (!argv.some((a) => a.word.value === undefined && a.word.text.includes("${"))) return;
+    const env: WordEnv = { ...this.env(ctx), unsetDefaults: true };
+    const words = [node.name, ...node.suffix].flatMap((item) =>
+      item === undefined || item.type !== "Word" ? [] : resolveWord(item, env).words,
+    );
+    if (words.length !== argv.length || words.every((w, i) => w.value === argv[i]?.word.value)) return;
+    const variant = words.map((w, i): ArgWord => ({ ...(argv[i] as ArgWord), word: w }));
+    this.execute(variant, base, { ...ctx, state: copyState(ctx.state) });
   }
 
   /**
@@ -970,22 +1048,17 @@ function rootCtx(source: string, state: State): Ctx {
   };
 }
 
-/**
- * `~user`: homes live next to the analysing user's (`/home/u` → `/home/other`, `/Users/u` →
- * `/Users/other`); `~root` is `/root`. Elsewhere the home of another user is unknown.
- */
-function userHome(user: string, home: string): string | undefined {
-  if (user === "root") return "/root";
-  const parent = posix.dirname(home);
-  if (posix.basename(home) === user) return home;
-  return parent === "/home" || parent === "/Users" ? `${parent}/${user}` : undefined;
-}
-
-/** `/home/u` or `/Users/u` → `u`; elsewhere the login name is unknown. */
-export function loginName(home: string): string | undefined {
-  const parent = posix.dirname(home);
-  const name = posix.basename(home);
-  return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
+/** `read A B C` splitting with the default IFS: blanks separate, the last name takes the rest. */
+function readFields(line: string, count: number): string[] {
+  const fields: string[] = [];
+  let rest = line.replace(/^[ \t]+/, "");
+  while (fields.length < count - 1 && rest.length > 0) {
+    const m = /^([^ \t]*)[ \t]*/.exec(rest) as RegExpExecArray;
+    fields.push(m[1] as string);
+    rest = rest.slice(m[0].length);
+  }
+  fields.push(rest.replace(/[ \t]+$/, ""));
+  return fields;
 }
 
 /** The expanded text of an unquoted heredoc whose expansions are all static, else `undefined`. */
