@@ -45,7 +45,8 @@ export type CompiledMatch =
     }
   | {
       readonly kind: "path";
-      readonly access: "zero-access" | "read-only" | "no-delete";
+      /** `secret` (built-in rules only): reads and deletes count, writes do not (creating or filling a key or `.env` shows nothing). */
+      readonly access: "zero-access" | "read-only" | "no-delete" | "secret";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }
@@ -63,6 +64,8 @@ export type CompiledMatch =
       readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
       readonly targets: readonly PathClass[];
       readonly recursive?: boolean;
+      /** Only effects of shell commands count, not those of the file tools (Write, Edit...). */
+      readonly shell?: boolean;
     }
   /** Code from a network fetcher run by a shell or an interpreter. */
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }

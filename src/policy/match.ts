@@ -184,6 +184,9 @@ const BOOLEAN_OPTIONS = new Set([
   "--icase-pathspecs",
   "--version",
   "--tls",
+  "--global",
+  "--system",
+  "--local",
   "--tlsverify",
   "--ours",
   "--theirs",
@@ -284,8 +287,13 @@ function matchCommand(
 }
 
 /** Whether a file access counts for a path rule's access mode. */
-function accessCounts(mode: "zero-access" | "read-only" | "no-delete", fact: FileFact): boolean {
-  if (mode === "zero-access") return true;
+function accessCounts(mode: "zero-access" | "read-only" | "no-delete" | "secret", fact: FileFact): boolean {
+  // a mode or owner change shows no content: loosening a key's mode is a rule of its own (perm.secret-loosen)
+  if (mode === "zero-access") return fact.access !== "chmod" && fact.access !== "chown";
+  // a secret: reading or deleting it counts, and so does a file tool's write (Edit reads the file
+  // first, Write replaces it); a shell write or load (`>> .env`, `source .env`) shows nothing
+  if (mode === "secret")
+    return fact.access === "read" || fact.access === "delete" || (fact.access === "write" && fact.basis === "tool");
   if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
   return fact.access === "delete";
 }
@@ -388,8 +396,9 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
     .filter(
       (f) =>
         f.path !== undefined &&
+        (m.shell !== true || f.basis !== "tool") &&
         (m.access as readonly string[]).includes(f.access) &&
-        (m.recursive !== true || f.recursive) &&
+        (m.recursive === undefined || m.recursive === f.recursive) &&
         m.targets.some((c) => f.classes.has(c)),
     )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));

@@ -51,10 +51,17 @@ const remove = (rel: string): Call[] => [
   ["Bash", { command: `mv ${rel} /tmp/x` }],
 ];
 
-describe("zero-access: secrets cannot be read, written or deleted through any tool", () => {
-  it.each([...read(".env"), ...write(".env"), ...remove(".env")])("%s %j", (tool, input) => {
+describe("secrets cannot be read, replaced by a file tool or deleted", () => {
+  const toolWrites = write(".env").filter(([tool]) => tool !== "Bash");
+  it.each([...read(".env"), ...toolWrites, ...remove(".env")])("%s %j", (tool, input) => {
     expectDenied(judge(policy, undefined, { tool, input }), "secrets.env-files");
   });
+  it.each(["echo x > .env", "echo PORT=3000 >> .env", "cp .env.example .env", "source .env && npm run dev"])(
+    "a shell write or load shows nothing: %s",
+    (command) => {
+      expectNoOpinion(judge(policy, command));
+    },
+  );
   it.each([...read(".env.example"), ...write(".env.example")])("except .env.example: %s %j", (tool, input) => {
     expectNoOpinion(judge(policy, undefined, { tool, input }));
   });

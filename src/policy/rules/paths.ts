@@ -5,8 +5,10 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.env-files",
     effect: "deny",
+    // reading or deleting counts; writing (`cp .env.example .env`, `echo PORT=3000 >> .env`) and
+    // loading it into the environment (`source .env`, `set -a; . ./.env`) show nothing
     paths: {
-      access: "zero-access",
+      access: "secret",
       patterns: [".env", ".env.*", ".envrc"],
       except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template"],
     },
@@ -16,8 +18,11 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.private-keys",
     effect: "deny",
+    // reading or deleting a key counts; generating one (`openssl genrsa -out server.key`,
+    // `-keyout key.pem`) or tightening its mode does not, and tools that only use a key
+    // (`ssh-add`, `curl --key`, `openssl req -key`) do not read it for the transcript
     paths: {
-      access: "zero-access",
+      access: "secret",
       patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
       // Public material, by the names the tools give it: certificates and chains (`cert.pem`,
       // `server-cert.pem`, `fullchain.pem`, `ca.pem`, `ca-bundle.pem`), Diffie-Hellman
@@ -70,10 +75,42 @@ export const pathRules: readonly RuleSpec[] = [
         "~/.pypirc",
         "~/.gnupg/",
         "~/.config/gh/hosts.yml",
+        "~/.config/glab-cli/config.yml",
+        "~/.config/hub",
+        "~/.cargo/credentials",
+        "~/.cargo/credentials.toml",
+        "~/.gem/credentials",
+        "~/.local/share/gem/credentials",
+        "~/.terraform.d/credentials.tfrc.json",
+        "~/.terraformrc",
+        "~/.vault-token",
+        "~/.pgpass",
+        "~/.my.cnf",
+        "~/.s3cfg",
+        "~/.boto",
+        "~/.config/rclone/rclone.conf",
+        "~/.databrickscfg",
+        "~/.oci/",
+        "~/.config/doctl/config.yaml",
+        "~/.composer/auth.json",
+        "~/.config/composer/auth.json",
+        "~/.m2/settings-security.xml",
+        "~/.gradle/gradle.properties",
+        "~/.config/hcloud/cli.toml",
+        "~/.fly/config.yml",
+        "~/.netlify/config.json",
+        "~/.config/netlify/config.json",
+        "~/.wrangler/config/",
+        "~/.heroku/credentials",
+        "~/.ngrok2/ngrok.yml",
+        "~/.config/ngrok/ngrok.yml",
+        "~/.docker/.token_seed",
+        "//root/.ssh/",
+        "//root/.aws/credentials",
         "credentials.json",
         "service-account*.json",
       ],
-      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/config"],
+      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config", "~/.ssh/authorized_keys"],
     },
     why: "credential files hold tokens and keys",
     instead: "ask the user to run the authenticated command, or to provide a scoped token",
@@ -101,6 +138,15 @@ export const pathRules: readonly RuleSpec[] = [
     fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"] },
     why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
     instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
+  },
+  {
+    // the file tools show the user the edit and ask (lanes.config); a shell command changes the
+    // same files without showing the change, and that is how a guard gets switched off
+    id: "lanes.config-shell",
+    effect: "deny",
+    fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"], shell: true },
+    why: "a shell command changes Claude Code settings or lanes' policy, hooks or state without showing the change",
+    instead: "use the `lanes` commands for state, and the Edit tool (which shows the change) or ask the user for settings and policy",
   },
   {
     // the human override (src/hooks/override.ts): only the hooks write offers and grants, from the human's prompt

@@ -8,6 +8,12 @@ import type { PathClass } from "../../schema/vocabulary.ts";
 import type { SqlKind } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
+/**
+ * A secret's paths (built-in rules only): reading or deleting it counts, writing it does not, so
+ * generating a key (`openssl genrsa -out server.key`) or filling `.env` is quiet while printing it is not.
+ */
+export type SecretPathMatch = Omit<PathMatch, "access"> & { readonly access: "secret" };
+
 interface RuleBase {
   readonly id: string;
   readonly effect: Effect;
@@ -22,14 +28,17 @@ interface RuleBase {
 export type RuleSpec = RuleBase &
   (
     | { readonly command: CommandMatch }
-    | { readonly paths: PathMatch }
+    | { readonly paths: PathMatch | SecretPathMatch }
     | { readonly tools: readonly string[] }
     | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
     | {
         readonly fileEffect: {
           readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
           readonly targets: readonly PathClass[];
+          /** `true`: only recursive effects count; `false`: only non-recursive ones. */
           readonly recursive?: boolean;
+          /** Only effects of shell commands count, not those of the file tools. */
+          readonly shell?: boolean;
         };
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }

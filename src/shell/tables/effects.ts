@@ -129,6 +129,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "compgen", "shopt", "enable", "help", "logout", "bg", "fg", "disown", "suspend", "times", "nproc", "arch", "uptime",
       "free", "df", "du", "tty", "logname", "groups", "users", "who", "w", "last", "sync", "mktemp", "realpath", "readlink",
       "stat", "tr", "expr", "bc", "dc", "tree", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
+      // key tools that use keys without printing them: ssh-add loads them into the agent, ssh-keygen
+      // generates keys or prints the public half, keytool lists and converts stores (never prints a private key)
+      "ssh-add", "ssh-keygen", "keytool",
     ].map((p) => [p, NONE]),
   ),
   // read
@@ -201,12 +204,13 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   zip: { byPosition: ["write"], operands: "read", recursiveFlags: ["-r", "-R"] },
   patch: { byPosition: ["write", "read"], optionPaths: { "-i": "read", "--input": "read", "-o": "write", "--output": "write", "-r": "write", "--reject-file": "write", "-d": "write", "--directory": "write" }, defaultOperand: { value: ".", access: "write" }, filtered: true, recursive: true },
   split: { byPosition: ["read", "write"] },
-  // network tools: only their file options
+  // network tools: only their file options; a client key or certificate (`--key`, `-E`, `--cert`) is
+  // used for the TLS handshake and never sent or shown, so it is not listed
   curl: {
     optionPaths: {
       "-o": "write", "--output": "write", "--output-dir": "write", "-T": "read", "--upload-file": "read", "-K": "read", "--config": "read",
       "-c": "write", "--cookie-jar": "write", "-D": "write", "--dump-header": "write", "--trace": "write", "--trace-ascii": "write",
-      "--stderr": "write", "--netrc-file": "read", "-E": "read", "--cert": "read", "--key": "read", "--cacert": "read",
+      "--stderr": "write", "--netrc-file": "read", "--cacert": "read",
     },
     atFileOptions: { "-d": "read", "--data": "read", "--data-binary": "read", "--data-urlencode": "read", "--data-ascii": "read", "--json": "read", "-F": "read", "--form": "read" },
   },
@@ -219,8 +223,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   },
   openssl: {
     optionPaths: {
-      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "read", "-key": "read", "-kfile": "read", "-config": "read",
-      "-certfile": "read", "-CAfile": "read", "-CA": "read", "-CAkey": "read", "-signkey": "read", "-extfile": "read",
+      // keys given to sign or derive (`-key`, `-inkey`, `-signkey`, `-CAkey`) are used, not printed: not listed
+      "-in": "read", "-out": "write", "-keyout": "write", "-kfile": "read", "-config": "read",
+      "-certfile": "read", "-CAfile": "read", "-CA": "read", "-extfile": "read",
     },
   },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },

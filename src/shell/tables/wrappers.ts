@@ -259,6 +259,19 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   pipx: { kind: "exec", grammar: stop({ "--spec": 1, "--python": 1, "--pip-args": 1, "--no-cache": 0, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
   mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
+  // env-file loaders (dotenv-cli, env-cmd): the file is loaded into the command's environment, not shown
+  dotenv: {
+    kind: "exec",
+    grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "-o": 0, "--override": 0, "--debug": 0, "--no-expand": 0 }),
+    noRun: ["-p"],
+  },
+  "env-cmd": {
+    kind: "exec",
+    grammar: stop({
+      "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0,
+      "--silent": 0, "--use-shell": 0, "--verbose": 0, "-x": 0, "--expand-envs": 0,
+    }),
+  },
   busybox: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };
