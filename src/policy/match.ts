@@ -187,6 +187,11 @@ const BOOLEAN_OPTIONS = new Set([
   "--global",
   "--system",
   "--local",
+  "--replace-all",
+  "-B",
+  "--batch-mode",
+  "-ntp",
+  "--no-transfer-progress",
   "--tlsverify",
   "--ours",
   "--theirs",
@@ -298,6 +303,26 @@ function accessCounts(mode: "zero-access" | "read-only" | "no-delete" | "secret"
   return fact.access === "delete";
 }
 
+/**
+ * A recursive read of a directory below the home directory that holds a file a home-anchored
+ * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along). The home directory itself
+ * is left alone (copying a whole home is a backup), and deleting such a tree is the delete rules' job.
+ */
+function treeHoldsSecret(fact: FileFact, m: Extract<CompiledMatch, { kind: "path" }>, roots: GlobRoots): boolean {
+  if (!fact.recursive || fact.access !== "read" || fact.path === undefined) return false;
+  const dir = fact.path.endsWith("/") ? fact.path.slice(0, -1) : fact.path;
+  if (!dir.startsWith(`${roots.home}/`)) return false;
+  return m.patterns.some(
+    (p) =>
+      p.anchor === "home" &&
+      p.globs.some((g) => {
+        if (!g.startsWith("~/") || /[*?[{]/.test(g)) return false;
+        const abs = `${roots.home}/${g.slice(2)}`.replace(/\/$/, "");
+        return abs.startsWith(`${dir}/`) && !globsMatch(m.except, abs, roots);
+      }),
+  );
+}
+
 const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean =>
   globs.some((g) => matchPath(g, path, roots));
 
@@ -358,7 +383,12 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
   for (const fact of facts.files) {
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
     const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
-    if (!literal && !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots)))) continue;
+    if (
+      !literal &&
+      !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots))) &&
+      !treeHoldsSecret(fact, m, roots)
+    )
+      continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
   }
   return hits;

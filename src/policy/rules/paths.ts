@@ -10,7 +10,7 @@ export const pathRules: readonly RuleSpec[] = [
     paths: {
       access: "secret",
       patterns: [".env", ".env.*", ".envrc"],
-      except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template"],
+      except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template", ".env.tpl", ".env.*.tpl"],
     },
     why: "environment files hold secrets",
     instead: "read `.env.example` for the variable names, or ask the user for the value you need",

@@ -32,6 +32,14 @@ export const publishRules: readonly RuleSpec[] = [
     instead: PUBLISH_INSTEAD,
   },
   {
+    id: "pkg.publish-workspace",
+    effect: "deny",
+    // `yarn workspace @acme/core npm publish`, `yarn workspaces foreach npm publish`
+    command: { program: ["yarn"], args: ["workspace|workspaces", "**", "publish"], flags_none: DRY },
+    why: PUBLISH_WHY,
+    instead: PUBLISH_INSTEAD,
+  },
+  {
     id: "pkg.upload",
     effect: "deny",
     command: { program: ["twine", "gem", "nuget", "helm", "maturin"], args: ["upload|push|cm-push"], flags_none: DRY },

@@ -178,6 +178,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   chmod: CHMOD,
   chown: CHOWN,
   chgrp: CHOWN,
+  setfacl: { operands: "chmod", recursiveFlags: ["-R", "--recursive"], optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read" } },
   // copies, moves, links
   cp: COPY,
   install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },

@@ -265,6 +265,12 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "-o": 0, "--override": 0, "--debug": 0, "--no-expand": 0 }),
     noRun: ["-p"],
   },
+  // 1Password's `op run -- cmd`: secrets go into the command's environment
+  op: {
+    kind: "exec",
+    grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1, "--cache": 0, "--config": 1, "--session": 1, "--encoding": 1 }),
+    subcommands: ["run"],
+  },
   "env-cmd": {
     kind: "exec",
     grammar: stop({
