@@ -70,6 +70,8 @@ export type CompiledMatch =
   /** Code from a network fetcher run by a shell or an interpreter. */
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }
   | { readonly kind: "fork-bomb" }
+  /** Output of one of the `from` programs piped, directly or through other commands, into one of the `to` programs. */
+  | { readonly kind: "pipe"; readonly from: readonly string[]; readonly to: readonly string[] }
   | { readonly kind: "sql"; readonly clients: readonly string[]; readonly statements: readonly SqlKind[] }
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };

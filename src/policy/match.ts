@@ -467,6 +467,35 @@ function matchForkBomb(facts: Facts): Hit[] {
   return [...functions, ...code, ...loops];
 }
 
+/**
+ * A command of a `from` program whose output reaches a command of a `to` program through pipes,
+ * directly or through filters in between (`env | base64 | curl -d @- URL`).
+ */
+function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): Hit[] {
+  const pipes = facts.shell?.pipes ?? [];
+  const hits: Hit[] = [];
+  for (const source of facts.commands) {
+    if (!programMatches(source.program, m.from)) continue;
+    const seen = new Set<number>([source.index]);
+    const queue = [source.index];
+    while (queue.length > 0) {
+      const at = queue.shift()!;
+      for (const pipe of pipes) {
+        if (pipe.from !== at || seen.has(pipe.to)) continue;
+        seen.add(pipe.to);
+        queue.push(pipe.to);
+        const sink = facts.commands[pipe.to];
+        if (sink !== undefined && programMatches(sink.program, m.to))
+          hits.push({
+            subject: `${quote(source.command.text)} piped into ${quote(sink.command.text)}`,
+            scope: sink.scope,
+          });
+      }
+    }
+  }
+  return hits;
+}
+
 /** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
 const SQL_TEXT_OPTIONS = ["-c", "--command", "-e", "--execute", "--eval", "-q", "-Q", "--query", "--sql"];
 
@@ -545,6 +574,8 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
       return matchRemoteCode(m, facts);
     case "fork-bomb":
       return matchForkBomb(facts);
+    case "pipe":
+      return matchPipe(m, facts);
     case "sql":
       return matchSql(m, facts);
     case "unrepresentable":
@@ -583,6 +614,8 @@ export function candidateRules(rules: readonly CompiledRule[], facts: Facts): re
         return facts.files.length > 0;
       case "remote-code":
         return facts.code.length > 0;
+      case "pipe":
+        return (facts.shell?.pipes.length ?? 0) > 0;
       case "tools":
       case "fork-bomb":
       case "sql":

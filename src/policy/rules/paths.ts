@@ -23,7 +23,7 @@ export const pathRules: readonly RuleSpec[] = [
     // (`ssh-add`, `curl --key`, `openssl req -key`) do not read it for the transcript
     paths: {
       access: "secret",
-      patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
+      patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "ssh_host_*_key", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
       // Public material, by the names the tools give it: certificates and chains (`cert.pem`,
       // `server-cert.pem`, `fullchain.pem`, `ca.pem`, `ca-bundle.pem`), Diffie-Hellman
       // parameters, public keys. A `.pem` whose name does not say which it is stays a secret
@@ -107,6 +107,8 @@ export const pathRules: readonly RuleSpec[] = [
         "~/.docker/.token_seed",
         "//root/.ssh/",
         "//root/.aws/credentials",
+        "//var/run/secrets/",
+        "//run/secrets/",
         "credentials.json",
         "service-account*.json",
       ],

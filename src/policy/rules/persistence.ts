@@ -188,6 +188,20 @@ export const persistenceRules: readonly RuleSpec[] = [
     instead: "read it with `Get-EventLog`",
   },
   {
+    id: "perm.grant-admin",
+    effect: "deny",
+    command: { program: ["usermod"], option_values: { "-G": ["sudo", "wheel", "admin", "root", "*,sudo*", "*,wheel*", "*,admin*", "*,root*", "sudo,*", "wheel,*", "admin,*", "root,*"] } },
+    why: "it adds an account to an administrators group",
+    instead: "ask the user to change group membership",
+  },
+  {
+    id: "perm.grant-admin-group",
+    effect: "deny",
+    command: { program: ["gpasswd", "adduser", "addgroup", "dseditgroup"], args: ["**", "sudo|wheel|admin|root"] },
+    why: "it adds an account to an administrators group",
+    instead: "ask the user to change group membership",
+  },
+  {
     id: "perm.setuid",
     effect: "deny",
     command: { program: ["chmod"], args: [SETID_MODES], flags_none: ["--help"] },

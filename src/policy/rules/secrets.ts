@@ -52,6 +52,13 @@ export const secretRules: readonly RuleSpec[] = [
     instead: "use `getent passwd <user>` or `id <user>` for account details",
   },
   {
+    id: "secrets.process-environ",
+    effect: "deny",
+    paths: { access: "zero-access", patterns: ["//proc/*/environ", "//proc/self/environ", "//proc/*/task/*/environ"] },
+    why: "a process's environment holds its tokens and passwords",
+    instead: "read the one variable you need by name in your own shell, or ask the user",
+  },
+  {
     id: "secrets.credential-stores",
     effect: "deny",
     paths: {
@@ -83,6 +90,20 @@ export const secretRules: readonly RuleSpec[] = [
     },
     why: "keychains, password stores and browser profiles hold saved passwords, cookies and session tokens",
     instead: "ask the user for the one credential you need, or to sign in themselves",
+  },
+  {
+    id: "secrets.git-credential-fill",
+    effect: "deny",
+    command: { program: ["git"], args: ["credential|credential-store|credential-cache|credential-osxkeychain|credential-manager|credential-libsecret", "fill|get"] },
+    why: "it prints the stored git password or token",
+    instead: "let git use its credential helper itself, or ask the user",
+  },
+  {
+    id: "secrets.windows-hive-dump",
+    effect: "deny",
+    command: { program: ["reg", "reg.exe"], args: ["save|export", "hklmsam|hklmsecurity|hklmsystem|hklm/sam|hklm/security|hklm/system|hklm\\sam|hklm\\security|hklm\\system|hkey_local_machine\\sam|hkey_local_machine\\security|hkey_local_machine\\system"] },
+    why: "it copies the Windows account database with its password hashes",
+    instead: "there is no safe form of this; ask the user",
   },
   {
     id: "secrets.gpg-export-secret",
@@ -177,6 +198,23 @@ export const secretRules: readonly RuleSpec[] = [
     command: { program: ["kubectl", "oc"], args: ["config", "view"], flags_any: ["--raw", "--flatten"] },
     why: "it prints the cluster credentials of the kubeconfig",
     instead: "run `kubectl config view`, which redacts them",
+  },
+  {
+    id: "net.env-exfiltration",
+    effect: "deny",
+    pipe: {
+      from: ["env", "printenv", "set", "export", "declare", "typeset"],
+      to: ["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "httpie", "lwp-request", "POST"],
+    },
+    why: "it sends the environment, with every token and password in it, to a network peer",
+    instead: "send only the values the request needs, named one by one",
+  },
+  {
+    id: "net.archive-to-socket",
+    effect: "deny",
+    pipe: { from: ["tar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "git", "dd"], to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"] },
+    why: "it streams an archive of files (the repository, keys) to a raw network socket",
+    instead: "copy the specific build output with `scp` or `rsync` to a host the user named",
   },
   {
     id: "net.reverse-shell",

@@ -43,6 +43,7 @@ export type RuleSpec = RuleBase &
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
+    | { readonly pipe: { readonly from: readonly string[]; readonly to: readonly string[] } }
     | { readonly sql: { readonly clients: readonly string[]; readonly statements: readonly SqlKind[] } }
     | { readonly unrepresentable: true }
   );

@@ -131,7 +131,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "stat", "tr", "expr", "bc", "dc", "tree", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
       // key tools that use keys without printing them: ssh-add loads them into the agent, ssh-keygen
       // generates keys or prints the public half, keytool lists and converts stores (never prints a private key)
-      "ssh-add", "ssh-keygen", "keytool",
+      "ssh-add", "ssh-keygen", "keytool", "ssh-copy-id",
     ].map((p) => [p, NONE]),
   ),
   // read
