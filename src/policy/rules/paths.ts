@@ -151,6 +151,20 @@ export const pathRules: readonly RuleSpec[] = [
     instead: "use the `lanes` commands for state, and the Edit tool (which shows the change) or ask the user for settings and policy",
   },
   {
+    id: "lanes.uninstall",
+    effect: "deny",
+    command: { program: ["lanes"], args: ["uninstall"], flags_none: ["--help", "-h", "--dry-run"] },
+    why: "it removes lanes' guard from the project",
+    instead: "ask the user to uninstall lanes",
+  },
+  {
+    id: "lanes.uninstall-script",
+    effect: "deny",
+    command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/cli.mjs|*lanes/dist/cli.cjs|*lanes/dist/cli.js", "uninstall"], flags_none: ["--help", "-h", "--dry-run"] },
+    why: "it removes lanes' guard from the project",
+    instead: "ask the user to uninstall lanes",
+  },
+  {
     // the human override (src/hooks/override.ts): only the hooks write offers and grants, from the human's prompt
     id: "lanes.override",
     effect: "deny",

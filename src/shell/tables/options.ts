@@ -303,6 +303,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   wget: WGET,
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
+  "Set-MpPreference": g({ ...flags("-DisableRealtimeMonitoring", "-DisableBehaviorMonitoring", "-DisableIOAVProtection", "-DisableScriptScanning") }, { singleDashLong: true }),
   usermod: g({ ...values("-G", "--groups", "-g", "--gid", "-d", "--home", "-s", "--shell", "-c", "--comment", "-l", "--login", "-u", "--uid", "-e", "--expiredate", "-f", "--inactive", "-p", "--password", "-R", "--root", "-P", "--prefix") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),
 };
