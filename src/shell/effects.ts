@@ -166,7 +166,9 @@ function specEffects(
   const filtered = spec.filtered === true;
   const extra = { recursive, force, filtered };
 
+  const quietOptions = has(view, spec.quietOptionFlags?.flags) ? spec.quietOptionFlags!.options : [];
   for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
+    if (quietOptions.includes(option)) continue;
     for (const word of view.values.get(option) ?? []) if (word.value !== "-") push(access, word, extra);
   }
   for (const [option, access] of Object.entries(spec.atFileOptions ?? {})) {

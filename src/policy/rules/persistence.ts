@@ -206,7 +206,22 @@ export const persistenceRules: readonly RuleSpec[] = [
   {
     id: "audit.journal-vacuum",
     effect: "deny",
-    command: { program: ["journalctl"], flags_any: ["--vacuum-time", "--vacuum-size", "--vacuum-files"] },
+    // trimming to days or megabytes is housekeeping; to seconds, kilobytes or one file it wipes the journal
+    command: { program: ["journalctl"], option_values: { "--vacuum-time": ["*s", "*sec", "*second", "*seconds", "0", "1", "*m", "*min", "*minute", "*minutes", "1h", "1hour"] } },
+    why: "it deletes the system journal",
+    instead: "read it with `journalctl --disk-usage` or `journalctl -u <unit>`, and ask the user to trim logs",
+  },
+  {
+    id: "audit.journal-vacuum-size",
+    effect: "deny",
+    command: { program: ["journalctl"], option_values: { "--vacuum-size": ["*K", "*k", "*B", "0", "1", "1M", "1m"] } },
+    why: "it deletes the system journal",
+    instead: "read it with `journalctl --disk-usage` or `journalctl -u <unit>`, and ask the user to trim logs",
+  },
+  {
+    id: "audit.journal-vacuum-files",
+    effect: "deny",
+    command: { program: ["journalctl"], option_values: { "--vacuum-files": ["0", "1"] } },
     why: "it deletes the system journal",
     instead: "read it with `journalctl --disk-usage` or `journalctl -u <unit>`, and ask the user to trim logs",
   },

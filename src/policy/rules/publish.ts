@@ -169,9 +169,16 @@ export const publishRules: readonly RuleSpec[] = [
   {
     id: "pkg.dist-tag",
     effect: "deny",
-    command: { program: ["npm", "pnpm", "yarn", "cnpm"], args: ["dist-tag|dist-tags", "add|rm|remove|set"], flags_none: ["--help", "-h"] },
-    why: "it moves or removes a tag (`latest`) that decides what everyone installs",
+    command: { program: ["npm", "pnpm", "yarn", "cnpm"], args: ["dist-tag|dist-tags", "rm|remove|del"], flags_none: ["--help", "-h"] },
+    why: "it removes a tag that decides what everyone installs",
     instead: "list tags with `npm dist-tag ls`, and ask the user to change them",
+  },
+  {
+    id: "pkg.dist-tag-latest",
+    effect: "deny",
+    command: { program: ["npm", "pnpm", "yarn", "cnpm"], args: ["dist-tag|dist-tags", "add|set", "**", "latest"], flags_none: ["--help", "-h"] },
+    why: "it moves `latest`, the version everyone installs by default",
+    instead: "list tags with `npm dist-tag ls`, and ask the user to move `latest`",
   },
   {
     id: "pkg.owner-change",

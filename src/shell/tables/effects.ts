@@ -30,6 +30,11 @@ export interface EffectSpec {
   readonly remoteOperands?: boolean;
   /** Option values that are paths. */
   readonly optionPaths?: Readonly<Record<string, Access>>;
+  /**
+   * With one of `flags`, the values of `options` are not file effects (`openssl rsa -in key.pem
+   * -pubout` reads the key only to print its public half).
+   */
+  readonly quietOptionFlags?: { readonly flags: readonly string[]; readonly options: readonly string[] };
   /** Option values that name a file after `@` (`curl -d @file`, `curl -F name=@file`). */
   readonly atFileOptions?: Readonly<Record<string, Access>>;
   /** Flags that change the access of every operand (`sed -i` → write, `shred -u` → delete, `git rm --cached` → none). */
@@ -184,7 +189,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
   mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
   ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "read", "-F": "read" } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-F": "read" } },
   rsync: {
     destination: {
       access: "write",
@@ -228,7 +233,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "-in": "read", "-out": "write", "-keyout": "write", "-kfile": "read", "-config": "read",
       "-certfile": "read", "-CAfile": "read", "-CA": "read", "-extfile": "read",
     },
+    quietOptionFlags: { flags: ["-pubout"], options: ["-in"] },
   },
+  mkcert: { optionPaths: { "-key-file": "write", "-cert-file": "write", "-p12-file": "write", "-csr": "read" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
   // structured programs
   find: { custom: "find" },
