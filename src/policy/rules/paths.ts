@@ -23,7 +23,7 @@ export const pathRules: readonly RuleSpec[] = [
     // (`ssh-add`, `curl --key`, `openssl req -key`) do not read it for the transcript
     paths: {
       access: "secret",
-      patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "ssh_host_*_key", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
+      patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "ssh_host_*_key", "*_rsa", "*_ed25519", "*_ecdsa", "*_dsa", "deploy_key", "*_deploy_key", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
       // Public material, by the names the tools give it: certificates and chains (`cert.pem`,
       // `server-cert.pem`, `fullchain.pem`, `ca.pem`, `ca-bundle.pem`), Diffie-Hellman
       // parameters, public keys. A `.pem` whose name does not say which it is stays a secret
@@ -31,6 +31,11 @@ export const pathRules: readonly RuleSpec[] = [
       except: [
         "*.pub",
         "*.pub.pem",
+        // directories that happen to end like a key name (`src/foreign_rsa/`) are not keys
+        "**/*_rsa/**/*",
+        "**/*_ed25519/**/*",
+        "**/*_ecdsa/**/*",
+        "**/*_dsa/**/*",
         "*public*.pem",
         "*pubkey*.pem",
         "*cert.pem",
@@ -48,6 +53,8 @@ export const pathRules: readonly RuleSpec[] = [
         "*.ca.pem",
         "*root-ca*.pem",
         "*cacert*.pem",
+        "rootCA.pem",
+        "*CA.pem",
         "dhparam*.pem",
         "*dhparams.pem",
         "*-csr.pem",

@@ -34,9 +34,6 @@ const SECRET_OPERANDS = [
   "~/.git-credentials",
   "~/.docker/config.json",
   "~/.kube/config",
-  ".env",
-  ".env.local",
-  ".env.production",
 ];
 
 export const persistenceRules: readonly RuleSpec[] = [
@@ -101,7 +98,7 @@ export const persistenceRules: readonly RuleSpec[] = [
   {
     id: "persist.git-hooks-path",
     effect: "deny",
-    command: { program: ["git"], args: ["config", "**", "core.hookspath"], flags_any: ["--global", "--system"], flags_none: ["--get", "--get-all", "--unset", "--unset-all", "-l", "--list"] },
+    command: { program: ["git"], args: ["config", "**", "core.hookspath", "*"], flags_any: ["--global", "--system"], flags_none: ["--get", "--get-all", "--unset", "--unset-all", "-l", "--list"] },
     why: "a global hooks path replaces every repository's own hooks, or turns them off",
     instead: "set `core.hooksPath` in this repository only (`git config core.hooksPath .githooks`)",
   },
