@@ -45,8 +45,12 @@ export type CompiledMatch =
     }
   | {
       readonly kind: "path";
-      /** `secret` (built-in rules only): reads and deletes count, writes do not (creating or filling a key or `.env` shows nothing). */
-      readonly access: "zero-access" | "read-only" | "no-delete" | "secret";
+      /**
+       * Built-in rules only. `secret`: reads and deletes count, shell writes do not (creating or
+       * filling a key or `.env` shows nothing). `no-write`: writes and deletes count, mode changes
+       * do not (`chmod 600 ~/.ssh/config` is no edit of a startup file).
+       */
+      readonly access: "zero-access" | "read-only" | "no-delete" | "secret" | "no-write";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }

@@ -292,13 +292,17 @@ function matchCommand(
 }
 
 /** Whether a file access counts for a path rule's access mode. */
-function accessCounts(mode: "zero-access" | "read-only" | "no-delete" | "secret", fact: FileFact): boolean {
+function accessCounts(
+  mode: "zero-access" | "read-only" | "no-delete" | "secret" | "no-write",
+  fact: FileFact,
+): boolean {
   // a mode or owner change shows no content: loosening a key's mode is a rule of its own (perm.secret-loosen)
   if (mode === "zero-access") return fact.access !== "chmod" && fact.access !== "chown";
   // a secret: reading or deleting it counts, and so does a file tool's write (Edit reads the file
   // first, Write replaces it); a shell write or load (`>> .env`, `source .env`) shows nothing
   if (mode === "secret")
     return fact.access === "read" || fact.access === "delete" || (fact.access === "write" && fact.basis === "tool");
+  if (mode === "no-write") return fact.access === "write" || fact.access === "delete";
   if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
   return fact.access === "delete";
 }

@@ -41,7 +41,7 @@ export const persistenceRules: readonly RuleSpec[] = [
     id: "persist.startup-files",
     effect: "deny",
     paths: {
-      access: "read-only",
+      access: "no-write",
       patterns: [
         "~/.bashrc",
         "~/.bash_profile",

@@ -152,7 +152,7 @@ export const secretRules: readonly RuleSpec[] = [
   {
     id: "secrets.dotenv-print",
     effect: "deny",
-    command: { program: ["dotenv"], flags_any: ["-p"] },
+    command: { program: ["dotenv", "dotenv-cli"], flags_any: ["-p"] },
     why: "it prints a value from an environment file",
     instead: "read `.env.example` for the variable names, or ask the user for the value you need",
   },

@@ -9,10 +9,11 @@ import type { SqlKind } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 /**
- * A secret's paths (built-in rules only): reading or deleting it counts, writing it does not, so
- * generating a key (`openssl genrsa -out server.key`) or filling `.env` is quiet while printing it is not.
+ * Built-in path modes: `secret` (reading or deleting counts, a shell write does not, so generating
+ * a key with `openssl genrsa -out server.key` or filling `.env` is quiet while printing it is not)
+ * and `no-write` (writing or deleting counts, a mode change does not).
  */
-export type SecretPathMatch = Omit<PathMatch, "access"> & { readonly access: "secret" };
+export type SecretPathMatch = Omit<PathMatch, "access"> & { readonly access: "secret" | "no-write" };
 
 interface RuleBase {
   readonly id: string;

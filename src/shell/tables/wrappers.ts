@@ -271,6 +271,11 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1, "--cache": 0, "--config": 1, "--session": 1, "--encoding": 1 }),
     subcommands: ["run"],
   },
+  "dotenv-cli": {
+    kind: "exec",
+    grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "-o": 0, "--override": 0, "--debug": 0, "--no-expand": 0 }),
+    noRun: ["-p"],
+  },
   "env-cmd": {
     kind: "exec",
     grammar: stop({
