@@ -279,6 +279,13 @@ export const persistenceRules: readonly RuleSpec[] = [
     instead: "keep keys private (`chmod 600 <key>`, `chmod 700 ~/.ssh`)",
   },
   {
+    id: "perm.home-lockout",
+    effect: "deny",
+    command: { program: ["chmod"], args: ["000|0000|0|a-rwx|ugo-rwx|a=|u-rwx|u=|-rwx|=", "**"], targets: ["home", "root", "project-root"] },
+    why: "it takes every permission away from the home or project directory, locking the user out",
+    instead: "remove only group and other permissions, e.g. `chmod go-rwx <dir>`",
+  },
+  {
     id: "perm.system",
     effect: "deny",
     // recursive ones are fs.chmod-recursive-system
