@@ -281,7 +281,8 @@ export const persistenceRules: readonly RuleSpec[] = [
   {
     id: "perm.home-lockout",
     effect: "deny",
-    command: { program: ["chmod"], args: ["000|0000|0|a-rwx|ugo-rwx|a=|u-rwx|u=|-rwx|=", "**"], targets: ["home", "root", "project-root"] },
+    command: { program: ["chmod"], args: ["000|0000|0|a-rwx|ugo-rwx|a=|u-rwx|u=|-rwx|=", "**"], targets: ["home", "root", "project-root"], flags_none: ["-R", "--recursive"] },
+    // recursive ones are fs.chmod-recursive-system
     why: "it takes every permission away from the home or project directory, locking the user out",
     instead: "remove only group and other permissions, e.g. `chmod go-rwx <dir>`",
   },
