@@ -74,6 +74,7 @@ function compileCommand(m: CommandMatch, glob: GlobOptions): CompiledMatch {
     ...(m.flags_any !== undefined && { flagsAny: m.flags_any }),
     ...(m.flags_all !== undefined && { flagsAll: m.flags_all.map(list) }),
     ...(m.flags_none !== undefined && { flagsNone: m.flags_none }),
+    ...(m.words_none !== undefined && { wordsNone: m.words_none }),
     ...(m.option_values !== undefined && { optionValues: m.option_values }),
     ...(m.env !== undefined && { env: m.env }),
     ...(m.double_dash !== undefined && { doubleDash: m.double_dash }),

@@ -5,7 +5,7 @@
  * the same decision (the stricter one wins anyway), but only the hook that claims the call first
  * records it: one audit entry, one denial count, one spawn intent.
  *
- * The claim is the exclusive creation of `state/claims/<event>-<tool_use_id>`. Claims older than an
+ * The claim is the exclusive creation of `state/claims/<event>-<session>-<tool_use_id>`. Claims older than an
  * hour are swept by a winner whose id ends in `00` (the ids end in random characters: rarely).
  */
 import { openSync, closeSync, readdirSync, statSync, unlinkSync } from "node:fs";
@@ -16,10 +16,17 @@ import { safeId } from "../host/ids.ts";
 const MAX_AGE_MS = 3_600_000;
 
 /** True when this process is the first to claim the call (or the call has no id to claim by). */
-export function claimCall(stateDir: string, event: string, toolUseId: string | undefined, now: Date): boolean {
+export function claimCall(
+  stateDir: string,
+  event: string,
+  session: string,
+  toolUseId: string | undefined,
+  now: Date,
+): boolean {
   if (toolUseId === undefined || toolUseId === "") return true;
   const dir = join(stateDir, "claims");
-  const file = join(dir, `${event}-${safeId(toolUseId)}`);
+  // keyed by session too: tool_use ids are unique in practice, but a replayed or scripted session must not inherit claims
+  const file = join(dir, `${event}-${safeId(session)}-${safeId(toolUseId)}`);
   try {
     ensurePrivateDir(dir);
     closeSync(openSync(file, "wx", 0o600));

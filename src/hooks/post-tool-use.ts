@@ -113,7 +113,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const { created, modified } = changedFiles(input, home);
     if (created.length + modified.length === 0) return { stdout: "", stderr };
     // lanes installed twice (plugin and project): only the first hook to claim the call records it
-    if (!claimCall(paths.state, "post", input.tool_use_id, now)) return { stdout: "", stderr };
+    if (!claimCall(paths.state, "post", input.session_id, input.tool_use_id, now)) return { stdout: "", stderr };
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => relativeWithin(f, projectDir) !== undefined;

@@ -278,7 +278,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
 
   const agentName = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
   // lanes installed twice (plugin and project): both judge, only the first to claim the call records it
-  const recorder = claimCall(paths.state, "pre", input.tool_use_id, now);
+  const recorder = claimCall(paths.state, "pre", input.session_id, input.tool_use_id, now);
   if (!recorder)
     return {
       stdout:
@@ -405,6 +405,6 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const offer =
     code === undefined
       ? undefined
-      : `lanes: to let this exact call run once, type \`lanes allow ${code}\` (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
+      : `lanes: to let this exact call run once, send \`lanes allow ${code}\` as your next message to Claude (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
   return { stdout: answer(decision.effect, reason, choice.notice, offer), stderr };
 }

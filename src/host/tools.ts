@@ -61,9 +61,10 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "Grep", reads: ["path"], readsGlob: "glob" },
   { name: "LS", reads: ["path"] },
   { name: "Write", writes: ["file_path"], mutating: true, recordsChanges: true },
-  { name: "Edit", writes: ["file_path"], ruleSyntax: "edit-paths", mutating: true, recordsChanges: true },
-  { name: "MultiEdit", writes: ["file_path"], mutating: true, recordsChanges: true },
-  { name: "NotebookEdit", writes: ["notebook_path"], mutating: true, recordsChanges: true },
+  // an edit in place also reads: its result shows the lines around the change (a write-only secret stays unread)
+  { name: "Edit", reads: ["file_path"], writes: ["file_path"], ruleSyntax: "edit-paths", mutating: true, recordsChanges: true },
+  { name: "MultiEdit", reads: ["file_path"], writes: ["file_path"], mutating: true, recordsChanges: true },
+  { name: "NotebookEdit", reads: ["notebook_path"], writes: ["notebook_path"], mutating: true, recordsChanges: true },
   { name: "Bash", command: "command", ruleSyntax: "command", mutating: true, recordsChanges: true },
   { name: "Agent", aliases: ["Task"], spawns: "subagent_type", ruleSyntax: "agent-type", mutating: true },
   { name: "Skill", skill: ["skill", "command"], ruleSyntax: "skill" },

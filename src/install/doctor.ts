@@ -254,15 +254,34 @@ export function runDoctor(options: DoctorOptions): Check[] {
           fix: "run `npx lanes init` (it adds the negation rules) and commit .claude/",
         });
       else {
-        const ls = spawnSync("git", ["ls-files", "--", ...tracked], { cwd: options.projectDir, encoding: "utf8" });
-        const committed = new Set(ls.stdout.split("\n"));
+        // what a clone gets is the last commit: a file only staged, or changed since (the hook wiring
+        // that init added to a settings.json committed before), is not there
+        const git = (args: string[]) => spawnSync("git", args, { cwd: options.projectDir, encoding: "utf8" });
+        const head = git(["ls-tree", "-r", "--name-only", "HEAD", "--", ...tracked]);
+        const committed = new Set(head.status === 0 ? head.stdout.split("\n") : []);
         const uncommitted = tracked.filter((t) => existsSync(join(options.projectDir, t)) && !committed.has(t));
-        if (uncommitted.length > 0)
+        const changed =
+          head.status === 0
+            ? git([
+                "diff",
+                "--name-only",
+                "--diff-filter=M",
+                "HEAD",
+                "--",
+                ...tracked.filter((t) => t !== ".claude/lanes.yaml"),
+              ])
+                .stdout.split("\n")
+                .filter((f) => f !== "" && committed.has(f))
+            : [];
+        if (uncommitted.length > 0 || changed.length > 0)
           add({
             id: "git",
             status: "warn",
-            message: `not committed yet: ${uncommitted.join(", ")}`,
-            fix: "commit .claude/ so your team's clones get the guard",
+            message: [
+              ...(uncommitted.length > 0 ? [`not committed yet: ${uncommitted.join(", ")}`] : []),
+              ...(changed.length > 0 ? [`changed since the last commit: ${changed.join(", ")}`] : []),
+            ].join("; "),
+            fix: "commit .claude/ so your team's clones get the same guard",
           });
         else add({ id: "git", status: "ok", message: "the install is tracked by git" });
       }

@@ -4,6 +4,7 @@
  * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
  */
 import type { CompiledGlob } from "../globs/types.ts";
+import type { PathMatch } from "../schema/atoms.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import type { Effect, Layer } from "./types.ts";
 
@@ -22,10 +23,36 @@ export type SqlKind =
   | "drop-schema"
   | "drop-table"
   | "drop-column"
+  | "drop-role"
   | "truncate"
   | "delete-without-where"
   | "update-without-where"
   | "flush-all";
+
+/** Statements sent to database clients (see `sql` rules in src/policy/rules/database.ts). */
+export interface SqlMatch {
+  /** Client programs, by basename (`psql`, `mysql`, `redis-cli`). */
+  readonly clients: readonly string[];
+  readonly statements: readonly SqlKind[];
+  /**
+   * Only the words after the first of these operands are statement text (with what the command
+   * reads on stdin): `prisma db execute`, `typeorm query SQL`, `rails runner CODE`.
+   */
+  readonly after?: readonly string[];
+  /**
+   * Whether statements in interpreter code that uses a database driver count too (`python -c
+   * "...execute('DROP TABLE x')"`); default true, always false with `after`.
+   */
+  readonly drivers?: boolean;
+  /** The text is application code run in a framework's console (`rails runner`, `manage.py shell -c`). */
+  readonly code?: boolean;
+  /**
+   * Scratch databases the rule leaves alone: for these clients, a database operand that matches one
+   * of the wildcard `databases` (absolute paths or names) or lies in a temp directory, or no database
+   * operand at all (an in-memory database).
+   */
+  readonly scratch?: { readonly clients: readonly string[]; readonly databases: readonly string[] };
+}
 
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =
@@ -36,6 +63,8 @@ export type CompiledMatch =
       readonly flagsAny?: readonly string[];
       readonly flagsAll?: readonly (readonly string[])[];
       readonly flagsNone?: readonly string[];
+      /** No positional word matches one of these `args` patterns (`*`: there is no positional word). */
+      readonly wordsNone?: readonly string[];
       readonly optionValues?: Readonly<Record<string, readonly string[]>>;
       /** Environment assignments before the command, by name: wanted values. */
       readonly env?: Readonly<Record<string, readonly string[]>>;
@@ -46,11 +75,10 @@ export type CompiledMatch =
   | {
       readonly kind: "path";
       /**
-       * Built-in rules only. `secret`: reads and deletes count, shell writes do not (creating or
-       * filling a key or `.env` shows nothing). `no-write`: writes and deletes count, mode changes
-       * do not (`chmod 600 ~/.ssh/config` is no edit of a startup file).
+       * The schema's modes, and two for built-in rules only: `no-write` (writes and deletes count,
+       * mode changes do not: `chmod 600 ~/.ssh/config` is no edit) and `no-read` (reads and runs count).
        */
-      readonly access: "zero-access" | "read-only" | "no-delete" | "secret" | "no-write";
+      readonly access: PathMatch["access"] | "no-write" | "no-read";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }
@@ -67,7 +95,10 @@ export type CompiledMatch =
       readonly kind: "file-effect";
       readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
       readonly targets: readonly PathClass[];
+      /** `true`: only recursive effects count; `false`: only non-recursive ones. */
       readonly recursive?: boolean;
+      /** Only writes that replace the whole content (`> f`, `truncate`, `cp x f`), not appends or edits. */
+      readonly overwrite?: boolean;
       /** Only effects of shell commands count, not those of the file tools (Write, Edit...). */
       readonly shell?: boolean;
     }
@@ -76,7 +107,7 @@ export type CompiledMatch =
   | { readonly kind: "fork-bomb" }
   /** Output of one of the `from` programs piped, directly or through other commands, into one of the `to` programs. */
   | { readonly kind: "pipe"; readonly from: readonly string[]; readonly to: readonly string[] }
-  | { readonly kind: "sql"; readonly clients: readonly string[]; readonly statements: readonly SqlKind[] }
+  | ({ readonly kind: "sql" } & SqlMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };
 

@@ -19,8 +19,11 @@ import { normalizePath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
 import type { GuardRequest } from "./types.ts";
 
-/** How a fact touches a file. `exec` runs it; `operand` is a path handed to an unknown program. */
-export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec";
+/**
+ * How a fact touches a file. `exec` runs it; `use` hands it to a program that consumes it without
+ * showing it (`curl --key`, `ssh-add`).
+ */
+export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
 
 /** One simple command of a Bash call. */
 export interface CommandFact {
@@ -47,6 +50,8 @@ export interface FileFact {
   readonly recursive: boolean;
   readonly force: boolean;
   readonly filtered: boolean;
+  /** The write replaces the file's whole content (`> f`, `truncate`, `cp x f`), not an append or an edit. */
+  readonly overwrite: boolean;
   /** `tool` for file tools; for Bash, how the shell analysis derived it. */
   readonly basis: "tool" | "known" | "redirect" | "operand" | "interpreter" | "flag";
   /** The command index for Bash facts. */
@@ -152,6 +157,7 @@ function fileFact(
     recursive?: boolean;
     force?: boolean;
     filtered?: boolean;
+    overwrite?: boolean;
     dynamic?: boolean;
     cwd?: string | undefined;
   },
@@ -175,6 +181,7 @@ function fileFact(
     recursive: extra.recursive ?? false,
     force: extra.force ?? false,
     filtered: extra.filtered ?? false,
+    overwrite: extra.overwrite ?? false,
     basis,
     command,
     classes,
@@ -434,6 +441,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
           recursive: effect.recursive,
           force: effect.force,
           filtered: effect.filtered,
+          overwrite: effect.overwrite === true,
           dynamic: effect.path.value === undefined,
           cwd,
         },
@@ -445,6 +453,8 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     if (call.access === "exec") continue;
     const cwd = shell.commands[call.command]?.cwd;
     const args = call.args.length === 0 ? [undefined] : call.args;
+    // `writeFileSync`, `write_text`, `open(p, "w")` replace the content; `open(p, "a")` and `appendFile` do not
+    const overwrite = call.overwrite === true;
     for (const arg of args) {
       files.push(
         fileFact(
@@ -452,7 +462,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
           call.access,
           "interpreter",
           call.command,
-          { recursive: call.recursive, dynamic: arg === undefined, cwd },
+          { recursive: call.recursive, overwrite, dynamic: arg === undefined, cwd },
           ctx,
         ),
       );

@@ -13,7 +13,7 @@ import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
-import { classifyCode, classifySql } from "./sql.ts";
+import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 import type { ShellWord } from "../shell/types.ts";
@@ -54,7 +54,21 @@ function operandClasses(
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
 
-/** One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is literal), `db:*` a wildcard; case-insensitive. */
+/** Stands for a literal `*` (written `\*` in a pattern) on both sides of a wildcard match: no word holds it. */
+const STAR = "\u0000";
+
+/** One alternative against one word; `\*` is a literal star (`gs://b/\*\*` is the word `gs://b/**`). */
+function altMatches(alt: string, value: string): boolean {
+  if (!alt.includes("\\*")) return alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value;
+  const pattern = alt.replaceAll("\\*", STAR);
+  const text = value.replaceAll("*", STAR);
+  return pattern.includes("*") ? wildcard(pattern, text) : pattern === text;
+}
+
+/**
+ * One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is
+ * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive.
+ */
 function wordMatches(pattern: string, word: string | undefined): boolean {
   if (word === undefined) return false;
   if (pattern === "*") return true;
@@ -62,7 +76,7 @@ function wordMatches(pattern: string, word: string | undefined): boolean {
   return pattern
     .toLowerCase()
     .split("|")
-    .some((alt) => (alt.length > 1 && alt.includes("*") ? wildcard(alt, value) : alt === value));
+    .some((alt) => altMatches(alt, value));
 }
 
 /** A word the args patterns see; `suspect` when it may be the value of the option before it. */
@@ -260,6 +274,13 @@ function matchCommand(
     if (m.flagsAny !== undefined && !m.flagsAny.some((f) => flags.has(f))) continue;
     if (m.flagsAll !== undefined && !m.flagsAll.every((group) => group.some((f) => flags.has(f)))) continue;
     if (m.flagsNone !== undefined && m.flagsNone.some((f) => flags.has(f))) continue;
+    if (
+      m.wordsNone !== undefined &&
+      (run === undefined ? fact.view.positionals : run.positionals).some((p) =>
+        m.wordsNone!.some((w) => (p.value === undefined ? w === "*" : wordMatches(w, p.value))),
+      )
+    )
+      continue;
     if (m.doubleDash !== undefined && m.doubleDash !== fact.view.afterDoubleDash) continue;
     if (
       m.optionValues !== undefined &&
@@ -291,20 +312,30 @@ function matchCommand(
   return hits;
 }
 
-/** Whether a file access counts for a path rule's access mode. */
-function accessCounts(
-  mode: "zero-access" | "read-only" | "no-delete" | "secret" | "no-write",
-  fact: FileFact,
-): boolean {
-  // a mode or owner change shows no content: loosening a key's mode is a rule of its own (perm.secret-loosen)
-  if (mode === "zero-access") return fact.access !== "chmod" && fact.access !== "chown";
-  // a secret: reading or deleting it counts, and so does a file tool's write (Edit reads the file
-  // first, Write replaces it); a shell write or load (`>> .env`, `source .env`) shows nothing
-  if (mode === "secret")
-    return fact.access === "read" || fact.access === "delete" || (fact.access === "write" && fact.basis === "tool");
-  if (mode === "no-write") return fact.access === "write" || fact.access === "delete";
-  if (mode === "read-only") return fact.access !== "read" && fact.access !== "exec";
-  return fact.access === "delete";
+/**
+ * Whether a file access counts for a path rule's access mode. Reading covers running and sourcing
+ * (`exec`) but not `use`: a program that consumes a key without showing it (`curl --key k.pem`)
+ * discloses nothing, and neither does a mode change. `write-only` lets a secret be created or
+ * written (`cp .env.example .env`, `openssl req -keyout k.pem`) and still never read or deleted.
+ */
+function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
+  const a = fact.access;
+  switch (mode) {
+    case "zero-access":
+      return a === "read" || a === "exec" || a === "write" || a === "delete";
+    case "write-only":
+      return a === "read" || a === "exec" || a === "delete";
+    case "read-only":
+      return a === "write" || a === "delete" || a === "chmod" || a === "chown";
+    case "no-delete":
+      return a === "delete";
+    case "no-write":
+      return a === "write" || a === "delete";
+    case "no-read":
+      return a === "read" || a === "exec";
+    default:
+      return assertNever(mode);
+  }
 }
 
 /**
@@ -338,6 +369,7 @@ function describeFile(fact: FileFact): string {
     chmod: "changes the mode of",
     chown: "changes the owner of",
     exec: "runs",
+    use: "uses",
   }[fact.access];
   return `${verb} ${quote(fact.raw)}`;
 }
@@ -382,10 +414,38 @@ function globReachesName(
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 
+/**
+ * A mode change that keeps the owner's access and only takes the group's and others' away:
+ * `chmod 600 ~/.ssh/id_ed25519`, `chmod 700 ~/.ssh`, `chmod -R go-rwx ~/.gnupg` (what ssh and gpg
+ * ask for). Recursive octal modes must keep the owner's `x` (`chmod -R 600` breaks directories).
+ */
+function tightens(fact: FileFact, facts: Facts): boolean {
+  if (fact.access !== "chmod" || fact.command === undefined) return false;
+  const command = facts.commands.find((c) => c.index === fact.command);
+  if (command === undefined || command.program !== "chmod") return false;
+  const mode = command.view.positionals[0]?.value;
+  if (mode === undefined || mode.length === 0) return false;
+  const digits = [...mode];
+  if (digits.every((c) => c >= "0" && c <= "7")) {
+    if (mode.length < 3 || mode.length > 4 || (mode.length === 4 && mode[0] !== "0")) return false;
+    const [owner, group, other] = digits.slice(-3).map(Number) as [number, number, number];
+    return group === 0 && other === 0 && owner >= 4 && (!fact.recursive || owner === 7);
+  }
+  return mode.split(",").every((clause) => {
+    const op = [...clause].findIndex((c) => c === "-" || c === "=" || c === "+");
+    if (op <= 0) return false;
+    const who = clause.slice(0, op);
+    const perms = clause.slice(op + 1);
+    if (![...who].every((c) => c === "g" || c === "o")) return false;
+    return clause[op] === "-" || (clause[op] === "=" && perms === "");
+  });
+}
+
 function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.files) {
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
+    if (tightens(fact, facts)) continue;
     const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
     if (
       !literal &&
@@ -400,7 +460,8 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
 
 /**
  * Deletes of paths in the rule's classes. A delete of a broad directory (root, home, project,
- * parent, broad glob) counts when recursive, forced or globbed; a system path counts always. A
+ * parent, broad glob) counts when recursive, forced or globbed; a system path, a home file and
+ * anything in another user's home count always. A
  * filtered delete (`find <root> -name x -delete`) only removes what the filter selects: it counts
  * for system paths and for rules that ask for filtered deletes (`filtered: true`).
  */
@@ -417,7 +478,8 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     if (fact.path === undefined) continue;
     const classes = m.targets.filter((c) => fact.classes.has(c));
     if (classes.length === 0) continue;
-    const narrow = classes.some((c) => c === "system" || c === "device");
+    // a file that one plain `rm` destroys (`~/.bashrc`), anything in another user's home: no flag needed
+    const narrow = classes.some((c) => c === "system" || c === "device" || c === "home-file" || c === "other-home");
     if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
     if (!fact.filtered && !narrow && !bulk) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -433,16 +495,23 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
         (m.shell !== true || f.basis !== "tool") &&
         (m.access as readonly string[]).includes(f.access) &&
         (m.recursive === undefined || m.recursive === f.recursive) &&
-        m.targets.some((c) => f.classes.has(c)),
+        (m.overwrite !== true || f.overwrite) &&
+        m.targets.some((c) => f.classes.has(c)) &&
+        // taking the group's and others' access away from the user's own files (not a system tree)
+        !(tightens(f, facts) && !(["system", "root", "device"] as const).some((c) => f.classes.has(c))),
     )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));
 }
 
 function matchRemoteCode(m: Extract<CompiledMatch, { kind: "remote-code" }>, facts: Facts): Hit[] {
   const hits: Hit[] = [];
+  const fetchers = m.fetchers.map((f) => f.toLowerCase());
   for (const exec of facts.code) {
     if (exec.source === "literal" || exec.source === "file") continue;
-    const fetcher = exec.producers.map((i) => facts.commands[i]?.program).find((p) => programMatches(p, m.fetchers));
+    // PowerShell names are case-insensitive (`Invoke-WebRequest`, `IWR`)
+    const fetcher = exec.producers
+      .map((i) => facts.commands[i]?.program)
+      .find((p) => programMatches(p?.toLowerCase(), fetchers));
     if (fetcher === undefined) continue;
     const runner = facts.commands[exec.command];
     hits.push({
@@ -500,40 +569,146 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): H
   return hits;
 }
 
-/** Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`, `clickhouse-client --query`, `mongosh --eval`). */
-const SQL_TEXT_OPTIONS = ["-c", "--command", "-e", "--execute", "--eval", "-q", "-Q", "--query", "--sql"];
+/**
+ * Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`,
+ * `clickhouse-client --query`, `mongosh --eval`, `sqlite3 -cmd`, `influx -execute`) and the request
+ * bodies of HTTP clients (ClickHouse and other SQL-over-HTTP servers).
+ */
+const SQL_TEXT_OPTIONS = [
+  "-c",
+  "--command",
+  "-e",
+  "--execute",
+  "-execute",
+  "--eval",
+  "-q",
+  "-Q",
+  "--query",
+  "--sql",
+  "-cmd",
+  "-s",
+  "--init-command",
+  "-d",
+  "--data",
+  "--data-binary",
+  "--data-raw",
+  "--data-urlencode",
+  "--post-data",
+  "--body-data",
+];
+
+/** True for a word made of letters only (a Redis command name such as `GET` or `ECHO`). */
+const isBareWord = (word: string): boolean =>
+  word.length > 0 && [...word].every((c) => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_");
+
+/** The string literals of a producer's words (`psql -tAc "select 'drop table ' || ..." | psql`: `drop table `). */
+function quotedParts(word: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < word.length) {
+    const q = word[i];
+    if (q !== "'" && q !== '"') {
+      i++;
+      continue;
+    }
+    const close = word.indexOf(q, i + 1);
+    if (close === -1) break;
+    parts.push(word.slice(i + 1, close));
+    i = close + 1;
+  }
+  return parts;
+}
+
+/** Text piped into the command: the words of `echo`/`printf`, the quoted parts of other producers' words. */
+function pipedTexts(fact: CommandFact, facts: Facts): string[] {
+  const texts: string[] = [];
+  for (const pipe of facts.shell?.pipes ?? []) {
+    if (pipe.to !== fact.index) continue;
+    const producer = facts.commands[pipe.from];
+    if (producer === undefined) continue;
+    if (producer.program === "echo" || producer.program === "printf") texts.push(producer.argv.slice(1).join(" "));
+    // a producer that prints statements built from literals (`... | awk '{print "drop table " $1}' | mysql`)
+    else texts.push(...producer.argv.slice(1).flatMap(quotedParts));
+  }
+  return texts;
+}
 
 /**
  * SQL text a client command receives: statement options, stdin bodies, static text piped in, and
  * its operands (a client with no option table leaves `-e "DROP ..."` as an operand; `sqlite3 db
- * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands).
+ * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands). With `after`, only the words
+ * after the first operand that is one of `after` (and stdin).
  */
-function sqlTexts(fact: CommandFact, facts: Facts): string[] {
-  const texts: string[] = [];
-  for (const key of SQL_TEXT_OPTIONS) {
-    for (const word of fact.view.values.get(key) ?? []) if (word.value !== undefined) texts.push(word.value);
+function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | undefined): string[] {
+  const texts: string[] = [...(facts.stdinText.get(fact.index) ?? []), ...pipedTexts(fact, facts)];
+  if (after !== undefined) {
+    const args = fact.command.args.map((w) => w.value ?? "");
+    const at = args.findIndex((a) => after.includes(a.toLowerCase()));
+    if (at === -1) return [];
+    for (const arg of args.slice(at + 1)) {
+      // `--execute=CODE`, `--sql=...`: the value
+      const eq = arg.startsWith("-") ? arg.indexOf("=") : -1;
+      texts.push(eq === -1 ? arg : arg.slice(eq + 1));
+    }
+    return texts;
   }
-  texts.push(...(facts.stdinText.get(fact.index) ?? []));
-  for (const pipe of facts.shell?.pipes ?? []) {
-    if (pipe.to !== fact.index) continue;
-    const producer = facts.commands[pipe.from];
-    if (producer !== undefined && (producer.program === "echo" || producer.program === "printf"))
-      texts.push(producer.argv.slice(1).join(" "));
+  for (const key of SQL_TEXT_OPTIONS) {
+    for (const word of fact.view.values.get(key) ?? []) {
+      if (word.value === undefined) continue;
+      texts.push(word.value);
+      // a form field holding the statement (`--data-urlencode "q=DROP DATABASE metrics"`)
+      const eq = word.value.indexOf("=");
+      if (eq > 0 && isBareWord(word.value.slice(0, eq))) texts.push(word.value.slice(eq + 1));
+    }
   }
   const operands = fact.view.positionals.map((w) => w.value ?? "");
-  texts.push(...operands, operands.join(" "));
+  operands.forEach((operand, i) => {
+    // a lone word is a statement only as a command name (`redis-cli -h x FLUSHALL`), not as the
+    // argument of another command (`redis-cli GET flushall`, `redis-cli ECHO FLUSHDB`)
+    if (operand.includes(" ") || operand.includes("\n") || i === 0 || !isBareWord(operands[i - 1]!))
+      texts.push(operand);
+  });
+  texts.push(operands.join(" "));
   return texts;
 }
 
-function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts): Hit[] {
+/** True when the client works on a scratch database: none named (in memory), `:memory:`, a temp or test file. */
+function onScratch(
+  fact: CommandFact,
+  scratch: NonNullable<Extract<CompiledMatch, { kind: "sql" }>["scratch"]>,
+  ctx: PathContext,
+): boolean {
+  if (!programMatches(fact.program, scratch.clients)) return false;
+  const database = fact.view.positionals[0];
+  if (database === undefined) return true;
+  if (database.value === undefined) return false;
+  if (scratch.databases.some((d) => wildcard(d, database.value!))) return true;
+  const path = normalizePath(database.value, { cwd: fact.command.cwd ?? ctx.cwd, home: ctx.home });
+  return (
+    scratch.databases.some((d) => wildcard(d, path)) ||
+    ctx.tempDirs.some((t) => path.startsWith(`${t.replace(/\/+$/, "")}/`))
+  );
+}
+
+function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx: PathContext): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.clients)) continue;
-    const kinds = new Set(sqlTexts(fact, facts).flatMap(classifySql));
+    if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
+    const texts = sqlTexts(fact, facts, m.after);
+    const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
+    // `redis-cli --scan | xargs redis-cli del`: a client's listing of every key, deleted
+    if (fact.command.runtimeArgs)
+      for (const pipe of facts.shell?.pipes ?? []) {
+        const producer = pipe.to === fact.index ? facts.commands[pipe.from] : undefined;
+        if (producer === undefined || !programMatches(producer.program, m.clients)) continue;
+        for (const k of classifyKeyDeletion(producer.argv.slice(1), fact.argv.slice(1))) kinds.add(k);
+      }
     const found = m.statements.filter((k) => kinds.has(k));
     if (found.length > 0)
       hits.push({ subject: `${quote(fact.command.text)} (${found.join(", ")})`, scope: fact.scope });
   }
+  if (m.after !== undefined || m.drivers === false) return hits;
   // statements in interpreter code that uses a database driver (`python -c "...execute('DROP TABLE x')"`)
   for (const exec of facts.code) {
     if (exec.language === "shell" || exec.code === undefined) continue;
@@ -581,7 +756,7 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     case "pipe":
       return matchPipe(m, facts);
     case "sql":
-      return matchSql(m, facts);
+      return matchSql(m, facts, ctx);
     case "unrepresentable":
       return matchUnrepresentable(facts);
     default:
@@ -620,9 +795,11 @@ export function candidateRules(rules: readonly CompiledRule[], facts: Facts): re
         return facts.code.length > 0;
       case "pipe":
         return (facts.shell?.pipes.length ?? 0) > 0;
+      case "sql":
+        // a client it names runs, or interpreter code whose driver calls it reads
+        return named(m.clients) || (m.after === undefined && m.drivers !== false && facts.code.length > 0);
       case "tools":
       case "fork-bomb":
-      case "sql":
       case "unrepresentable":
         return true;
       default:

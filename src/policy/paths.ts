@@ -59,6 +59,8 @@ const SYSTEM_EXCEPTIONS = [
   "/dev/urandom",
   "/dev/fd",
   "/dev/shm",
+  // kernel tunables (`echo 3 > /proc/sys/vm/drop_caches`, what `sysctl -w` writes)
+  "/proc/sys",
 ];
 
 /** Block devices and disks, by name prefix under /dev. */
@@ -79,6 +81,12 @@ const DEVICE_PREFIXES = [
   "nbd",
   "zd",
   "root",
+  "sg",
+  "mtd",
+  "dasd",
+  "rbd",
+  "drbd",
+  "bcache",
 ];
 
 /**
@@ -129,7 +137,17 @@ const HOME_DATA = [
   "work",
   "workspace",
   "repos",
+  "Repos",
+  "repositories",
   "git",
+  "github",
+  "GitHub",
+  "Developer",
+  "Workspace",
+  "Sites",
+  "bin",
+  "scripts",
+  "notes",
   "go",
   ".config",
   ".ssh",
@@ -143,13 +161,51 @@ const HOME_DATA = [
   ".mozilla",
   ".thunderbird",
   ".vscode",
+  ".emacs.d",
+  ".vim",
+  ".oh-my-zsh",
+  ".var",
+];
+
+/**
+ * The user's own startup, configuration and history files directly in the home directory: a
+ * plain `rm` or a truncating write of one of these destroys it, no recursion needed.
+ */
+const HOME_FILES = [
   ".bashrc",
-  ".zshrc",
-  ".profile",
   ".bash_profile",
-  ".gitconfig",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".config/fish/config.fish",
+  ".inputrc",
   ".bash_history",
   ".zsh_history",
+  ".gitconfig",
+  ".config/git/config",
+  ".vimrc",
+  ".gvimrc",
+  ".emacs",
+  ".tmux.conf",
+  ".screenrc",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".Xresources",
+  ".xinitrc",
+  ".xprofile",
 ];
 
 /** Caches under the home directory: deleting them costs a download, never data. */
@@ -184,7 +240,38 @@ const HOME_CACHES = [
   ".electron",
   ".cypress/cache",
   ".terraform.d/plugin-cache",
+  // build products and toolchains that a tool recreates or downloads again
+  "Library/Developer/Xcode/DerivedData",
+  "Library/Developer/Xcode/iOS DeviceSupport",
+  "Library/Developer/CoreSimulator/Caches",
+  ".local/share/virtualenvs",
+  ".virtualenvs",
+  ".nvm/versions",
+  ".nvm/.cache",
+  ".pyenv/versions",
+  ".rbenv/versions",
+  ".rustup/toolchains",
+  ".local/share/pnpm/store",
+  "Library/Logs",
+  ".vscode/extensions",
+  ".vscode-server",
+  ".cursor/extensions",
+  ".gradle/wrapper/dists",
+  ".cocoapods/repos",
 ];
+
+/**
+ * A directory under the home directory that names itself a cache (`~/.config/Code/Cache`,
+ * `CachedData`, `GPUCache`, `node_modules/.cache`): applications keep disposable data there.
+ * Keys and credential directories stay what they are (their path rules still apply).
+ */
+function cacheSegment(path: string, home: string, ci: boolean): boolean {
+  if (!isWithin(path, home, ci) || path.length === home.length) return false;
+  return path
+    .slice(home.length + 1)
+    .split("/")
+    .some((segment) => segment.toLowerCase().includes("cache"));
+}
 
 /** Directories that hold one home directory per user. */
 const HOMES_DIRS = ["/home", "/Users"];
@@ -222,7 +309,8 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   }
 
   const inProject = isWithin(target, ctx.projectDir, ci);
-  const inCache = HOME_CACHES.some((d) => isWithin(target, `${ctx.home}/${d}`, ci));
+  const inCache =
+    HOME_CACHES.some((d) => isWithin(target, `${ctx.home}/${d}`, ci)) || cacheSegment(target, ctx.home, ci);
   const inTemp = inCache || ctx.tempDirs.some((d) => isWithin(target, d, ci));
   const exempt = SYSTEM_EXCEPTIONS.some((d) => isWithin(target, d, ci));
   // a disk device is classified as a device, the more precise class, not also as a system path
@@ -238,20 +326,40 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
     classes.add("system");
   }
   if (!inTemp && !exempt && !inProject) classes.add("outside-project");
-  if (!inProject && !inTemp && HOME_DATA.some((d) => isWithin(target, `${ctx.home}/${d}`, ci)))
-    classes.add("home-data");
-  if (!inProject && !inTemp && isOtherHome(target, glob, ctx)) classes.add("other-home");
+  const inHome = (names: readonly string[]) => names.some((d) => isWithin(target, `${ctx.home}/${d}`, ci));
+  if (!inProject && !inTemp && (inHome(HOME_DATA) || inHome(HOME_FILES))) classes.add("home-data");
+  if (!glob && !inProject && HOME_FILES.some((f) => eq(abs, `${ctx.home}/${f}`))) classes.add("home-file");
+  if (!inProject && !inTemp && isOtherHome(abs, target, glob, ctx)) classes.add("other-home");
   if (isClaudeConfig(target, ctx)) classes.add("claude-config");
   return classes;
 }
 
-/** Another user's home directory or anything in it (`/home/alice`, `/Users/bob/Documents`). */
-function isOtherHome(abs: string, glob: boolean, ctx: PathContext): boolean {
+/**
+ * Another user's home directory or anything in it (`/home/alice`, `/Users/bob/Documents`, `~alice`
+ * once resolved), a directory of homes that is not a parent of ours (`/Users` on Linux), and a
+ * glob whose wildcard picks the user (`/home/?*` followed by `/.ssh`). `target` is the glob's base for a glob.
+ */
+function isOtherHome(abs: string, target: string, glob: boolean, ctx: PathContext): boolean {
   const ci = ctx.caseInsensitive;
-  if (isWithin(abs, ctx.home, ci) || isWithin(ctx.home, abs, ci)) return false;
-  // `/Users/*` on a Linux machine; `/home` itself and `/home/*` are parents of our own home (classes `parent`, `broad-glob`)
-  if (glob && HOMES_DIRS.includes(abs)) return true;
-  return HOMES_DIRS.some((dir) => isWithin(abs, dir, ci) && abs.length > dir.length + 1);
+  if (glob) {
+    // a wildcard right after a directory of homes reaches every user's home (`/home/*/.ssh`, `/Users/*`)
+    const base = HOMES_DIRS.find((dir) => (ci ? dir.toLowerCase() === target.toLowerCase() : dir === target));
+    if (base !== undefined && abs.length > base.length + 1 && !isWithin(ctx.home, base, ci)) return true;
+    if (base !== undefined && abs.slice(base.length + 1).includes("/")) return true;
+    return !isWithin(target, ctx.home, ci) && !isWithin(ctx.home, target, ci) && otherUser(target, ci);
+  }
+  if (isWithin(abs, ctx.home, ci)) return false;
+  if (isWithin(ctx.home, abs, ci)) return false;
+  return HOMES_DIRS.some((dir) => (ci ? dir.toLowerCase() === abs.toLowerCase() : dir === abs)) || otherUser(abs, ci);
+}
+
+/** `/home/<user>...`, `/Users/<user>...`, `/root...`, `/var/root...`: a home by its place. */
+function otherUser(abs: string, ci: boolean): boolean {
+  return (
+    HOMES_DIRS.some((dir) => isWithin(abs, dir, ci) && abs.length > dir.length + 1) ||
+    isWithin(abs, "/root", ci) ||
+    isWithin(abs, "/var/root", ci)
+  );
 }
 
 /** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */

@@ -112,7 +112,8 @@ export function bashRuleMatches(content: string, line: string): boolean {
 export type PathCompiler = (glob: string) => CompiledGlob;
 
 function fileTouches(syntax: "read-paths" | "edit-paths", fact: FileFact): boolean {
-  if (syntax === "read-paths") return fact.access === "read" || fact.access === "exec";
+  // a user's `Read(...)` rule keeps every program away from the file, even one that only uses it
+  if (syntax === "read-paths") return fact.access === "read" || fact.access === "exec" || fact.access === "use";
   return fact.access === "write" || fact.access === "delete" || fact.access === "chmod" || fact.access === "chown";
 }
 

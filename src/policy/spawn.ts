@@ -6,22 +6,29 @@
  * (`for i in range(4)`) or a single fork does not count.
  */
 
-/** Calls that start a process, by language family. */
+/**
+ * Calls that start a process without waiting for it, by language family. Calls that wait
+ * (`subprocess.run`, `execSync`, `system()`) run one process at a time: a loop of them is a
+ * watcher, not a bomb.
+ */
 const SPAWNS = [
   /\bfork\s*(?:\(|\b)/,
   /\bos\.fork\b/,
-  /\bsubprocess\.(?:Popen|run|call)\b/,
+  /\bsubprocess\.Popen\b/,
   /\bmultiprocessing\.Process\b/,
-  /\bchild_process\b/,
-  /\b(?:spawn|exec|execSync|spawnSync|fork)\s*\(/,
+  /\bProcess\s*\(/,
+  /\bPopen\s*\(/,
+  /\bos\.(?:spawn\w*|posix_spawn\w*|popen)\b/,
+  /\b(?:spawn|exec|fork)\s*\(/,
   /\bpcntl_fork\b/,
   /\bProcess\.spawn\b/,
-  /\bsystem\s*\(/,
+  /\bStart-Process\b/i,
 ];
 
 /** Loops without a bound. */
 const UNBOUNDED = [
   /\bwhile\s*\(?\s*(?:True|true|1|!0|:)\s*\)?/,
+  /\bwhile\s*\(\s*\$true\s*\)/i,
   /\bfor\s*\(\s*;\s*;\s*\)/,
   /\bloop\s*(?:\{|do\b)/,
   /\bwhile\s+fork\b/,

@@ -23,7 +23,7 @@ export const Effect = z
 export const PathClass = z
   .enum(PATH_CLASSES)
   .describe(
-    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob that can match everything in root, home, the project or a parent (`*`, `.*`, `*/*`, `**`); outside-project: anywhere outside the project, temp and cache dirs; claude-config: Claude Code and lanes configuration files; home-data: a home directory's documents, desktop, config, keys and source trees; other-home: another user's home directory",
+    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob that can match everything in root, home, the project or a parent (`*`, `.*`, `*/*`, `**`); outside-project: anywhere outside the project, temp and cache dirs; claude-config: Claude Code and lanes configuration files; home-data: a home directory's documents, desktop, config, keys and source trees; home-file: a shell startup, configuration or history file directly in the home directory (`~/.bashrc`, `~/.gitconfig`); other-home: another user's home directory",
   );
 export type PathClass = z.infer<typeof PathClass>;
 
@@ -79,6 +79,12 @@ export const CommandMatch = z
       .describe(
         "Options whose value must match one of the given words (`*` matches any text), e.g. {--prune: [now, all]} or {of: [/dev/*]} for dd; the value may be given as `--opt=value` or as the next word (`--target prod`).",
       ),
+    words_none: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "None of the positional words matches one of these `args` patterns, e.g. [print] for `parted /dev/sda print`; [`*`] means the command has no positional word at all (`pkill -u root`).",
+      ),
     double_dash: z
       .boolean()
       .optional()
@@ -105,8 +111,10 @@ export type CommandMatch = z.infer<typeof CommandMatch>;
 /** A path rule: applies to Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep and Bash operands and redirections. */
 export const PathMatch = z.strictObject({
   access: z
-    .enum(["zero-access", "read-only", "no-delete"])
-    .describe("zero-access: no read, write or delete; read-only: no write or delete; no-delete: no delete"),
+    .enum(["zero-access", "write-only", "read-only", "no-delete"])
+    .describe(
+      "zero-access: no read, write or delete; write-only: no read or delete (creating or writing it discloses nothing); read-only: no write or delete; no-delete: no delete",
+    ),
   patterns: z
     .array(z.string().min(1))
     .min(1)

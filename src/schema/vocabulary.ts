@@ -15,6 +15,7 @@ export const PATH_CLASSES = [
   "outside-project",
   "claude-config",
   "home-data",
+  "home-file",
   "other-home",
 ] as const;
 /** See `PathClass` in src/schema/atoms.ts for the meaning of each class. */

@@ -3,7 +3,14 @@
  * also needs to know which operands came after `--`.
  */
 import { scanOptions, type OptionEvent, type OptionGrammar } from "./_options.ts";
-import { FIND_EXEC_PRIMARIES, FIND_PRIMARIES, PROGRAM_GRAMMARS, type ProgramGrammar } from "./tables/options.ts";
+import {
+  FIND_EXEC_PRIMARIES,
+  FIND_PRIMARIES,
+  HELP_WORD_PROGRAMS,
+  POWERSHELL_VERBS,
+  PROGRAM_GRAMMARS,
+  type ProgramGrammar,
+} from "./tables/options.ts";
 import type { ShellWord } from "./types.ts";
 
 /** One operand and whether a `--` came before it. */
@@ -20,7 +27,11 @@ export interface DetailedView {
   afterDoubleDash: boolean;
 }
 
-const DEFAULT: ProgramGrammar = { options: {} };
+/**
+ * Programs without a table: every option is a flag, except `--env-file`, which takes a file by the
+ * same convention everywhere (node, bun, deno, uvicorn, docker, wrangler, ...).
+ */
+const DEFAULT: ProgramGrammar = { options: { "--env-file": 1 } };
 
 function empty(): DetailedView {
   return { flags: new Set(), values: new Map(), operands: [], afterDoubleDash: false };
@@ -31,11 +42,20 @@ function addValues(view: DetailedView, name: string, values: readonly ShellWord[
   view.values.set(name, [...(view.values.get(name) ?? []), ...values]);
 }
 
+/** PowerShell cmdlets (`Verb-Noun`): parameters are whole words (`-Force` is not `-F -o -r -c -e`). */
+const CMDLET: ProgramGrammar = { options: {}, singleDashLong: true };
+
+/** True for a `Verb-Noun` name with a standard PowerShell verb (`Restart-Computer`, `clear-disk`). */
+function isCmdlet(program: string): boolean {
+  const dash = program.indexOf("-");
+  return dash > 0 && dash < program.length - 1 && POWERSHELL_VERBS.includes(program.slice(0, dash).toLowerCase());
+}
+
 /** The grammar `argView` uses for a program. */
 export function grammarOf(program: string | undefined): ProgramGrammar {
-  return program !== undefined && Object.hasOwn(PROGRAM_GRAMMARS, program)
-    ? (PROGRAM_GRAMMARS[program] as ProgramGrammar)
-    : DEFAULT;
+  if (program === undefined) return DEFAULT;
+  if (Object.hasOwn(PROGRAM_GRAMMARS, program)) return PROGRAM_GRAMMARS[program] as ProgramGrammar;
+  return isCmdlet(program) ? CMDLET : DEFAULT;
 }
 
 function applyEvents(view: DetailedView, events: readonly OptionEvent[], grammar: ProgramGrammar): void {
@@ -161,6 +181,12 @@ export function detailedView(program: string | undefined, args: readonly ShellWo
   if (program === "find") return findView(args);
   const view = empty();
   viewWith(grammarOf(program), args, view);
+  if (
+    program !== undefined &&
+    HELP_WORD_PROGRAMS.includes(program) &&
+    view.operands.some((o) => o.word.value === "help")
+  )
+    view.flags.add("--help");
   return view;
 }
 

@@ -3,6 +3,7 @@
  * `_code-tokens.ts`: dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
  * `Path('/x').unlink()`), import aliases, paren-less perl/ruby calls and backtick strings.
  */
+import { withHome } from "./_code-home.ts";
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
 import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "./tables/apis.ts";
 import type { InterpreterCall } from "./types.ts";
@@ -17,6 +18,8 @@ export interface FoundCall {
   readonly api: string;
   readonly access: InterpreterCall["access"];
   readonly recursive: boolean;
+  /** A write that replaces the content: a `write...` API that does not append, or an open mode `w`/`>`. */
+  readonly overwrite: boolean;
   /** Path arguments (file APIs) or the command (exec APIs), as static strings or `undefined`. */
   readonly args: readonly (string | undefined)[];
   readonly exec: FoundExec | undefined;
@@ -366,12 +369,18 @@ function callOf(
   language: CodeTokenLanguage,
   receiverPath?: CodeToken[],
 ): FoundCall {
-  const args = argTokens.map((t) => classify(t, language));
+  const args = argTokens.map((t) => classify(spec.access === "exec" ? t : withHome(t, language), language));
   let access = spec.access;
+  const name = api.toLowerCase();
+  let overwrite = access === "write" && name.includes("write") && !name.includes("append");
   if (spec.mode !== undefined) {
     const mode = args[spec.mode.index];
     const modeText = mode?.kind === "string" ? mode.value : mode === undefined ? "" : undefined;
     if (modeText === undefined || [...spec.mode.write].some((c) => modeText.includes(c))) access = "write";
+    // `open(p, "w")`, perl `open(F, ">", p)`: the file starts empty
+    overwrite =
+      modeText !== undefined &&
+      (modeText.includes("w") || (modeText.startsWith(">") && !modeText.startsWith(">>")) || modeText === "+>");
   }
   const recursive =
     spec.recursive === true ||
@@ -380,10 +389,11 @@ function callOf(
   if (spec.access === "exec") {
     const exec = execOf(spec, args, language);
     const shown = exec.kind === "shell" ? [exec.code] : exec.argv.map((a) => a.value);
-    return { api, access, recursive: false, args: shown, exec, text };
+    return { api, access, recursive: false, overwrite: false, args: shown, exec, text };
   }
-  const paths = receiverPath !== undefined ? [stringValue(receiverPath)?.value] : pathArgs(spec, args);
-  return { api, access, recursive, args: paths, exec: undefined, text };
+  const paths =
+    receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
+  return { api, access, recursive, overwrite, args: paths, exec: undefined, text };
 }
 
 /** The end (exclusive) of a paren-less perl/ruby call's arguments starting at `from`. */
@@ -437,6 +447,7 @@ export function findCalls(
         api: apis.backticks ?? "backticks",
         access: "exec",
         recursive: false,
+        overwrite: false,
         args: [t.value],
         exec: { kind: "shell", code: t.value },
         text: t.text,

@@ -7,7 +7,7 @@
 import type { CodeLanguage } from "./types.ts";
 
 /** A language `tokenizeCode` understands. */
-export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell">;
+export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell" | "c">;
 
 /** One token. */
 export interface CodeToken {

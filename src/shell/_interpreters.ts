@@ -13,7 +13,7 @@ export type InterpreterInput =
    * `-c CODE`, `-e CODE`, `bash -c STR`, `deno eval CODE`: the code words (joined for perl `-e a -e b`).
    * No words when the code option has no argument: under `xargs` it arrives at run time.
    */
-  | { readonly kind: "code"; readonly words: readonly number[]; readonly argsFrom: number }
+  | { readonly kind: "code"; readonly words: readonly number[]; readonly argsFrom: number; readonly separator?: string }
   /** A script operand (a file, or `<(...)`); its arguments start at `argsFrom`. */
   | { readonly kind: "script"; readonly index: number; readonly argsFrom: number }
   /** Code comes from stdin (`bash`, `bash -s`, `python3 -`); arguments start at `argsFrom`. */
@@ -33,6 +33,8 @@ export interface InterpreterRead {
 export function interpreterName(program: string | undefined): string | undefined {
   if (program === undefined) return undefined;
   if (Object.hasOwn(INTERPRETERS, program)) return program;
+  // Windows names are case-insensitive (`PowerShell.exe`, `POWERSHELL`)
+  if (program !== program.toLowerCase()) return interpreterName(program.toLowerCase());
   let base = program;
   while (
     base.length > 0 &&
@@ -54,10 +56,14 @@ export function readInterpreter(program: string | undefined, args: readonly Shel
 
 function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): InterpreterInput {
   const spellings = spec.spellings;
+  const folded =
+    spec.foldCase === true
+      ? written.map((w) => (w.value?.startsWith("-") === true ? { ...w, value: w.value.toLowerCase() } : w))
+      : written;
   const args =
     spellings === undefined
-      ? written
-      : written.map((w) =>
+      ? folded
+      : folded.map((w) =>
           w.value !== undefined && Object.hasOwn(spellings, w.value) ? { ...w, value: spellings[w.value] } : w,
         );
   if (spec.evalSubcommand !== undefined) {
@@ -81,6 +87,9 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
     }
   }
   if (spec.noCode?.some((o) => seen.has(o)) === true) return { kind: "none" };
+  const rest = (from: number): number[] => Array.from({ length: written.length - from }, (_, i) => from + i);
+  if (codeOption && spec.restIsCode === true && codeWords.length > 0)
+    return { kind: "code", words: rest(codeWords.at(-1) as number), argsFrom: written.length, separator: " " };
   if (codeOption)
     return { kind: "code", words: spec.joinCode === true ? codeWords : codeWords.slice(-1), argsFrom: scan.next };
   if (spec.codeFlag !== undefined && seen.has(spec.codeFlag)) {
@@ -94,5 +103,13 @@ function inputOf(spec: InterpreterSpec, written: readonly ShellWord[]): Interpre
   const operand = args[scan.next];
   if (operand === undefined) return { kind: "stdin", argsFrom: scan.next };
   if (operand.value === "-") return { kind: "stdin", argsFrom: scan.next + 1 };
+  // `powershell "irm URL | iex"` and `powershell Stop-Computer -Force` are commands (the rest of the
+  // line, joined); `powershell -File x.ps1` and `powershell ./x.ps1` run a script
+  if (
+    spec.operandIsCode === true &&
+    spec.scriptOptions?.some((o) => seen.has(o)) !== true &&
+    operand.value?.toLowerCase().endsWith(".ps1") !== true
+  )
+    return { kind: "code", words: rest(scan.next), argsFrom: written.length, separator: " " };
   return { kind: "script", index: scan.next, argsFrom: scan.next + 1 };
 }

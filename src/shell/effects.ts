@@ -17,7 +17,13 @@ const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined
 type Push = (
   access: Access,
   path: ShellWord,
-  extra?: { recursive?: boolean; force?: boolean; filtered?: boolean; basis?: FileEffect["basis"] },
+  extra?: {
+    recursive?: boolean;
+    force?: boolean;
+    filtered?: boolean;
+    overwrite?: boolean;
+    basis?: FileEffect["basis"];
+  },
 ) => void;
 
 const isNonFile = (path: ShellWord): boolean =>
@@ -42,6 +48,7 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         recursive: extra.recursive ?? false,
         force: extra.force ?? false,
         filtered: extra.filtered ?? false,
+        ...(access === "write" && extra.overwrite === true ? { overwrite: true } : {}),
         basis: extra.basis ?? "known",
       });
     };
@@ -56,6 +63,7 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         effect.recursive,
         effect.force,
         effect.filtered,
+        effect.overwrite === true,
         effect.basis,
       ].join("\u0001");
       if (seen.has(key)) continue;
@@ -70,7 +78,7 @@ function redirectEffects(cmd: ShellCommand, push: Push): void {
   for (const r of cmd.redirects) {
     if (r.target === undefined) continue;
     if (r.kind === "write" || r.kind === "append" || r.kind === "readwrite")
-      push("write", r.target, { basis: "redirect" });
+      push("write", r.target, { basis: "redirect", overwrite: r.kind === "write" });
     else if (r.kind === "read") push("read", r.target, { basis: "redirect" });
   }
 }
@@ -89,9 +97,11 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
   const spec = Object.hasOwn(PROGRAM_EFFECTS, program) ? PROGRAM_EFFECTS[program] : undefined;
   const view = detailedView(program, cmd.args);
   if (spec === undefined) {
-    // an unknown program: every operand may be a path it reads (`python tool.py .env` style)
+    // an unknown program: every operand may be a path it reads (`python tool.py .env` style); an
+    // env file it loads into its own environment is used, not shown (`uvicorn --env-file .env`)
     for (const operand of view.operands)
       if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
+    for (const word of view.values.get("--env-file") ?? []) push("use", word);
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
@@ -164,7 +174,10 @@ function specEffects(
   const recursive = spec.recursive === true || has(view, spec.recursiveFlags);
   const force = has(view, spec.forceFlags);
   const filtered = spec.filtered === true;
-  const extra = { recursive, force, filtered };
+  const replaces = spec.overwrite;
+  const overwrite =
+    replaces !== undefined && (replaces.only === undefined || has(view, replaces.only)) && !has(view, replaces.unless);
+  const extra = { recursive, force, filtered, overwrite };
 
   const quietOptions = has(view, spec.quietOptionFlags?.flags) ? spec.quietOptionFlags!.options : [];
   for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
@@ -233,7 +246,7 @@ function destinationEffects(
   destination: NonNullable<EffectSpec["destination"]>,
   operands: readonly Operand[],
   view: DetailedView,
-  extra: { recursive: boolean; force: boolean; filtered: boolean },
+  extra: { recursive: boolean; force: boolean; filtered: boolean; overwrite: boolean },
   push: Push,
 ): void {
   const targetDir = destination.targetDirOptions.flatMap((o) => view.values.get(o) ?? []).at(-1);
@@ -253,7 +266,15 @@ function destinationEffects(
     dest = undefined;
     sources = operands.map((o) => o.word);
   }
-  if (dest !== undefined) push(destination.access, dest, extra);
+  // into a directory (`cp a b dir`, `cp x dir/`, `-t dir`) the destination itself is not replaced
+  const intoDir =
+    targetDir !== undefined ||
+    sources.length > 1 ||
+    dest?.value === undefined ||
+    dest.value.endsWith("/") ||
+    dest.value === "." ||
+    dest.value === "..";
+  if (dest !== undefined) push(destination.access, dest, { ...extra, overwrite: extra.overwrite && !intoDir });
   if (destination.sources !== "none") {
     for (const s of sources)
       push(destination.sources, s, { ...extra, recursive: extra.recursive || destination.sourcesRecursive === true });
@@ -385,8 +406,37 @@ export function findFiltered(args: readonly ShellWord[]): boolean {
   const widens = (v: string): boolean => FIND_WIDENERS.includes(v) && v !== "-o" && v !== "-or";
   return relevant.every(
     (b) =>
-      b.some((v) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer"))) &&
-      !b.some((v) => v !== undefined && widens(v)),
+      b.some(
+        (v, i) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer")) && !matchesAll(v, b[i + 1]),
+      ) && !b.some((v) => v !== undefined && widens(v)),
+  );
+}
+
+/** A name, path or regex test that every entry passes (`-name '*'`, `-path './*'`, `-regex '.*'`). */
+function matchesAll(test: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (test === "-regex" || test === "-iregex") return [".*", ".+", "^.*$", "^.*", ".*$"].includes(value);
+  if (!["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"].includes(test)) return false;
+  const rest = value.startsWith("./") ? value.slice(2) : value;
+  return rest.length > 0 && [...rest].every((c) => c === "*" || c === "/");
+}
+
+/**
+ * The entries right under a search root that a find expression certainly selects: the value of
+ * its one `-name`/`-iname` test when that is a literal name (`find . -name .git -exec rm -rf {} +`
+ * reaches `./.git`), unless `-mindepth` skips the first level or an operator widens the test.
+ */
+export function findNamedChildren(args: readonly ShellWord[], roots: readonly ShellWord[]): ShellWord[] {
+  const values = args.map((a) => a.value);
+  if (values.some((v) => v === undefined || FIND_WIDENERS.includes(v))) return [];
+  const depth = values.indexOf("-mindepth");
+  if (depth >= 0 && Number(values[depth + 1]) >= 2) return [];
+  const names = values.flatMap((v, i) => (v === "-name" || v === "-iname" ? [values[i + 1]] : []));
+  const name = names[0];
+  if (names.length !== 1 || name === undefined || name === "" || name.includes("/")) return [];
+  if ([...name].some((c) => c === "*" || c === "?" || c === "[" || c === "\\")) return [];
+  return roots.flatMap((root) =>
+    root.value === undefined ? [] : [{ text: root.text, value: `${trimSlashes(root.value)}/${name}`, glob: false }],
   );
 }
 
@@ -395,6 +445,7 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   if (view.flags.has("-delete")) {
     const filtered = findFiltered(cmd.args);
     for (const root of roots) push("delete", root, { recursive: true, filtered });
+    if (filtered) for (const child of findNamedChildren(cmd.args, roots)) push("delete", child, { recursive: true });
   }
   for (const option of ["-fprint", "-fprint0", "-fls", "-fprintf"]) {
     const file = view.values.get(option)?.[0];
@@ -483,13 +534,18 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   if (!cmd.runtimeArgs) return [...own];
   const out: FileEffect[] = [];
   if (cmd.searchRoots.length > 0) {
-    const filtered = findFiltered(findOf(cmd, analysis)?.args ?? []);
+    const find = findOf(cmd, analysis);
+    const findArgs = find?.args ?? [];
+    // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
+    const filtered = find === undefined ? grepFed(cmd, analysis) : findFiltered(findArgs);
+    const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }
       for (const root of cmd.searchRoots) out.push({ ...effect, path: root, recursive: true, filtered });
+      for (const child of children) out.push({ ...effect, path: child, recursive: true, filtered: false });
     }
     return out;
   }
@@ -517,6 +573,16 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
     });
   }
   return out;
+}
+
+/** True when `cmd` runs under `xargs` fed by a grep of a listing (the xargs handler gave it the listed directory as search root). */
+function grepFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
+  return (
+    cmd.wrappers.includes("xargs") &&
+    analysis.pipes.some(
+      (p) => p.to === cmd.index && ["grep", "egrep", "fgrep", "rg"].includes(analysis.commands[p.from]?.program ?? ""),
+    )
+  );
 }
 
 /** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */

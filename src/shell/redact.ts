@@ -36,7 +36,8 @@ const RULES: readonly (readonly [RegExp, string | ((...groups: string[]) => stri
     REDACTED,
   ],
   [
-    /((?:^|[\s;&|(`])(?:export\s+|env\s+)?[A-Za-z_][A-Za-z0-9_]*=)("[^"]*"|'[^']*'|[^\s;&|)`]+)/g,
+    // not `==`: base64 padding (`echo Z2l0...ZA== | base64 -d`) is not an assignment
+    /((?:^|[\s;&|(`])(?:export\s+|env\s+)?[A-Za-z_][A-Za-z0-9_]*=)(?!=)("[^"]*"|'[^']*'|[^\s;&|)`]+)/g,
     (_m, head: string) => `${head}${REDACTED}`,
   ],
 ];

@@ -120,7 +120,7 @@ export interface ShellCommand {
 }
 
 /** A language whose code lanes can recognise being executed. */
-export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell";
+export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell" | "c";
 
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
@@ -161,6 +161,8 @@ export interface InterpreterCall {
   readonly access: "delete" | "write" | "read" | "exec" | "chmod";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
+  /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */
+  readonly overwrite?: boolean;
   /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
   readonly args: readonly (string | undefined)[];
 }
@@ -239,7 +241,11 @@ export interface AnalyzeOptions {
 export interface FileEffect {
   /** Index of the command. */
   readonly command: number;
-  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec";
+  /**
+   * `use`: the program consumes the file without showing its content (a key or certificate for a
+   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`).
+   */
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
   /** The path operand (may be dynamic or a glob). */
   readonly path: ShellWord;
   /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */
@@ -251,6 +257,11 @@ export interface FileEffect {
    * (`find . -name '*.tmp' -delete`), so the path is a search root rather than the target itself.
    */
   readonly filtered: boolean;
+  /**
+   * True when a write replaces the file's whole content (`> f`, `truncate`, `tee f`, `cp x f`,
+   * `dd of=f`), as opposed to appending or editing (`>> f`, `sed -i`, `touch`).
+   */
+  readonly overwrite?: boolean;
   /**
    * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
    * `operand` for a path-looking operand of a program lanes does not know (access is then "read").

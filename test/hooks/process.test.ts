@@ -243,7 +243,9 @@ describe("failure posture", () => {
       expect(notice).toMatch(
         /^lanes policy does not compile: .*lanes\.yaml:\d+: rules\[1\]\.id: a rule id is lowercase words.*the last good policy stays in force$/,
       );
-      expect(offer).toMatch(/^lanes: to let this exact call run once, type `lanes allow [A-Z2-7]{6}`/);
+      expect(offer).toMatch(
+        /^lanes: to let this exact call run once, send `lanes allow [A-Z2-7]{6}` as your next message to Claude/,
+      );
       expect(out["additionalContext"]).toBe(notice);
       // told once: the next call is judged silently by the last good policy
       const second = runHook(

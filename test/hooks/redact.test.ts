@@ -16,6 +16,11 @@ describe("redactSecrets", () => {
     ],
     ["two assignments", 'A=1 B="two words" make', "A=[REDACTED] B=[REDACTED] make"],
     [
+      "base64 padding is not an assignment (the logged command must still reproduce the decision)",
+      'bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZA== | base64 -d)"',
+      'bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZA== | base64 -d)"',
+    ],
+    [
       "Authorization header",
       'curl -H "Authorization: Bearer abc.def.ghi" https://api.example.com',
       'curl -H "Authorization: Bearer [REDACTED]" https://api.example.com',

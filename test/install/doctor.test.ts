@@ -77,6 +77,17 @@ describe("lanes doctor", () => {
       [["hooks", "fail"]],
     ],
     [
+      // a change to the wiring left out of the commit: a clone gets the committed settings, not these
+      "the settings changed since the last commit",
+      (r) => {
+        const path = join(r.dir, ".claude/settings.json");
+        const settings = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+        writeFileSync(path, `${JSON.stringify({ ...settings, permissions: { allow: ["Bash(ls:*)"] } }, null, 2)}\n`);
+      },
+      {},
+      [["git", "warn"]],
+    ],
+    [
       "the hooks ignored by git",
       (r) => writeFileSync(join(r.dir, ".claude/.gitignore"), "state/\n"),
       {},
@@ -108,7 +119,10 @@ describe("lanes doctor", () => {
           readFileSync(join(r.dir, ".claude/settings.json"), "utf8").replace(',\n            "onFailure": "block"', ""),
         ),
       {},
-      [["wiring", "fail"]],
+      [
+        ["wiring", "fail"],
+        ["git", "warn"],
+      ],
     ],
     [
       "a changed timeout",
@@ -121,7 +135,10 @@ describe("lanes doctor", () => {
           ),
         ),
       {},
-      [["wiring", "warn"]],
+      [
+        ["wiring", "warn"],
+        ["git", "warn"],
+      ],
     ],
     [
       "the plugin enabled too",

@@ -235,8 +235,8 @@ describe("precedence between layers", () => {
   it("a global deny beats an agent's allowance: backend owns src/server/** but not its secrets", () => {
     expectDenied(
       judge(policy, undefined, {
-        tool: "Write",
-        input: { file_path: abs("src/server/.env"), content: "K=1" },
+        tool: "Edit",
+        input: { file_path: abs("src/server/.env"), old_string: "K=1", new_string: "K=2" },
         agent: "backend",
       }),
       "secrets.env-files",

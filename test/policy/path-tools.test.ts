@@ -1,5 +1,5 @@
 /**
- * Path rules across every file tool and Bash: zero-access (secrets), read-only and no-delete
+ * Path rules across every file tool and Bash: write-only and zero-access (secrets), read-only and no-delete
  * (team rules from lanes.yaml), writes outside the project, normalisation and case.
  */
 import { describe, it } from "vitest";
@@ -46,20 +46,33 @@ const write = (rel: string): Call[] => [
   ["NotebookEdit", { notebook_path: abs(rel), new_source: "x" }],
   ["Bash", { command: `echo x > ${rel}` }],
 ];
+/** Writes that show nothing of the file: creating, overwriting, appending. */
+const create = (rel: string): Call[] => [
+  ["Write", { file_path: abs(rel), content: "x" }],
+  ["Bash", { command: `echo x > ${rel}` }],
+  ["Bash", { command: `echo K=1 >> ${rel}` }],
+  ["Bash", { command: `cp .env.example ${rel}` }],
+  ["Bash", { command: `touch ${rel}` }],
+];
+/** Edits in place: their result shows the lines around the change. */
+const edit = (rel: string): Call[] => [
+  ["Edit", { file_path: abs(rel), old_string: "a", new_string: "b" }],
+  ["MultiEdit", { file_path: abs(rel), edits: [] }],
+  ["NotebookEdit", { notebook_path: abs(rel), new_source: "x" }],
+];
 const remove = (rel: string): Call[] => [
   ["Bash", { command: `rm ${rel}` }],
   ["Bash", { command: `mv ${rel} /tmp/x` }],
 ];
 
-describe("secrets cannot be read, replaced by a file tool or deleted", () => {
-  const toolWrites = write(".env").filter(([tool]) => tool !== "Bash");
-  it.each([...read(".env"), ...toolWrites, ...remove(".env")])("%s %j", (tool, input) => {
+describe("write-only: secrets cannot be read or deleted through any tool", () => {
+  it.each([...read(".env"), ...edit(".env"), ...remove(".env")])("%s %j", (tool, input) => {
     expectDenied(judge(policy, undefined, { tool, input }), "secrets.env-files");
   });
-  it.each(["echo x > .env", "echo PORT=3000 >> .env", "cp .env.example .env", "source .env && npm run dev"])(
-    "a shell write or load shows nothing: %s",
-    (command) => {
-      expectNoOpinion(judge(policy, command));
+  it.each([...create(".env"), ...create("certs/server.key")])(
+    "creating or writing one discloses nothing: %s %j",
+    (tool, input) => {
+      expectNoOpinion(judge(policy, undefined, { tool, input }));
     },
   );
   it.each([...read(".env.example"), ...write(".env.example")])("except .env.example: %s %j", (tool, input) => {

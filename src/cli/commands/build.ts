@@ -2,6 +2,7 @@
  * `lanes build`: validates and lints the definitions, then renders `agents/`, `skills/` (and, for the
  * plugin, `schemas/`). With `--check` it writes nothing and exits 1 when a generated file differs.
  */
+import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { buildPolicy, loadPolicy } from "../../config/load.ts";
@@ -101,8 +102,10 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
   if (!result.ok) {
     for (const issue of result.issues)
       ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
+    // what the hook does meanwhile (src/hooks/pre-tool-use.ts, choosePolicy): the last good compiled policy stays in force
+    const lastGood = readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok;
     ctx.err(
-      "lanes build: the policy does not compile: fix the file above; until then the guard denies mutating tools\n",
+      `lanes build: the policy does not compile: fix the file above; until then ${lastGood ? "the last good policy stays in force" : "the guard blocks Bash, Write, Edit and Agent calls except edits to the policy files"}\n`,
     );
     return 1;
   }

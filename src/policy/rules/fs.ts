@@ -40,8 +40,8 @@ export const fsRules: readonly RuleSpec[] = [
   {
     id: "fs.delete-home-data",
     effect: "deny",
-    delete: { targets: ["home-data"] },
-    why: "it deletes the user's documents, desktop, configuration, keys or source trees in the home directory",
+    delete: { targets: ["home-data", "home-file"] },
+    why: "it deletes the user's documents, desktop, configuration, keys, shell startup files or source trees in the home directory",
     instead: "delete only files inside the project, and ask the user to clean their home directory",
   },
   {
@@ -49,6 +49,20 @@ export const fsRules: readonly RuleSpec[] = [
     effect: "deny",
     delete: { targets: ["other-home"] },
     why: "it deletes another user's home directory or files in it",
+    instead: "leave other users' files alone; ask the user",
+  },
+  {
+    id: "fs.overwrite-home-file",
+    effect: "deny",
+    fileEffect: { access: ["write"], targets: ["home-file"], overwrite: true },
+    why: "it replaces the whole content of a shell startup, configuration or history file in the home directory",
+    instead: "append with `>>` or edit the one line that needs changing, or show the user the change to make",
+  },
+  {
+    id: "fs.overwrite-other-home",
+    effect: "deny",
+    fileEffect: { access: ["write"], targets: ["other-home"], overwrite: true },
+    why: "it overwrites a file in another user's home directory",
     instead: "leave other users' files alone; ask the user",
   },
   {
@@ -101,8 +115,8 @@ export const fsRules: readonly RuleSpec[] = [
   {
     id: "fs.chmod-recursive-system",
     effect: "deny",
-    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home"], recursive: true },
-    why: "it changes the permissions or owner of a whole system tree or the home directory",
+    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home", "parent", "other-home"], recursive: true },
+    why: "it changes the permissions or owner of a whole system tree, a home directory or a directory that holds the project",
     instead: "change only the project files that need it, e.g. `chmod +x ./scripts/build.sh`",
   },
   {

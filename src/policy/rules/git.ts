@@ -234,13 +234,6 @@ export const gitRules: readonly RuleSpec[] = [
     instead: "ask the user to delete the remote branch once its pull request is merged",
   },
   {
-    id: "git.push-force-refspec-any",
-    effect: "deny",
-    command: { program: git, args: ["push", "**", "+?*"], flags_none: ["--help", "-n", "--dry-run"] },
-    why: "a `+ref` refspec force-pushes that ref without checking what others pushed",
-    instead: "use `git push --force-with-lease` so the push fails if the remote moved",
-  },
-  {
     id: "git.push-prune",
     effect: "deny",
     command: { program: git, args: ["push"], flags_any: ["--prune"], flags_none: ["--help", "-n", "--dry-run"] },

@@ -5,10 +5,9 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.env-files",
     effect: "deny",
-    // reading or deleting counts; writing (`cp .env.example .env`, `echo PORT=3000 >> .env`) and
-    // loading it into the environment (`source .env`, `set -a; . ./.env`) show nothing
+    // write-only: creating or appending to one (`cp .env.example .env`) discloses nothing
     paths: {
-      access: "secret",
+      access: "write-only",
       patterns: [".env", ".env.*", ".envrc"],
       except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template", ".env.tpl", ".env.*.tpl"],
     },
@@ -18,11 +17,10 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.private-keys",
     effect: "deny",
-    // reading or deleting a key counts; generating one (`openssl genrsa -out server.key`,
-    // `-keyout key.pem`) or tightening its mode does not, and tools that only use a key
-    // (`ssh-add`, `curl --key`, `openssl req -key`) do not read it for the transcript
+    // write-only: generating one (`openssl req -keyout k.pem`) discloses nothing, and neither does
+    // a program that uses it without showing it (`curl --key`, `ssh-add`: access `use`)
     paths: {
-      access: "secret",
+      access: "write-only",
       patterns: ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "ssh_host_*_key", "*_rsa", "*_ed25519", "*_ecdsa", "*_dsa", "deploy_key", "*_deploy_key", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.ppk", "*.p8", "*.der.key", "*.gpg", "*.asc.key"],
       // Public material, by the names the tools give it: certificates and chains (`cert.pem`,
       // `server-cert.pem`, `fullchain.pem`, `ca.pem`, `ca-bundle.pem`), Diffie-Hellman
@@ -31,6 +29,8 @@ export const pathRules: readonly RuleSpec[] = [
       except: [
         "*.pub",
         "*.pub.pem",
+        "*.pub.key",
+        "*public*.key",
         // directories that happen to end like a key name (`src/foreign_rsa/`) are not keys
         "**/*_rsa/**/*",
         "**/*_ed25519/**/*",
@@ -119,7 +119,7 @@ export const pathRules: readonly RuleSpec[] = [
         "credentials.json",
         "service-account*.json",
       ],
-      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config", "~/.ssh/authorized_keys"],
+      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config"],
     },
     why: "credential files hold tokens and keys",
     instead: "ask the user to run the authenticated command, or to provide a scoped token",
@@ -136,7 +136,13 @@ export const pathRules: readonly RuleSpec[] = [
     effect: "deny",
     // The project's own repository only: a vendored `.git` deeper down is not this repository,
     // and a stale `*.lock` file left by a crashed git is removed by hand on git's own advice.
-    paths: { access: "read-only", patterns: [".git"], except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock"] },
+    // Hooks and `info/exclude` are the user's own files in the git directory, not its database:
+    // git documents installing a hook and adding local ignores by hand.
+    paths: {
+      access: "read-only",
+      patterns: [".git"],
+      except: ["*/**/.git", "*/**/.git/**", ".git/*.lock", ".git/**/*.lock", ".git/hooks", ".git/hooks/**", ".git/info/exclude"],
+    },
     why: "files under `.git` are git's own database; editing or deleting them corrupts the repository",
     instead: "use git commands (`git config`, `git update-ref`, ...) to change the repository",
   },

@@ -17,8 +17,9 @@ export const secretRules: readonly RuleSpec[] = [
   {
     id: "secrets.shell-history",
     effect: "deny",
+    // reading only: wiping a history (`> ~/.bash_history`, `shred`) is fs.overwrite-home-file's and fs.delete-home-data's
     paths: {
-      access: "zero-access",
+      access: "no-read",
       patterns: [
         "~/.bash_history",
         "~/.zsh_history",
@@ -41,7 +42,7 @@ export const secretRules: readonly RuleSpec[] = [
         "//root/.zsh_history",
       ],
     },
-    why: "shell and REPL histories hold pasted passwords and tokens, and wiping them hides what was done",
+    why: "shell and REPL histories hold pasted passwords and tokens",
     instead: "run `history | tail` for recent commands, and leave history files alone",
   },
   {

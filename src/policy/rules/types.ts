@@ -5,15 +5,14 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
-import type { SqlKind } from "../compiled.ts";
+import type { SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 /**
- * Built-in path modes: `secret` (reading or deleting counts, a shell write does not, so generating
- * a key with `openssl genrsa -out server.key` or filling `.env` is quiet while printing it is not)
- * and `no-write` (writing or deleting counts, a mode change does not).
+ * Built-in path modes: `no-write` (writing or deleting counts, a mode change does not) and
+ * `no-read` (reading or running counts, nothing else).
  */
-export type SecretPathMatch = Omit<PathMatch, "access"> & { readonly access: "secret" | "no-write" };
+export type NoWritePathMatch = Omit<PathMatch, "access"> & { readonly access: "no-write" | "no-read" };
 
 interface RuleBase {
   readonly id: string;
@@ -29,7 +28,7 @@ interface RuleBase {
 export type RuleSpec = RuleBase &
   (
     | { readonly command: CommandMatch }
-    | { readonly paths: PathMatch | SecretPathMatch }
+    | { readonly paths: PathMatch | NoWritePathMatch }
     | { readonly tools: readonly string[] }
     | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
     | {
@@ -38,6 +37,7 @@ export type RuleSpec = RuleBase &
           readonly targets: readonly PathClass[];
           /** `true`: only recursive effects count; `false`: only non-recursive ones. */
           readonly recursive?: boolean;
+          readonly overwrite?: boolean;
           /** Only effects of shell commands count, not those of the file tools. */
           readonly shell?: boolean;
         };
@@ -45,6 +45,6 @@ export type RuleSpec = RuleBase &
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
     | { readonly pipe: { readonly from: readonly string[]; readonly to: readonly string[] } }
-    | { readonly sql: { readonly clients: readonly string[]; readonly statements: readonly SqlKind[] } }
+    | { readonly sql: SqlMatch }
     | { readonly unrepresentable: true }
   );

@@ -8,7 +8,7 @@
 import { findCalls } from "../_code-calls.ts";
 import type { CodeTokenLanguage } from "../_code-tokens.ts";
 import type { InterpreterRead } from "../_interpreters.ts";
-import { CODE_GENERATORS } from "../tables/interpreters.ts";
+import { CODE_GENERATORS, COMPLETION_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage, Via } from "../types.ts";
 import {
   copyState,
@@ -23,6 +23,7 @@ import {
   type Invocation,
 } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
+import { remoteCodeIn } from "./remote-code.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -78,9 +79,15 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
   const code = o.word.word.value ?? (o.word.substitution !== undefined ? o.word.output : undefined);
   if (code === undefined) {
     codeSource(w, { language, interpreter: o.interpreter, host: o.host, word: o.word, text: o.base.text });
+    // PowerShell's own variables (`-Confirm:$false`, `$true`) read as unset shell variables in double
+    // quotes: the code is still unknown (asked), and the commands it names as written are walked too
+    const written = language === "powershell" ? asWritten(o.word.word.text) : undefined;
+    if (written !== undefined)
+      shellString(w, { ...o, word: plain({ text: o.word.word.text, value: written, glob: false }) });
     return;
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
+  if (language === "powershell") remoteCodeIn(w, { language, code, ctx: o.ctx, host: o.host });
   if (o.ctx.depth + 1 > w.maxDepth) {
     w.stop("depth-limit", code);
     return;
@@ -97,6 +104,13 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
     launchedBy: o.host,
     frames: o.sameShell === true ? o.ctx.frames : [],
   });
+}
+
+/** The text of one double-quoted word without its quotes, when nothing in it runs in the outer shell. */
+function asWritten(text: string): string | undefined {
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return undefined;
+  const inner = text.slice(1, -1);
+  return inner.includes('"') || inner.includes("`") || inner.includes("$(") || inner.includes("\\") ? undefined : inner;
 }
 
 /** A non-literal code word (options object of {@link codeSource}). */
@@ -126,6 +140,8 @@ function generated(w: Walker, producers: readonly number[]): boolean {
   return producers.every((i) => {
     const c = w.commands[i];
     if (c?.program === undefined) return false;
+    // any CLI's completion script (`source <(eksctl completion bash)`)
+    if (c.args.some((a) => a.value !== undefined && COMPLETION_WORDS.includes(a.value))) return true;
     const spec = Object.hasOwn(CODE_GENERATORS, c.program) ? CODE_GENERATORS[c.program] : undefined;
     if (spec === undefined) return false;
     return spec.length === 0 || c.args.some((a) => a.value !== undefined && spec.includes(a.value));
@@ -395,7 +411,7 @@ export function interpreter(w: Walker, read: InterpreterRead, inv: Invocation): 
         return;
       }
       const pieces = input.words.map((i) => args[i] ?? synthetic(""));
-      const code = pieces.length === 1 ? (pieces[0] as ArgWord) : joinWords(pieces, "\n");
+      const code = pieces.length === 1 ? (pieces[0] as ArgWord) : joinWords(pieces, input.separator ?? "\n");
       if (language === "shell") inner.state.positional = args.slice(input.argsFrom).map((a) => a.word.value);
       runCode(w, { language, word: code, interpreter: read.name, host, base, ctx: inner });
       return;
@@ -461,7 +477,8 @@ function shebangLanguage(text: string | undefined): CodeLanguage {
 
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(w: Walker, language: CodeLanguage, code: string, host: number, ctx: Ctx): void {
-  if (language === "shell" || language === "powershell") return;
+  if (language === "shell" || language === "powershell" || language === "c") return;
+  remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
   // tokens are cheap next to syntax nodes: charge one node per eight tokens
   const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)));
@@ -476,6 +493,7 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
       api: call.api,
       access: call.access,
       recursive: call.recursive,
+      ...(call.overwrite && { overwrite: true }),
       args: call.args,
     });
     const exec = call.exec;

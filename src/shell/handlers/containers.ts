@@ -6,7 +6,16 @@
  */
 import { posix } from "node:path";
 import { scanOptions, type OptionGrammar } from "../_options.ts";
-import { DOCKER_EXEC, DOCKER_LIKE, DOCKER_RUN } from "../tables/programs.ts";
+import {
+  COMPOSE_GLOBAL,
+  COMPOSE_PROGRAMS,
+  DOCKER_EXEC,
+  DOCKER_GLOBAL,
+  DOCKER_LIKE,
+  DOCKER_RUN,
+  REMOTE_EXEC,
+  REMOTE_EXEC_OPTIONS,
+} from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx } from "./code.ts";
@@ -14,25 +23,46 @@ import { hostCtx } from "./code.ts";
 export function container(w: Walker, inv: Invocation): boolean {
   const { program, words } = inv;
   const values = words.map((x) => x.word.value);
-  if (DOCKER_LIKE.includes(program)) {
-    let at = 1;
-    if (values[1] === "container" || values[1] === "compose") at = 2;
+  const compose = COMPOSE_PROGRAMS.includes(program);
+  if (DOCKER_LIKE.includes(program) || compose) {
+    const plainWords = words.map((x) => x.word);
+    // `docker -H ssh://prod --context x exec ...`: docker's own options come first
+    let at = compose ? 1 : scanOptions(plainWords, DOCKER_GLOBAL, 1).next;
+    if (values[at] === "container") at++;
+    if (compose || values[at] === "compose") {
+      // `docker compose -f prod.yml -p app exec web cmd`: compose's own options come first
+      at = scanOptions(plainWords, COMPOSE_GLOBAL, compose ? 1 : at + 1).next;
+    }
     const verb = values[at];
     if (verb === "exec") return run(w, inv, DOCKER_EXEC, at + 1);
-    if (verb === "run" && values[1] !== "compose") return run(w, inv, DOCKER_RUN, at + 1);
+    // `docker compose run [opts] SERVICE cmd` takes `docker run`'s options before the service
+    if (verb === "run") return run(w, inv, DOCKER_RUN, at + 1);
     return false;
   }
-  if ((program === "kubectl" || program === "oc") && values[1] === "exec") {
-    const dash = values.indexOf("--");
-    if (dash < 0 || dash + 1 >= words.length) return false;
-    const host = w.emit(words, inv.base, inv.ctx);
-    w.execute(words.slice(dash + 1), inv.base, {
-      ...hostCtx(inv.ctx, { wrapper: program, host, remote: true }),
-      via: [...inv.ctx.via, "wrapper"],
-    });
-    return true;
-  }
-  return false;
+  if (!REMOTE_EXEC.includes(program)) return false;
+  // `kubectl -n prod exec POD -- cmd`; the old form without `--` (`kubectl exec POD cmd`) too
+  const verb = scanOptions(
+    words.map((x) => x.word),
+    REMOTE_EXEC_OPTIONS,
+    1,
+  ).next;
+  if (values[verb] !== "exec") return false;
+  const dash = values.indexOf("--", verb);
+  const start =
+    dash >= 0
+      ? dash + 1
+      : scanOptions(
+          words.map((x) => x.word),
+          REMOTE_EXEC_OPTIONS,
+          verb + 1,
+        ).next + 1;
+  if (start >= words.length) return false;
+  const host = w.emit(words, inv.base, inv.ctx);
+  w.execute(words.slice(start), inv.base, {
+    ...hostCtx(inv.ctx, { wrapper: program, host, remote: true }),
+    via: [...inv.ctx.via, "wrapper"],
+  });
+  return true;
 }
 
 /** `exec`/`run`: options, then the container or image, then the command. */
@@ -84,10 +114,30 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number): 
     .flatMap((e) => (e.kind === "option" ? e.values : []))
     .at(-1);
   const argv: ArgWord[] = entrypoint === undefined ? [...command] : [plain(entrypoint), ...command];
-  w.execute(argv, base, {
-    ...hostCtx(ctx, { wrapper: program, host, remote: true }),
-    via: [...ctx.via, "wrapper"],
-    mounts: [...(ctx.mounts ?? []), ...resolved],
-  });
+  const all = [...(ctx.mounts ?? []), ...resolved];
+  const inner = hostCtx(ctx, { wrapper: program, host, remote: true });
+  // `-w /app` under a bind mount of the project (`-v "$PWD":/app`): relative paths are the project's
+  const workdir = scan.events
+    .filter((e) => e.kind === "option" && (e.name === "-w" || e.name === "--workdir"))
+    .flatMap((e) => (e.kind === "option" ? e.values : []))
+    .at(-1)?.value;
+  const dir = workdir === undefined ? undefined : onHost(workdir, all);
+  if (dir !== undefined) {
+    inner.state.cwd = dir;
+    inner.state.vars.set("PWD", { set: true, value: dir });
+  }
+  w.execute(argv, base, { ...inner, via: [...ctx.via, "wrapper"], mounts: all });
   return true;
+}
+
+/** The host path of an absolute container path under one of the bind mounts, if any. */
+function onHost(path: string, mounts: readonly { source: string | undefined; target: string }[]): string | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const inside = posix.normalize(path);
+  for (const m of mounts) {
+    if (m.source === undefined) continue;
+    if (inside !== m.target && !inside.startsWith(m.target === "/" ? "/" : `${m.target}/`)) continue;
+    return posix.normalize(`${m.source}/${inside.slice(m.target === "/" ? 0 : m.target.length)}`);
+  }
+  return undefined;
 }

@@ -19,11 +19,13 @@ import {
   stdinCode,
   writtenProgram,
 } from "./code.ts";
+import { compiler } from "./compilers.ts";
 import { container } from "./containers.ts";
 import { AWK_PROGRAMS, SED_PROGRAMS } from "../tables/programs.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { embedded, git } from "./git.ts";
+import { killEveryProcess } from "./processes.ts";
 
 export { unwrap } from "./wrappers.ts";
 
@@ -73,8 +75,10 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   if (AWK_PROGRAMS.includes(program)) return awk(w, inv);
   if (SED_PROGRAMS.includes(program)) return sed(w, inv);
   if (container(w, inv)) return;
+  if (compiler(w, inv)) return;
   if (writtenProgram(w, inv)) return;
-  const index = w.emit(inv.words, inv.base, inv.ctx);
-  embedded(w, inv, index);
-  builtinState(w, inv, shellState);
+  const call = killEveryProcess(w, inv);
+  const index = w.emit(call.words, call.base, call.ctx);
+  embedded(w, call, index);
+  builtinState(w, call, shellState);
 }

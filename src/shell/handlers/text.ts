@@ -6,7 +6,8 @@
  */
 import { posix } from "node:path";
 import { echoOutput, printfOutput } from "../_echo.ts";
-import { DOWNLOAD_OUTPUT } from "../tables/programs.ts";
+import { detailedView } from "../_argview.ts";
+import { DOWNLOADERS, type DownloadSpec } from "../tables/programs.ts";
 import type { AnalyzeOptions, ShellRedirect, ShellWord } from "../types.ts";
 import { resolveDir, varValue, type State } from "../walk/context.ts";
 
@@ -44,6 +45,27 @@ const SILENT: readonly string[] = [
   "cd",
 ];
 
+/**
+ * Commands that print a tool's cache directory (`rm -rf "$(go env GOCACHE)"`). Where it is varies
+ * by platform and settings; what it is does not: a cache. The Linux default under the home
+ * directory stands for it, so the policy sees a path in a cache directory.
+ */
+// prettier-ignore
+const TOOL_CACHES: Readonly<Record<string, { readonly argv: readonly string[]; readonly dir: string }>> = {
+  goCache: { argv: ["go", "env", "GOCACHE"], dir: ".cache/go-build" },
+  goModCache: { argv: ["go", "env", "GOMODCACHE"], dir: "go/pkg/mod" },
+  npm: { argv: ["npm", "config", "get", "cache"], dir: ".npm" },
+  yarn: { argv: ["yarn", "cache", "dir"], dir: ".cache/yarn" },
+  pip: { argv: ["pip", "cache", "dir"], dir: ".cache/pip" },
+  pip3: { argv: ["pip3", "cache", "dir"], dir: ".cache/pip" },
+  uv: { argv: ["uv", "cache", "dir"], dir: ".cache/uv" },
+  pnpm: { argv: ["pnpm", "store", "path"], dir: ".local/share/pnpm/store" },
+  brew: { argv: ["brew", "--cache"], dir: "Library/Caches/Homebrew" },
+  composer: { argv: ["composer", "config", "cache-dir"], dir: ".cache/composer" },
+  poetry: { argv: ["poetry", "config", "cache-dir"], dir: ".cache/pypoetry" },
+  bun: { argv: ["bun", "pm", "cache"], dir: ".bun/install/cache" },
+};
+
 /** Every program `staticOutput` knows. */
 const PRODUCERS: ReadonlySet<string> = new Set([
   ...SILENT,
@@ -69,6 +91,7 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "whoami",
   "id",
   "mktemp",
+  ...new Set(Object.values(TOOL_CACHES).map((row) => row.argv[0] as string)),
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -79,6 +102,13 @@ export function staticOutput(q: OutputQuery): string | undefined {
   if (q.program === undefined || !PRODUCERS.has(q.program)) return undefined;
   const args = values(q.args);
   if (args === undefined) return undefined;
+  const cache = Object.values(TOOL_CACHES).find(
+    (row) =>
+      row.argv[0] === q.program &&
+      row.argv.length === args.length + 1 &&
+      row.argv.every((a, i) => i === 0 || a === args[i - 1]),
+  );
+  if (cache !== undefined) return `${q.options.home}/${cache.dir}\n`;
   switch (q.program) {
     case "echo":
       return echoOutput(args);
@@ -155,11 +185,16 @@ export function staticOutput(q: OutputQuery): string | undefined {
       // the repository root, while the working directory is inside it
       if (args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
         return inRepo(q) ? `${q.options.repoRoot}\n` : undefined;
+      // its `.git` directory (`--git-dir` prints it relative at the top, absolute elsewhere: the same directory)
+      if (args.length === 2 && args[0] === "rev-parse" && GIT_DIR_OPTIONS.includes(args[1] as string))
+        return inRepo(q) ? `${q.options.repoRoot}/.git\n` : undefined;
       return undefined;
     default:
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
   }
 }
+
+const GIT_DIR_OPTIONS: readonly string[] = ["--git-dir", "--absolute-git-dir", "--git-common-dir"];
 
 /** The login name as the state knows it (`USER`). */
 const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");
@@ -282,7 +317,7 @@ export function writtenFiles(q: WriteQuery): Written[] {
   if (
     q.redirects.length === 0 &&
     q.program !== "tee" &&
-    (q.program === undefined || !Object.hasOwn(DOWNLOAD_OUTPUT, q.program))
+    (q.program === undefined || !Object.hasOwn(DOWNLOADERS, q.program))
   )
     return out;
   const at = (path: string | undefined): string | undefined =>
@@ -300,31 +335,41 @@ export function writtenFiles(q: WriteQuery): Written[] {
       if (path !== undefined) out.push({ path, text: q.stdin, append });
     }
   }
-  const options = q.program === undefined ? undefined : DOWNLOAD_OUTPUT[q.program];
-  if (options !== undefined) {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] as string | undefined;
-      let path: string | undefined;
-      if (a !== undefined && options.includes(a)) path = args[i + 1];
-      else if (a !== undefined && options.some((o) => o.startsWith("--") && a.startsWith(`${o}=`)))
-        path = a.slice(a.indexOf("=") + 1);
-      else if (a === "-O" && q.program === "curl") {
-        const url = args.find((x) => x !== undefined && x.includes("://"));
-        path = url === undefined ? undefined : posix.basename(url.split("?")[0] as string);
-      }
-      const abs = path === undefined || path === "-" ? undefined : at(path);
+  const spec = q.program === undefined || !Object.hasOwn(DOWNLOADERS, q.program) ? undefined : DOWNLOADERS[q.program];
+  if (spec !== undefined)
+    for (const path of downloaded(q.program, q.args, spec)) {
+      const abs = at(path);
       if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
     }
-    if (
-      q.program === "wget" &&
-      !args.some((a) => a !== undefined && (options.includes(a) || a.startsWith("--output-document=")))
-    ) {
-      const url = args.find((x) => x !== undefined && x.includes("://"));
-      const abs = url === undefined ? undefined : at(posix.basename(url.split("?")[0] as string));
-      if (abs !== undefined) out.push({ path: abs, text: undefined, append: false });
-    }
-  }
   return out;
+}
+
+/** The last segment of a URL's path (`https://x/a/install.sh?v=1` → `install.sh`); `index.html` for a directory. */
+function urlName(url: string): string {
+  const path = (url.split("#")[0] as string).split("?")[0] as string;
+  const rest = path.includes("://") ? path.slice(path.indexOf("://") + 3) : path;
+  const slash = rest.indexOf("/");
+  const name = slash < 0 ? "" : posix.basename(rest.slice(slash));
+  return name === "" || rest.endsWith("/") ? "index.html" : name;
+}
+
+/**
+ * The files a downloader saves (relative to its directory): the output options' values, else the
+ * URLs' last segments when it saves under the remote name (`curl -O`, `wget URL`), under the
+ * directory option's value when there is one (`wget -P /tmp URL`). Standard output (`-`) is no file.
+ */
+function downloaded(program: string | undefined, args: readonly ShellWord[], spec: DownloadSpec): string[] {
+  const view = detailedView(program, args);
+  const valuesOf = (names: readonly string[]): string[] =>
+    names.flatMap((n) => view.values.get(n) ?? []).flatMap((w) => (w.value === undefined ? [] : [w.value]));
+  const named = valuesOf(spec.output);
+  const dir = valuesOf(spec.directory ?? []).at(-1);
+  const inDir = (name: string): string => (dir === undefined || name.startsWith("/") ? name : posix.join(dir, name));
+  if (named.length > 0) return named.filter((n) => n !== "-").map(inDir);
+  const remote = spec.remoteName === undefined || spec.remoteName.some((f) => view.flags.has(f));
+  if (!remote) return [];
+  const urls = [...view.operands.map((o) => o.word.value), ...valuesOf(["--url"])];
+  return urls.flatMap((u) => (u === undefined || u.startsWith("-") ? [] : [inDir(urlName(u))]));
 }
 
 /** `HOME` as the state knows it. */

@@ -7,7 +7,7 @@
 import { parse } from "unbash";
 import { optionsOf, scanOptions } from "../_options.ts";
 import { resolveWord } from "../_words.ts";
-import type { WrapperSpec } from "../tables/wrappers.ts";
+import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
   copyState,
@@ -31,12 +31,35 @@ import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
 /** The wrapped command, or `undefined` when the wrapper was handled here. */
 export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
 
+/**
+ * A package runner's command (`npx aws-cdk@2 destroy`): the package's binary without the version
+ * (`cdk destroy`). A scoped name keeps its scope until mapped (`@aws-amplify/cli` → `amplify`).
+ */
+function packageCommand(rest: readonly ArgWord[]): readonly ArgWord[] {
+  const first = rest[0];
+  const value = first?.word.value;
+  if (first === undefined || value === undefined || first.word.glob) return rest;
+  const at = value.lastIndexOf("@");
+  const name = at > 0 ? value.slice(0, at) : value;
+  // an unlisted scoped package runs as its last segment (`@biomejs/biome`), or its scope for `@x/cli`
+  const scoped = name.startsWith("@") && name.includes("/") ? name.slice(name.indexOf("/") + 1) : undefined;
+  const binary = Object.hasOwn(PACKAGE_BINARIES, name)
+    ? (PACKAGE_BINARIES[name] as string)
+    : scoped === undefined
+      ? name
+      : scoped === "cli"
+        ? name.slice(1, name.indexOf("/"))
+        : scoped;
+  if (binary === value) return rest;
+  return [{ ...first, word: { ...first.word, value: binary } }, ...rest.slice(1)];
+}
+
 /** Removes one wrapper. */
 export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped {
   const { program, words, base, ctx } = inv;
   const plainWords = words.map((x) => x.word);
   const wrapped = (rest: readonly ArgWord[], extra: Partial<Ctx> = {}, via: Via = "wrapper"): Unwrapped => ({
-    words: rest,
+    words: spec.packages === true ? packageCommand(rest) : rest,
     ctx: { ...ctx, wrappers: [...ctx.wrappers, program], via: withVia(ctx, via), ...extra },
     base,
   });
@@ -57,6 +80,12 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         return undefined;
       }
       let rest: ArgWord[] = words.slice(next);
+      // `aws-vault exec prod --duration=1h -- cmd`: the command is what follows the wrapper's `--`
+      const dashes =
+        spec.afterDoubleDash === true && !scan.events.some((e) => e.kind === "double-dash")
+          ? rest.findIndex((x) => x.word.value === "--")
+          : -1;
+      if (dashes >= 0) rest = rest.slice(dashes + 1);
       const split = spec.splitString?.flatMap((o) => options.get(o) ?? []).at(-1);
       if (split !== undefined) {
         const splitWords = splitString(w, split, base.text, ctx);
@@ -78,7 +107,9 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
           rest = rest.slice(1);
         }
       }
-      rest = rest.slice(spec.operands ?? 0);
+      if (dashes < 0) rest = rest.slice(spec.operands ?? 0);
+      // `aws-vault exec prod -- aws ...`: `--` after the operands ends the wrapper's arguments
+      if (rest[0]?.word.value === "--") rest = rest.slice(1);
       if (rest.length === 0) {
         if (spec.defaultCommand === undefined) {
           const host = w.emit(words, base, ctx);

@@ -47,12 +47,65 @@ export function xargsInput(
     };
   }
   if (replace) return undefined;
+  // `ls DIR | grep PATTERN | xargs cmd`: some entries of DIR, selected like `find DIR -name` selects
+  // (`grep -v`, `grep .`: as many as the listing itself)
+  if (lister?.program !== undefined && NAME_FILTERS.includes(lister.program)) {
+    const feeders = w.pipes.filter((p) => p.to === producers[0]).map((p) => w.commands[p.from]);
+    const listed = feeders.length === 1 ? listing(feeders[0]) : undefined;
+    if (listed === undefined) return undefined;
+    if (inverts(lister.args))
+      return {
+        words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })],
+        runtime: false,
+      };
+    if (listed.glob) return undefined;
+    return {
+      words: [plain({ text: "{}", value: "{}", glob: false })],
+      runtime: true,
+      searchRoots: [syntheticWord(listed.shown)],
+    };
+  }
+  // `echo *.bak | xargs rm`: the words the glob expands to
+  if (
+    lister?.program === "echo" &&
+    lister.args.length > 0 &&
+    lister.args.every((a) => a.value !== undefined && !a.value.startsWith("-"))
+  )
+    return { words: lister.args.map((a) => plain(a)), runtime: false };
+  const listed = listing(lister);
+  if (listed === undefined) return undefined;
+  return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
+}
+
+/** Programs that pass on the input lines that match a pattern (`-v` inverts: not a narrowing). */
+const NAME_FILTERS: readonly string[] = ["grep", "egrep", "fgrep", "rg"];
+
+/** `-v`, a pattern only known at run time, or one that every line matches (`.`, `^`, `''`): no narrowing. */
+const inverts = (args: readonly ShellWord[]): boolean =>
+  args.some(
+    (a) =>
+      a.value === undefined ||
+      a.value === "--invert-match" ||
+      (a.value.startsWith("-") && !a.value.startsWith("--") && a.value.includes("v")),
+  ) || MATCH_ALL.includes(args.find((a) => !(a.value ?? "").startsWith("-"))?.value ?? "");
+
+const MATCH_ALL: readonly string[] = ["", ".", "^", "$", ".*", "^.*", ".*$", "^.*$", ".+", "^.", "*"];
+
+/**
+ * What a lister prints, as a glob: `ls` → `*`, `ls dir` → `dir/*`, `ls *.log` → `*.log` (the names
+ * the glob matches). `value` of a directory listing without the `/*` is in `dir`.
+ */
+function listing(
+  lister: { readonly program: string | undefined; readonly args: readonly ShellWord[] } | undefined,
+): { value: string; shown: string; glob: boolean } | undefined {
   if (lister?.program === undefined || !LISTERS.includes(lister.program)) return undefined;
   const dirs = lister.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
-  if (dirs.length > 1 || dirs.some((d) => d.value === undefined || d.glob)) return undefined;
-  const dir = dirs[0]?.value;
+  if (dirs.length > 1 || dirs.some((d) => d.value === undefined)) return undefined;
+  const only = dirs[0];
+  if (only?.glob === true) return { value: only.value as string, shown: only.value as string, glob: true };
+  const dir = only?.value;
   const value = dir === undefined || dir === "." ? "*" : `${dir.replace(/\/+$/, "")}/*`;
-  return { words: [plain({ text: `<entries of ${dir ?? "."}>`, value, glob: true })], runtime: false };
+  return { value, shown: dir ?? ".", glob: false };
 }
 
 /**
@@ -68,7 +121,22 @@ export function xargsReplace(
   const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
   const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
   const text = w.stdinText(o.base, o.ctx);
-  if (token === undefined || token.length === 0 || text === undefined) return undefined;
+  if (token === undefined || token.length === 0) return undefined;
+  if (text === undefined) {
+    // `ls dist | xargs -I{} rm -rf dist/{}`: `{}` is each listed name, `*` (or the glob `ls` was given)
+    const producers = o.ctx.stdin?.immediate ?? [];
+    const listed = producers.length === 1 ? listing(w.commands[producers[0] as number]) : undefined;
+    if (listed === undefined) return undefined;
+    const names = listed.glob ? listed.value : "*";
+    return [
+      o.command.map((a) => {
+        const v = a.word.value;
+        return v === undefined || !v.includes(token)
+          ? a
+          : plain({ text: a.word.text, value: v.replaceAll(token, names), glob: true });
+      }),
+    ];
+  }
   const inputs = text.split(options.has("-0") || options.has("--null") ? "\0" : "\n").filter((l) => l.length > 0);
   if (inputs.length > 16) return undefined;
   return inputs.map((input) =>

@@ -62,6 +62,11 @@ export interface EffectSpec {
     readonly always?: boolean;
     readonly unlessOptions?: readonly string[];
   };
+  /**
+   * Its writes replace a file's whole content (`truncate`, `tee`, `cp SRC DEST`), unless one of
+   * `unless` is given (`tee -a`, `cp -n`), or only when one of `only` is (`ln -f`).
+   */
+  readonly overwrite?: { readonly unless?: readonly string[]; readonly only?: readonly string[] };
   /** Flags that make the operation recursive (`-r`, `-R`, `--recursive`). */
   readonly recursiveFlags?: readonly string[];
   /** Always recursive (`rg` searches trees, `patch` and `git clean` reach below `.`). */
@@ -81,6 +86,7 @@ export interface EffectSpec {
 const NONE: EffectSpec = {};
 const READ: EffectSpec = { operands: "read" };
 const WRITE: EffectSpec = { operands: "write" };
+const USE: EffectSpec = { operands: "use" };
 const RECURSIVE_R = ["-r", "-R", "--recursive"];
 const FORCE = ["-f", "--force"];
 
@@ -105,8 +111,11 @@ const EDITOR: EffectSpec = { operands: "write", skipPrefixes: ["+"] };
 
 const CHMOD: EffectSpec = { operands: "chmod", skip: 1, skipUnless: ["--reference"], optionPaths: { "--reference": "read" }, recursiveFlags: ["-R", "--recursive"] };
 const CHOWN: EffectSpec = { ...CHMOD, operands: "chown" };
+/** `setfacl -R -m u:x:rwx DIR`: the ACL comes in option values, every operand is a path. */
+const SETFACL: EffectSpec = { operands: "chmod", optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read", "--set-file": "read" }, recursiveFlags: ["-R", "--recursive"] };
 
-const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE };
+const NO_CLOBBER = { unless: ["-n", "--no-clobber"] };
+const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE, overwrite: NO_CLOBBER };
 
 const GIT: EffectSpec = {
   chdirOptions: ["-C"],
@@ -134,19 +143,21 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "compgen", "shopt", "enable", "help", "logout", "bg", "fg", "disown", "suspend", "times", "nproc", "arch", "uptime",
       "free", "df", "du", "tty", "logname", "groups", "users", "who", "w", "last", "sync", "mktemp", "realpath", "readlink",
       "stat", "tr", "expr", "bc", "dc", "tree", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
-      // key tools that use keys without printing them: ssh-add loads them into the agent, ssh-keygen
-      // generates keys or prints the public half, keytool lists and converts stores (never prints a private key)
-      "ssh-add", "ssh-keygen", "keytool", "ssh-copy-id",
+      // ssh-keygen generates keys or prints the public half; ssh-copy-id installs the public half
+      "ssh-keygen", "ssh-copy-id",
     ].map((p) => [p, NONE]),
   ),
   // read
   ...Object.fromEntries(
     [
-      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "wc", "cut", "paste", "base64", "base32",
-      "xxd", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
-      "cksum", "sum", "file", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
-      "sdiff", "zcat", "bzcat", "xzcat", "zless", "md5", "shasum", "look", "tsort", "pr", "csplit",
+      "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "cut", "paste", "base64", "base32",
+      "xxd", "od", "hexdump", "strings", "fold", "fmt", "expand", "unexpand", "column", "rev", "shuf", "diff", "cmp", "comm", "join",
+      "sdiff", "zcat", "bzcat", "xzcat", "zless", "look", "tsort", "pr", "csplit",
     ].map((p) => [p, READ]),
+  ),
+  // counts, checksums and file types: they read every byte and show none of it
+  ...Object.fromEntries(
+    ["wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "md5", "shasum", "file"].map((p) => [p, USE]),
   ),
   sort: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--files0-from": "read" } },
   uniq: { byPosition: ["read", "write"] },
@@ -168,28 +179,39 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // write
   touch: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
   mkdir: WRITE,
-  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" } },
-  tee: WRITE,
+  truncate: { operands: "write", optionPaths: { "-r": "read", "--reference": "read" }, overwrite: {} },
+  tee: { operands: "write", overwrite: { unless: ["-a", "--append"] } },
   ...Object.fromEntries(["vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "code", "subl", "ed", "ex", "micro", "hx", "kak", "gedit", "sudoedit", "mcedit", "joe"].map((p) => [p, EDITOR])),
   ...Object.fromEntries(["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "compress", "uncompress"].map((p) => [p, COMPRESS])),
-  dd: { optionPaths: { of: "write", if: "read" } },
+  dd: { optionPaths: { of: "write", if: "read" }, overwrite: {} },
+  dcfldd: { optionPaths: { of: "write", if: "read", vf: "read" }, overwrite: {} },
+  dc3dd: { optionPaths: { of: "write", if: "read", hof: "write", ofs: "write" }, overwrite: {} },
+  ddrescue: { byPosition: ["read", "write", "write"] },
   // delete
   rm: { operands: "delete", recursiveFlags: RECURSIVE_R, forceFlags: FORCE },
   unlink: { operands: "delete" },
   rmdir: { operands: "delete" },
-  shred: { operands: "write", forceFlags: FORCE, switches: [{ flags: ["-u", "--remove"], access: "delete" }] },
+  // overwriting a file's content with noise destroys it as surely as removing it (`-u` also removes)
+  shred: { operands: "delete", forceFlags: FORCE },
+  // node's rm -rf (`npx rimraf dist`, `del-cli 'build/**'`): every operand goes, recursively, unasked
+  rimraf: { operands: "delete", recursive: true },
+  del: { operands: "delete", recursive: true },
+  "del-cli": { operands: "delete", recursive: true },
   srm: { operands: "delete", recursiveFlags: ["-r", "-R", "--recursive"], forceFlags: FORCE },
+  wipe: { operands: "delete", recursiveFlags: ["-r", "-R"], forceFlags: FORCE },
   // modes and owners
   chmod: CHMOD,
   chown: CHOWN,
+  setfacl: SETFACL,
   chgrp: CHOWN,
-  setfacl: { operands: "chmod", recursiveFlags: ["-R", "--recursive"], optionPaths: { "-M": "read", "--modify-file": "read", "-X": "read", "--remove-file": "read" } },
   // copies, moves, links
   cp: COPY,
-  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }] },
-  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE },
-  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE },
-  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-F": "read" } },
+  install: { ...COPY, switches: [{ flags: ["-d", "--directory"], access: "write" }], overwrite: {} },
+  mv: { destination: { access: "write", sources: "delete", targetDirOptions: ["-t", "--target-directory"], sourcesRecursive: true }, forceFlags: FORCE, overwrite: NO_CLOBBER },
+  ln: { destination: { access: "write", sources: "none", targetDirOptions: ["-t", "--target-directory"], single: "basename" }, forceFlags: FORCE, overwrite: { only: ["-f", "--force"] } },
+  scp: { destination: { access: "write", sources: "read", targetDirOptions: [] }, remoteOperands: true, recursiveFlags: ["-r"], optionPaths: { "-i": "use", "-F": "read" }, overwrite: {} },
+  // the agent keeps the key: `ssh-add -L` shows only public keys
+  "ssh-add": { operands: "use" },
   rsync: {
     destination: {
       access: "write",
@@ -201,6 +223,7 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       ],
     },
     remoteOperands: true,
+    overwrite: { unless: ["--ignore-existing", "--append", "--append-verify", "-n", "--dry-run"] },
     recursiveFlags: ["-r", "--recursive", "-a", "--archive"],
     optionPaths: { "--exclude-from": "read", "--include-from": "read", "--files-from": "read", "--password-file": "read", "--log-file": "write" },
   },
@@ -210,13 +233,13 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   zip: { byPosition: ["write"], operands: "read", recursiveFlags: ["-r", "-R"] },
   patch: { byPosition: ["write", "read"], optionPaths: { "-i": "read", "--input": "read", "-o": "write", "--output": "write", "-r": "write", "--reject-file": "write", "-d": "write", "--directory": "write" }, defaultOperand: { value: ".", access: "write" }, filtered: true, recursive: true },
   split: { byPosition: ["read", "write"] },
-  // network tools: only their file options; a client key or certificate (`--key`, `-E`, `--cert`) is
-  // used for the TLS handshake and never sent or shown, so it is not listed
+  // network tools: only their file options
   curl: {
     optionPaths: {
       "-o": "write", "--output": "write", "--output-dir": "write", "-T": "read", "--upload-file": "read", "-K": "read", "--config": "read",
       "-c": "write", "--cookie-jar": "write", "-D": "write", "--dump-header": "write", "--trace": "write", "--trace-ascii": "write",
-      "--stderr": "write", "--netrc-file": "read", "--cacert": "read",
+      "--stderr": "write", "--netrc-file": "read", "-E": "use", "--cert": "use", "--key": "use", "--cacert": "use", "--capath": "use",
+      "--proxy-cert": "use", "--proxy-key": "use", "--proxy-cacert": "use",
     },
     atFileOptions: { "-d": "read", "--data": "read", "--data-binary": "read", "--data-urlencode": "read", "--data-ascii": "read", "--json": "read", "-F": "read", "--form": "read" },
   },
@@ -229,13 +252,18 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   },
   openssl: {
     optionPaths: {
-      // keys given to sign or derive (`-key`, `-inkey`, `-signkey`, `-CAkey`) are used, not printed: not listed
-      "-in": "read", "-out": "write", "-keyout": "write", "-kfile": "read", "-config": "read",
-      "-certfile": "read", "-CAfile": "read", "-CA": "read", "-extfile": "read",
+      // `-in` is what the command prints or converts (`openssl rsa -in k.pem` shows the key); a key
+      // or certificate given to sign, encrypt or connect with is only used
+      "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "use", "-key": "use", "-kfile": "read", "-config": "read",
+      "-certfile": "use", "-CAfile": "use", "-CA": "use", "-CAkey": "use", "-signkey": "use", "-cert": "use", "-extfile": "read",
     },
     quietOptionFlags: { flags: ["-pubout"], options: ["-in"] },
   },
   mkcert: { optionPaths: { "-key-file": "write", "-cert-file": "write", "-p12-file": "write", "-csr": "read" } },
+  // `vercel env pull [FILE]` writes the project's variables into an env file (default `.env.local`)
+  ...Object.fromEntries(["vercel", "vc"].map((p) => [p, { subcommands: { env: { subcommands: { pull: { operands: "write" } } } } } as EffectSpec])),
+  // a keystore is opened to list, sign with or add to; keytool never prints a private key
+  keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
   // structured programs
   find: { custom: "find" },

@@ -24,6 +24,10 @@ export const EMBEDDED_COMMANDS: Readonly<Record<string, readonly EmbeddedCommand
   ssh: [{ option: "-o", keys: ["ProxyCommand", "LocalCommand", "KnownHostsCommand"] }],
   scp: [{ option: "-o", keys: ["ProxyCommand", "LocalCommand", "KnownHostsCommand"] }, { option: "-S" }],
   sftp: [{ option: "-o", keys: ["ProxyCommand", "LocalCommand", "KnownHostsCommand"] }, { option: "-S" }],
+  // remote executors whose option is the command run on the hosts
+  ansible: [{ option: "-a" }, { option: "--args" }],
+  gcloud: [{ option: "--command" }],
+  vagrant: [{ option: "-c" }, { option: "--command" }],
   git: [
     { option: "-c", keys: ["core.sshCommand", "core.pager", "core.editor", "core.fsmonitor", "sequence.editor", "diff.external", "gpg.program"] },
     { option: "-c", keys: ["alias.", "credential.helper"], bang: true },

@@ -24,8 +24,20 @@ export interface InterpreterSpec {
   readonly evalSubcommand?: string;
   /** Only the code options run code; operands are not scripts (`bun install` is not code). */
   readonly codeOptionsOnly?: boolean;
+  /**
+   * PowerShell: the code option takes every remaining word, joined with spaces (`-Command
+   * Restart-Computer -Force`); with `operandIsCode`, so does a first operand that is not a `.ps1`
+   * script (Windows PowerShell runs `powershell Stop-Computer -Force` as a command).
+   */
+  readonly restIsCode?: boolean;
   /** Whole-word spellings read as another option (`node -pe CODE` is `-p -e CODE`: the code follows). */
   readonly spellings?: Readonly<Record<string, string>>;
+  /** Options are case-insensitive (PowerShell's `-Command`, `-COMMAND`): the grammar lists them in lower case. */
+  readonly foldCase?: boolean;
+  /** The first operand is code, not a script (Windows PowerShell: `powershell "irm URL | iex"`)... */
+  readonly operandIsCode?: boolean;
+  /** ...unless one of these options makes it a script (`powershell -File install.ps1`). */
+  readonly scriptOptions?: readonly string[];
 }
 
 const SHELL: InterpreterSpec = {
@@ -37,7 +49,8 @@ const SHELL: InterpreterSpec = {
   },
   codeFlag: "-c",
   stdinFlags: ["-s"],
-  noCode: ["--version", "--help"],
+  // `bash -n`: read the code, check its syntax, run nothing
+  noCode: ["--version", "--help", "-n", "--noexec"],
 };
 
 const PYTHON: InterpreterSpec = {
@@ -97,19 +110,86 @@ const PHP: InterpreterSpec = {
   noCode: ["-v", "--version", "-h", "--help", "-l", "--syntax-check", "-i", "--info", "-m", "-S"],
 };
 
+/** Every prefix of `name` from `min` characters on, as a `-option` (PowerShell accepts any unambiguous prefix). */
+const prefixes = (name: string, min: number): string[] =>
+  Array.from({ length: name.length - min + 1 }, (_, i) => `-${name.slice(0, min + i)}`);
+
+const arity = (names: readonly string[], n: 0 | 1): Record<string, 0 | 1> =>
+  Object.fromEntries(names.map((o) => [o, n]));
+
+/** `-Command` and its prefixes (`-c`, `-com`); PowerShell options are case-insensitive and whole words. */
+const PS_COMMAND = prefixes("command", 1);
+
 const POWERSHELL: InterpreterSpec = {
   language: "powershell",
   grammar: {
     options: {
-      "-c": 1, "-Command": 1, "-command": 1, "-e": 1, "-ec": 1, "-EncodedCommand": 1, "-encodedcommand": 1, "-ExecutionPolicy": 1,
-      "-executionpolicy": 1, "-ep": 1, "-File": 1, "-file": 1, "-f": 1, "-NoProfile": 0, "-noprofile": 0, "-nop": 0,
-      "-NonInteractive": 0, "-noninteractive": 0, "-NoLogo": 0, "-nologo": 0, "-WindowStyle": 1, "-w": 1,
+      ...arity([...PS_COMMAND, ...prefixes("encodedcommand", 1), "-ec", ...prefixes("executionpolicy", 2), "-ep"], 1),
+      // `-File script.ps1`: the script is the operand that follows
+      ...arity(prefixes("file", 1), 0),
+      ...arity([...prefixes("windowstyle", 1), ...prefixes("workingdirectory", 3), "-wd", ...prefixes("inputformat", 3), "-if", ...prefixes("outputformat", 3), "-of"], 1),
+      ...arity([...prefixes("configurationname", 4), ...prefixes("settingsfile", 2), ...prefixes("commandwithargs", 8), "-cwa"], 1),
+      ...arity([...prefixes("noprofile", 3), ...prefixes("noninteractive", 4), ...prefixes("nologo", 3), ...prefixes("noexit", 3), "-sta", "-mta"], 0),
     },
+    // `-Command`, `-NoProfile`: whole words, never clusters of letters
+    singleDashLong: true,
     permute: false,
   },
-  codeOptions: ["-c", "-Command", "-command"],
-  noCode: ["-Version", "-v", "-h", "-Help", "-?"],
+  codeOptions: [...PS_COMMAND, ...prefixes("commandwithargs", 8), "-cwa"],
+  restIsCode: true,
+  scriptOptions: prefixes("file", 1),
+  foldCase: true,
+  noCode: [...prefixes("version", 1), ...prefixes("help", 1), "-?", "/?"],
 };
+
+/** How code of one language downloads text and evaluates text, as lower-case words of the code. */
+export interface RemoteCodeWords {
+  /** Words that fetch from the network, each with the fetcher it is reported as. */
+  readonly downloads: Readonly<Record<string, string>>;
+  /** Words that evaluate text as code. */
+  readonly evaluators: readonly string[];
+  /** Consecutive word pairs that evaluate text as code (`[scriptblock]::Create`, `new Function`). */
+  readonly evaluatorPairs?: readonly (readonly [string, string])[];
+}
+
+/**
+ * Code that downloads and evaluates in one go, which no pipeline shows: PowerShell's
+ * `iex (New-Object Net.WebClient).DownloadString(URL)`, python's `exec(urlopen(URL).read())`,
+ * node's `fetch(URL).then(r => r.text()).then(eval)`. Read by `handlers/remote-code.ts`.
+ */
+export const REMOTE_CODE_WORDS: Readonly<Partial<Record<CodeLanguage, RemoteCodeWords>>> = {
+  powershell: {
+    downloads: {
+      iwr: "iwr", irm: "irm", "invoke-webrequest": "invoke-webrequest", "invoke-restmethod": "invoke-restmethod", curl: "curl",
+      wget: "wget", "start-bitstransfer": "start-bitstransfer", downloadstring: "invoke-webrequest", downloaddata: "invoke-webrequest",
+      getstringasync: "invoke-webrequest", getbytearrayasync: "invoke-webrequest", openread: "invoke-webrequest",
+    },
+    evaluators: ["iex", "invoke-expression"],
+    evaluatorPairs: [["scriptblock", "create"]],
+  },
+  python: {
+    downloads: { urlopen: "urllib", urlretrieve: "urllib", requests: "requests", httpx: "httpx", urllib3: "urllib3", aiohttp: "aiohttp" },
+    evaluators: ["exec", "eval"],
+  },
+  node: {
+    downloads: { fetch: "fetch", axios: "axios", got: "got", undici: "undici", https: "https", http: "https" },
+    evaluators: ["eval", "runinthiscontext", "runinnewcontext", "runincontext"],
+    evaluatorPairs: [["new", "function"]],
+  },
+  ruby: {
+    downloads: { uri: "open-uri", httparty: "httparty", faraday: "faraday", net: "net-http" },
+    evaluators: ["eval", "instance_eval", "class_eval", "module_eval"],
+  },
+  perl: {
+    downloads: { lwp: "lwp", furl: "furl", mojo: "mojo", getstore: "lwp", get: "lwp" },
+    evaluators: ["eval"],
+  },
+  php: {
+    downloads: { file_get_contents: "file_get_contents", curl_exec: "curl_exec", fopen: "file_get_contents" },
+    evaluators: ["eval"],
+  },
+};
+
 
 /** Interpreters by program name (after version suffixes are stripped: `python3.12` → `python3`). */
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
@@ -133,10 +213,11 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   perl: PERL,
   ruby: RUBY,
   php: PHP,
+  // PowerShell 7 runs its first operand as a script file, Windows PowerShell 5 as a command
   pwsh: POWERSHELL,
-  powershell: POWERSHELL,
-  "powershell.exe": POWERSHELL,
   "pwsh.exe": POWERSHELL,
+  powershell: { ...POWERSHELL, operandIsCode: true },
+  "powershell.exe": { ...POWERSHELL, operandIsCode: true },
 };
 
 /** PowerShell's evaluators: they run their argument, or what is piped in (`iwr URL | iex`). */
@@ -188,9 +269,19 @@ export const CODE_GENERATORS: Readonly<Record<string, readonly string[]>> = {
   just: ["--completions"],
   deno: ["completions"],
   bun: ["completions"],
-  op: ["completion"],
+  op: ["completion", "signin"],
   luarocks: ["path"],
+  aws: ["export-credentials", "get-login"],
+  "aws-vault": ["export"],
+  saml2aws: ["script"],
+  tsh: ["env"],
 };
+
+/**
+ * Subcommands and options that make any program print shell completion code
+ * (`source <(eksctl completion bash)`, `pulumi gen-completion bash`, `stern --completion bash`).
+ */
+export const COMPLETION_WORDS: readonly string[] = ["completion", "completions", "gen-completion", "--completion", "--completions", "completion-script"];
 
 /** Programs that run a shell file in the current shell (`source file`, `. file`). */
 export const SOURCE_COMMANDS: readonly string[] = ["source", "."];

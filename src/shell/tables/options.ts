@@ -140,7 +140,7 @@ const CURL: ProgramGrammar = g({
     "-o", "--output", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "-H", "--header", "-X", "--request",
     "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-c", "--cookie-jar", "-F", "--form", "--form-string",
     "-T", "--upload-file", "-K", "--config", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "--retry",
-    "-r", "--range", "-E", "--cert", "--key", "--cacert", "--capath", "--resolve", "--url", "-Y", "--speed-limit", "-y", "--speed-time",
+    "-r", "--range", "-E", "--cert", "--key", "--cacert", "--capath", "--proxy-cert", "--proxy-key", "--proxy-cacert", "--resolve", "--url", "-Y", "--speed-limit", "-y", "--speed-time",
     "-z", "--time-cond", "--json", "--oauth2-bearer", "--output-dir", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
     "-Q", "--quote", "-t", "--telnet-option", "-U", "--proxy-user", "--interface", "--limit-rate", "--max-filesize", "--local-port",
     "--netrc-file", "-C", "--continue-at", "--connect-to", "--retry-delay", "--retry-max-time", "--max-redirs", "--unix-socket", "-P", "--ftp-port",
@@ -189,6 +189,46 @@ const DOCKER: ProgramGrammar = g(
   },
 );
 
+/** PowerShell's `Invoke-WebRequest` (`iwr`): whole-word options, in their usual spellings. */
+const INVOKE_WEB_REQUEST: ProgramGrammar = g(
+  {
+    ...values("-Uri", "-uri", "-OutFile", "-outfile", "-Method", "-method", "-Headers", "-headers", "-Body", "-body", "-UserAgent", "-ContentType", "-InFile", "-infile", "-Proxy", "-Credential", "-TimeoutSec", "-MaximumRedirection", "-SessionVariable", "-WebSession"),
+  },
+  { singleDashLong: true },
+);
+
+/** `gh api` and `glab api`: the request options, so `-XDELETE` reads as `-X DELETE`. */
+const FORGE_API: ProgramGrammar = g({
+  ...values("-X", "--method", "-f", "--raw-field", "-F", "--field", "-H", "--header", "-q", "--jq", "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"),
+  ...flags("-i", "--include", "--paginate", "--silent", "--slurp", "--verbose"),
+});
+
+/** `gh` and `glab`: only the repository before the subcommand; `api` has its own options. */
+const FORGE: ProgramGrammar = g({ ...values("-R", "--repo") }, { global: { options: values("-R", "--repo"), permute: false }, subcommands: { api: FORGE_API } });
+
+/**
+ * Programs with a `help` command word (`aws ec2 terminate-instances help`, `terraform help destroy`,
+ * `kubectl help delete`): an operand `help` asks for usage and reads as `--help`.
+ */
+export const HELP_WORD_PROGRAMS: readonly string[] = [
+  "aws", "awslocal", "terraform", "tofu", "terragrunt", "helm", "pulumi", "gcloud", "kubectl", "oc", "gh", "glab", "heroku", "fly", "flyctl",
+  "doctl", "vercel", "netlify", "firebase", "wrangler", "eksctl", "hcloud", "scw", "civo", "supabase", "railway", "serverless", "sls", "cdk",
+  "linode-cli", "ibmcloud", "rclone", "vagrant", "nomad",
+];
+
+/** PowerShell's approved verbs, lowercase: a `Verb-Noun` program is a cmdlet with whole-word parameters. */
+export const POWERSHELL_VERBS: readonly string[] = [
+  "add", "clear", "close", "copy", "enter", "exit", "find", "format", "get", "hide", "join", "lock", "move", "new", "open",
+  "optimize", "pop", "push", "redo", "remove", "rename", "reset", "resize", "search", "select", "set", "show", "skip", "split",
+  "step", "switch", "undo", "unlock", "watch", "connect", "disconnect", "read", "receive", "send", "write", "backup",
+  "checkpoint", "compare", "compress", "convert", "convertfrom", "convertto", "dismount", "edit", "expand", "export", "group",
+  "import", "initialize", "limit", "merge", "mount", "out", "publish", "restore", "save", "sync", "unpublish", "update",
+  "debug", "measure", "repair", "resolve", "test", "trace", "approve", "assert", "build", "complete", "confirm", "deny",
+  "deploy", "disable", "enable", "install", "invoke", "register", "request", "restart", "resume", "start", "stop", "submit",
+  "suspend", "uninstall", "unregister", "wait", "block", "grant", "protect", "revoke", "unblock", "unprotect", "use",
+  "foreach", "where", "sort", "tee",
+];
+
 /** Grammars by program name. */
 export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   git: g({}, { global: GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS }),
@@ -206,8 +246,12 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   truncate: g({ ...values("-s", "--size", "-r", "--reference"), ...flags("-c", "--no-create", "-o", "--io-blocks") }),
   chmod: CHMOD_LIKE(),
   chown: CHMOD_LIKE(),
+  setfacl: g({ ...values("-m", "--modify", "-M", "--modify-file", "-x", "--remove", "-X", "--remove-file", "--set", "--set-file"), ...flags("-b", "--remove-all", "-k", "--remove-default", "-n", "--no-mask", "--mask", "-d", "--default", "-R", "--recursive", "-L", "--logical", "-P", "--physical", "--test", "--restore") }),
   chgrp: CHMOD_LIKE(),
   dd: g({}, { keyValueOperands: true }),
+  dcfldd: g({}, { keyValueOperands: true }),
+  dc3dd: g({}, { keyValueOperands: true }),
+  ddrescue: g({ ...values("-b", "--sector-size", "-c", "--cluster-size", "-i", "--input-position", "-o", "--output-position", "-s", "--size", "-m", "--domain-mapfile", "-K", "--skip-size", "-a", "--min-read-rate") }),
   tar: g(
     {
       ...values("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "--blocking-factor", "-I", "--use-compress-program", "-N", "--newer", "--exclude", "--transform", "--owner", "--group", "--mode", "-K", "--starting-file", "-V", "--label"),
@@ -244,13 +288,20 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   }),
   openssl: g(
     {
-      ...values("-in", "-out", "-k", "-kfile", "-pass", "-passin", "-passout", "-key", "-inkey", "-keyout", "-config", "-subj", "-days", "-newkey", "-certfile", "-CAfile", "-CApath", "-CA", "-CAkey", "-signkey", "-md", "-iv", "-K", "-S", "-name", "-caname", "-engine", "-rand", "-writerand", "-extfile", "-extensions", "-set_serial", "-connect", "-servername", "-cipher", "-digest", "-sigopt", "-pkeyopt", "-iter", "-inform", "-outform", "-keyform", "-certform"),
+      ...values("-in", "-out", "-k", "-kfile", "-pass", "-passin", "-passout", "-key", "-cert", "-inkey", "-keyout", "-config", "-subj", "-days", "-newkey", "-certfile", "-CAfile", "-CApath", "-CA", "-CAkey", "-signkey", "-md", "-iv", "-K", "-S", "-name", "-caname", "-engine", "-rand", "-writerand", "-extfile", "-extensions", "-set_serial", "-connect", "-servername", "-cipher", "-digest", "-sigopt", "-pkeyopt", "-iter", "-inform", "-outform", "-keyform", "-certform"),
+    },
+    { singleDashLong: true },
+  ),
+  keytool: g(
+    {
+      ...values("-keystore", "-srckeystore", "-destkeystore", "-storepass", "-srcstorepass", "-deststorepass", "-keypass", "-srckeypass", "-destkeypass", "-storetype", "-srcstoretype", "-deststoretype", "-alias", "-srcalias", "-destalias", "-file", "-dname", "-keyalg", "-keysize", "-groupname", "-sigalg", "-validity", "-startdate", "-ext", "-infile", "-outfile", "-providername", "-providerclass", "-providerpath", "-providerarg", "-addprovider", "-J"),
     },
     { singleDashLong: true },
   ),
   gpg: g({ ...values("-o", "--output", "-r", "--recipient", "-u", "--local-user", "--homedir", "--passphrase", "--passphrase-file", "--passphrase-fd", "--default-key", "--keyring", "--secret-keyring", "--trust-model", "--cipher-algo", "--digest-algo", "--compress-algo", "-z", "--pinentry-mode", "--keyserver", "--recv-keys", "--export-options", "--import-options") }),
   kill: g({ ...values("-s", "--signal", "-n"), "-l": "optional", "--list": "optional", ...flags("-L", "--table", "-q", "--queue") }, { cluster: false }),
   pkill: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--signal", "-F", "--pidfile") }, { cluster: false }),
+  pgrep: g({ ...values("-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session", "-t", "--terminal", "-F", "--pidfile", "-d", "--delimiter") }, { cluster: false }),
   killall: g({ ...values("-s", "--signal", "-u", "--user", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns") }, { cluster: false }),
   psql: g({
     ...values("-c", "--command", "-f", "--file", "-d", "--dbname", "-U", "--username", "-h", "--host", "-p", "--port", "-v", "--set", "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"),
@@ -283,7 +334,7 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
     ...values("--region", "--profile", "--output", "--query", "--endpoint-url", "--cli-input-json", "--cli-input-yaml", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--expires", "--cache-control", "--content-type", "--bucket", "--key", "--stack-name", "--function-name", "--table-name", "--db-instance-identifier", "--cluster"),
     ...flags("--recursive", "--dryrun", "--dry-run", "--delete", "--force", "--quiet", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request", "--skip-final-snapshot", "--delete-automated-backups", "--follow-symlinks"),
   }),
-  gcloud: g({ ...values("--project", "--region", "--zone", "--account", "--configuration", "--format", "--filter", "--flags-file", "--impersonate-service-account", "--verbosity", "--billing-project", "--limit", "--page-size", "--sort-by"), ...flags("-q", "--quiet", "--async", "--all", "--recursive") }),
+  gcloud: g({ ...values("--command", "--project", "--region", "--zone", "--account", "--configuration", "--format", "--filter", "--flags-file", "--impersonate-service-account", "--verbosity", "--billing-project", "--limit", "--page-size", "--sort-by"), ...flags("-q", "--quiet", "--async", "--all", "--recursive") }),
   gsutil: g({ ...values("-h", "-o", "-u", "-p"), ...flags("-m", "-q", "-D", "-r", "-R", "-f", "-a", "-I", "-e", "-c", "-n", "-d") }),
   terraform: g(
     {
@@ -299,13 +350,29 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   go: g({ ...values("-o", "-run", "-bench", "-tags", "-ldflags", "-gcflags", "-count", "-timeout", "-p", "-C", "-mod", "-coverprofile", "-exec", "-modfile", "-pkgdir", "-covermode", "-coverpkg") }, { singleDashLong: true }),
   docker: DOCKER,
   podman: DOCKER,
+  nomad: g({}, { singleDashLong: true }),
+  iwr: INVOKE_WEB_REQUEST,
+  "Invoke-WebRequest": INVOKE_WEB_REQUEST,
+  "invoke-webrequest": INVOKE_WEB_REQUEST,
+  gh: FORGE,
+  glab: FORGE,
   curl: CURL,
+  "curl.exe": CURL,
   wget: WGET,
+  wget2: WGET,
+  "wget.exe": WGET,
+  aria2c: g({ ...values("-o", "--out", "-d", "--dir", "-i", "--input-file", "-x", "--max-connection-per-server", "-s", "--split", "-j", "--max-concurrent-downloads", "--header", "-U", "--user-agent", "--checksum") }),
+  osascript: g(values("-e", "-l", "-s")),
+  mount: g({ ...values("-t", "--types", "-o", "--options", "-L", "--label", "-U", "--uuid", "-O", "--test-opts", "-N", "--namespace", "--target", "--source"), ...flags("-a", "--all", "-r", "--read-only", "-w", "--rw", "-B", "--bind", "-R", "--rbind", "-M", "--move", "-f", "--fake", "-n", "--no-mtab", "-v", "--verbose", "-l") }),
+  ansible: g({ ...values("-a", "--args", "-m", "--module-name", "-i", "--inventory", "-u", "--user", "-e", "--extra-vars", "-f", "--forks", "-l", "--limit", "-M", "--module-path", "-t", "--tree", "-B", "--background", "-P", "--poll", "--become-user", "--become-method", "--private-key", "--key-file", "-c", "--connection", "-T", "--timeout", "--vault-password-file"), ...flags("-b", "--become", "-K", "--ask-become-pass", "-k", "--ask-pass", "-C", "--check", "-D", "--diff", "-o", "--one-line", "-v", "-vv", "-vvv") }),
+  vagrant: g({ ...values("-c", "--command", "--provider") }),
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
   "Set-MpPreference": g({ ...flags("-DisableRealtimeMonitoring", "-DisableBehaviorMonitoring", "-DisableIOAVProtection", "-DisableScriptScanning") }, { singleDashLong: true }),
   usermod: g({ ...values("-G", "--groups", "-g", "--gid", "-d", "--home", "-s", "--shell", "-c", "--comment", "-l", "--login", "-u", "--uid", "-e", "--expiredate", "-f", "--inactive", "-p", "--password", "-R", "--root", "-P", "--prefix") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),
+  migrate: g({ ...values("-path", "-database", "-source", "-lock-timeout", "-prefetch", "-ext", "-dir", "-format", "-tz", "-seq-digits"), ...flags("-all", "-verbose", "-version", "-help", "-f", "-seq") }, { singleDashLong: true }),
+  duckdb: g({ ...values("-c", "-cmd", "-s", "-f", "-init", "-separator", "-newline", "-nullvalue") }, { singleDashLong: true }),
 };
 
 /**
@@ -328,7 +395,7 @@ export const FIND_FILTERS: readonly string[] = [
   "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-anewer", "-cnewer",
   "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-size", "-user", "-group", "-uid", "-gid", "-nouser",
   "-nogroup", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname", "-empty", "-used", "-readable", "-writable",
-  "-executable", "-fstype", "-context",
+  "-executable", "-fstype", "-context", "-xtype",
 ];
 
 /** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */

@@ -6,7 +6,7 @@ import type { OptionGrammar } from "../_options.ts";
 
 /** `docker exec` options. */
 export const DOCKER_EXEC: OptionGrammar = {
-  options: { "-e": 1, "--env": 1, "--env-file": 1, "-u": 1, "--user": 1, "-w": 1, "--workdir": 1, "--detach-keys": 1, "-d": 0, "--detach": 0, "-i": 0, "--interactive": 0, "-t": 0, "--tty": 0, "--privileged": 0 },
+  options: { "-e": 1, "--env": 1, "--env-file": 1, "-u": 1, "--user": 1, "-w": 1, "--workdir": 1, "--detach-keys": 1, "--index": 1, "-T": 0, "--no-TTY": 0, "-d": 0, "--detach": 0, "-i": 0, "--interactive": 0, "-t": 0, "--tty": 0, "--privileged": 0 },
   permute: false,
 };
 
@@ -22,8 +22,23 @@ export const DOCKER_RUN: OptionGrammar = {
   permute: false,
 };
 
+/** `docker` options before its subcommand. */
+export const DOCKER_GLOBAL: OptionGrammar = {
+  options: { "-H": 1, "--host": 1, "-c": 1, "--context": 1, "--config": 1, "-l": 1, "--log-level": 1, "--tlscacert": 1, "--tlscert": 1, "--tlskey": 1, "-D": 0, "--debug": 0, "--tls": 0, "--tlsverify": 0 },
+  permute: false,
+};
+
+/** `docker compose` options before its subcommand. */
+export const COMPOSE_GLOBAL: OptionGrammar = {
+  options: { "-f": 1, "--file": 1, "-p": 1, "--project-name": 1, "--profile": 1, "--env-file": 1, "--project-directory": 1, "--ansi": 1, "--progress": 1, "--parallel": 1 },
+  permute: false,
+};
+
+/** Compose programs of their own (`docker-compose exec web cmd`). */
+export const COMPOSE_PROGRAMS: readonly string[] = ["docker-compose", "podman-compose"];
+
 /** Container CLIs that share docker's grammar. */
-export const DOCKER_LIKE: readonly string[] = ["docker", "podman", "nerdctl"];
+export const DOCKER_LIKE: readonly string[] = ["docker", "podman", "nerdctl", "finch"];
 
 /** awk's own options (the program is the first operand unless `-f`/`-e` gives it). */
 export const AWK_GRAMMAR: OptionGrammar = {
@@ -53,8 +68,62 @@ export const FD_VALUED: readonly string[] = [
 /** fd's options after which the rest is a command run per match. */
 export const FD_EXEC: readonly string[] = ["-x", "--exec", "-X", "--exec-batch"];
 
-/** Downloaders and the options that name the output file. */
-export const DOWNLOAD_OUTPUT: Readonly<Record<string, readonly string[]>> = { curl: ["-o", "--output"], wget: ["-O", "--output-document"] };
+/** Where a downloader saves what it fetches (its options are split by its grammar in `tables/options.ts`). */
+export interface DownloadSpec {
+  /** Options whose value is the output file (`curl -o f`, `wget -O f`); `-` is stdout. */
+  readonly output: readonly string[];
+  /**
+   * Flags that save under the last segment of each URL (`curl -O`, `--remote-name`); absent: that is
+   * the default without an output option (`wget URL`, `aria2c URL`).
+   */
+  readonly remoteName?: readonly string[];
+  /** Options whose value is the directory the file is saved in (`curl --output-dir d`, `wget -P d`). */
+  readonly directory?: readonly string[];
+}
+
+const WGET_DOWNLOAD: DownloadSpec = { output: ["-O", "--output-document"], directory: ["-P", "--directory-prefix"] };
+
+/** Downloaders that save to a file, by program name. */
+export const DOWNLOADERS: Readonly<Record<string, DownloadSpec>> = {
+  curl: { output: ["-o", "--output"], remoteName: ["-O", "--remote-name", "--remote-name-all"], directory: ["--output-dir"] },
+  "curl.exe": { output: ["-o", "--output"], remoteName: ["-O", "--remote-name", "--remote-name-all"], directory: ["--output-dir"] },
+  wget: WGET_DOWNLOAD,
+  wget2: WGET_DOWNLOAD,
+  "wget.exe": WGET_DOWNLOAD,
+  aria2c: { output: ["-o", "--out"], directory: ["-d", "--dir"] },
+  // PowerShell saves only with `-OutFile`
+  iwr: { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "Invoke-WebRequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
+  "invoke-webrequest": { output: ["-OutFile", "-outfile"], remoteName: [] },
+};
 
 /** Listing programs whose output is the entries of their operand directories (`ls -1 | xargs rm`). */
 export const LISTERS: readonly string[] = ["ls"];
+
+/** `ps` options that select some processes only (by pid, name, parent, terminal, session). */
+export const PS_SELECTORS: readonly string[] = ["-p", "--pid", "-C", "--ppid", "-q", "--quick-pid", "-t", "--tty", "--sid", "p", "q", "-g", "--Group", "--group"];
+
+/** Programs that pass a process listing on without choosing processes (`awk '{print $2}'` and `grep -v` are judged apart). */
+export const PROCESS_PASS_THROUGH: readonly string[] = ["tail", "head", "sort", "uniq", "cut", "tr", "cat", "column", "sed"];
+
+/** CLIs whose `exec TARGET [options] -- cmd` runs cmd in a pod, container or VM (`kubectl exec web-0 -- sh`). */
+export const REMOTE_EXEC: readonly string[] = ["kubectl", "oc", "lxc", "incus", "multipass"];
+
+/** C and C++ compilers whose source may be text written on the same line. */
+export const C_COMPILERS: readonly string[] = ["gcc", "cc", "clang", "tcc", "g++", "c++", "clang++", "musl-gcc", "zig"];
+
+/** File names a C compiler reads as source. */
+export const C_SOURCE_SUFFIXES: readonly string[] = [".c", ".cc", ".cpp", ".cxx", ".C"];
+
+/** `Get-Process`/`Stop-Process` switches that select nothing (lowercase): with only these, every process. */
+export const POWERSHELL_PROCESS_FLAGS: readonly string[] = ["-force", "-passthru", "-confirm:$false", "-whatif:$false", "-includeusername", "-erroraction", "silentlycontinue", "-ea", "0"];
+
+/** Options of `kubectl`/`oc`/`lxc` before and after `exec` that take a value (the rest are flags). */
+export const REMOTE_EXEC_OPTIONS: OptionGrammar = {
+  options: {
+    "-n": 1, "--namespace": 1, "--context": 1, "--kubeconfig": 1, "--cluster": 1, "--user": 1, "-s": 1, "--server": 1, "--token": 1,
+    "-c": 1, "--container": 1, "-f": 1, "--filename": 1, "--pod-running-timeout": 1, "--project": 1, "--env": 1, "--cwd": 1,
+    "--as": 1, "--request-timeout": 1, "-i": 0, "--stdin": 0, "-t": 0, "--tty": 0, "-q": 0, "--quiet": 0,
+  },
+  permute: false,
+};

@@ -55,7 +55,45 @@ export interface WrapperSpec {
    * `bundle exec`); other uses (`pnpm install`) are the program itself.
    */
   readonly subcommands?: readonly string[];
+  /** The command follows `--` when there is one, wherever the wrapper's own words end (`aws-vault exec prod --duration=1h -- cmd`). */
+  readonly afterDoubleDash?: boolean;
+  /**
+   * The command word names a package (`npx aws-cdk@2 destroy`): its version is dropped and a
+   * package whose binary has another name becomes that binary ({@link PACKAGE_BINARIES}).
+   */
+  readonly packages?: boolean;
 }
+
+/** npm packages whose binary has another name: `npx aws-cdk deploy` runs `cdk`. */
+export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
+  "aws-cdk": "cdk",
+  "firebase-tools": "firebase",
+  "netlify-cli": "netlify",
+  "@aws-amplify/cli": "amplify",
+  "@railway/cli": "railway",
+  "cdktf-cli": "cdktf",
+  "@cloudflare/wrangler": "wrangler",
+  "@azure/static-web-apps-cli": "swa",
+  "@sentry/cli": "sentry-cli",
+  "@nestjs/cli": "nest",
+  "@angular/cli": "ng",
+  "@vue/cli": "vue",
+  "@shopify/cli": "shopify",
+  "@redocly/cli": "redocly",
+  "@biomejs/biome": "biome",
+  "sequelize-cli": "sequelize",
+  "@mikro-orm/cli": "mikro-orm",
+  typescript: "tsc",
+  "typeorm-ts-node-commonjs": "typeorm",
+  "typeorm-ts-node-esm": "typeorm",
+  "del-cli": "del",
+  "@supabase/cli": "supabase",
+  "@prisma/cli": "prisma",
+  "@planetscale/cli": "pscale",
+  "@expo/cli": "expo",
+  "eas-cli": "eas",
+  "@vercel/cli": "vercel",
+};
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });
 
@@ -75,6 +113,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     }),
     noRun: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-e", "--edit"],
     chdir: ["-D", "--chdir"],
+    // `sudo VERSION=1 bash`: assignments before the command are its environment
+    assignments: true,
     stdinShell: true,
     shellOptions: ["-s", "--shell", "-i", "--login"],
   },
@@ -130,6 +170,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
       "-E": 1, "--env": 1, "-P": 1, "--trace-path": 1, "-I": 1, "-b": 1, "-a": 1, "-X": 1, "-O": 1, "-S": 1,
     }),
     noRun: ["-p", "--attach"],
+  },
+  // `nsenter -t 1 -m -u -n -i cmd`: the command runs in another process's namespaces (the host's for pid 1)
+  nsenter: {
+    kind: "exec",
+    grammar: stop({
+      "-t": 1, "--target": 1, "-S": 1, "--setuid": 1, "-G": 1, "--setgid": 1, "-r": "optional", "--root": "optional", "-w": "optional", "--wd": "optional",
+      "-m": "optional", "--mount": "optional", "-u": "optional", "--uts": "optional", "-i": "optional", "--ipc": "optional", "-n": "optional", "--net": "optional",
+      "-p": "optional", "--pid": "optional", "-U": "optional", "--user": "optional", "-C": "optional", "--cgroup": "optional", "-T": "optional", "--time": "optional",
+      "-a": 0, "--all": 0, "-F": 0, "--no-fork": 0, "--preserve-credentials": 0, "-Z": 0, "--follow-context": 0,
+    }),
   },
   chroot: { kind: "exec", grammar: stop({ "--userspec": 1, "--groups": 1, "--skip-chdir": 0 }), operands: 1, newRoot: true },
   flock: {
@@ -198,6 +248,15 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     remote: true,
     stdinShell: true,
   },
+  // `pssh -h hosts.txt 'cmd'`: the command runs on every host of the list
+  pssh: {
+    kind: "remote",
+    grammar: stop({ "-h": 1, "--hosts": 1, "-H": 1, "--host": 1, "-l": 1, "--user": 1, "-p": 1, "--par": 1, "-o": 1, "--outdir": 1, "-e": 1, "--errdir": 1, "-t": 1, "--timeout": 1, "-O": 1, "--option": 1, "-x": 1, "--extra-args": 1, "-X": 1, "--extra-arg": 1, "-A": 0, "--askpass": 0, "-i": 0, "--inline": 0, "-I": 0, "--send-input": 0, "-P": 0, "--print": 0, "-v": 0, "--verbose": 0 }),
+    remote: true,
+  },
+  // Windows `cmd /c COMMAND`: the switch is the one operand before the command line
+  cmd: { kind: "remote", grammar: stop({}), operands: 1 },
+  "cmd.exe": { kind: "remote", grammar: stop({}), operands: 1 },
   watch: {
     kind: "watch",
     grammar: stop({
@@ -237,13 +296,17 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // package runners: the real program is the package's binary (`npx rimraf dist` runs `rimraf`)
   npx: {
     kind: "shell-option",
+    packages: true,
     grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-q": 0, "--quiet": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "--no-install": 0, "--ignore-existing": 0 }),
     shellString: ["-c", "--call"],
   },
-  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }) },
-  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"] },
-  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"] },
-  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"] },
+  // shelljs's commands from npm scripts (`shx rm -rf dist`)
+  shx: { kind: "exec", grammar: stop({ "--silent": 0, "--verbose": 0, "--noglob": 0 }) },
+  pnpx: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-s": 0, "--silent": 0 }), packages: true },
+  bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }), packages: true },
+  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"], packages: true },
+  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"], packages: true },
+  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"], packages: true },
   uv: {
     kind: "exec",
     grammar: stop({
@@ -259,31 +322,54 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   pipx: { kind: "exec", grammar: stop({ "--spec": 1, "--python": 1, "--pip-args": 1, "--no-cache": 0, "-q": 0, "--quiet": 0 }), subcommands: ["run"] },
   mise: { kind: "exec", grammar: stop({ "-C": 1, "--cd": 1, "-j": 1, "--jobs": 1 }), subcommands: ["exec", "x"] },
   direnv: { kind: "exec", grammar: stop({}), subcommands: ["exec"], operands: 1 },
-  // env-file loaders (dotenv-cli, env-cmd): the file is loaded into the command's environment, not shown
-  dotenv: {
+  // credential and secret injectors: `aws-vault exec prod -- aws ...`, `doppler run -- terraform ...`
+  "aws-vault": {
     kind: "exec",
-    grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "-o": 0, "--override": 0, "--debug": 0, "--no-expand": 0 }),
-    noRun: ["-p"],
+    afterDoubleDash: true,
+    grammar: stop({
+      "-d": 1, "--duration": 1, "-n": 0, "--no-session": 0, "--region": 1, "-t": 1, "--mfa-token": 1, "-j": 0, "--json": 0, "-s": 0,
+      "--server": 0, "--ec2-server": 0, "--ecs-server": 0, "--lazy": 0, "--stdout": 0, "--prompt": 1, "--backend": 1,
+    }),
+    subcommands: ["exec"],
+    operands: 1,
   },
-  // 1Password's `op run -- cmd`: secrets go into the command's environment
-  op: {
+  saml2aws: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--exec-profile": 1, "-a": 1, "--idp-account": 1, "-p": 1, "--profile": 1, "--region": 1 }), subcommands: ["exec"] },
+  doppler: {
     kind: "exec",
-    grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1, "--cache": 0, "--config": 1, "--session": 1, "--encoding": 1 }),
+    afterDoubleDash: true,
+    grammar: stop({ "-p": 1, "--project": 1, "-c": 1, "--config": 1, "--token": 1, "--fallback": 1, "--mount": 1, "--preserve-env": "optional", "--forward-signals": 0, "--name-transformer": 1 }),
     subcommands: ["run"],
   },
-  "dotenv-cli": {
+  op: { kind: "exec", afterDoubleDash: true, grammar: stop({ "--env-file": 1, "--no-masking": 0, "--account": 1 }), subcommands: ["run"] },
+  infisical: {
     kind: "exec",
-    grammar: stop({ "-e": 1, "-v": 1, "-c": "optional", "-p": 1, "-o": 0, "--override": 0, "--debug": 0, "--no-expand": 0 }),
-    noRun: ["-p"],
+    afterDoubleDash: true,
+    grammar: stop({ "--env": 1, "--path": 1, "--projectId": 1, "--token": 1, "--domain": 1, "--watch": 0, "--recursive": 0, "--include-imports": 0, "--silent": 0 }),
+    subcommands: ["run"],
   },
+  berglas: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-l": 1, "--local": 0 }), subcommands: ["exec"] },
+  // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
+  "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
+  dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  // `npx dotenv-cli -e .env.test -- jest`: the package name of dotenv's binary
+  "dotenv-cli": { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
   "env-cmd": {
     kind: "exec",
     grammar: stop({
       "-f": 1, "--file": 1, "-e": 1, "--environments": 1, "-r": 1, "--rc-file": 1, "--fallback": 0, "--no-override": 0,
-      "--silent": 0, "--use-shell": 0, "--verbose": 0, "-x": 0, "--expand-envs": 0,
+      "--silent": 0, "--use-shell": 0, "--expand-envs": 0, "-x": 0, "--verbose": 0,
     }),
   },
+  dotenvx: {
+    kind: "exec",
+    afterDoubleDash: true,
+    grammar: stop({ "-f": 1, "--env-file": 1, "-fk": 1, "--env-keys-file": 1, "-e": 1, "--env": 1, "--convention": 1, "-o": 0, "--overload": 0, "--strict": 0, "-q": 0, "--quiet": 0, "--verbose": 0, "--debug": 0 }),
+    subcommands: ["run"],
+  },
   busybox: { kind: "multicall", grammar: stop({}) },
+  // `microk8s kubectl delete ns prod`, `k3s kubectl ...`: bundled tools named by the first operand
+  microk8s: { kind: "multicall", grammar: stop({}) },
+  k3s: { kind: "multicall", grammar: stop({}) },
   toybox: { kind: "multicall", grammar: stop({}) },
 };
 

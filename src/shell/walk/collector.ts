@@ -68,6 +68,8 @@ export class Collector {
   readonly gitConfig = new Map<string, string>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
+  /** Code already scanned for download-and-evaluate expressions (`handlers/remote-code.ts`), by language and text. */
+  readonly remoteScanned = new Set<string>();
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;

@@ -27,6 +27,7 @@ import type {
 } from "unbash";
 import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
+import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import type {
   AnalyzeOptions,
@@ -78,6 +79,14 @@ function stripTabs(body: string): string {
 }
 
 /** The walker. One instance per `analyzeShell` call. */
+
+/** XDG base directory variables and their defaults under the home directory (`$XDG_CACHE_HOME/pip`). */
+const XDG_DIRS: readonly (readonly [string, string])[] = [
+  ["XDG_CONFIG_HOME", ".config"],
+  ["XDG_CACHE_HOME", ".cache"],
+  ["XDG_DATA_HOME", ".local/share"],
+  ["XDG_STATE_HOME", ".local/state"],
+];
 export class Walker extends Collector {
   /** The word environment of each state. */
   private readonly envs = new WeakMap<State, WordEnv>();
@@ -98,6 +107,8 @@ export class Walker extends Collector {
       // the login name is the home directory's name where homes live by name (`/home/$USER`)
       const user = loginName(this.options.home);
       if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
+      // the XDG base directories, at their specified defaults under the home directory
+      for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
       this.parseAndWalk(this.source, rootCtx(this.source, state));
       for (let i = 0; i < this.uncalled.length; i++) {
@@ -125,6 +136,9 @@ export class Walker extends Collector {
     const source = script.source ?? ctx.source;
     this.tickText(source);
     for (const error of script.errors ?? []) this.report("parse-error", source, error.message);
+    // a line the POSIX parser cannot read may be PowerShell (`iex (irm URL)`)
+    if ((script.errors ?? []).length > 0)
+      remoteCodeIn(this, { language: "powershell", code: source, ctx, host: ctx.launchedBy });
     this.statements(script.commands, { ...ctx, source });
   }
 

@@ -1,0 +1,91 @@
+/**
+ * Process listings fed to `kill`: `ps -e`, `ps aux`, `pgrep -u root`, `pgrep .` print the pid of
+ * every process (of a user). Passed to `kill` by a substitution or by `xargs` (`kill -9 $(ps -e -o
+ * pid=)`, `ps aux | awk '{print $2}' | xargs kill -9`) they signal every process, which `kill`
+ * itself spells `-- -1`: the words are replaced by that. A listing narrowed on the way (`pgrep
+ * node`, `ps -C node`, `grep node`, an awk pattern) is a run-time argument as before.
+ */
+import { detailedView } from "../_argview.ts";
+import { POWERSHELL_PROCESS_FLAGS, PROCESS_PASS_THROUGH, PS_SELECTORS } from "../tables/programs.ts";
+import type { ShellCommand } from "../types.ts";
+import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
+import type { Walker } from "../walk/traverse.ts";
+
+/** `pgrep` patterns that match every process name. */
+const EVERYTHING: readonly string[] = ["", ".", ".*", ".+", "^", "$", "^.*", "^.*$", "^.+$"];
+
+/** True when the command prints every process's pid or passes such a list on unnarrowed. */
+function role(c: ShellCommand): "lister" | "pass" | "narrow" {
+  const values = c.args.map((a) => a.value);
+  switch (c.program) {
+    case "ps":
+      return values.some((v) => v !== undefined && PS_SELECTORS.some((s) => v === s || v.startsWith(`${s}=`)))
+        ? "narrow"
+        : "lister";
+    case "pgrep": {
+      const patterns = detailedView("pgrep", c.args).operands;
+      return patterns.every((p) => p.word.value !== undefined && EVERYTHING.includes(p.word.value))
+        ? "lister"
+        : "narrow";
+    }
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      // `grep -v grep` drops one line; a positive pattern selects processes
+      return detailedView(c.program, c.args).flags.has("-v") ? "pass" : "narrow";
+    case "awk":
+    case "gawk":
+    case "mawk": {
+      // `{print $2}`, `NR>1 {print $1}`: a column, no pattern
+      const program = detailedView(c.program, c.args).operands[0]?.word.value?.replaceAll(" ", "");
+      return program !== undefined && /^(NR>1)?\{print\$\d+\}$/.test(program) ? "pass" : "narrow";
+    }
+    default: {
+      const program = c.program?.toLowerCase();
+      // PowerShell `Get-Process` with no name, id or other selection lists every process
+      if (program === "get-process" || program === "gps")
+        return c.args.every((a) => a.value !== undefined && POWERSHELL_PROCESS_FLAGS.includes(a.value.toLowerCase()))
+          ? "lister"
+          : "narrow";
+      return program !== undefined && PROCESS_PASS_THROUGH.includes(program) ? "pass" : "narrow";
+    }
+  }
+}
+
+/** True when the commands producing a text are a listing of every process, unnarrowed. */
+export function listsEveryProcess(w: Walker, producers: readonly number[]): boolean {
+  const roles = producers.map((i) => {
+    const c = w.commands[i];
+    return c === undefined ? "narrow" : role(c);
+  });
+  return roles.includes("lister") && !roles.includes("narrow");
+}
+
+/**
+ * `kill`'s words with every whole substitution that lists every process replaced by `-- -1`, and
+ * `-- -1` added when `xargs` feeds it such a listing (`ps -e -o pid= | xargs sudo kill`).
+ */
+export function killEveryProcess(w: Walker, inv: Invocation): Invocation {
+  const stopProcess = ["stop-process", "spps"].includes(inv.program.toLowerCase());
+  if (stopProcess) {
+    // `Get-Process | Stop-Process -Force`: the processes come from the pipeline, every one of them
+    const selects = inv.words
+      .slice(1)
+      .some((x) => !POWERSHELL_PROCESS_FLAGS.includes(x.word.value?.toLowerCase() ?? ""));
+    if (selects || !listsEveryProcess(w, inv.ctx.stdin?.upstream ?? [])) return inv;
+    return { ...inv, words: [...inv.words, synthetic("*")] };
+  }
+  if (inv.program !== "kill") return inv;
+  let changed = false;
+  const words = inv.words.flatMap((x): ArgWord[] => {
+    if (x.substitution !== "command" || !listsEveryProcess(w, x.producers)) return [x];
+    changed = true;
+    return [synthetic("--"), synthetic("-1")];
+  });
+  const { ctx } = inv;
+  if (ctx.runtimeArgs && ctx.via.includes("xargs") && listsEveryProcess(w, ctx.stdin?.upstream ?? [])) {
+    changed = true;
+    words.push(synthetic("--"), synthetic("-1"));
+  }
+  return changed ? { ...inv, words } : inv;
+}

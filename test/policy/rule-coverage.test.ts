@@ -1,0 +1,40 @@
+/**
+ * Every built-in rule matches at least one case of the decision corpus (test/cases/*.yaml). A rule
+ * whose pattern can never match (a typo in a glob, an option spelled the way no parser reports it)
+ * is dead weight that looks like protection; this fails the suite instead.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { judge, testPolicy } from "../helpers/guard.ts";
+
+interface Case {
+  readonly command?: string;
+  readonly tool?: string;
+  readonly input?: Record<string, unknown>;
+  readonly cwd?: string;
+  readonly agent?: string;
+}
+
+const dir = join(import.meta.dirname, "..", "cases");
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml"))
+  .flatMap((f) => (parse(readFileSync(join(dir, f), "utf8")) as { cases: Case[] }).cases);
+
+describe("rule coverage", () => {
+  it("every built-in rule matches some corpus case", () => {
+    const policy = testPolicy();
+    const matched = new Set<string>();
+    for (const c of cases) {
+      const e = judge(policy, c.command, {
+        ...(c.tool !== undefined && { tool: c.tool }),
+        ...(c.input !== undefined && { input: c.input }),
+        ...(c.cwd !== undefined && { cwd: c.cwd }),
+        ...(c.agent !== undefined && { agent: c.agent }),
+      });
+      for (const m of e.matches) matched.add(m.ruleId);
+    }
+    expect(policy.rules.filter((r) => !matched.has(r.id)).map((r) => r.id)).toEqual([]);
+  });
+});
