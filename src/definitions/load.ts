@@ -250,17 +250,58 @@ function allowedKeys(schema: z.ZodType, path: ValuePath): string[] {
       else return inner;
     }
   };
+  // the object shapes a value may take: a union (a rule is a command, paths, tools... rule) offers each option's
+  const shapes = (s: z.ZodType): z.ZodObject[] => {
+    const inner = unwrap(s);
+    if (inner instanceof z.ZodObject) return [inner];
+    if (inner instanceof z.ZodUnion) return (inner.options as z.ZodType[]).flatMap(shapes);
+    if (inner instanceof z.ZodIntersection)
+      return [...shapes(inner.def.left as z.ZodType), ...shapes(inner.def.right as z.ZodType)];
+    return [];
+  };
   for (const segment of path) {
     current = unwrap(current);
-    if (current instanceof z.ZodObject && typeof segment === "string")
-      current = (current.shape as Record<string, z.ZodType>)[segment];
-    else if (current instanceof z.ZodArray && typeof segment === "number") current = current.element as z.ZodType;
+    if (typeof segment === "string")
+      current = shapes(current)
+        .map((o) => (o.shape as Record<string, z.ZodType>)[segment])
+        .find((f) => f !== undefined);
+    else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
     else return [];
     if (current === undefined) return [];
   }
-  current = unwrap(current);
-  return current instanceof z.ZodObject ? Object.keys(current.shape as Record<string, unknown>) : [];
+  return [...new Set(shapes(current).flatMap((o) => Object.keys(o.shape as Record<string, unknown>)))];
 }
+
+/** Keys found in some forms of the union at `path` but not in all: the ones that choose the form. */
+function alternativeKeys(schema: z.ZodType, path: ValuePath): string[] {
+  const all = allowedKeys(schema, path);
+  const forms = formsAt(schema, path);
+  return forms.length < 2 ? [] : all.filter((k) => !forms.every((keys) => keys.includes(k)));
+}
+
+/** The key sets of each object form the value at `path` may take. */
+function formsAt(schema: z.ZodType, path: ValuePath): string[][] {
+  let current: z.ZodType | undefined = schema;
+  const unwrap = (s: z.ZodType): z.ZodType =>
+    s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault
+      ? unwrap(s.unwrap() as z.ZodType)
+      : s;
+  for (const segment of path) {
+    if (current === undefined) return [];
+    const inner: z.ZodType = unwrap(current);
+    if (inner instanceof z.ZodArray && typeof segment === "number") current = inner.element as z.ZodType;
+    else if (inner instanceof z.ZodObject && typeof segment === "string")
+      current = (inner.shape as Record<string, z.ZodType>)[segment];
+    else return [];
+  }
+  if (current === undefined) return [];
+  const inner = unwrap(current);
+  return inner instanceof z.ZodUnion
+    ? (inner.options as z.ZodType[]).map((o) => allowedKeysOf(o))
+    : [allowedKeysOf(inner)];
+}
+
+const allowedKeysOf = (s: z.ZodType): string[] => allowedKeys(s, []);
 
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -303,7 +344,23 @@ function describeIssue(
   switch (issue.code) {
     case "unrecognized_keys": {
       const allowed = allowedKeys(schema, path).filter((k) => k !== "$schema");
+      const present = value !== null && typeof value === "object" ? Object.keys(value) : [];
       return issue.keys.map((key) => {
+        // a key of another form of this item (a rule with both `command` and `paths`)
+        if (allowed.includes(key)) {
+          const others = present.filter(
+            (k) => k !== key && !issue.keys.includes(k) && alternativeKeys(schema, path).includes(k),
+          );
+          return {
+            id: "unknown-key" as const,
+            file,
+            ...at([...path, key], true),
+            message: `${prefix}\`${key}\` cannot be used together with ${others.map((k) => `\`${k}\``).join(", ") || "the other keys here"}`,
+            fix: `keep one of ${alternativeKeys(schema, path)
+              .map((k) => `\`${k}\``)
+              .join(", ")}; split the item in two if you mean both`,
+          };
+        }
         const near = allowed.map((k) => [k, distance(k, key)] as const).sort((a, b) => a[1] - b[1])[0];
         const hint =
           near !== undefined && near[1] <= Math.max(2, Math.floor(key.length / 3))
@@ -382,6 +439,16 @@ function describeIssue(
         },
       ];
     case "invalid_union": {
+      // a mapping that fits exactly one form of the union (its keys): that form's own problems, at their own lines
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+        const fits = issue.errors.filter(
+          (errors) => !errors.some((e) => e.code === "unrecognized_keys" && e.path.length === 0),
+        );
+        if (fits.length === 1 && fits[0]!.length > 0)
+          return fits[0]!.flatMap((e) =>
+            describeIssue(schema, { ...e, path: [...path, ...e.path] } as z.core.$ZodIssue, data, file, line),
+          );
+      }
       const expected = [
         ...new Set(
           issue.errors
