@@ -74,7 +74,11 @@ export type CompiledMatch =
     }
   | {
       readonly kind: "path";
-      readonly access: PathMatch["access"];
+      /**
+       * The schema's modes, and two for built-in rules only: `no-write` (writes and deletes count,
+       * mode changes do not: `chmod 600 ~/.ssh/config` is no edit) and `no-read` (reads and runs count).
+       */
+      readonly access: PathMatch["access"] | "no-write" | "no-read";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }
@@ -91,13 +95,18 @@ export type CompiledMatch =
       readonly kind: "file-effect";
       readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
       readonly targets: readonly PathClass[];
+      /** `true`: only recursive effects count; `false`: only non-recursive ones. */
       readonly recursive?: boolean;
       /** Only writes that replace the whole content (`> f`, `truncate`, `cp x f`), not appends or edits. */
       readonly overwrite?: boolean;
+      /** Only effects of shell commands count, not those of the file tools (Write, Edit...). */
+      readonly shell?: boolean;
     }
   /** Code from a network fetcher run by a shell or an interpreter. */
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }
   | { readonly kind: "fork-bomb" }
+  /** Output of one of the `from` programs piped, directly or through other commands, into one of the `to` programs. */
+  | { readonly kind: "pipe"; readonly from: readonly string[]; readonly to: readonly string[] }
   | ({ readonly kind: "sql" } & SqlMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };

@@ -198,6 +198,14 @@ const BOOLEAN_OPTIONS = new Set([
   "--icase-pathspecs",
   "--version",
   "--tls",
+  "--global",
+  "--system",
+  "--local",
+  "--replace-all",
+  "-B",
+  "--batch-mode",
+  "-ntp",
+  "--no-transfer-progress",
   "--tlsverify",
   "--ours",
   "--theirs",
@@ -321,9 +329,33 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
       return a === "write" || a === "delete" || a === "chmod" || a === "chown";
     case "no-delete":
       return a === "delete";
+    case "no-write":
+      return a === "write" || a === "delete";
+    case "no-read":
+      return a === "read" || a === "exec";
     default:
       return assertNever(mode);
   }
+}
+
+/**
+ * A recursive read of a directory below the home directory that holds a file a home-anchored
+ * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along). The home directory itself
+ * is left alone (copying a whole home is a backup), and deleting such a tree is the delete rules' job.
+ */
+function treeHoldsSecret(fact: FileFact, m: Extract<CompiledMatch, { kind: "path" }>, roots: GlobRoots): boolean {
+  if (!fact.recursive || fact.access !== "read" || fact.path === undefined) return false;
+  const dir = fact.path.endsWith("/") ? fact.path.slice(0, -1) : fact.path;
+  if (!dir.startsWith(`${roots.home}/`)) return false;
+  return m.patterns.some(
+    (p) =>
+      p.anchor === "home" &&
+      p.globs.some((g) => {
+        if (!g.startsWith("~/") || /[*?[{]/.test(g)) return false;
+        const abs = `${roots.home}/${g.slice(2)}`.replace(/\/$/, "");
+        return abs.startsWith(`${dir}/`) && !globsMatch(m.except, abs, roots);
+      }),
+  );
 }
 
 const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoots): boolean =>
@@ -415,7 +447,12 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
     if (tightens(fact, facts)) continue;
     const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
-    if (!literal && !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots)))) continue;
+    if (
+      !literal &&
+      !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots))) &&
+      !treeHoldsSecret(fact, m, roots)
+    )
+      continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
   }
   return hits;
@@ -455,8 +492,9 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
     .filter(
       (f) =>
         f.path !== undefined &&
+        (m.shell !== true || f.basis !== "tool") &&
         (m.access as readonly string[]).includes(f.access) &&
-        (m.recursive !== true || f.recursive) &&
+        (m.recursive === undefined || m.recursive === f.recursive) &&
         (m.overwrite !== true || f.overwrite) &&
         m.targets.some((c) => f.classes.has(c)) &&
         // taking the group's and others' access away from the user's own files (not a system tree)
@@ -500,6 +538,35 @@ function matchForkBomb(facts: Facts): Hit[] {
     .filter((l) => l.unbounded && l.backgroundSpawn)
     .map((l) => ({ subject: `endless loop ${quote(l.text)} that starts background jobs`, scope: "call" as const }));
   return [...functions, ...code, ...loops];
+}
+
+/**
+ * A command of a `from` program whose output reaches a command of a `to` program through pipes,
+ * directly or through filters in between (`env | base64 | curl -d @- URL`).
+ */
+function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): Hit[] {
+  const pipes = facts.shell?.pipes ?? [];
+  const hits: Hit[] = [];
+  for (const source of facts.commands) {
+    if (!programMatches(source.program, m.from)) continue;
+    const seen = new Set<number>([source.index]);
+    const queue = [source.index];
+    while (queue.length > 0) {
+      const at = queue.shift()!;
+      for (const pipe of pipes) {
+        if (pipe.from !== at || seen.has(pipe.to)) continue;
+        seen.add(pipe.to);
+        queue.push(pipe.to);
+        const sink = facts.commands[pipe.to];
+        if (sink !== undefined && programMatches(sink.program, m.to))
+          hits.push({
+            subject: `${quote(source.command.text)} piped into ${quote(sink.command.text)}`,
+            scope: sink.scope,
+          });
+      }
+    }
+  }
+  return hits;
 }
 
 /**
@@ -686,6 +753,8 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
       return matchRemoteCode(m, facts);
     case "fork-bomb":
       return matchForkBomb(facts);
+    case "pipe":
+      return matchPipe(m, facts);
     case "sql":
       return matchSql(m, facts, ctx);
     case "unrepresentable":
@@ -724,6 +793,8 @@ export function candidateRules(rules: readonly CompiledRule[], facts: Facts): re
         return facts.files.length > 0;
       case "remote-code":
         return facts.code.length > 0;
+      case "pipe":
+        return (facts.shell?.pipes.length ?? 0) > 0;
       case "sql":
         // a client it names runs, or interpreter code whose driver calls it reads
         return named(m.clients) || (m.after === undefined && m.drivers !== false && facts.code.length > 0);

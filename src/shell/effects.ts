@@ -179,7 +179,9 @@ function specEffects(
     replaces !== undefined && (replaces.only === undefined || has(view, replaces.only)) && !has(view, replaces.unless);
   const extra = { recursive, force, filtered, overwrite };
 
+  const quietOptions = has(view, spec.quietOptionFlags?.flags) ? spec.quietOptionFlags!.options : [];
   for (const [option, access] of Object.entries(spec.optionPaths ?? {})) {
+    if (quietOptions.includes(option)) continue;
     for (const word of view.values.get(option) ?? []) if (word.value !== "-") push(access, word, extra);
   }
   for (const [option, access] of Object.entries(spec.atFileOptions ?? {})) {

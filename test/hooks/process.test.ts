@@ -63,7 +63,8 @@ describe("PreToolUse through the real process", () => {
       undefined,
       "ask",
     ],
-    ["main session, Bash redirect", "Bash", { command: "echo 'rules: []' >> .claude/lanes.yaml" }, undefined, "ask"],
+    // a shell write does not show the change: denied by lanes.config-shell
+    ["main session, Bash redirect", "Bash", { command: "echo 'rules: []' >> .claude/lanes.yaml" }, undefined, "deny"],
     [
       "main session, Edit of the hooks",
       "Edit",
@@ -102,7 +103,7 @@ describe("PreToolUse through the real process", () => {
     expectValidOutput(run.stdout);
     const out = run.json?.["hookSpecificOutput"] as Record<string, string>;
     expect(out["permissionDecision"]).toBe(effect);
-    expect(out["permissionDecisionReason"]).toMatch(/\[(.*, )?lanes\.config(, .*)?\]/);
+    expect(out["permissionDecisionReason"]).toMatch(/\[(.*, )?lanes\.config(-shell)?(, .*)?\]/);
   });
 
   it("escalates per rule: the third denial by one rule tells the agent to stop and report, unrelated rules do not add up, and an allowed call resets", () => {

@@ -526,7 +526,9 @@ describe("rules for every subagent and agents without a definition", () => {
           subagents: {
             lanes: { "other:helper": "deny-writes" },
             tools: { forbidden: ["WebSearch"] },
-            must_not: [{ id: "no-publish", text: "publish packages", command: { program: "npm", args: ["publish"] } }],
+            must_not: [
+              { id: "no-publish", text: "publish packages", command: { program: "npm", args: ["run", "release"] } },
+            ],
           },
         },
       },
@@ -540,14 +542,14 @@ describe("rules for every subagent and agents without a definition", () => {
     ["Plan", undefined, write("notes.md"), "deny", ["lane.undefined-agent"]],
     ["other:helper", undefined, write("notes.md"), "deny", ["lane.undefined-agent"]],
     ["other:tool", undefined, write("migrations/001.sql"), "deny", ["lane.write-into-owned"]],
-    ["backend", "npm publish", {}, "deny", ["subagents.no-publish"]],
-    ["general-purpose", "npm publish", {}, "deny", ["subagents.no-publish"]],
+    ["backend", "npm run release", {}, "deny", ["subagents.no-publish"]],
+    ["general-purpose", "npm run release", {}, "deny", ["subagents.no-publish"]],
     ["backend", undefined, { tool: "WebSearch", input: { query: "x" } }, "deny", ["subagents.tool-forbidden"]],
   ])("%s %s %j → %s %j", (agent, command, call, effect, rules) => {
     expectDecision(judge(withSub, command, { ...call, agent }), effect, rules);
   });
   it("the main session is not a subagent", () => {
-    expectNoOpinion(judge(withSub, "npm publish"));
+    expectNoOpinion(judge(withSub, "npm run release"));
     expectNoOpinion(judge(withSub, undefined, write("src/components/Button.tsx")));
   });
   it("a general-purpose denial names the owners", () => {

@@ -6,6 +6,9 @@ import { fsRules } from "./fs.ts";
 import { gitRules } from "./git.ts";
 import { networkRules } from "./network.ts";
 import { pathRules } from "./paths.ts";
+import { persistenceRules } from "./persistence.ts";
+import { publishRules } from "./publish.ts";
+import { secretRules } from "./secrets.ts";
 import { shellRules } from "./shell.ts";
 import { systemRules } from "./system.ts";
 import type { RuleSpec } from "./types.ts";
@@ -20,6 +23,9 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
   ...databaseRules,
   ...cloudRules,
   ...pathRules,
+  ...secretRules,
+  ...publishRules,
+  ...persistenceRules,
   ...shellRules,
   ...agentRules,
 ];

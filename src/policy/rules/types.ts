@@ -8,6 +8,12 @@ import type { PathClass } from "../../schema/vocabulary.ts";
 import type { SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
+/**
+ * Built-in path modes: `no-write` (writing or deleting counts, a mode change does not) and
+ * `no-read` (reading or running counts, nothing else).
+ */
+export type NoWritePathMatch = Omit<PathMatch, "access"> & { readonly access: "no-write" | "no-read" };
+
 interface RuleBase {
   readonly id: string;
   readonly effect: Effect;
@@ -22,19 +28,23 @@ interface RuleBase {
 export type RuleSpec = RuleBase &
   (
     | { readonly command: CommandMatch }
-    | { readonly paths: PathMatch }
+    | { readonly paths: PathMatch | NoWritePathMatch }
     | { readonly tools: readonly string[] }
     | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
     | {
         readonly fileEffect: {
           readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
           readonly targets: readonly PathClass[];
+          /** `true`: only recursive effects count; `false`: only non-recursive ones. */
           readonly recursive?: boolean;
           readonly overwrite?: boolean;
+          /** Only effects of shell commands count, not those of the file tools. */
+          readonly shell?: boolean;
         };
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
+    | { readonly pipe: { readonly from: readonly string[]; readonly to: readonly string[] } }
     | { readonly sql: SqlMatch }
     | { readonly unrepresentable: true }
   );

@@ -30,6 +30,11 @@ export interface EffectSpec {
   readonly remoteOperands?: boolean;
   /** Option values that are paths. */
   readonly optionPaths?: Readonly<Record<string, Access>>;
+  /**
+   * With one of `flags`, the values of `options` are not file effects (`openssl rsa -in key.pem
+   * -pubout` reads the key only to print its public half).
+   */
+  readonly quietOptionFlags?: { readonly flags: readonly string[]; readonly options: readonly string[] };
   /** Option values that name a file after `@` (`curl -d @file`, `curl -F name=@file`). */
   readonly atFileOptions?: Readonly<Record<string, Access>>;
   /** Flags that change the access of every operand (`sed -i` → write, `shred -u` → delete, `git rm --cached` → none). */
@@ -138,6 +143,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "compgen", "shopt", "enable", "help", "logout", "bg", "fg", "disown", "suspend", "times", "nproc", "arch", "uptime",
       "free", "df", "du", "tty", "logname", "groups", "users", "who", "w", "last", "sync", "mktemp", "realpath", "readlink",
       "stat", "tr", "expr", "bc", "dc", "tree", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
+      // ssh-keygen generates keys or prints the public half; ssh-copy-id installs the public half
+      "ssh-keygen", "ssh-copy-id",
     ].map((p) => [p, NONE]),
   ),
   // read
@@ -250,7 +257,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
       "-in": "read", "-out": "write", "-keyout": "write", "-inkey": "use", "-key": "use", "-kfile": "read", "-config": "read",
       "-certfile": "use", "-CAfile": "use", "-CA": "use", "-CAkey": "use", "-signkey": "use", "-cert": "use", "-extfile": "read",
     },
+    quietOptionFlags: { flags: ["-pubout"], options: ["-in"] },
   },
+  mkcert: { optionPaths: { "-key-file": "write", "-cert-file": "write", "-p12-file": "write", "-csr": "read" } },
   // `vercel env pull [FILE]` writes the project's variables into an env file (default `.env.local`)
   ...Object.fromEntries(["vercel", "vc"].map((p) => [p, { subcommands: { env: { subcommands: { pull: { operands: "write" } } } } } as EffectSpec])),
   // a keystore is opened to list, sign with or add to; keytool never prints a private key

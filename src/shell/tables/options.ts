@@ -368,6 +368,8 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   vagrant: g({ ...values("-c", "--command", "--provider") }),
   ssh: g({ ...values("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P") }, { permute: false }),
   npm: g({ ...values("--prefix", "-w", "--workspace", "--registry", "--tag", "--access", "--otp") }),
+  "Set-MpPreference": g({ ...flags("-DisableRealtimeMonitoring", "-DisableBehaviorMonitoring", "-DisableIOAVProtection", "-DisableScriptScanning") }, { singleDashLong: true }),
+  usermod: g({ ...values("-G", "--groups", "-g", "--gid", "-d", "--home", "-s", "--shell", "-c", "--comment", "-l", "--login", "-u", "--uid", "-e", "--expiredate", "-f", "--inactive", "-p", "--password", "-R", "--root", "-P", "--prefix") }),
   sqlite3: g({ ...values("-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs") }, { singleDashLong: true, permute: false }),
   migrate: g({ ...values("-path", "-database", "-source", "-lock-timeout", "-prefetch", "-ext", "-dir", "-format", "-tz", "-seq-digits"), ...flags("-all", "-verbose", "-version", "-help", "-f", "-seq") }, { singleDashLong: true }),
   duckdb: g({ ...values("-c", "-cmd", "-s", "-f", "-init", "-separator", "-newline", "-nullvalue") }, { singleDashLong: true }),

@@ -352,6 +352,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // environment loaders: they set variables (from `NAME=VALUE` words or an env file) and run the command
   "cross-env": { kind: "exec", grammar: stop({}), assignments: true },
   dotenv: { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
+  // `npx dotenv-cli -e .env.test -- jest`: the package name of dotenv's binary
+  "dotenv-cli": { kind: "exec", afterDoubleDash: true, grammar: stop({ "-e": 1, "-v": 1, "-p": 1, "-c": 1, "-o": 0, "--override": 0, "--debug": 0, "--quiet": 0 }), noRun: ["-p"] },
   "env-cmd": {
     kind: "exec",
     grammar: stop({

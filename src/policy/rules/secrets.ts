@@ -1,0 +1,236 @@
+/**
+ * Secrets beyond key and credential files (those are path rules in `paths.ts`): shell histories,
+ * system password databases, keychains and browser credential stores, the commands that print a
+ * stored secret, and the shapes that send data to a host by a raw socket or hand it a shell.
+ *
+ * How keys are told from public material: a path rule names private material by file name
+ * (`id_*`, `*.key`, `*.pem` unless the name says certificate, chain, CA or public); reading or
+ * deleting it counts, writing and using it do not (`openssl genrsa -out server.key`, `ssh-add`,
+ * `curl --key`). Certificates, `*.pub`, `known_hosts` and `authorized_keys` are public.
+ */
+import type { RuleSpec } from "./types.ts";
+
+/** Secret-looking environment variable names (compared case-insensitively). */
+const SECRET_VARS = "*secret*|*token*|*password*|*passwd*|*_key|*_key_*|*apikey*|*credential*|*private*|*_pat|database_url|*_dsn";
+
+export const secretRules: readonly RuleSpec[] = [
+  {
+    id: "secrets.shell-history",
+    effect: "deny",
+    // reading only: wiping a history (`> ~/.bash_history`, `shred`) is fs.overwrite-home-file's and fs.delete-home-data's
+    paths: {
+      access: "no-read",
+      patterns: [
+        "~/.bash_history",
+        "~/.zsh_history",
+        "~/.zhistory",
+        "~/.histfile",
+        "~/.sh_history",
+        "~/.history",
+        "~/.local/share/fish/fish_history",
+        "~/.config/fish/fish_history",
+        "~/.python_history",
+        "~/.node_repl_history",
+        "~/.psql_history",
+        "~/.mysql_history",
+        "~/.sqlite_history",
+        "~/.rediscli_history",
+        "~/.irb_history",
+        "~/.lesshst",
+        "~/.local/share/zsh/history",
+        "//root/.bash_history",
+        "//root/.zsh_history",
+      ],
+    },
+    why: "shell and REPL histories hold pasted passwords and tokens",
+    instead: "run `history | tail` for recent commands, and leave history files alone",
+  },
+  {
+    id: "secrets.system-passwords",
+    effect: "deny",
+    paths: { access: "zero-access", patterns: ["//etc/shadow", "//etc/shadow-", "//etc/gshadow", "//etc/gshadow-", "//etc/master.passwd", "//etc/security/opasswd", "//var/db/shadow/"] },
+    why: "the system password database holds every account's password hash",
+    instead: "use `getent passwd <user>` or `id <user>` for account details",
+  },
+  {
+    id: "secrets.process-environ",
+    effect: "deny",
+    paths: { access: "zero-access", patterns: ["//proc/*/environ", "//proc/self/environ", "//proc/*/task/*/environ"] },
+    why: "a process's environment holds its tokens and passwords",
+    instead: "read the one variable you need by name in your own shell, or ask the user",
+  },
+  {
+    id: "secrets.credential-stores",
+    effect: "deny",
+    paths: {
+      access: "zero-access",
+      patterns: [
+        "~/Library/Keychains/",
+        "//Library/Keychains/",
+        "~/.local/share/keyrings/",
+        "~/.password-store/",
+        "~/.config/google-chrome/",
+        "~/.config/chromium/",
+        "~/.config/BraveSoftware/",
+        "~/.config/microsoft-edge/",
+        "~/.config/vivaldi/",
+        "~/.config/opera/",
+        "~/.mozilla/",
+        "~/snap/firefox/common/.mozilla/",
+        "~/Library/Application Support/Google/Chrome/",
+        "~/Library/Application Support/Chromium/",
+        "~/Library/Application Support/BraveSoftware/",
+        "~/Library/Application Support/Microsoft Edge/",
+        "~/Library/Application Support/Firefox/",
+        "~/Library/Cookies/",
+        "~/Library/Safari/",
+        "~/.thunderbird/",
+        "~/.config/op/",
+        "~/.config/Bitwarden CLI/",
+      ],
+      // browser caches are not credentials
+      except: ["~/**/Cache", "~/**/Cache/**", "~/**/Code Cache/**", "~/**/GPUCache/**", "~/**/cache2/**", "~/**/CacheStorage/**", "~/**/ShaderCache/**"],
+    },
+    why: "keychains, password stores and browser profiles hold saved passwords, cookies and session tokens",
+    instead: "ask the user for the one credential you need, or to sign in themselves",
+  },
+  {
+    id: "secrets.git-credential-fill",
+    effect: "deny",
+    command: { program: ["git"], args: ["credential|credential-store|credential-cache|credential-osxkeychain|credential-manager|credential-libsecret", "fill|get"] },
+    why: "it prints the stored git password or token",
+    instead: "let git use its credential helper itself, or ask the user",
+  },
+  {
+    id: "secrets.windows-hive-dump",
+    effect: "deny",
+    command: { program: ["reg", "reg.exe"], args: ["save|export", "hklmsam|hklmsecurity|hklmsystem|hklm/sam|hklm/security|hklm/system|hklm\\sam|hklm\\security|hklm\\system|hkey_local_machine\\sam|hkey_local_machine\\security|hkey_local_machine\\system"] },
+    why: "it copies the Windows account database with its password hashes",
+    instead: "there is no safe form of this; ask the user",
+  },
+  {
+    id: "secrets.gpg-export-secret",
+    effect: "deny",
+    command: { program: ["gpg", "gpg2"], flags_any: ["--export-secret-keys", "--export-secret-key", "--export-secret-subkeys", "--export-secret-subkey"] },
+    why: "it prints or writes the private keys of the GnuPG keyring",
+    instead: "export the public key with `gpg --armor --export <id>`",
+  },
+  {
+    id: "secrets.keychain-password",
+    effect: "deny",
+    command: { program: ["security"], args: ["find-generic-password|find-internet-password|find-key"], flags_any: ["-w", "-g"] },
+    why: "it prints a password stored in the macOS keychain",
+    instead: "ask the user for the credential, or let the tool read the keychain itself",
+  },
+  {
+    id: "secrets.keychain-dump",
+    effect: "deny",
+    command: { program: ["security"], args: ["dump-keychain|export|dump-trust-settings"] },
+    why: "it dumps the items of a macOS keychain",
+    instead: "use `security find-certificate` for public certificates, and ask the user for anything else",
+  },
+  {
+    id: "secrets.password-manager",
+    effect: "deny",
+    command: { program: ["pass", "gopass"], args: ["show|cat|*/*"], flags_none: ["-c", "--clip", "--help"] },
+    why: "it prints a password from the password store",
+    instead: "copy it to the clipboard with `pass -c`, or ask the user",
+  },
+  {
+    id: "secrets.password-manager-cli",
+    effect: "deny",
+    command: { program: ["op", "bw", "lpass"], args: ["**", "read|get|show|export"], flags_none: ["--help", "-h"] },
+    why: "it prints secrets from a password manager",
+    instead: "inject them into the command that needs them (`op run -- cmd`), or ask the user",
+  },
+  {
+    id: "secrets.print-secret-variable",
+    effect: "deny",
+    command: { program: ["printenv"], args: [SECRET_VARS] },
+    why: "it prints a secret from the environment into the transcript",
+    instead: "test that it is set with `test -n \"$NAME\"`, and let the program that needs it read it",
+  },
+  {
+    id: "secrets.dotenv-print",
+    effect: "deny",
+    command: { program: ["dotenv", "dotenv-cli"], flags_any: ["-p"] },
+    why: "it prints a value from an environment file",
+    instead: "read `.env.example` for the variable names, or ask the user for the value you need",
+  },
+  {
+    id: "secrets.cli-show-token",
+    effect: "deny",
+    command: { program: ["gh", "glab"], args: ["auth", "status"], flags_any: ["--show-token", "-t"] },
+    why: "it prints the stored access token",
+    instead: "run `gh auth status` without `--show-token`",
+  },
+  {
+    id: "secrets.aws-configure-get",
+    effect: "deny",
+    command: {
+      program: ["aws"],
+      args: ["configure", "get", "aws_secret_access_key|aws_session_token|aws_access_key_id|*.aws_secret_access_key|*.aws_session_token|*.aws_access_key_id"],
+    },
+    why: "it prints a stored AWS secret",
+    instead: "run `aws sts get-caller-identity` to check which credentials are in use",
+  },
+  {
+    id: "secrets.kubectl-secret-output",
+    effect: "deny",
+    command: { program: ["kubectl", "oc", "k3s", "microk8s.kubectl"], args: ["get", "secret|secrets|secret/*|secrets/*"], option_values: { "-o": ["jsonpath*data*", "go-template*data*", "template*data*"] } },
+    why: "it picks a value out of a Kubernetes secret's data",
+    instead: "list secrets with `kubectl get secrets`, or `kubectl describe secret <name>` for the keys without the values",
+  },
+  {
+    id: "secrets.kubectl-secret-output-long",
+    effect: "deny",
+    command: { program: ["kubectl", "oc", "k3s", "microk8s.kubectl"], args: ["get", "secret|secrets|secret/*|secrets/*"], option_values: { "--output": ["jsonpath*data*", "go-template*data*", "template*data*"] } },
+    why: "it picks a value out of a Kubernetes secret's data",
+    instead: "list secrets with `kubectl get secrets`, or `kubectl describe secret <name>` for the keys without the values",
+  },
+  {
+    id: "secrets.kubectl-secret-decode",
+    effect: "deny",
+    pipe: { from: ["kubectl", "oc"], to: ["base64", "base64.exe"] },
+    why: "it decodes a Kubernetes secret's value into the transcript",
+    instead: "list secrets with `kubectl get secrets`, or `kubectl describe secret <name>` for the keys without the values",
+  },
+  {
+    id: "secrets.kubeconfig-raw",
+    effect: "deny",
+    command: { program: ["kubectl", "oc"], args: ["config", "view"], flags_any: ["--raw", "--flatten"] },
+    why: "it prints the cluster credentials of the kubeconfig",
+    instead: "run `kubectl config view`, which redacts them",
+  },
+  {
+    id: "net.env-exfiltration",
+    effect: "deny",
+    pipe: {
+      from: ["env", "printenv", "set", "export", "declare", "typeset"],
+      to: ["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "httpie", "lwp-request", "POST"],
+    },
+    why: "it sends the environment, with every token and password in it, to a network peer",
+    instead: "send only the values the request needs, named one by one",
+  },
+  {
+    id: "net.archive-to-socket",
+    effect: "deny",
+    pipe: { from: ["tar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "git", "dd"], to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"] },
+    why: "it streams an archive of files (the repository, keys) to a raw network socket",
+    instead: "copy the specific build output with `scp` or `rsync` to a host the user named",
+  },
+  {
+    id: "net.reverse-shell",
+    effect: "deny",
+    command: { program: ["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"], flags_any: ["-e", "-c", "--exec", "--sh-exec", "--lua-exec"] },
+    why: "it hands a shell on this machine to a network peer",
+    instead: "there is no safe form of this; ask the user",
+  },
+  {
+    id: "net.socat-exec",
+    effect: "deny",
+    command: { program: ["socat"], args: ["**", "exec:*|system:*|*,exec:*|*:exec:*"] },
+    why: "it connects a program or shell on this machine to a network peer",
+    instead: "there is no safe form of this; ask the user",
+  },
+];
