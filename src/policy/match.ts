@@ -316,7 +316,8 @@ function matchCommand(
  * Whether a file access counts for a path rule's access mode. Reading covers running and sourcing
  * (`exec`) but not `use`: a program that consumes a key without showing it (`curl --key k.pem`)
  * discloses nothing, and neither does a mode change. `write-only` lets a secret be created or
- * written (`cp .env.example .env`, `openssl req -keyout k.pem`) and still never read or deleted.
+ * written (`cp .env.example .env`, `openssl req -keyout k.pem`) and sourced (`set -a; . .env`: the
+ * values go into the environment, not into the conversation), and still never read or deleted.
  */
 function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
   const a = fact.access;
@@ -324,7 +325,8 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
     case "zero-access":
       return a === "read" || a === "exec" || a === "write" || a === "delete";
     case "write-only":
-      return a === "read" || a === "exec" || a === "delete";
+      // sourcing (`set -a; . .env`) loads values into the environment without showing them
+      return a === "read" || a === "delete";
     case "read-only":
       return a === "write" || a === "delete" || a === "chmod" || a === "chown";
     case "no-delete":

@@ -460,14 +460,7 @@ export const cloudRules: readonly RuleSpec[] = [
     why: "it deletes a Heroku app and its add-ons",
     instead: "ask the user to delete apps",
   },
-  {
-    id: "container.docker-system-prune",
-    effect: "ask",
-    // not `image prune`: an image holds no data of its own, it is pulled or rebuilt again
-    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["system|container", "prune"], flags_none: ["--help", "-h"] },
-    why: "pruning deletes stopped containers that may hold data",
-    instead: "remove the specific container or image by name",
-  },
+
   {
     id: "container.docker-prune-volumes",
     effect: "deny",
