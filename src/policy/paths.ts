@@ -331,6 +331,13 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   if (!glob && !inProject && HOME_FILES.some((f) => eq(abs, `${ctx.home}/${f}`))) classes.add("home-file");
   if (!inProject && !inTemp && isOtherHome(abs, target, glob, ctx)) classes.add("other-home");
   if (isClaudeConfig(target, ctx)) classes.add("claude-config");
+  // a directory right under `/` (`/data`, `/workspace`, `/mnt`) is the machine's, or a container's,
+  // own, unless a more precise class already says what it is (the project's parent, a home)
+  const precise = (["root", "home", "parent", "project-root", "other-home", "system", "device"] as const).some((c) =>
+    classes.has(c),
+  );
+  if (!glob && !precise && target.lastIndexOf("/") === 0 && target.length > 1 && !inTemp && !exempt && !inProject)
+    classes.add("system");
   return classes;
 }
 

@@ -469,6 +469,21 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "remove the specific container or volume by name, after checking it holds nothing needed",
   },
   {
+    id: "container.docker-rm-volumes",
+    effect: "deny",
+    // `-v` takes the container's anonymous volumes with it: where images such as postgres keep their data
+    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["rm"], flags_any: ["-v", "--volumes"], flags_none: ["--help", "-h"] },
+    why: "`docker rm -v` deletes the container's anonymous volumes, and the data in them, with it",
+    instead: "remove the container without `-v` (`docker rm NAME`); delete a volume by name once you know it holds nothing needed",
+  },
+  {
+    id: "container.docker-container-rm-volumes",
+    effect: "deny",
+    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["container", "rm"], flags_any: ["-v", "--volumes"], flags_none: ["--help", "-h"] },
+    why: "`docker container rm -v` deletes the container's anonymous volumes, and the data in them, with it",
+    instead: "remove the container without `-v` (`docker container rm NAME`); delete a volume by name once you know it holds nothing needed",
+  },
+  {
     id: "container.docker-volume-prune",
     effect: "deny",
     command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["volume", "prune"], flags_none: ["--help", "-h"] },
