@@ -276,7 +276,8 @@ const bundleId = (path: string): string => createHash("sha256").update(readFileS
 export async function buildAll(outDir: string): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const problems: string[] = [];
-  // LANES_BUILD_MINIFY=0 keeps names, for profiling; committed output is always minified
+  // LANES_BUILD_MINIFY=0 keeps the code readable, =names keeps readable names in compact code (for
+  // timing marks and profiles close to the committed bundles); committed output is always minified
   const common = {
     bundle: true,
     platform: "node",
