@@ -477,6 +477,21 @@ export const cloudRules: readonly RuleSpec[] = [
     instead: "remove the container without `-v` (`docker rm NAME`); delete a volume by name once you know it holds nothing needed",
   },
   {
+    id: "container.docker-rm-all",
+    effect: "deny",
+    // `*` is what the shell analysis writes for a listing of every container (`$(docker ps -aq)`)
+    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["rm", "**", "\\*"], flags_none: ["--help", "-h"] },
+    why: "it removes every container, with the data in their writable layers",
+    instead: "remove the containers you mean by name, or `docker container prune` to remove only stopped ones",
+  },
+  {
+    id: "container.docker-container-rm-all",
+    effect: "deny",
+    command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["container", "rm", "**", "\\*"], flags_none: ["--help", "-h"] },
+    why: "it removes every container, with the data in their writable layers",
+    instead: "remove the containers you mean by name, or `docker container prune` to remove only stopped ones",
+  },
+  {
     id: "container.docker-container-rm-volumes",
     effect: "deny",
     command: { program: ["docker", "podman", "nerdctl", "finch"], args: ["container", "rm"], flags_any: ["-v", "--volumes"], flags_none: ["--help", "-h"] },

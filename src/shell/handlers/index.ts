@@ -26,6 +26,7 @@ import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { embedded, git } from "./git.ts";
 import { killEveryProcess } from "./processes.ts";
+import { deleteEveryListed } from "./listings.ts";
 
 export { unwrap } from "./wrappers.ts";
 
@@ -74,10 +75,12 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   }
   if (AWK_PROGRAMS.includes(program)) return awk(w, inv);
   if (SED_PROGRAMS.includes(program)) return sed(w, inv);
-  if (container(w, inv)) return;
-  if (compiler(w, inv)) return;
-  if (writtenProgram(w, inv)) return;
-  const call = killEveryProcess(w, inv);
+  // a listing of every container or object fed to a delete (`docker rm -f $(docker ps -aq)`)
+  const listed = deleteEveryListed(w, inv);
+  if (container(w, listed)) return;
+  if (compiler(w, listed)) return;
+  if (writtenProgram(w, listed)) return;
+  const call = killEveryProcess(w, listed);
   const index = w.emit(call.words, call.base, call.ctx);
   embedded(w, call, index);
   builtinState(w, call, shellState);

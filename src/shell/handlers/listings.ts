@@ -1,0 +1,89 @@
+/**
+ * Listings of every container or Kubernetes object fed to a delete, the way `processes.ts` reads
+ * process listings fed to `kill`: `docker rm -f $(docker ps -aq)`, `docker ps -aq | xargs docker rm`
+ * remove every container, which the words say as `*`; `kubectl get ns -o name | xargs kubectl
+ * delete` deletes every namespace, which `kubectl` itself spells `delete ns --all`. A listing
+ * narrowed on the way (`--filter`, a label selector, names, `grep`) is a run-time argument as before.
+ */
+import { detailedView } from "../_argview.ts";
+import { PROCESS_PASS_THROUGH } from "../tables/programs.ts";
+import type { ShellCommand } from "../types.ts";
+import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
+import type { Walker } from "../walk/traverse.ts";
+
+const CONTAINER_CLIS: readonly string[] = ["docker", "podman", "nerdctl", "finch"];
+const KUBECTLS: readonly string[] = ["kubectl", "oc", "k", "kubecolor"];
+
+/** What a listing prints every one of: containers, or objects of a Kubernetes kind. */
+type Listing = { readonly kind: "containers" } | { readonly kind: "objects"; readonly resource: string };
+
+const values = (c: ShellCommand): (string | undefined)[] => c.args.map((a) => a.value);
+
+/** `docker ps [-a] [-q]`, `docker container ls|list|ps ...` with no `--filter`. */
+function containerListing(c: ShellCommand): boolean {
+  if (c.program === undefined || !CONTAINER_CLIS.includes(c.program)) return false;
+  const argv = values(c);
+  const sub = argv[0] === "container" ? argv[1] : argv[0];
+  if (sub !== "ps" && !(argv[0] === "container" && (sub === "ls" || sub === "list"))) return false;
+  return !argv.some((v) => v === undefined || v === "-f" || v.startsWith("--filter") || v.startsWith("-f="));
+}
+
+/** `kubectl get KIND -o name` with no names, selectors or field selectors: every object of the kind. */
+function objectListing(c: ShellCommand): string | undefined {
+  if (c.program === undefined || !KUBECTLS.includes(c.program)) return undefined;
+  const view = detailedView(c.program, c.args);
+  const operands = view.operands.map((o) => o.word.value);
+  if (operands[0] !== "get" || operands.length !== 2 || operands[1] === undefined) return undefined;
+  const narrowed = ["-l", "--selector", "--field-selector"].some((o) => view.values.has(o) || view.flags.has(o));
+  const argv = values(c);
+  if (narrowed || argv.some((v) => v === undefined || v.startsWith("--selector=") || v.startsWith("-l=")))
+    return undefined;
+  return operands[1].includes(",") ? undefined : operands[1];
+}
+
+/** What the commands producing a text list every one of, unnarrowed. */
+function listingOf(w: Walker, producers: readonly number[]): Listing | undefined {
+  let listing: Listing | undefined;
+  for (const i of producers) {
+    const c = w.commands[i];
+    if (c === undefined) return undefined;
+    if (containerListing(c)) listing = { kind: "containers" };
+    else {
+      const resource = objectListing(c);
+      if (resource !== undefined) listing = { kind: "objects", resource };
+      else if (c.program === undefined || !PROCESS_PASS_THROUGH.includes(c.program)) return undefined;
+    }
+  }
+  return listing;
+}
+
+/** `docker rm` / `docker container rm` / `kubectl delete` with the words that mean "every one". */
+export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
+  const argv = inv.words.map((x) => x.word.value);
+  const docker =
+    CONTAINER_CLIS.includes(inv.program) && (argv[1] === "rm" || (argv[1] === "container" && argv[2] === "rm"));
+  const kube = KUBECTLS.includes(inv.program) && argv.includes("delete");
+  if (!docker && !kube) return inv;
+  const every = (listing: Listing | undefined): ArgWord[] | undefined => {
+    if (listing === undefined) return undefined;
+    if (docker && listing.kind === "containers") return [synthetic("*")];
+    if (kube && listing.kind === "objects") return [synthetic(listing.resource), synthetic("--all")];
+    return undefined;
+  };
+  let changed = false;
+  const words = inv.words.flatMap((x): ArgWord[] => {
+    const replaced = x.substitution === "command" ? every(listingOf(w, x.producers)) : undefined;
+    if (replaced === undefined) return [x];
+    changed = true;
+    return replaced;
+  });
+  const { ctx } = inv;
+  if (ctx.runtimeArgs && ctx.via.includes("xargs")) {
+    const fed = every(listingOf(w, ctx.stdin?.upstream ?? []));
+    if (fed !== undefined) {
+      changed = true;
+      words.push(...fed);
+    }
+  }
+  return changed ? { ...inv, words } : inv;
+}
