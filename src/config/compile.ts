@@ -105,7 +105,13 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
   if ("fileEffect" in rule) return { kind: "file-effect", ...rule.fileEffect };
   if ("remoteCode" in rule) return { kind: "remote-code", fetchers: rule.remoteCode.fetchers };
   if ("forkBomb" in rule) return { kind: "fork-bomb" };
-  if ("pipe" in rule) return { kind: "pipe", from: rule.pipe.from, to: rule.pipe.to };
+  if ("pipe" in rule)
+    return {
+      kind: "pipe",
+      from: rule.pipe.from,
+      to: rule.pipe.to,
+      ...(rule.pipe.fromArgs !== undefined && { fromArgs: rule.pipe.fromArgs }),
+    };
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
   if ("unrepresentable" in rule) return { kind: "unrepresentable" };
   return assertNever(rule, "rule kind");

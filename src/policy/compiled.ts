@@ -106,7 +106,13 @@ export type CompiledMatch =
   | { readonly kind: "remote-code"; readonly fetchers: readonly string[] }
   | { readonly kind: "fork-bomb" }
   /** Output of one of the `from` programs piped, directly or through other commands, into one of the `to` programs. */
-  | { readonly kind: "pipe"; readonly from: readonly string[]; readonly to: readonly string[] }
+  | {
+      readonly kind: "pipe";
+      readonly from: readonly string[];
+      /** The source's positional words, as a command rule's `args` (`secretsmanager get-secret-value`). */
+      readonly fromArgs?: readonly string[];
+      readonly to: readonly string[];
+    }
   | ({ readonly kind: "sql" } & SqlMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };

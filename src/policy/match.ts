@@ -551,6 +551,7 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): H
   const hits: Hit[] = [];
   for (const source of facts.commands) {
     if (!programMatches(source.program, m.from)) continue;
+    if (m.fromArgs !== undefined && matchArgs(m.fromArgs, argWords(source)) === -1) continue;
     const seen = new Set<number>([source.index]);
     const queue = [source.index];
     while (queue.length > 0) {

@@ -213,6 +213,20 @@ export const secretRules: readonly RuleSpec[] = [
     instead: "send only the values the request needs, named one by one",
   },
   {
+    id: "net.cloud-secret-exfiltration",
+    effect: "deny",
+    pipe: {
+      from: ["aws", "gcloud", "az", "vault", "op", "doppler", "bw", "infisical", "heroku"],
+      fromArgs: [
+        "**",
+        "get-secret-value|get-parameter|get-parameters|get-parameters-by-path|access|read|get|show|download|config:get|export",
+      ],
+      to: ["curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "httpie", "lwp-request", "POST"],
+    },
+    why: "it sends a secret read from a secret store to a network peer",
+    instead: "reference the secret where it is used (an environment variable set by the platform) instead of sending its value",
+  },
+  {
     id: "net.archive-to-socket",
     effect: "deny",
     pipe: { from: ["tar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "git", "dd"], to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"] },

@@ -44,7 +44,9 @@ export type RuleSpec = RuleBase &
       }
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
-    | { readonly pipe: { readonly from: readonly string[]; readonly to: readonly string[] } }
+    | {
+        readonly pipe: { readonly from: readonly string[]; readonly fromArgs?: readonly string[]; readonly to: readonly string[] };
+      }
     | { readonly sql: SqlMatch }
     | { readonly unrepresentable: true }
   );
