@@ -57,6 +57,34 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
   return listing;
 }
 
+/**
+ * `inv` with every whole command substitution whose producers `every` recognises replaced by the
+ * words it returns, and those words added when `xargs` feeds the command such a listing: the one
+ * mechanism behind `kill $(ps -e -o pid=)` (processes.ts) and `docker rm -f $(docker ps -aq)`.
+ */
+export function replaceListings(
+  w: Walker,
+  inv: Invocation,
+  every: (producers: readonly number[]) => readonly ArgWord[] | undefined,
+): Invocation {
+  let changed = false;
+  const words = inv.words.flatMap((x): ArgWord[] => {
+    const replaced = x.substitution === "command" ? every(x.producers) : undefined;
+    if (replaced === undefined) return [x];
+    changed = true;
+    return [...replaced];
+  });
+  const { ctx } = inv;
+  if (ctx.runtimeArgs && ctx.via.includes("xargs")) {
+    const fed = every(ctx.stdin?.upstream ?? []);
+    if (fed !== undefined) {
+      changed = true;
+      words.push(...fed);
+    }
+  }
+  return changed ? { ...inv, words } : inv;
+}
+
 /** `docker rm` / `docker container rm` / `kubectl delete` with the words that mean "every one". */
 export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
   const argv = inv.words.map((x) => x.word.value);
@@ -64,26 +92,11 @@ export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
     CONTAINER_CLIS.includes(inv.program) && (argv[1] === "rm" || (argv[1] === "container" && argv[2] === "rm"));
   const kube = KUBECTLS.includes(inv.program) && argv.includes("delete");
   if (!docker && !kube) return inv;
-  const every = (listing: Listing | undefined): ArgWord[] | undefined => {
+  return replaceListings(w, inv, (producers) => {
+    const listing = listingOf(w, producers);
     if (listing === undefined) return undefined;
     if (docker && listing.kind === "containers") return [synthetic("*")];
     if (kube && listing.kind === "objects") return [synthetic(listing.resource), synthetic("--all")];
     return undefined;
-  };
-  let changed = false;
-  const words = inv.words.flatMap((x): ArgWord[] => {
-    const replaced = x.substitution === "command" ? every(listingOf(w, x.producers)) : undefined;
-    if (replaced === undefined) return [x];
-    changed = true;
-    return replaced;
   });
-  const { ctx } = inv;
-  if (ctx.runtimeArgs && ctx.via.includes("xargs")) {
-    const fed = every(listingOf(w, ctx.stdin?.upstream ?? []));
-    if (fed !== undefined) {
-      changed = true;
-      words.push(...fed);
-    }
-  }
-  return changed ? { ...inv, words } : inv;
 }

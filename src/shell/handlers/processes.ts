@@ -8,8 +8,9 @@
 import { detailedView } from "../_argview.ts";
 import { POWERSHELL_PROCESS_FLAGS, PROCESS_PASS_THROUGH, PS_SELECTORS } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
-import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
+import { synthetic, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
+import { replaceListings } from "./listings.ts";
 
 /** `pgrep` patterns that match every process name. */
 const EVERYTHING: readonly string[] = ["", ".", ".*", ".+", "^", "$", "^.*", "^.*$", "^.+$"];
@@ -76,16 +77,7 @@ export function killEveryProcess(w: Walker, inv: Invocation): Invocation {
     return { ...inv, words: [...inv.words, synthetic("*")] };
   }
   if (inv.program !== "kill") return inv;
-  let changed = false;
-  const words = inv.words.flatMap((x): ArgWord[] => {
-    if (x.substitution !== "command" || !listsEveryProcess(w, x.producers)) return [x];
-    changed = true;
-    return [synthetic("--"), synthetic("-1")];
-  });
-  const { ctx } = inv;
-  if (ctx.runtimeArgs && ctx.via.includes("xargs") && listsEveryProcess(w, ctx.stdin?.upstream ?? [])) {
-    changed = true;
-    words.push(synthetic("--"), synthetic("-1"));
-  }
-  return changed ? { ...inv, words } : inv;
+  return replaceListings(w, inv, (producers) =>
+    listsEveryProcess(w, producers) ? [synthetic("--"), synthetic("-1")] : undefined,
+  );
 }

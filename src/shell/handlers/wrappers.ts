@@ -56,6 +56,20 @@ function packageCommand(rest: readonly ArgWord[]): readonly ArgWord[] {
   return [{ ...first, word: { ...first.word, value: binary } }, ...rest.slice(1)];
 }
 
+/** The wrapper runs `word` as a shell string (`su -c STR`, `watch 'cmd'`, `doppler run --command STR`). */
+function runsShellString(w: Walker, inv: Invocation, word: ArgWord): undefined {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  shellString(w, {
+    word,
+    interpreter: inv.program,
+    host,
+    base: inv.base,
+    ctx: hostCtx(inv.ctx, { wrapper: inv.program, host }),
+    via: "shell-string",
+  });
+  return undefined;
+}
+
 /** Removes one wrapper. */
 export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped {
   const { program, words, base, ctx } = inv;
@@ -84,16 +98,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
       // `doppler run --command 'cmd'`: an option whose value is a shell string
       const string = spec.shellString?.flatMap((o) => options.get(o) ?? []).at(-1);
       if (string !== undefined) {
-        const host = w.emit(words, base, ctx);
-        shellString(w, {
-          word: plain(string),
-          interpreter: program,
-          host,
-          base,
-          ctx: hostCtx(ctx, { wrapper: program, host }),
-          via: "shell-string",
-        });
-        return undefined;
+        return runsShellString(w, inv, plain(string));
       }
       let rest: ArgWord[] = words.slice(next);
       // `aws-vault exec prod --duration=1h -- cmd`: the command is what follows the wrapper's `--`
@@ -228,16 +233,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
         return undefined;
       }
       if (spec.execOptions?.some((o) => options.has(o)) === true) return wrapped(rest, { state: copyState(ctx.state) });
-      const host = w.emit(words, base, ctx);
-      shellString(w, {
-        word: joinWords(rest),
-        interpreter: program,
-        host,
-        base,
-        ctx: hostCtx(ctx, { wrapper: program, host }),
-        via: "shell-string",
-      });
-      return undefined;
+      return runsShellString(w, inv, joinWords(rest));
     }
     case "parallel":
       parallel(w, inv, spec);
@@ -291,18 +287,7 @@ function shellOptionWrapper(
   } else if (string === undefined && program === "runuser" && optionsOf(scan).has("-u")) {
     command = words.slice(scanOptions(plainWords, { ...spec.grammar, permute: false }, 1).next);
   }
-  if (string !== undefined) {
-    const host = w.emit(words, base, ctx);
-    shellString(w, {
-      word: string,
-      interpreter: program,
-      host,
-      base,
-      ctx: hostCtx(ctx, { wrapper: program, host }),
-      via: "shell-string",
-    });
-    return undefined;
-  }
+  if (string !== undefined) return runsShellString(w, inv, string);
   if (command.length > 0) return wrapped(command, { state: copyState(ctx.state) });
   const host = w.emit(words, base, ctx);
   // `echo 'rm -rf /' | su`: the shell it starts reads stdin
