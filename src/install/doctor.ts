@@ -346,7 +346,8 @@ export function runDoctor(options: DoctorOptions): Check[] {
       add({
         id: "policy",
         status: "warn",
-        message: `the compiled policy is ${compiled.kind} (${compiled.message}); the next tool call recompiles it`,
+        // a fresh clone has none (state/ is not committed): the message already says so
+        message: `${compiled.kind === "missing" ? "the compiled policy is missing (a fresh clone has none)" : `the compiled policy is ${compiled.kind}: ${compiled.message}`}; the next tool call recompiles it`,
         fix: "nothing to do, or run `lanes build`",
       });
     } else
