@@ -65,6 +65,12 @@ function makeProject(): { dir: string; home: string } {
   return { dir: project, home };
 }
 
+let calls = 0;
+
+/**
+ * A hook input. Every call gets its own `tool_use_id`, as in a session: the first hook to claim a
+ * call records it (audit entry, counters), and a repeated id would measure a call that records nothing.
+ */
 function hookInput(project: string, tool: string, toolInput: Record<string, unknown>, agent?: string): string {
   return JSON.stringify({
     session_id: "bench-session",
@@ -74,7 +80,7 @@ function hookInput(project: string, tool: string, toolInput: Record<string, unkn
     permission_mode: "default",
     tool_name: tool,
     tool_input: toolInput,
-    tool_use_id: "toolu_bench",
+    tool_use_id: `toolu_bench_${String(++calls).padStart(6, "0")}`,
     ...(agent !== undefined && { agent_id: "a0123456789abcdef", agent_type: agent }),
   });
 }
@@ -83,38 +89,33 @@ function coldStart(project: string, home: string) {
   const env = { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: project };
   const hook = join(project, ".claude", "lanes", "dist", "pre-tool-use.cjs");
   const post = join(project, ".claude", "lanes", "dist", "post-tool-use.cjs");
-  const cases = {
-    "pre-tool-use Bash `git status` (main)": hookInput(project, "Bash", { command: "git status" }),
-    "pre-tool-use Bash `rm -rf /` (main, deny)": hookInput(project, "Bash", { command: "rm -rf /" }),
-    "pre-tool-use Write (main)": hookInput(project, "Write", {
-      file_path: join(project, "src/server/app.ts"),
-      content: "x",
-    }),
-    "pre-tool-use Write (backend subagent, in lane)": hookInput(
-      project,
-      "Write",
-      { file_path: join(project, "src/server/app.ts"), content: "x" },
-      "backend",
-    ),
-    "pre-tool-use Read (main)": hookInput(project, "Read", { file_path: join(project, "README.md") }),
+  const cases: Record<string, () => string> = {
+    "pre-tool-use Bash `git status` (main)": () => hookInput(project, "Bash", { command: "git status" }),
+    "pre-tool-use Bash `rm -rf /` (main, deny)": () => hookInput(project, "Bash", { command: "rm -rf /" }),
+    "pre-tool-use Write (main)": () =>
+      hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }),
+    "pre-tool-use Write (backend subagent, in lane)": () =>
+      hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }, "backend"),
+    "pre-tool-use Read (main)": () => hookInput(project, "Read", { file_path: join(project, "README.md") }),
   };
-  const postInput = JSON.stringify({
-    ...JSON.parse(cases["pre-tool-use Write (main)"]),
-    hook_event_name: "PostToolUse",
-    tool_response: { type: "update" },
-  });
+  const postInput = () =>
+    JSON.stringify({
+      ...JSON.parse(cases["pre-tool-use Write (main)"]!()),
+      hook_event_name: "PostToolUse",
+      tool_response: { type: "update" },
+    });
   const samples: Record<string, number[]> = {
     "node -e 0": [],
     ...Object.fromEntries(Object.keys(cases).map((k) => [k, []])),
     "post-tool-use Write (main)": [],
   };
   // warm the file cache, then interleave so drift hits every series alike
-  for (let i = 0; i < 3; i++) timeRun(process.execPath, [hook], cases["pre-tool-use Read (main)"], env);
+  for (let i = 0; i < 3; i++) timeRun(process.execPath, [hook], cases["pre-tool-use Read (main)"]!(), env);
   for (let i = 0; i < runs; i++) {
     samples["node -e 0"]!.push(timeRun(process.execPath, ["-e", "0"], "", env).ms);
     for (const [name, input] of Object.entries(cases))
-      samples[name]!.push(timeRun(process.execPath, [hook], input, env).ms);
-    samples["post-tool-use Write (main)"]!.push(timeRun(process.execPath, [post], postInput, env).ms);
+      samples[name]!.push(timeRun(process.execPath, [hook], input(), env).ms);
+    samples["post-tool-use Write (main)"]!.push(timeRun(process.execPath, [post], postInput(), env).ms);
   }
   const base = median(samples["node -e 0"]!);
   const rows = Object.entries(samples).map(([name, xs]) => ({

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile, type Plugin } from "esbuild";
 import { compilePolicy } from "../src/config/compile.ts";
@@ -51,9 +51,10 @@ const version = (): string =>
 
 /**
  * Built-in modules a hot bundle may load only inside a function, when a call needs them: `node:crypto`
- * costs 3-4 ms to load in a hook process (`node -e` preloads it, so timing it there misleads).
+ * costs 3-4 ms to load in a hook process (`node -e` preloads it, so timing it there misleads),
+ * `node:os` a fifth of a millisecond.
  */
-const LAZY_BUILTINS = ["node:crypto", "crypto"];
+const LAZY_BUILTINS = ["node:crypto", "crypto", "node:os", "os"];
 
 function hotPathViolations(name: string, metafile: Metafile): string[] {
   if (!HOT.has(name)) return [];
@@ -74,6 +75,21 @@ function hotPathViolations(name: string, metafile: Metafile): string[] {
           `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`,
       ),
   ];
+}
+
+/**
+ * A hot bundle must be ASCII: V8 keeps a source with one character beyond Latin-1 as two bytes per
+ * character, doubling what every hook process allocates for it. esbuild escapes strings, not regex
+ * literals: spell such characters `\\uXXXX` in the source.
+ */
+function nonAscii(file: string): string[] {
+  const text = readFileSync(file, "latin1");
+  const at = text.search(/[^\x00-\x7f]/);
+  return at === -1
+    ? []
+    : [
+        `${basename(file)}: a non-ASCII character near \`${text.slice(Math.max(0, at - 40), at + 10)}\`; write it as \\uXXXX in the source`,
+      ];
 }
 
 /** The default compiled policy: built-in rules plus the pack's agents, no project files. */
@@ -135,8 +151,9 @@ function load(bundle) {
   } catch { cached = undefined; seen = []; }
   const script = new vm.Script(source, { filename: impl, cachedData: cached });
   const mod = (loaded[bundle] = { exports: {} });
-  script.runInThisContext()(mod.exports, require, mod, impl, __dirname);
+  // listed before it runs: a hook entry exits from inside its bundle once it has answered
   if (file) caches.push({ file, script, seen: cached === undefined || script.cachedDataRejected ? [] : seen });
+  script.runInThisContext()(mod.exports, require, mod, impl, __dirname);
   return mod.exports;
 }
 process.once("exit", () => {
@@ -220,13 +237,8 @@ const dataTables: Plugin = {
             throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
           // a large keyed table is parsed one entry at a time, on first use: a Bash call looks up a
           // handful of programs, and parsing every program's option grammar was most of the shell's load time
-          if (json.length > LAZY_TABLE_CHARS && typeof value === "object" && value !== null && !Array.isArray(value)) {
-            // an object literal of strings (JSON is an expression): built from the code cache, nothing to
-            // parse at load; `__proto__` would set the prototype of a literal instead of adding a key
-            if (Object.hasOwn(value, "__proto__")) throw new Error(`${args.path}: \`${name}\` has a \`__proto__\` key`);
-            const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)]));
-            return `export const ${name} = __lanesLazyTable(${JSON.stringify(parts)});`;
-          }
+          if (json.length > LAZY_TABLE_CHARS && isKeyed(value))
+            return `export const ${name} = ${lazyTableSource(value, `${args.path}: \`${name}\``)};`;
           return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
         });
       return { contents: [LAZY_TABLE_HELPER, ...lines].join("\n"), loader: "js" };
@@ -234,8 +246,50 @@ const dataTables: Plugin = {
   },
 };
 
-/** Tables whose JSON is longer than this are parsed lazily, entry by entry (see `LAZY_TABLE_HELPER`). */
-const LAZY_TABLE_CHARS = 4000;
+/**
+ * Keyed tables whose JSON is longer than this are parsed lazily, entry by entry (see
+ * `LAZY_TABLE_HELPER`): JSON.parse builds a hidden class for every new key of an object, so
+ * option tables cost far more to parse than their size says, and most calls need few of them.
+ */
+const LAZY_TABLE_CHARS = 200;
+
+/**
+ * Within an entry, a keyed object whose JSON is longer than this (git's subcommand grammars) is a
+ * lazy table of its own: `git status` parses the grammar of `status`, not of every git subcommand.
+ */
+const LAZY_MEMBER_CHARS = 1000;
+
+const isKeyed = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The expression that builds `table` lazily (`LAZY_TABLE_HELPER`): an object literal of the
+ * entries' JSON texts (built from the code cache, nothing to parse at load) and, for entries with
+ * large keyed members, those members as lazy tables of their own, set on the entry when it is parsed.
+ */
+export function lazyTableSource(table: Record<string, unknown>, where: string): string {
+  // `__proto__` would set the prototype of a literal instead of adding a key
+  if (Object.hasOwn(table, "__proto__")) throw new Error(`${where} has a \`__proto__\` key`);
+  const parts: Record<string, string> = {};
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(table)) {
+    if (!isKeyed(value)) {
+      parts[key] = JSON.stringify(value);
+      continue;
+    }
+    const own: Record<string, unknown> = {};
+    const lazy: string[] = [];
+    for (const [member, v] of Object.entries(value)) {
+      if (member === "__proto__") throw new Error(`${where}.${key} has a \`__proto__\` key`);
+      if (isKeyed(v) && JSON.stringify(v).length > LAZY_MEMBER_CHARS)
+        lazy.push(`${JSON.stringify(member)}: ${lazyTableSource(v, `${where}.${key}.${member}`)}`);
+      else own[member] = v;
+    }
+    parts[key] = JSON.stringify(own);
+    if (lazy.length > 0) members.push(`${JSON.stringify(key)}: () => ({ ${lazy.join(", ")} })`);
+  }
+  return `__lanesLazyTable(${JSON.stringify(parts)}${members.length === 0 ? "" : `, { ${members.join(", ")} }`})`;
+}
 
 /**
  * Builds a table whose entries are parsed on first access: a read-only view of `parts` (key → the
@@ -244,11 +298,15 @@ const LAZY_TABLE_CHARS = 4000;
  * parsed value, parsed once. A proxy rather than one getter per key: defining hundreds of
  * accessors cost about as much as parsing the table.
  */
-export const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts) {
+export const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts, members) {
   const parsed = new Map();
   const entry = (key) => {
     let value = parsed.get(key);
-    if (value === undefined) parsed.set(key, (value = JSON.parse(parts[key])));
+    if (value === undefined) {
+      value = JSON.parse(parts[key]);
+      if (members !== undefined && Object.hasOwn(members, key)) Object.assign(value, members[key]());
+      parsed.set(key, value);
+    }
     return value;
   };
   const own = (key) => typeof key === "string" && Object.hasOwn(parts, key);
@@ -296,9 +354,11 @@ export async function buildAll(outDir: string): Promise<string[]> {
     outfile: join(outDir, "shell.impl.cjs"),
     format: "cjs",
     ...IMPL_WRAPPER,
+    inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
     plugins: [dataTables],
   });
   problems.push(
+    ...nonAscii(join(outDir, "shell.impl.cjs")),
     ...Object.keys(shell.metafile.inputs)
       .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
       .map((i) => `shell: imports \`${i}\``),
@@ -343,6 +403,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
     });
     problems.push(...hotPathViolations(name, result.metafile));
     if (hot) {
+      problems.push(...nonAscii(join(outDir, file)));
       const ids = {
         [name]: bundleId(join(outDir, file)),
         shell: bundleId(join(outDir, "shell.impl.cjs")),

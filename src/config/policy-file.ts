@@ -4,7 +4,7 @@
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { COMPILED_FORMAT, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
+import { COMPILED_FORMAT, type CompiledPolicy, type CompiledRule, type PolicySource } from "../policy/compiled.ts";
 import { fnv1a64 } from "../io/hash.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
@@ -52,6 +52,73 @@ export function listDefinitions(dir: string): string[] {
   }
 }
 
+/**
+ * The policy in a compiled file's text (laid out by compiled.ts `serializeCompiledPolicy`): the
+ * first line is parsed now, each rule when first read, so a hook call pays for the rules its
+ * candidates need (a Bash call meets a few dozen of several hundred). Text laid out otherwise is
+ * parsed whole; text that is not JSON throws.
+ */
+function parsePolicyText(text: string, path: string): CompiledPolicy {
+  const policy = lazyPolicy(text, path);
+  if (policy !== undefined) return policy;
+  // another layout (an older format, a file reformatted by hand): all of it, and no index to trust
+  const whole = JSON.parse(text) as CompiledPolicy & { ruleIndex?: unknown };
+  if (typeof whole === "object" && whole !== null) delete whole.ruleIndex;
+  return whole;
+}
+
+function lazyPolicy(text: string, path: string): CompiledPolicy | undefined {
+  const firstEnd = text.indexOf("\n");
+  if (firstEnd === -1) return undefined;
+  let head: Omit<CompiledPolicy, "rules">;
+  try {
+    head = JSON.parse(`${text.slice(0, firstEnd)}]}`) as Omit<CompiledPolicy, "rules">;
+  } catch {
+    return undefined;
+  }
+  if (typeof head !== "object" || head === null || head.format !== COMPILED_FORMAT) return undefined;
+  if (typeof head.ruleIndex !== "string") return undefined;
+  // [start, end) of each rule's JSON: one line each up to the closing `]}`, all but the last ending in a comma
+  const spans: number[] = [];
+  let at = firstEnd + 1;
+  let comma = false;
+  for (;;) {
+    const end = text.indexOf("\n", at);
+    if (end === -1) return undefined;
+    if (text.slice(at, end) === "]}") break;
+    if (spans.length > 0 && !comma) return undefined;
+    comma = text.charCodeAt(end - 1) === 44;
+    spans.push(at, comma ? end - 1 : end);
+    at = end + 1;
+  }
+  if (comma || text.slice(at).trim() !== "]}") return undefined;
+  const count = spans.length / 2;
+  const rules = new Array<CompiledRule | null>(count).fill(null);
+  const materialize = (key: string | symbol): void => {
+    if (typeof key !== "string") return;
+    const i = Number(key);
+    if (!Number.isInteger(i) || i < 0 || i >= rules.length || rules[i] !== null || String(i) !== key) return;
+    try {
+      rules[i] = JSON.parse(text.slice(spans[2 * i], spans[2 * i + 1])) as CompiledRule;
+    } catch {
+      throw new Error(
+        `the compiled policy \`${path}\` has an unreadable rule on line ${i + 2}; run \`lanes build\` to compile it again`,
+      );
+    }
+  };
+  const lazy = new Proxy(rules as CompiledRule[], {
+    get(target, key, receiver) {
+      materialize(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+    getOwnPropertyDescriptor(target, key) {
+      materialize(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
+  return { ...head, rules: lazy } as CompiledPolicy;
+}
+
 export type PolicyRead =
   | { readonly ok: true; readonly policy: CompiledPolicy }
   | {
@@ -74,7 +141,7 @@ export function readCompiledPolicy(path: string, options: { readonly allowStale?
   }
   let policy: CompiledPolicy;
   try {
-    policy = JSON.parse(text) as CompiledPolicy;
+    policy = parsePolicyText(text, path);
   } catch {
     return { ok: false, kind: "invalid", file: path, message: "the compiled policy is not valid JSON" };
   }

@@ -44,7 +44,32 @@ export function compilePathGlob(glob: string, options: GlobOptions): CompiledGlo
   if (pattern.endsWith("/")) pattern = `${pattern}**`;
   if (pattern === "") pattern = "**";
   const re = picomatch.makeRe(pattern, { dot: options.dot ?? true, nocase: options.caseInsensitive });
-  return { globs: [glob], source: re.source, flags: re.flags, anchor };
+  const hint = hintOf(pattern, options.caseInsensitive);
+  return { globs: [glob], source: re.source, flags: re.flags, anchor, ...(hint !== undefined && { hints: [hint] }) };
+}
+
+/** Characters with a meaning in picomatch patterns: a piece of literal text contains none. */
+const GLOB_SYNTAX = /[*?[\]{}()!@+|\\,]/;
+
+/**
+ * The longest literal piece of one path segment of `pattern`, which every path the pattern
+ * matches contains (the hook skips building a rule's expression for a path holding none of its
+ * pieces: most paths meet no secret or lane glob). Segments are split at `/` because `**` may
+ * stand for no directory at all (a `**` segment before `.env` also matches `.env` alone). None for
+ * patterns whose syntax could make a literal optional (braces, classes, extglobs, escapes, a
+ * leading `!`), or whose longest piece is not plain ASCII (case folding beyond ASCII differs
+ * between `toLowerCase` and the `i` flag), a lone character or dots, which would filter nothing.
+ */
+export function hintOf(pattern: string, caseInsensitive: boolean): string | undefined {
+  if (pattern.startsWith("!") || /[[\]{}()\\]/.test(pattern)) return undefined;
+  const pieces = pattern.split(/[/*?]/).filter((p) => p !== "" && !GLOB_SYNTAX.test(p));
+  const longest = pieces.reduce<string | undefined>(
+    (a, b) => (a === undefined || b.length > a.length ? b : a),
+    undefined,
+  );
+  if (longest === undefined || longest.length < 2 || /^\.+$/.test(longest) || !/^[\x20-\x7e]+$/.test(longest))
+    return undefined;
+  return caseInsensitive ? longest.toLowerCase() : longest;
 }
 
 /** Compiles a name glob (tool names such as `mcp__github__*`): `*` matches any characters. */
@@ -72,6 +97,7 @@ export function compilePathGlobs(globs: readonly string[], options: GlobOptions)
           source: group.map((g) => g.source).join("|"),
           flags: group[0]!.flags,
           anchor: group[0]!.anchor,
+          ...(group.every((g) => g.hints !== undefined) && { hints: group.flatMap((g) => g.hints!) }),
         },
   );
 }

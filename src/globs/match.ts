@@ -25,6 +25,11 @@ export interface GlobRoots {
 
 /** True when the normalised absolute path `abs` matches `glob`. */
 export function matchPath(glob: CompiledGlob, abs: string, roots: GlobRoots): boolean {
+  // every path the glob matches holds one of its literal pieces (compile.ts `hintOf`)
+  if (glob.hints !== undefined) {
+    const text = glob.flags.includes("i") ? abs.toLowerCase() : abs;
+    if (!glob.hints.some((hint) => text.includes(hint))) return false;
+  }
   const re = regex(glob);
   switch (glob.anchor) {
     case "absolute":

@@ -16,4 +16,10 @@ export interface CompiledGlob {
    * anywhere on disk (gitignore semantics).
    */
   readonly anchor: "project" | "absolute" | "home" | "basename-anywhere";
+  /**
+   * Literal pieces of the glob, lowercased when `flags` has `i`: a path the glob matches contains
+   * one of them, so a path that contains none is not matched without building the expression.
+   * Absent when some alternative has no such piece (compile.ts `hintsOf`).
+   */
+  readonly hints?: readonly string[];
 }

@@ -19,6 +19,7 @@
 import { readFileSync } from "node:fs";
 import type { TaskBlock } from "../policy/task-block.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
+import { isoTime } from "../io/time.ts";
 
 /** One running (or finished) subagent. */
 export interface AgentNode {
@@ -119,7 +120,7 @@ function prune(tree: AgentTreeFile, now: Date): AgentTreeFile {
 }
 
 const sessionOf = (tree: AgentTreeFile, session: string): SessionTree =>
-  tree.sessions[session] ?? { agents: {}, intents: [], updated: new Date(0).toISOString() };
+  tree.sessions[session] ?? { agents: {}, intents: [], updated: isoTime(new Date(0)) };
 
 /** What the Agent call said about the agent it starts. */
 export interface SpawnDetails {
@@ -154,7 +155,7 @@ export function recordSpawnIntent(
     stateDir,
     (tree) => {
       const s = sessionOf(tree, session);
-      const intents = [...s.intents, { parent: parent ?? null, type, at: now.toISOString(), ...details }];
+      const intents = [...s.intents, { parent: parent ?? null, type, at: isoTime(now), ...details }];
       const constrainedTypes = withConstrained(s, type, details.task);
       return {
         ...tree,
@@ -164,7 +165,7 @@ export function recordSpawnIntent(
             ...s,
             intents,
             ...(constrainedTypes !== undefined && { constrainedTypes }),
-            updated: now.toISOString(),
+            updated: isoTime(now),
           },
         },
       };
@@ -213,7 +214,7 @@ export function recordSubagentStart(
       const node: AgentNode = {
         type,
         parent: intent?.parent ?? null,
-        started: now.toISOString(),
+        started: isoTime(now),
         link: exact !== -1 ? "transcript" : "order",
         ...((exact !== -1 || oneBlock) && intent?.task !== undefined && { task: intent.task }),
         ...(intent?.description !== undefined && { description: intent.description }),
@@ -221,7 +222,7 @@ export function recordSubagentStart(
       const agents = { ...s.agents, [agentId]: node };
       return {
         ...tree,
-        sessions: { ...tree.sessions, [session]: { ...s, agents, intents, updated: now.toISOString() } },
+        sessions: { ...tree.sessions, [session]: { ...s, agents, intents, updated: isoTime(now) } },
       };
     },
     now,
@@ -260,7 +261,7 @@ export function recordSpawnResult(
       const node: AgentNode = {
         type: old?.type ?? spawn.type,
         parent: spawn.parent ?? null,
-        started: old?.started ?? now.toISOString(),
+        started: old?.started ?? isoTime(now),
         ...(old?.stopped !== undefined && { stopped: old.stopped }),
         link: "tool-response",
         task: spawn.task,
@@ -276,7 +277,7 @@ export function recordSpawnResult(
             agents: { ...s.agents, [spawn.agentId]: node },
             intents,
             ...(constrainedTypes !== undefined && { constrainedTypes }),
-            updated: now.toISOString(),
+            updated: isoTime(now),
           },
         },
       };
@@ -303,7 +304,7 @@ function updateNode(
       const next = node === undefined ? undefined : change(node);
       if (next === undefined) return tree;
       const agents = { ...s.agents, [agentId]: next };
-      return { ...tree, sessions: { ...tree.sessions, [session]: { ...s, agents, updated: now.toISOString() } } };
+      return { ...tree, sessions: { ...tree.sessions, [session]: { ...s, agents, updated: isoTime(now) } } };
     },
     now,
   );
@@ -331,5 +332,5 @@ export function recordSubagentStop(
   agentId: string,
   now: Date,
 ): string | undefined {
-  return updateNode(path, stateDir, session, agentId, now, (node) => ({ ...node, stopped: now.toISOString() }));
+  return updateNode(path, stateDir, session, agentId, now, (node) => ({ ...node, stopped: isoTime(now) }));
 }

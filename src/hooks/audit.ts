@@ -5,7 +5,7 @@
  * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
  * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
-import { appendFileSync, closeSync, openSync, readFileSync, readSync, renameSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
 import type { EventAudit } from "../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import type { RiskClass } from "../policy/types.ts";
@@ -96,17 +96,26 @@ export function auditLog(
     append(entry) {
       try {
         ensureStateDir(paths.state);
-        let torn = false;
+        const line = `${JSON.stringify(redactEntry(entry))}\n`;
+        // one descriptor for the size, the last byte and the append (O_APPEND: concurrent hooks never interleave)
+        let fd = openSync(path, "a+", 0o600);
         try {
-          const size = statSync(path).size;
-          if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy)))
-            renameSync(path, `${paths.state}/audit.1.jsonl`);
-          else torn = size > 0 && !endsWithNewline(path, size);
-        } catch {
-          // no log yet, or another hook rotated it first
+          let size = fstatSync(fd).size;
+          if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy))) {
+            closeSync(fd);
+            try {
+              renameSync(path, `${paths.state}/audit.1.jsonl`);
+            } catch {
+              // another hook rotated it first
+            }
+            fd = openSync(path, "a+", 0o600);
+            size = fstatSync(fd).size;
+          }
+          // a writer killed mid-line left a torn last line: start on a fresh line so this entry stays whole
+          writeSync(fd, size > 0 && !endsWithNewline(fd, size) ? `\n${line}` : line);
+        } finally {
+          closeSync(fd);
         }
-        // a writer killed mid-line left a torn last line: start on a fresh line so this entry stays whole
-        appendFileSync(path, `${torn ? "\n" : ""}${JSON.stringify(redactEntry(entry))}\n`, { mode: 0o600 });
         return undefined;
       } catch (error) {
         return `lanes: could not write the audit log \`${path}\`: ${error instanceof Error ? error.message : String(error)}`;
@@ -116,14 +125,9 @@ export function auditLog(
 }
 
 /** Whether the file's last byte is a newline (one byte read at the end). */
-function endsWithNewline(path: string, size: number): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const byte = Buffer.alloc(1);
-    return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+function endsWithNewline(fd: number, size: number): boolean {
+  const byte = Buffer.alloc(1);
+  return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 0x0a;
 }
 
 /** Parses the text of an audit log: the entries, and how many torn lines (cut by a crash mid-write) were skipped. */

@@ -27,9 +27,16 @@ export function claimCall(
   const dir = join(stateDir, "claims");
   // keyed by session too: tool_use ids are unique in practice, but a replayed or scripted session must not inherit claims
   const file = join(dir, `${event}-${safeId(session)}-${safeId(toolUseId)}`);
+  // the directory exists after the first claim: create it only when the claim finds it missing
+  const claim = (): void => closeSync(openSync(file, "wx", 0o600));
   try {
-    ensurePrivateDir(dir);
-    closeSync(openSync(file, "wx", 0o600));
+    try {
+      claim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      ensurePrivateDir(dir);
+      claim();
+    }
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== "EEXIST";
   }

@@ -21,6 +21,7 @@ import { findProjectDir } from "../host/env.ts";
 import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { isoTime } from "../io/time.ts";
 
 const UNDEFINED_LANES: Readonly<Record<DefaultLane, string>> = {
   "unowned-only":
@@ -59,7 +60,7 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const now = deps.now();
-    const ts = now.toISOString();
+    const ts = isoTime(now);
     const session = input.session_id;
     const log = auditLog(paths);
     const audit = (entry: Omit<AuditEntry, "ts">) => {

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { atomicWriteFile } from "../io/atomic.ts";
 import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
+import { isoTime } from "../io/time.ts";
 
 /** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
 export const OVERRIDE_RULES: readonly string[] = ["lanes.override", "lanes.override-session"];
@@ -114,7 +115,7 @@ function readStore(stateDir: string): Store {
   }
 }
 
-const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > now.toISOString();
+const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > isoTime(now);
 
 /** Reads, changes and writes the store under its lock; `undefined` when the lock or the write fails. */
 function update<T>(stateDir: string, now: Date, change: (store: Store) => { store?: Store; value: T }): T | undefined {
@@ -157,8 +158,8 @@ export function offerOverride(stateDir: string, call: OverrideCall, now: Date): 
         tool: call.tool,
         subject: call.subject,
         rules: call.rules,
-        created: now.toISOString(),
-        expires: new Date(now.getTime() + OVERRIDE_TTL_MS).toISOString(),
+        created: isoTime(now),
+        expires: isoTime(new Date(now.getTime() + OVERRIDE_TTL_MS)),
       };
       return { store: { ...store, offers: [...store.offers, offer].slice(-MAX_OFFERS) }, value: offer.code };
     });
@@ -186,7 +187,7 @@ export function redeemOffer(stateDir: string, session: string, code: string, now
       const offer = store.offers.find((o) => o.code === wanted && o.session === session);
       if (offer === undefined) return { value: { ok: false, reason: "unknown" } };
       const { code: _spent, ...entry } = offer;
-      const grant: Grant = { ...entry, granted: now.toISOString() };
+      const grant: Grant = { ...entry, granted: isoTime(now) };
       return {
         store: {
           offers: store.offers.filter((o) => o !== offer),

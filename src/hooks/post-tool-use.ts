@@ -21,6 +21,7 @@ import { findProjectDir, homeOf } from "../host/env.ts";
 import { readHookInput, type ToolHookInput } from "./hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
 import { recordTouches, workflowKey, type PendingConflict } from "./touches.ts";
+import { isoTime } from "../io/time.ts";
 
 /** Files the call created and modified, as absolute paths. */
 export function changedFiles(input: ToolHookInput, home: string): { created: string[]; modified: string[] } {
@@ -129,7 +130,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const files = [...created, ...modified];
     const log = auditLog(paths);
     log.append({
-      ts: now.toISOString(),
+      ts: isoTime(now),
       event: "file-touched",
       session: input.session_id,
       ...(input.agent_id !== undefined && { agent_id: input.agent_id }),
@@ -144,7 +145,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const conflicts = recordTouches(
       { touches: paths.touches, state: paths.state, conflicts: paths.conflicts },
       workflow,
-      { agent, agent_id: input.agent_id, tool: input.tool_name, at: now.toISOString() },
+      { agent, agent_id: input.agent_id, tool: input.tool_name, at: isoTime(now) },
       files,
       now,
     );
@@ -152,7 +153,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const messages = conflicts.map((c) => conflictMessage(c, projectDir));
     for (const c of conflicts) {
       log.append({
-        ts: now.toISOString(),
+        ts: isoTime(now),
         event: "conflict",
         session: input.session_id,
         agent,

@@ -41,6 +41,7 @@ import { claimCall } from "./claim.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
 import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS } from "./override.ts";
+import { isoTime } from "../io/time.ts";
 
 /** What the hook process prints. */
 export interface HookOutcome {
@@ -196,7 +197,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
   const choice = choosePolicy(input, projectDir, home, deps);
   if ("error" in choice) {
     auditLog(paths).append({
-      ts: deps.now().toISOString(),
+      ts: isoTime(deps.now()),
       event: "policy-error",
       session: input.session_id,
       tool: input.tool_name,
@@ -359,7 +360,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     if (problem !== undefined) stderr.push(problem);
   };
   const base = {
-    ts: now.toISOString(),
+    ts: isoTime(now),
     session: input.session_id,
     ...(input.agent_id !== undefined && { agent_id: input.agent_id }),
     ...(agentName !== undefined && { agent: agentName }),

@@ -13,6 +13,7 @@ import { findProjectDir, homeOf } from "../host/env.ts";
 import { readBaseInput } from "./hook-input.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { isoTime } from "../io/time.ts";
 
 export interface SessionStartDeps extends GuardDeps {
   readonly lanesVersion: string;
@@ -34,7 +35,7 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
     const home = homeOf(deps.env);
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
-    const ts = deps.now().toISOString();
+    const ts = isoTime(deps.now());
     const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, userPaths(home).policy].some((f) =>
       existsSync(f),
     );

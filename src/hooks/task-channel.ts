@@ -57,6 +57,7 @@ import {
 } from "./worktree-snapshot.ts";
 import { syncNextStep } from "./next-step.ts";
 import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "./override.ts";
+import { isoTime } from "../io/time.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
 
@@ -74,7 +75,7 @@ interface Ctx {
 
 function audit(ctx: Ctx, entry: Omit<AuditEntry, "ts" | "session">): void {
   const problem = auditLog(projectPaths(ctx.projectDir)).append({
-    ts: ctx.now.toISOString(),
+    ts: isoTime(ctx.now),
     session: ctx.input.session_id,
     ...entry,
   } as AuditEntry);
@@ -255,7 +256,7 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
     session: ctx.input.session_id,
     agent_id: agentId,
     agent: baseAgentName(ctx.input.agent_type ?? "unknown"),
-    started: ctx.now.toISOString(),
+    started: isoTime(ctx.now),
     ...(snap.ok ? { snapshot: snap.snapshot } : { snapshot_error: snap.message }),
   }));
   if (problem !== undefined) ctx.stderr.push(`lanes: could not record the run's start: ${problem}`);
@@ -272,7 +273,7 @@ function onSubagentStop(ctx: Ctx): HookOutcome {
   const askUndo = result.boundary === "VIOLATION" && !retry && run.undo_asked !== true;
   updateRun(ctx.state, agentId, (current) => ({
     ...(current ?? run),
-    stopped: ctx.now.toISOString(),
+    stopped: isoTime(ctx.now),
     validation: result,
     ...(askUndo && { undo_asked: true }),
   }));
@@ -291,7 +292,7 @@ function holdFor(ctx: Ctx, run: RunRecord | undefined, result: ValidationResult,
   const dangerous = result.commands.filter((c) => c.risk === "DANGEROUS").map((c) => `\`${c.subject.slice(0, 80)}\``);
   const reason = `${result.agent} ran or attempted DANGEROUS commands: ${dangerous.join(", ")}`;
   const problem = setHold(ctx.state, {
-    since: ctx.now.toISOString(),
+    since: isoTime(ctx.now),
     agent: result.agent,
     ...(run !== undefined && { agent_id: run.agent_id }),
     ...(taskId !== undefined && { task_id: taskId }),
@@ -330,7 +331,7 @@ function onTaskCreated(ctx: Ctx): HookOutcome {
     ...(description !== undefined && { description }),
     creator,
     status: "pending",
-    updated: ctx.now.toISOString(),
+    updated: isoTime(ctx.now),
   }));
   audit(ctx, {
     event: "task-created",
@@ -382,7 +383,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
       ...(c ?? { id, session: ctx.input.session_id, subject }),
       status: "completed",
       outcome: "not validated",
-      updated: ctx.now.toISOString(),
+      updated: isoTime(ctx.now),
     }));
     audit(ctx, {
       event: "task-completed",
@@ -404,7 +405,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
       status: "refused",
       outcome,
       reassign_to: owners,
-      updated: ctx.now.toISOString(),
+      updated: isoTime(ctx.now),
     }));
     audit(ctx, { event: "task-refused", task_id: id, subject, agent: completer, outcome, files, reassign_to: owners });
     const to = owners.length === 0 ? "an owner the orchestrator chooses" : owners.map((o) => `\`${o}\``).join(", ");
@@ -421,7 +422,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
       ...(c ?? { id, session: ctx.input.session_id, subject }),
       status: "refused",
       outcome,
-      updated: ctx.now.toISOString(),
+      updated: isoTime(ctx.now),
     }));
     audit(ctx, { event: "task-refused", task_id: id, subject, agent: completer, outcome, files });
     return {
@@ -433,7 +434,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
     ...(c ?? { id, session: ctx.input.session_id, subject }),
     status: "completed",
     outcome,
-    updated: ctx.now.toISOString(),
+    updated: isoTime(ctx.now),
   }));
   audit(ctx, {
     event: "task-completed",
@@ -496,7 +497,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
       subject: str(toolInput["subject"]) ?? c?.subject ?? "",
       status: c?.status ?? "pending",
       creator: actor,
-      updated: ctx.now.toISOString(),
+      updated: isoTime(ctx.now),
     }));
     return { stdout: "", stderr: ctx.stderr };
   }
@@ -511,7 +512,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
       ...(owner !== undefined && { assignee: baseAgentName(owner) }),
       ...((status === "pending" || status === "in_progress" || status === "completed") && { status }),
       ...(description !== undefined && { description }),
-      updated: ctx.now.toISOString(),
+      updated: isoTime(ctx.now),
     }));
     const task = findTask(ctx.state, ctx.input.session_id, id);
     audit(ctx, {

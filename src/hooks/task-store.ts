@@ -20,6 +20,7 @@ import { safeId } from "../host/ids.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 import type { ValidationResult } from "./validation.ts";
 import type { WorktreeSnapshot } from "./worktree-snapshot.ts";
+import { isoTime } from "../io/time.ts";
 
 /** One task as lanes saw it. */
 export interface TaskRecord {
@@ -118,7 +119,7 @@ export function updateTask(
   now: Date,
 ): string | undefined {
   const path = tasksPath(stateDir);
-  const cutoff = new Date(now.getTime() - KEEP_MS).toISOString();
+  const cutoff = isoTime(new Date(now.getTime() - KEEP_MS));
   return updateBookkeeping(path, stateDir, readTasksFile, (file): TasksFile => {
     // tasks of old sessions go (task ids restart per task list, so they would only confuse `lanes check`)
     const kept = Object.fromEntries(

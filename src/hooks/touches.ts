@@ -13,6 +13,7 @@ import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../host/ids.ts";
 import type { RawProgress } from "../runtime/progress-hot.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
+import { isoTime } from "../io/time.ts";
 
 /** The last modification of one file. */
 export interface Touch {
@@ -82,9 +83,9 @@ function updateWorkflow(
   change: (wf: Workflow) => Workflow,
 ): string | undefined {
   return updateBookkeeping(paths.touches, paths.state, read, (file) => {
-    const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: now.toISOString() };
+    const wf = file.workflows[workflow] ?? { files: {}, pending: [], updated: isoTime(now) };
     return prune(
-      { ...file, workflows: { ...file.workflows, [workflow]: { ...change(wf), updated: now.toISOString() } } },
+      { ...file, workflows: { ...file.workflows, [workflow]: { ...change(wf), updated: isoTime(now) } } },
       now,
     );
   });
@@ -119,10 +120,10 @@ export function protectEarlierVersions(
       if (existsSync(f)) {
         const dir = join(paths.conflicts, safeId(workflow));
         ensurePrivateDir(dir);
-        copy = join(dir, `${now.toISOString().replace(/[:.]/g, "-")}-${safeId(earlier.agent)}-${safeId(basename(f))}`);
+        copy = join(dir, `${isoTime(now).replace(/[:.]/g, "-")}-${safeId(earlier.agent)}-${safeId(basename(f))}`);
         copyFileSync(f, copy);
       }
-      const conflict = { file: f, earlier, later: agent, copy, at: now.toISOString() };
+      const conflict = { file: f, earlier, later: agent, copy, at: isoTime(now) };
       pending.push(conflict);
       created.push(conflict);
     }

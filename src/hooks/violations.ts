@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
+import { isoTime } from "../io/time.ts";
 
 /** The file of one agent instance's counts. */
 export interface ViolationCount {
@@ -57,7 +58,7 @@ export function countDenial(
     const count = Math.max(...rules.map((id) => current[id]!));
     ensureStateDir(stateDir);
     ensurePrivateDir(join(stateDir, "violations"));
-    const next: ViolationCount = { count, rules: current, agent, last: now.toISOString() };
+    const next: ViolationCount = { count, rules: current, agent, last: isoTime(now) };
     atomicWriteFile(file, `${JSON.stringify(next)}\n`, { durable: false });
     return count;
   } catch {

@@ -3,6 +3,7 @@
  * ids, session ids) goes through {@link safeId} first, so `../x` or `a/b` cannot escape a state
  * directory.
  */
+import { isoTime } from "../io/time.ts";
 
 const MAX_ID = 128;
 
@@ -19,8 +20,7 @@ export function safeId(id: string): string {
 
 /** `20250102T030405Z`: a compact UTC timestamp for ids and file names (sorts as time). */
 export function compactTimestamp(now: Date): string {
-  return now
-    .toISOString()
+  return isoTime(now)
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
 }

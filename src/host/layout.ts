@@ -23,7 +23,7 @@ import { join } from "node:path";
 /** The `.claude` directory of a project. */
 export const claudeDir = (projectDir: string): string => join(projectDir, ".claude");
 
-export const projectPaths = (projectDir: string) => {
+const buildProjectPaths = (projectDir: string) => {
   const claude = claudeDir(projectDir);
   const state = join(claude, "state");
   return {
@@ -53,7 +53,15 @@ export const projectPaths = (projectDir: string) => {
     memory: join(claude, "memory"),
   };
 };
-export type ProjectPaths = ReturnType<typeof projectPaths>;
+export type ProjectPaths = Readonly<ReturnType<typeof buildProjectPaths>>;
+
+let last: { readonly projectDir: string; readonly paths: ProjectPaths } | undefined;
+
+/** The paths of a project's lanes files (the last project's are kept: a hook asks for them often). */
+export const projectPaths = (projectDir: string): ProjectPaths => {
+  if (last?.projectDir !== projectDir) last = { projectDir, paths: buildProjectPaths(projectDir) };
+  return last.paths;
+};
 
 export const userPaths = (home: string) => ({
   claude: join(home, ".claude"),

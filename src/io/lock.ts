@@ -44,11 +44,13 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { hostname } from "node:os";
+import type * as Os from "node:os";
+import { builtin } from "../host/builtin.ts";
 import { basename, dirname, join } from "node:path";
 import { sweepStaleTemps } from "./atomic.ts";
 import { fnv1a64 } from "./hash.ts";
 import { describeError, fail, ok, type Result } from "./result.ts";
+import { isoTime } from "./time.ts";
 
 /** What a lock (or claim) file holds. */
 export interface LockRecord {
@@ -119,10 +121,10 @@ export function pidIsAlive(pid: number): boolean {
   }
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+let sleeper: Int32Array | undefined;
 /** Blocks the thread for `ms` (the value at index 0 never changes, so the wait always times out). */
 const sleepSync = (ms: number): void => {
-  Atomics.wait(sleeper, 0, 0, ms);
+  Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, ms);
 };
 
 let sequence = 0;
@@ -134,14 +136,15 @@ function contextOf(options: LockOptions): Context {
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     isAlive: options.isAlive ?? pidIsAlive,
-    host: options.host ?? hostname(),
+    // loaded here, not at start-up: most hook calls take no lock (see host/env.ts `nodeOs`)
+    host: options.host ?? builtin<typeof Os>("node:os").hostname(),
     pid: options.pid ?? process.pid,
   };
 }
 
 function newRecord(ctx: Context): LockRecord {
   const token = `${ctx.pid}-${(sequence++).toString(36)}-${Math.floor(ctx.random() * 0xffffffff).toString(36)}`;
-  return { pid: ctx.pid, host: ctx.host, created: new Date(ctx.now()).toISOString(), token };
+  return { pid: ctx.pid, host: ctx.host, created: isoTime(new Date(ctx.now())), token };
 }
 
 const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;

@@ -6,16 +6,26 @@
 import type { CompiledGlob } from "../globs/types.ts";
 import type { PathMatch } from "../schema/atoms.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
+import { buildRuleIndex } from "./rule-index.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 7;
+export const COMPILED_FORMAT = 8;
 
 /**
- * The compiled policy file's text: compact JSON, because every hook process reads and parses it
- * (pretty-printing made it half as large again); `lanes rules` is the readable view.
+ * The compiled policy file's text: compact JSON (every hook process reads it; `lanes rules` is
+ * the readable view), laid out in lines so a hook parses only what it needs (policy-file.ts
+ * `readCompiledPolicy`): the first line is everything but the rules, with `ruleIndex`
+ * (rule-index.ts) and the opening of `rules`; then one rule per line; then `]}`. Compact JSON has
+ * no raw newline inside a value, so the lines are exact, and the whole file is still one JSON
+ * document for any other reader.
  */
-export const serializeCompiledPolicy = (policy: CompiledPolicy): string => `${JSON.stringify(policy)}\n`;
+export function serializeCompiledPolicy(policy: CompiledPolicy): string {
+  const { rules, ruleIndex: _ignored, ...head } = policy;
+  const first = JSON.stringify({ ...head, ruleIndex: buildRuleIndex(rules), rules: [] });
+  const lines = rules.map((r) => JSON.stringify(r)).join(",\n");
+  return `${first.slice(0, -"]}".length)}\n${lines === "" ? "" : `${lines}\n`}]}\n`;
+}
 
 /** SQL statement kinds the database rules can name. */
 export type SqlKind =
@@ -203,8 +213,13 @@ export interface CompiledPolicy {
   /** Directories whose listing was compiled (agent definitions); a new file makes the policy stale. */
   readonly listings: readonly { readonly dir: string; readonly entries: readonly string[] }[];
   readonly options: CompiledOptions;
-  /** Every enabled rule of the settings-independent layers, highest layer first. */
+  /**
+   * Every enabled rule of the settings-independent layers, highest layer first. Read from the file,
+   * a rule is parsed when first touched (policy-file.ts).
+   */
   readonly rules: readonly CompiledRule[];
+  /** The rule index (rule-index.ts) as read from the file; absent from a policy compiled in memory. */
+  readonly ruleIndex?: string;
   /** Rules switched off by `disable:`, with the file that did it, for `lanes check` traces. */
   readonly disabled: readonly { readonly id: string; readonly by: string }[];
   readonly agents: readonly CompiledAgent[];

@@ -143,7 +143,7 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
       roots,
       compile: context.compileSettingsGlob,
     }),
-    ...candidateRules(policy.rules, facts).flatMap((rule) =>
+    ...candidateRules(policy, facts).flatMap((rule) =>
       matchRule(rule, facts, pathContext, roots, rule.layer, request.agent !== undefined),
     ),
     ...laneMatchesFor(

@@ -4,7 +4,8 @@
  */
 import { compilePathGlob } from "../globs/compile.ts";
 import type { CompiledGlob } from "../globs/types.ts";
-import type { CompiledMatch, CompiledRule } from "./compiled.ts";
+import type { CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
+import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
@@ -774,41 +775,37 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
  * matcher runs. The matchers stay the one definition of a match: this only skips certain misses,
  * and most calls run a few programs while most rules name others.
  */
-export function candidateRules(rules: readonly CompiledRule[], facts: Facts): readonly CompiledRule[] {
+export function candidateRules(
+  policy: Pick<CompiledPolicy, "rules" | "ruleIndex">,
+  facts: Facts,
+): readonly CompiledRule[] {
   const programs = new Set<string>();
+  // every word an `args` pattern could meet, lowercased as `wordMatches` compares them
+  const words = new Set<string>();
   for (const fact of facts.commands) {
     if (fact.program !== undefined) programs.add(fact.program);
-    const run = runWhat(fact).program;
-    if (run !== undefined) programs.add(run);
+    const run = runWhat(fact);
+    if (run.program !== undefined) programs.add(run.program);
+    for (const list of [fact.view.positionals, run.positionals])
+      for (const w of list) if (w.value !== undefined) words.add(w.value.toLowerCase());
   }
-  const named = (names: readonly string[]) =>
-    names.some((name) =>
-      name.endsWith("*") ? [...programs].some((p) => p.startsWith(name.slice(0, -1))) : programs.has(name),
-    );
-  return rules.filter((rule) => {
-    const m = rule.match;
-    switch (m.kind) {
-      case "command":
-        return named(m.program);
-      case "path":
-      case "delete":
-      case "file-effect":
-        return facts.files.length > 0;
-      case "remote-code":
-        return facts.code.length > 0;
-      case "pipe":
-        return (facts.shell?.pipes.length ?? 0) > 0;
-      case "sql":
-        // a client it names runs, or interpreter code whose driver calls it reads
-        return named(m.clients) || (m.after === undefined && m.drivers !== false && facts.code.length > 0);
-      case "tools":
-      case "fork-bomb":
-      case "unrepresentable":
-        return true;
-      default:
-        return assertNever(m, "rule kind");
-    }
-  });
+  // read from a file, the policy carries its index (policy-file.ts); in memory, it is built once per rule list
+  const index = policy.ruleIndex ?? indexOf(policy.rules);
+  return indexedRules(index, {
+    programs,
+    words,
+    files: facts.files.length > 0,
+    code: facts.code.length > 0,
+    pipes: (facts.shell?.pipes.length ?? 0) > 0,
+  }).map((at) => policy.rules[at]!);
+}
+
+const INDEXES = new WeakMap<readonly CompiledRule[], string>();
+
+function indexOf(rules: readonly CompiledRule[]): string {
+  let index = INDEXES.get(rules);
+  if (index === undefined) INDEXES.set(rules, (index = buildRuleIndex(rules)));
+  return index;
 }
 
 /** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */

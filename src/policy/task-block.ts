@@ -138,7 +138,7 @@ export function constraintBlocks(prompt: string): string[][] {
 function normalise(line: string): { lower: string; original: string } {
   let text = line.trim();
   for (;;) {
-    const next = text.replace(/^(?:[-*+•]\s+|\d+[.)]\s*|\[[ x]\]\s+)/, "");
+    const next = text.replace(/^(?:[-*+\u2022]\s+|\d+[.)]\s*|\[[ x]\]\s+)/, "");
     if (next === text) break;
     text = next;
   }
@@ -149,7 +149,7 @@ function normalise(line: string): { lower: string; original: string } {
     const lower = text.toLowerCase();
     if (lower.startsWith(lead) && !lower.startsWith(`${lead}not `)) text = text.slice(lead.length);
   }
-  return { lower: text.toLowerCase().replace(/’/g, "'"), original: text };
+  return { lower: text.toLowerCase().replace(/\u2019/g, "'"), original: text };
 }
 
 /** The rest of `text` after `prefix + verb + " "`, for the first verb that fits. */

@@ -14,6 +14,7 @@ import type { ProgressFile, TaskArtifact, TaskContext } from "./progress-schema.
 import { createStateFile } from "./state-file.ts";
 import { artifactTypeOf, emptyTaskContextState, taskContextOf } from "./task-context.ts";
 import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
+import { isoTime } from "../io/time.ts";
 
 /** How many PreCompact checkpoints are kept; older ones are removed. */
 export const KEEP_PRECOMPACT = 10;
@@ -80,7 +81,7 @@ export function saveCheckpoint(
 ): Result<Checkpoint> {
   const raw = readProgressRaw(projectDir);
   if (!raw.ok) return propagate(raw);
-  const now = nowOf(deps).toISOString();
+  const now = isoTime(nowOf(deps));
   const id = input.id ?? newId("cp", nowOf(deps), randomOf(deps));
   const file = checkpointPath(projectDir, id);
   if (existsSync(file)) {

@@ -20,6 +20,7 @@ export { memoryFileName, parseMemoryFileName } from "../host/memory-name.ts";
 import { displayOf } from "./progress-hot.ts";
 import { describeError, fail, nowOf, ok, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem } from "./zod-problem.ts";
+import { isoTime } from "../io/time.ts";
 
 /** How the agent's work ended. */
 export const MemoryStatus = z
@@ -125,7 +126,7 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
     ...(input.phase === undefined ? {} : { phase: input.phase }),
     ...(input.run === undefined ? {} : { run: input.run }),
     status: input.status ?? "complete",
-    created: nowOf(deps).toISOString(),
+    created: isoTime(nowOf(deps)),
     summary: input.summary,
     artifacts: [...(input.artifacts ?? [])],
   };

@@ -40,6 +40,7 @@ import { displayOf, phaseStatePath } from "./progress-hot.ts";
 import { listStateFiles, readStateFile, writeStateFile, type StateFileOptions } from "./state-file.ts";
 import { describeError, fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 import { firstProblem, validatorOf } from "./zod-problem.ts";
+import { isoTime } from "../io/time.ts";
 
 /** Dependencies of the phase functions. */
 export interface PhaseDeps extends RuntimeDeps {
@@ -163,7 +164,7 @@ export function startPhases(
       agents.map((agent) => ({ agent, suffix: `before-${compactTimestamp(now)}` })),
     );
     if (!archived.ok) return propagate(archived);
-    const state = startState(skill, taskId, now.toISOString(), newId("run", now, randomOf(deps)), args.value);
+    const state = startState(skill, taskId, isoTime(now), newId("run", now, randomOf(deps)), args.value);
     ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
@@ -208,7 +209,7 @@ export function advancePhase(
           })
         : propagate<never>(m);
     };
-    const moved = advanceState(read.value, t.value.phases, options, verify, nowOf(deps).toISOString());
+    const moved = advanceState(read.value, t.value.phases, options, verify, isoTime(nowOf(deps)));
     if (!moved.ok) return propagate(moved);
     const archived = archiveAll(projectDir, taskId, moved.value.archive);
     if (!archived.ok) return propagate(archived);
@@ -240,7 +241,7 @@ export function completePhases(
     if (!read.ok) return propagate(read);
     if (read.value === undefined) return noRun(skill, taskId);
     const now = nowOf(deps);
-    const done = completeState(read.value, t.value.phases, now.toISOString());
+    const done = completeState(read.value, t.value.phases, isoTime(now));
     if (!done.ok) return propagate(done);
     const saved = writeStateFile(t.value.file, done.value.state, t.value.options.display);
     if (!saved.ok) return propagate(saved);

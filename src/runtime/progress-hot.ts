@@ -17,6 +17,7 @@ import { withLockSync, type LockOptions } from "../io/lock.ts";
 import { renderJson } from "./state-file.ts";
 import { artifactTypeOf } from "./task-context.ts";
 import { describeError, fail, nowOf, ok, propagate, type Result, type RuntimeDeps } from "../io/result.ts";
+import { isoTime } from "../io/time.ts";
 
 /** Options of the hot-path functions. */
 export interface HotOptions extends RuntimeDeps {
@@ -214,7 +215,7 @@ export function recordArtifacts(
       if (doc === undefined) return ok("no-workflow");
       if (isFinished(doc.status)) return ok("finished");
       if (!applyFileChanges(doc, created, modified, agent)) return ok("unchanged");
-      (doc as Record<string, unknown>).updated_at = nowOf(options).toISOString();
+      (doc as Record<string, unknown>).updated_at = isoTime(nowOf(options));
       try {
         atomicWriteFile(file, renderJson(doc));
       } catch (error) {

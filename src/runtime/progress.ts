@@ -28,6 +28,7 @@ import { readStateFile, updateStateFile, writeStateFile, type StateFileOptions }
 import { checkNesting, DEFAULT_MAX_DEPTH, emptyTaskContextState, enterNesting, leaveNesting } from "./task-context.ts";
 import { fail, nowOf, ok, propagate, randomOf, type Result, type RuntimeDeps } from "../io/result.ts";
 import { validatorOf } from "./zod-problem.ts";
+import { isoTime } from "../io/time.ts";
 
 /** Dependencies of the progress functions: clock, randomness, lock options, project detection. */
 export interface ProgressDeps extends RuntimeDeps {
@@ -129,7 +130,7 @@ export function initProgress(projectDir: string, input: InitInput, deps: Progres
         );
       }
       const at = nowOf(deps);
-      const now = at.toISOString();
+      const now = isoTime(at);
       const supporting = [...(input.supportingExperts ?? [])];
       const doc = checked({
         version: "2.0",
@@ -195,7 +196,7 @@ function update(
     (current) => {
       if (current === undefined) return noWorkflow(o.display);
       const doc = current; // freshly parsed for this update: no one else holds it
-      const now = nowOf(deps).toISOString();
+      const now = isoTime(nowOf(deps));
       const edited = edit(doc, now);
       if (!edited.ok) return propagate(edited);
       doc.updated_at = now;

@@ -3,17 +3,17 @@
  * `LAZY_TABLE_HELPER`): the analysis must see exactly the object the source defines.
  */
 import { describe, expect, it } from "vitest";
-import { LAZY_TABLE_HELPER } from "../../scripts/build.ts";
+import { LAZY_TABLE_HELPER, lazyTableSource } from "../../scripts/build.ts";
 import { PROGRAM_GRAMMARS } from "../../src/shell/tables/options.ts";
 import { PROGRAM_EFFECTS } from "../../src/shell/tables/effects.ts";
 import { WRAPPERS } from "../../src/shell/tables/wrappers.ts";
 
 type Table = Record<string, unknown>;
 
+/** The table as the build inlines it (JSON round trip first: the build sees the evaluated module). */
 function lazy(value: Table): Table {
-  const make = new Function(`${LAZY_TABLE_HELPER}\nreturn __lanesLazyTable;`)() as (parts: Table) => Table;
-  const parts = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, JSON.stringify(v)]));
-  return make(JSON.parse(JSON.stringify(parts)) as Table);
+  const plain = JSON.parse(JSON.stringify(value)) as Table;
+  return new Function(`${LAZY_TABLE_HELPER}\nreturn ${lazyTableSource(plain, "test")};`)() as Table;
 }
 
 describe("lazily parsed data tables", () => {
@@ -32,6 +32,19 @@ describe("lazily parsed data tables", () => {
       expect(table[key]).toBe(table[key]);
     }
     expect(JSON.parse(JSON.stringify(table))).toEqual(JSON.parse(JSON.stringify(source)));
+  });
+
+  it("parses a large member of an entry (git's subcommands) one key at a time too", () => {
+    const subcommands = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`sub${i}`, { options: { [`--opt-${i}`]: 1, "--long-option-name": 0 } }]),
+    );
+    const table = lazy({ git: { options: { "-C": 1 }, subcommands } });
+    const git = table["git"] as { subcommands: Table };
+    expect(git.subcommands).not.toBe(subcommands);
+    expect(Object.keys(git.subcommands)).toEqual(Object.keys(subcommands));
+    expect(git.subcommands["sub7"]).toEqual(subcommands["sub7"]);
+    expect(Object.hasOwn(git.subcommands, "sub40")).toBe(false);
+    expect(JSON.parse(JSON.stringify(git))).toEqual({ options: { "-C": 1 }, subcommands });
   });
 
   it("has no other own keys, keeps inherited members, and refuses writes", () => {

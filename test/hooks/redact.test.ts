@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { redactEntry } from "../../src/hooks/audit.ts";
-import { redactSecrets } from "../../src/shell/redact.ts";
+import { REDACTIONS, redactSecrets } from "../../src/shell/redact.ts";
 
 describe("redactSecrets", () => {
   it.each([
@@ -87,5 +90,45 @@ describe("redactSecrets", () => {
       subject: "TOKEN=[REDACTED] curl x",
       reason: "lanes asked about `TOKEN=[REDACTED] curl x`",
     });
+  });
+});
+
+describe("redaction hints", () => {
+  // every command of the decision corpus, and each with a secret of every shape worked into it
+  const dir = join(import.meta.dirname, "..", "cases");
+  const commands = readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .flatMap((f) => (parse(readFileSync(join(dir, f), "utf8")) as { cases: { command?: string }[] }).cases)
+    .flatMap((c) => (typeof c.command === "string" ? [c.command] : []));
+  const secrets = [
+    "TOKEN=abc123",
+    "-H 'Authorization: Bearer abcdefghijkl'",
+    "--api-key sekrit",
+    "-u bob:pw",
+    "https://bob:pw@example.com/x",
+    "ghp_abcdefghijklmnopqrstuvwxyz0123",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+    "--PASSWORD=Hunter2",
+    "BEARER abcdefghijkl",
+  ];
+  const everyPattern = (text: string): string =>
+    REDACTIONS.reduce((out, r) => out.replace(r.pattern, r.replacement as never), text);
+
+  it("never skip a pattern that would have matched", () => {
+    expect(commands.length).toBeGreaterThan(2000);
+    for (const command of commands) {
+      expect(redactSecrets(command), command).toBe(everyPattern(command));
+      for (const secret of secrets) {
+        const text = `${command} ${secret}`;
+        expect(redactSecrets(text), text).toBe(everyPattern(text));
+      }
+    }
+  });
+
+  it("skip every pattern for a command with no secret-like literal", () => {
+    for (const text of ["git status", "npm test", "ls -la src", "rm -rf dist"])
+      expect(REDACTIONS.filter((r) => r.hint(text, () => text.toLowerCase())).map((r) => String(r.pattern))).toEqual(
+        [],
+      );
   });
 });

@@ -1,10 +1,15 @@
 /**
  * What every hook entry does: protect stdout, read stdin once, run the hook with the process's
  * environment and the location of its bundle, then print stderr lines and the one JSON object (or
- * nothing). A crash before printing exits non-zero, which the enforcing wiring's
+ * nothing), and exit. A crash before printing exits non-zero, which the enforcing wiring's
  * `onFailure: "block"` turns into a block.
+ *
+ * The output is written with blocking writes and the process exits at once: the hooks do no
+ * asynchronous work, and returning to the event loop only ran what V8 had queued for later (a
+ * minor garbage collection, most of a millisecond, on every call), while `process.stdout` on a
+ * pipe is asynchronous on macOS and could lose the answer to an early exit.
  */
-import "./stdout-guard.ts";
+import { writeAll } from "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GuardDeps, HookOutcome } from "../pre-tool-use.ts";
@@ -25,6 +30,7 @@ export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome)
     distDir: __dirname,
   });
   if (outcome.profile !== undefined) reportProfile(outcome.profile);
-  for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
-  if (outcome.stdout !== "") process.stdout.write(outcome.stdout);
+  if (outcome.stderr.length > 0) writeAll(2, outcome.stderr.map((line) => `${line}\n`).join(""));
+  if (outcome.stdout !== "") writeAll(1, outcome.stdout);
+  process.exit(0);
 }

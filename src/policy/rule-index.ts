@@ -1,0 +1,120 @@
+/**
+ * The rule index: which rules a call can meet, found without reading the rules. Built from the
+ * rules when the policy is compiled and kept in the compiled file (compiled.ts
+ * `serializeCompiledPolicy`), so a hook parses only the rules it picks (policy-file.ts), and
+ * picking them allocates next to nothing: the index is one string, searched by key.
+ *
+ * One line per key, `\n<key>\t<entry>,<entry>...`, an entry being a rule's position, and for a
+ * command rule with a literal word in `args` (`git reset`) `<position>:<alternative>|...`, the
+ * lowercased alternatives one of which some command's words must be:
+ *
+ * | key              | rules                                                               |
+ * |------------------|---------------------------------------------------------------------|
+ * | `p:<program>`    | command rules naming the program, SQL rules naming the client       |
+ * | `w:<prefix>`     | the same for names ending in `*` (`mkfs.*`), by prefix             |
+ * | `k:files`        | path, delete and file-effect rules (the call touches a file)        |
+ * | `k:code`         | remote-code rules, and SQL rules interpreter code can reach          |
+ * | `k:pipe`         | pipe rules                                                          |
+ * | `k:always`       | every other rule, and any rule a key cannot name exactly             |
+ *
+ * The matchers stay the one definition of a match (match.ts): the index only leaves out rules that
+ * cannot match, which test/policy/candidates.test.ts checks over the whole case corpus.
+ */
+import { assertNever } from "../host/assert-never.ts";
+import type { CompiledRule } from "./compiled.ts";
+
+/** Characters no key or word may hold: they delimit the index. */
+const DELIMITERS = ["\n", "\t", ",", ":", "|"];
+const plain = (text: string): boolean => !DELIMITERS.some((d) => text.includes(d));
+
+export function buildRuleIndex(rules: readonly CompiledRule[]): string {
+  const lines = new Map<string, string[]>();
+  const add = (key: string, entry: string): void => {
+    const list = lines.get(key);
+    if (list === undefined) lines.set(key, [entry]);
+    else list.push(entry);
+  };
+  const byName = (names: readonly string[], entry: string, at: number): void => {
+    // a name the index cannot hold makes the rule a candidate for every call
+    if (!names.every(plain)) return add("k:always", String(at));
+    for (const name of names) add(name.endsWith("*") ? `w:${name.slice(0, -1)}` : `p:${name}`, entry);
+  };
+  rules.forEach((rule, at) => {
+    const m = rule.match;
+    switch (m.kind) {
+      case "command": {
+        const word = (m.args ?? [])
+          .map((arg) => arg.toLowerCase().split("|"))
+          .find((alts) => alts.every((alt) => alt !== "" && !alt.includes("*") && !alt.includes("\\") && plain(alt)));
+        return byName(m.program, word === undefined ? String(at) : `${at}:${word.join("|")}`, at);
+      }
+      case "sql":
+        if (m.after === undefined && m.drivers !== false) add("k:code", String(at));
+        return byName(m.clients, String(at), at);
+      case "path":
+      case "delete":
+      case "file-effect":
+        return add("k:files", String(at));
+      case "remote-code":
+        return add("k:code", String(at));
+      case "pipe":
+        return add("k:pipe", String(at));
+      case "tools":
+      case "fork-bomb":
+      case "unrepresentable":
+        return add("k:always", String(at));
+      default:
+        return assertNever(m, "rule kind");
+    }
+  });
+  return `${[...lines].map(([key, entries]) => `\n${key}\t${entries.join(",")}`).join("")}\n`;
+}
+
+/** What of a call the index is searched by. */
+export interface IndexQuery {
+  /** Programs the call runs (and what package runners run). */
+  readonly programs: ReadonlySet<string>;
+  /** Every word an `args` pattern could meet, lowercased. */
+  readonly words: ReadonlySet<string>;
+  readonly files: boolean;
+  readonly code: boolean;
+  readonly pipes: boolean;
+}
+
+/** Positions of the rules the call can meet, in rule order. */
+export function indexedRules(index: string, query: IndexQuery): number[] {
+  const picked = new Set<number>();
+  const take = (value: string | undefined): void => {
+    if (value === undefined) return;
+    for (const entry of value.split(",")) {
+      const colon = entry.indexOf(":");
+      if (colon === -1) picked.add(Number(entry));
+      else if (
+        entry
+          .slice(colon + 1)
+          .split("|")
+          .some((w) => query.words.has(w))
+      )
+        picked.add(Number(entry.slice(0, colon)));
+    }
+  };
+  const line = (key: string): string | undefined => {
+    const at = index.indexOf(`\n${key}\t`);
+    return at === -1 ? undefined : index.slice(at + key.length + 2, index.indexOf("\n", at + 1));
+  };
+  for (const program of query.programs) if (plain(program)) take(line(`p:${program}`));
+  for (let at = index.indexOf("\nw:"); at !== -1; at = index.indexOf("\nw:", at + 1)) {
+    const tab = index.indexOf("\t", at);
+    const prefix = index.slice(at + 3, tab);
+    for (const program of query.programs)
+      if (program.startsWith(prefix)) {
+        take(index.slice(tab + 1, index.indexOf("\n", tab)));
+        break;
+      }
+  }
+  if (query.files) take(line("k:files"));
+  if (query.code) take(line("k:code"));
+  if (query.pipes) take(line("k:pipe"));
+  take(line("k:always"));
+  return [...picked].sort((a, b) => a - b);
+}

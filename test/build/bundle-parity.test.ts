@@ -1,0 +1,53 @@
+/**
+ * The built shell bundle (`dist/shell.impl.cjs`, what every Bash hook call runs) analyses every
+ * command of the case corpus exactly as the source does: the build rewrites the data tables into
+ * lazily parsed views (scripts/build.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
+ * and this is where a difference would show. The drift test keeps `dist/` built from the source.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { runInThisContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { analyzeShell, fileEffects } from "../../src/shell/index.ts";
+import type * as Shell from "../../src/shell/index.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const cases = join(ROOT, "test", "cases");
+const commands = readdirSync(cases)
+  .filter((f) => f.endsWith(".yaml"))
+  .flatMap((f) => (parse(readFileSync(join(cases, f), "utf8")) as { cases: { command?: string }[] }).cases)
+  .flatMap((c) => (typeof c.command === "string" ? [c.command] : []));
+
+function loadBundle(): typeof Shell {
+  const file = join(ROOT, "dist", "shell.impl.cjs");
+  const mod = { exports: {} as typeof Shell };
+  (runInThisContext(readFileSync(file, "utf8"), { filename: file }) as (...args: unknown[]) => void)(
+    mod.exports,
+    createRequire(file),
+    mod,
+    file,
+    join(ROOT, "dist"),
+  );
+  return mod.exports;
+}
+
+describe("built shell bundle", () => {
+  it("analyses every corpus command as the source does", () => {
+    const bundle = loadBundle();
+    expect(commands.length).toBeGreaterThan(2000);
+    for (const [home, cwd] of [
+      ["/home/dev", "/home/dev/project"],
+      ["/Users/dev", "/Users/dev/project/src"],
+    ] as const) {
+      const options = { home, cwd, repoRoot: "/home/dev/project" };
+      for (const command of commands) {
+        const built = bundle.analyzeShell(command, options);
+        const source = analyzeShell(command, options);
+        expect(JSON.stringify(built), command).toBe(JSON.stringify(source));
+        expect(JSON.stringify(bundle.fileEffects(built)), command).toBe(JSON.stringify(fileEffects(source)));
+      }
+    }
+  });
+});

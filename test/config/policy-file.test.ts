@@ -1,0 +1,85 @@
+/**
+ * The compiled policy file (compiled.ts `serializeCompiledPolicy`, policy-file.ts
+ * `readCompiledPolicy`): one JSON document for any reader, laid out in lines so that a hook parses
+ * only the rules a call can meet.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readCompiledPolicy } from "../../src/config/policy-file.ts";
+import { COMPILED_FORMAT, serializeCompiledPolicy } from "../../src/policy/compiled.ts";
+import { buildRuleIndex } from "../../src/policy/rule-index.ts";
+import { candidateRules } from "../../src/policy/match.ts";
+import { judge, testPolicy } from "../helpers/guard.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lanes-policy-file-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fileWith = (text: string): string => {
+  const file = join(dir, `policy-${n++}.json`);
+  writeFileSync(file, text);
+  return file;
+};
+const policy = testPolicy();
+const text = serializeCompiledPolicy(policy);
+
+describe("compiled policy file", () => {
+  it("is one JSON document: the policy, and its rule index", () => {
+    expect(JSON.parse(text)).toEqual({ ...policy, ruleIndex: buildRuleIndex(policy.rules) });
+  });
+
+  it("reads back to the same policy, rule for rule", () => {
+    const read = readCompiledPolicy(fileWith(text));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.policy.rules).toHaveLength(policy.rules.length);
+    expect(JSON.stringify(read.policy.rules)).toBe(JSON.stringify(policy.rules));
+    expect(read.policy.rules.map((r) => r.id)).toEqual(policy.rules.map((r) => r.id));
+    expect(read.policy.agents).toEqual(policy.agents);
+  });
+
+  it("parses only the rules a call can meet: a damaged rule elsewhere is not read", () => {
+    const lines = text.split("\n");
+    const at = policy.rules.findIndex((r) => r.match.kind === "command" && r.match.program.includes("terraform"));
+    expect(at).toBeGreaterThanOrEqual(0);
+    lines[at + 1] = `{"id":${lines[at + 1]!.slice(1)}`; // still one line, no longer JSON
+    const read = readCompiledPolicy(fileWith(lines.join("\n")));
+    if (!read.ok) throw new Error(read.message);
+    const quiet = judge(policy, "git status").facts;
+    expect(candidateRules(read.policy, quiet).map((r) => r.id)).toEqual(candidateRules(policy, quiet).map((r) => r.id));
+    const meets = judge(policy, "terraform destroy -auto-approve").facts;
+    expect(() => candidateRules(read.policy, meets)).toThrow(
+      new RegExp(`has an unreadable rule on line ${at + 2}; run \`lanes build\``),
+    );
+  });
+
+  it("is read whole when laid out otherwise (reformatted by hand), without trusting its index", () => {
+    const pretty = JSON.stringify({ ...policy, ruleIndex: "\nk:always\t0\n" }, null, 2);
+    const read = readCompiledPolicy(fileWith(pretty));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.policy.ruleIndex).toBeUndefined();
+    expect(read.policy.rules).toEqual(policy.rules);
+  });
+
+  it("of another format is stale, and a truncated one is invalid", () => {
+    const older = readCompiledPolicy(fileWith(`${JSON.stringify({ ...policy, format: COMPILED_FORMAT - 1 })}\n`));
+    expect(older).toMatchObject({ ok: false, kind: "stale" });
+    const truncated = readCompiledPolicy(fileWith(text.slice(0, Math.floor(text.length / 2))));
+    expect(truncated).toMatchObject({ ok: false, kind: "invalid" });
+    const noEnd = readCompiledPolicy(fileWith(text.replace(/\]\}\n$/, "")));
+    expect(noEnd).toMatchObject({ ok: false, kind: "invalid" });
+  });
+
+  it("with no rules is still one JSON document and reads back", () => {
+    const empty = serializeCompiledPolicy({ ...policy, rules: [] });
+    expect(JSON.parse(empty).rules).toEqual([]);
+    const read = readCompiledPolicy(fileWith(empty));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.policy.rules).toHaveLength(0);
+  });
+
+  it("is what lanes writes: the installed default policy has this layout", () => {
+    const shipped = readFileSync(join(import.meta.dirname, "..", "..", "dist", "policy.default.json"), "utf8");
+    expect(shipped.split("\n")).toHaveLength(policy.rules.length + 3);
+  });
+});
