@@ -12,7 +12,7 @@ import { parseFrontmatter } from "../markdown/frontmatter.ts";
 import { serializeCompiledPolicy, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_AGENT_TYPES } from "../policy/lanes.ts";
 import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
-import { listDefinitions, sourceFingerprint } from "./policy-file.ts";
+import { listDefinitions, listingOf, sourceFingerprint } from "./policy-file.ts";
 import { compilePolicy, type AgentInput, type CompileIssue, type PolicyLayerInput } from "./compile.ts";
 import { PolicyFile } from "./schema.ts";
 
@@ -103,7 +103,7 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     project.agents,
     join(options.home, ".claude", "agents"),
   ];
-  const listings = [...new Set(listingDirs)].map((dir) => ({ dir, entries: listDefinitions(dir) }));
+  const listings = [...new Set(listingDirs)].map((dir) => listingOf(dir));
   const known = [
     ...new Set([
       ...BUILTIN_AGENT_TYPES,

@@ -119,6 +119,42 @@ function lazyPolicy(text: string, path: string): CompiledPolicy | undefined {
   return { ...head, rules: lazy } as CompiledPolicy;
 }
 
+/** A definitions directory's listing and, when it existed, its mtime, stat first (a file added meanwhile shows as a change). */
+export function listingOf(dir: string): CompiledPolicy["listings"][number] {
+  let mtimeMs: number | undefined;
+  try {
+    mtimeMs = statSync(dir).mtimeMs;
+  } catch {
+    mtimeMs = undefined;
+  }
+  return { dir, entries: listDefinitions(dir), ...(mtimeMs !== undefined && { mtimeMs }) };
+}
+
+/**
+ * True when the directory still lists what was compiled. Adding, removing or renaming an entry
+ * changes a directory's mtime, so an unchanged mtime spares the listing; it is trusted only with
+ * sub-second precision, since a whole-second mtime may hide a change made within that second.
+ */
+function listingUnchanged(listing: CompiledPolicy["listings"][number]): boolean {
+  let stat;
+  try {
+    stat = statSync(listing.dir, { throwIfNoEntry: false });
+  } catch {
+    stat = undefined;
+  }
+  // absent then and now (a user without `~/.claude/agents`): nothing to list
+  if (stat === undefined && listing.mtimeMs === undefined) return listing.entries.length === 0;
+  if (
+    stat !== undefined &&
+    listing.mtimeMs !== undefined &&
+    listing.mtimeMs % 1000 !== 0 &&
+    stat.mtimeMs === listing.mtimeMs
+  )
+    return true;
+  const now = listDefinitions(listing.dir);
+  return now.length === listing.entries.length && now.every((e, i) => e === listing.entries[i]);
+}
+
 export type PolicyRead =
   | { readonly ok: true; readonly policy: CompiledPolicy }
   | {
@@ -178,8 +214,7 @@ export function readCompiledPolicy(path: string, options: { readonly allowStale?
     }
   }
   for (const listing of policy.listings ?? []) {
-    const now = listDefinitions(listing.dir);
-    if (now.length !== listing.entries.length || now.some((e, i) => e !== listing.entries[i])) {
+    if (!listingUnchanged(listing)) {
       return {
         ok: false,
         kind: "stale",

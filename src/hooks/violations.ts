@@ -8,7 +8,7 @@
  * agent's own calls come one after another, so no two writers share a read-modify-write and no
  * lock is needed; writes are atomic renames, and only happen when the count changes.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../host/ids.ts";
@@ -40,19 +40,18 @@ export function countDenial(
   now: Date,
 ): number | undefined {
   const file = join(stateDir, "violations", `${safeId(session)}-${safeId(agentKey)}.json`);
-  let current: Record<string, number> = {};
-  let exists = false;
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as ViolationCount;
-    exists = true;
-    current = typeof data.rules === "object" && data.rules !== null ? { ...data.rules } : {};
-  } catch {
-    current = {};
-  }
-  try {
+    // most calls are not denied and have nothing to reset: checked without reading (or throwing)
     if (rules === undefined || rules.length === 0) {
-      if (exists) rmSync(file, { force: true });
+      if (existsSync(file)) rmSync(file, { force: true });
       return 0;
+    }
+    let current: Record<string, number> = {};
+    try {
+      const data = JSON.parse(readFileSync(file, "utf8")) as ViolationCount;
+      current = typeof data.rules === "object" && data.rules !== null ? { ...data.rules } : {};
+    } catch {
+      current = {};
     }
     for (const id of rules) current[id] = (current[id] ?? 0) + 1;
     const count = Math.max(...rules.map((id) => current[id]!));

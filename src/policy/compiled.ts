@@ -210,8 +210,15 @@ export interface CompiledPolicy {
   readonly lanes: string;
   /** Every file whose change makes this policy stale (existing or not), and directories listed. */
   readonly sources: readonly PolicySource[];
-  /** Directories whose listing was compiled (agent definitions); a new file makes the policy stale. */
-  readonly listings: readonly { readonly dir: string; readonly entries: readonly string[] }[];
+  /**
+   * Directories whose listing was compiled (agent definitions); a new file makes the policy stale.
+   * `mtimeMs`: the directory's when listed, absent when it did not exist.
+   */
+  readonly listings: readonly {
+    readonly dir: string;
+    readonly entries: readonly string[];
+    readonly mtimeMs?: number;
+  }[];
   readonly options: CompiledOptions;
   /**
    * Every enabled rule of the settings-independent layers, highest layer first. Read from the file,

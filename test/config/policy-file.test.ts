@@ -3,10 +3,11 @@
  * `readCompiledPolicy`): one JSON document for any reader, laid out in lines so that a hook parses
  * only the rules a call can meet.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildPolicy } from "../../src/config/load.ts";
 import { readCompiledPolicy } from "../../src/config/policy-file.ts";
 import { COMPILED_FORMAT, serializeCompiledPolicy } from "../../src/policy/compiled.ts";
 import { buildRuleIndex } from "../../src/policy/rule-index.ts";
@@ -81,5 +82,35 @@ describe("compiled policy file", () => {
   it("is what lanes writes: the installed default policy has this layout", () => {
     const shipped = readFileSync(join(import.meta.dirname, "..", "..", "dist", "policy.default.json"), "utf8");
     expect(shipped.split("\n")).toHaveLength(policy.rules.length + 3);
+  });
+
+  it("goes stale when a definition file is added to a listed directory, and not when the listing is back", () => {
+    const project = join(dir, "project");
+    const home = join(dir, "home");
+    mkdirSync(join(project, ".claude", "agents"), { recursive: true });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      join(project, ".claude", "agents", "reviewer.md"),
+      "---\nname: reviewer\ndescription: reviews\n---\nReview.\n",
+    );
+    const built = buildPolicy({ projectDir: project, home, lanesVersion: "test" });
+    if (!built.ok) throw new Error(built.issues[0]?.message);
+    const compiled = join(project, ".claude", "state", "policy.json");
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    const added = join(project, ".claude", "agents", "writer.md");
+    writeFileSync(added, "---\nname: writer\ndescription: writes\n---\nWrite.\n");
+    expect(readCompiledPolicy(compiled)).toMatchObject({
+      ok: false,
+      kind: "stale",
+      message: expect.stringContaining("added or removed"),
+    });
+    unlinkSync(added);
+    // the directory's mtime moved on, the listing is what was compiled
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    // a listed directory that did not exist (the user's agents) appears with a definition
+    mkdirSync(join(home, ".claude", "agents"), { recursive: true });
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    writeFileSync(join(home, ".claude", "agents", "helper.md"), "---\nname: helper\ndescription: helps\n---\nHelp.\n");
+    expect(readCompiledPolicy(compiled)).toMatchObject({ ok: false, kind: "stale" });
   });
 });
