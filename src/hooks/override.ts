@@ -13,12 +13,15 @@
  * `lanes.override`, and a tool may not continue this session with a prompt of its own
  * (`lanes.override-session`: `claude --resume`). One file, `.claude/state/overrides.json` (0600, atomic writes, under a lock).
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type * as Crypto from "node:crypto";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile } from "../io/atomic.ts";
 import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
+import { builtin } from "../host/builtin.ts";
 import { isoTime } from "../io/time.ts";
 
 /** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
@@ -30,11 +33,13 @@ export const OVERRIDE_TTL_MS = 10 * 60 * 1000;
 /** At most this many live offers are kept (the oldest go first). */
 const MAX_OFFERS = 32;
 /**
- * `node:crypto` takes 3-4 ms to load in a hook process (unlike `node -e`, which preloads it): it is
- * loaded only when a denial makes an offer or a grant is looked up, never on an allowed call.
+ * `node:crypto` takes 3-4 ms to load in a hook process (unlike `node -e`, which preloads it), and
+ * every denial in the main session hashes its call for the offer: the hash is `@noble/hashes`'
+ * SHA-256, the code's randomness `/dev/urandom`, and `node:crypto` is loaded only where there is no
+ * `/dev/urandom` (Windows).
  */
 let loadedCrypto: typeof Crypto | undefined;
-const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= require("node:crypto") as typeof Crypto);
+const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= builtin<typeof Crypto>("node:crypto"));
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const CODE_LENGTH = 6;
@@ -87,15 +92,30 @@ export function canonicalJson(value: unknown): string {
 
 /** The hash that binds an offer or grant to one exact call of one session. */
 export function callHash(session: string, tool: string, input: Readonly<Record<string, unknown>>): string {
-  return nodeCrypto()
-    .createHash("sha256")
-    .update(canonicalJson([session, tool, input]))
-    .digest("hex");
+  return bytesToHex(sha256(utf8ToBytes(canonicalJson([session, tool, input]))));
+}
+
+/** `n` bytes from the system's random source. */
+function randomBytes(n: number): Uint8Array {
+  if (process.platform !== "win32") {
+    try {
+      const bytes = Buffer.alloc(n);
+      const fd = openSync("/dev/urandom", "r");
+      try {
+        if (readSync(fd, bytes, 0, n, null) === n) return bytes;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // no /dev/urandom here: node:crypto below
+    }
+  }
+  return nodeCrypto().randomBytes(n);
 }
 
 /** A fresh code: 6 base32 characters from the system's random source. */
 export function newCode(): string {
-  const bytes = nodeCrypto().randomBytes(CODE_LENGTH);
+  const bytes = randomBytes(CODE_LENGTH);
   let code = "";
   for (const byte of bytes) code += ALPHABET[byte & 31];
   return code;

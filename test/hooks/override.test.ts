@@ -4,6 +4,7 @@
  * goes to the human only, `lanes allow <code>` grants the exact call once, a subagent's call and a
  * second identical call are denied, and no tool may touch the file of offers and grants.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +57,24 @@ describe("the store", () => {
     );
     expect(callHash("s", "Bash", { command: "x" })).not.toBe(callHash("s2", "Bash", { command: "x" }));
     expect(callHash("s", "Bash", { command: "x" })).not.toBe(callHash("s", "Other", { command: "x" }));
+  });
+
+  it("hashes with SHA-256, as node:crypto does, whatever the text", () => {
+    const inputs: Record<string, unknown>[] = [
+      { command: "git reset --hard" },
+      { command: 'caf\u00e9 \u{1f600} \u0000 \\ "' },
+      { file_path: "/x", content: "y".repeat(100_000) },
+    ];
+    for (let i = 0; i < 200; i++)
+      inputs.push({
+        command: Array.from({ length: i }, (_, k) => String.fromCharCode(32 + ((k * 7919 + i) % 5000))).join(""),
+      });
+    for (const input of inputs)
+      expect(callHash("s", "Bash", input)).toBe(
+        createHash("sha256")
+          .update(canonicalJson(["s", "Bash", input]))
+          .digest("hex"),
+      );
   });
 
   it("parses only `lanes allow <code>`", () => {
