@@ -48,8 +48,8 @@ export function compilePathGlob(glob: string, options: GlobOptions): CompiledGlo
   return { globs: [glob], source: re.source, flags: re.flags, anchor, ...(hint !== undefined && { hints: [hint] }) };
 }
 
-/** Characters with a meaning in picomatch patterns: a piece of literal text contains none. */
-const GLOB_SYNTAX = /[*?[\]{}()!@+|\\,]/;
+/** Characters with a meaning in picomatch patterns beyond those `hintOf` splits at or refuses. */
+const GLOB_SYNTAX = /[!@+|,]/;
 
 /**
  * The longest literal piece of one path segment of `pattern`, which every path the pattern

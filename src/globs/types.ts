@@ -19,7 +19,7 @@ export interface CompiledGlob {
   /**
    * Literal pieces of the glob, lowercased when `flags` has `i`: a path the glob matches contains
    * one of them, so a path that contains none is not matched without building the expression.
-   * Absent when some alternative has no such piece (compile.ts `hintsOf`).
+   * Absent when some alternative has no such piece (compile.ts `hintOf`).
    */
   readonly hints?: readonly string[];
 }

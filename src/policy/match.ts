@@ -770,10 +770,11 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
 
 /**
  * The rules that can match these facts: a rule whose matcher could find nothing (a command rule
- * whose programs the call does not run, directly or through a runner such as `npx`; a file rule
- * when the call touches no file; a remote-code rule when no code is run) is left out before its
- * matcher runs. The matchers stay the one definition of a match: this only skips certain misses,
- * and most calls run a few programs while most rules name others.
+ * whose programs the call does not run, directly or through a runner such as `npx`, or whose
+ * literal argument no command has; a file rule when the call touches no file; a remote-code rule
+ * when no code is run) is left out before its matcher runs, and, read from a file, before it is
+ * parsed (rule-index.ts). The matchers stay the one definition of a match: this only skips certain
+ * misses, and most calls run a few programs while most rules name others.
  */
 export function candidateRules(
   policy: Pick<CompiledPolicy, "rules" | "ruleIndex">,

@@ -4,21 +4,17 @@
  * lazily parsed views (scripts/build.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
  * and this is where a difference would show. The drift test keeps `dist/` built from the source.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { runInThisContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { analyzeShell, fileEffects } from "../../src/shell/index.ts";
 import type * as Shell from "../../src/shell/index.ts";
+import { corpusCommands } from "../helpers/corpus.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const cases = join(ROOT, "test", "cases");
-const commands = readdirSync(cases)
-  .filter((f) => f.endsWith(".yaml"))
-  .flatMap((f) => (parse(readFileSync(join(cases, f), "utf8")) as { cases: { command?: string }[] }).cases)
-  .flatMap((c) => (typeof c.command === "string" ? [c.command] : []));
+const commands = corpusCommands();
 
 function loadBundle(): typeof Shell {
   const file = join(ROOT, "dist", "shell.impl.cjs");

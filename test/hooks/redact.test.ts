@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { corpusCommands } from "../helpers/corpus.ts";
 import { redactEntry } from "../../src/hooks/audit.ts";
 import { REDACTIONS, redactSecrets } from "../../src/shell/redact.ts";
 
@@ -95,11 +93,7 @@ describe("redactSecrets", () => {
 
 describe("redaction hints", () => {
   // every command of the decision corpus, and each with a secret of every shape worked into it
-  const dir = join(import.meta.dirname, "..", "cases");
-  const commands = readdirSync(dir)
-    .filter((f) => f.endsWith(".yaml"))
-    .flatMap((f) => (parse(readFileSync(join(dir, f), "utf8")) as { cases: { command?: string }[] }).cases)
-    .flatMap((c) => (typeof c.command === "string" ? [c.command] : []));
+  const commands = corpusCommands();
   const secrets = [
     "TOKEN=abc123",
     "-H 'Authorization: Bearer abcdefghijkl'",

@@ -2,22 +2,18 @@
  * `candidateRules` only skips misses: over every command of the decision corpus, the rules it keeps
  * produce exactly the matches that running every rule produces.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { readCompiledPolicy } from "../../src/config/policy-file.ts";
 import { serializeCompiledPolicy, type CompiledRule } from "../../src/policy/compiled.ts";
 import { candidateRules, matchRule } from "../../src/policy/match.ts";
 import { buildRuleIndex, indexedRules } from "../../src/policy/rule-index.ts";
+import { corpusCommands } from "../helpers/corpus.ts";
 import { HOME, judge, PROJECT, testPolicy } from "../helpers/guard.ts";
 
-const dir = join(import.meta.dirname, "..", "cases");
-const commands = readdirSync(dir)
-  .filter((f) => f.endsWith(".yaml"))
-  .flatMap((f) => (parse(readFileSync(join(dir, f), "utf8")) as { cases: { command?: string }[] }).cases)
-  .flatMap((c) => (typeof c.command === "string" ? [c.command] : []));
+const commands = corpusCommands();
 
 describe("candidate rules", () => {
   const policy = testPolicy();

@@ -2,10 +2,8 @@
  * The decision corpus (test/cases/*.yaml): every case's decision and deciding rule ids, with the
  * built-in policy. Shared with `npm run bench`.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { corpusFiles } from "../helpers/corpus.ts";
 import { expectDecision, judge, testPolicy } from "../helpers/guard.ts";
 
 interface Case {
@@ -36,14 +34,7 @@ function expand(c: Case): [string, Case][] {
   return commands.map((command) => [name(command), { ...c, command }]);
 }
 
-const dir = join(import.meta.dirname, "..", "cases");
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith(".yaml"))
-  .sort();
-const corpus = files.map((file) => ({
-  file,
-  cases: (parse(readFileSync(join(dir, file), "utf8")) as { cases: Case[] }).cases,
-}));
+const corpus = corpusFiles<Case>();
 // The largest analysis budget: on a loaded machine the default 50 ms wall-clock bound turns some
 // cases into `ask` (issue 9, section 7 replaces it by a count); the corpus tests decisions, not time.
 const policy = testPolicy([

@@ -3,10 +3,8 @@
  * whose pattern can never match (a typo in a glob, an option spelled the way no parser reports it)
  * is dead weight that looks like protection; this fails the suite instead.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { corpusFiles } from "../helpers/corpus.ts";
 import { judge, testPolicy } from "../helpers/guard.ts";
 
 interface Case {
@@ -17,10 +15,7 @@ interface Case {
   readonly agent?: string;
 }
 
-const dir = join(import.meta.dirname, "..", "cases");
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith(".yaml"))
-  .flatMap((f) => (parse(readFileSync(join(dir, f), "utf8")) as { cases: Case[] }).cases);
+const cases = corpusFiles<Case>().flatMap((f) => f.cases);
 
 describe("rule coverage", () => {
   it("every built-in rule matches some corpus case", () => {

@@ -9,6 +9,7 @@ import { clearHold, readHold } from "../../hooks/task-store.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
+import { isoTime } from "../../io/time.ts";
 
 const usage = `usage: lanes decide approve|reject [--note <text>] [--project <dir>]
 
@@ -40,7 +41,7 @@ export const decideCommand: Command = {
     }
     clearHold(state);
     const problem = auditLog(projectPaths(projectDir)).append({
-      ts: new Date().toISOString(),
+      ts: isoTime(new Date()),
       event: "human-decision",
       decision: decision === "approve" ? "none" : "deny",
       subject: decision,

@@ -30,6 +30,7 @@ import { fail, ok, type Result } from "../../io/result.ts";
 import { validatorOf } from "../../runtime/zod-problem.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
+import { isoTime } from "../../io/time.ts";
 
 const usage = `usage: lanes handoff --from SKILL --to SKILL [--context TEXT] [--goal TEXT] [--built TEXT]
                      [--state TEXT]... [--file PATH]... [--decision TEXT]... [--next TEXT]
@@ -240,7 +241,7 @@ export const handoffCommand: Command = {
       const { type: handoffType, to: all, ...conditions } = terms;
       const record = {
         version: 1,
-        created_at: now.toISOString(),
+        created_at: isoTime(now),
         from,
         to,
         handoff_type: handoffType,
