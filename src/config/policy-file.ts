@@ -4,7 +4,13 @@
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { COMPILED_FORMAT, type CompiledPolicy, type CompiledRule, type PolicySource } from "../policy/compiled.ts";
+import {
+  COMPILED_FORMAT,
+  type CompiledLayout,
+  type CompiledPolicy,
+  type CompiledRule,
+  type PolicySource,
+} from "../policy/compiled.ts";
 import { fnv1a64 } from "../io/hash.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
@@ -53,56 +59,73 @@ export function listDefinitions(dir: string): string[] {
 }
 
 /**
- * The policy in a compiled file's text (laid out by compiled.ts `serializeCompiledPolicy`): the
- * first line is parsed now, each rule when first read, so a hook call pays for the rules its
- * candidates need (a Bash call meets a few dozen of several hundred). Text laid out otherwise is
- * parsed whole; text that is not JSON throws.
+ * The policy in a compiled file's bytes (laid out by compiled.ts `serializeCompiledPolicy`): the
+ * first line and the rule index are parsed now, the agent lanes when first read and each rule when
+ * first read, so a hook call pays for what it meets (a Bash call meets a few rules of several
+ * hundred, and no lane). The bytes stay undecoded until then. A file laid out otherwise is parsed
+ * whole; one that is not JSON throws.
  */
-function parsePolicyText(text: string, path: string): CompiledPolicy {
-  const policy = lazyPolicy(text, path);
+function parsePolicyBytes(bytes: Buffer, path: string): CompiledPolicy {
+  const policy = lazyPolicy(bytes, path);
   if (policy !== undefined) return policy;
   // another layout (an older format, a file reformatted by hand): all of it, and no index to trust
-  const whole = JSON.parse(text) as CompiledPolicy & { ruleIndex?: unknown };
-  if (typeof whole === "object" && whole !== null) delete whole.ruleIndex;
+  const whole = JSON.parse(bytes.toString("utf8")) as CompiledPolicy & { ruleIndex?: unknown; layout?: unknown };
+  if (typeof whole === "object" && whole !== null) {
+    delete whole.ruleIndex;
+    delete whole.layout;
+  }
   return whole;
 }
 
-function lazyPolicy(text: string, path: string): CompiledPolicy | undefined {
-  const firstEnd = text.indexOf("\n");
-  if (firstEnd === -1) return undefined;
-  let head: Omit<CompiledPolicy, "rules">;
+const isOffset = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+const isSpan = (v: unknown, size: number): v is readonly [number, number] =>
+  Array.isArray(v) && v.length === 2 && isOffset(v[0]) && isOffset(v[1]) && v[0] <= v[1] && v[1] <= size;
+
+/** The layout of a file whose rest is `size` bytes long, if it is one. */
+function layoutOf(value: unknown, size: number): CompiledLayout | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const l = value as Record<string, unknown>;
+  if (l["size"] !== size || !isSpan(l["agents"], size) || !isSpan(l["ruleIndex"], size)) return undefined;
+  const rules = l["rules"];
+  if (!Array.isArray(rules) || rules.length % 2 !== 0) return undefined;
+  for (let i = 0; i < rules.length; i += 2) if (!isSpan([rules[i], rules[i + 1]], size)) return undefined;
+  return value as CompiledLayout;
+}
+
+function lazyPolicy(bytes: Buffer, path: string): CompiledPolicy | undefined {
+  const firstEnd = bytes.indexOf(10);
+  // the first line ends with the comma before `"agents"`
+  if (firstEnd < 1 || bytes[firstEnd - 1] !== 44) return undefined;
+  let head: Omit<CompiledPolicy, "rules" | "agents"> & { layout?: unknown };
   try {
-    head = JSON.parse(`${text.slice(0, firstEnd)}]}`) as Omit<CompiledPolicy, "rules">;
+    head = JSON.parse(`${bytes.toString("utf8", 0, firstEnd - 1)}}`) as typeof head;
   } catch {
     return undefined;
   }
   if (typeof head !== "object" || head === null || head.format !== COMPILED_FORMAT) return undefined;
-  if (typeof head.ruleIndex !== "string") return undefined;
-  // [start, end) of each rule's JSON: one line each up to the closing `]}`, all but the last ending in a comma
-  const spans: number[] = [];
-  let at = firstEnd + 1;
-  let comma = false;
-  for (;;) {
-    const end = text.indexOf("\n", at);
-    if (end === -1) return undefined;
-    if (text.slice(at, end) === "]}") break;
-    if (spans.length > 0 && !comma) return undefined;
-    comma = text.charCodeAt(end - 1) === 44;
-    spans.push(at, comma ? end - 1 : end);
-    at = end + 1;
+  const base = firstEnd + 1;
+  const layout = layoutOf(head.layout, bytes.length - base);
+  // a truncated file fails the size, a file edited by hand the closing bytes
+  if (layout === undefined || bytes.toString("latin1", bytes.length - 4) !== "\n]}\n") return undefined;
+  const text = (from: number, to: number): string => bytes.toString("utf8", base + from, base + to);
+  let ruleIndex: unknown;
+  try {
+    ruleIndex = JSON.parse(text(...layout.ruleIndex));
+  } catch {
+    return undefined;
   }
-  if (comma || text.slice(at).trim() !== "]}") return undefined;
-  const count = spans.length / 2;
-  const rules = new Array<CompiledRule | null>(count).fill(null);
+  if (typeof ruleIndex !== "string") return undefined;
+  const spans = layout.rules;
+  const rules = new Array<CompiledRule | null>(spans.length / 2).fill(null);
   const materialize = (key: string | symbol): void => {
     if (typeof key !== "string") return;
     const i = Number(key);
     if (!Number.isInteger(i) || i < 0 || i >= rules.length || rules[i] !== null || String(i) !== key) return;
     try {
-      rules[i] = JSON.parse(text.slice(spans[2 * i], spans[2 * i + 1])) as CompiledRule;
+      rules[i] = JSON.parse(text(spans[2 * i]!, spans[2 * i + 1]!)) as CompiledRule;
     } catch {
       throw new Error(
-        `the compiled policy \`${path}\` has an unreadable rule on line ${i + 2}; run \`lanes build\` to compile it again`,
+        `the compiled policy \`${path}\` has an unreadable rule on line ${i + 5}; run \`lanes build\` to compile it again`,
       );
     }
   };
@@ -116,7 +139,27 @@ function lazyPolicy(text: string, path: string): CompiledPolicy | undefined {
       return Reflect.getOwnPropertyDescriptor(target, key);
     },
   });
-  return { ...head, rules: lazy } as CompiledPolicy;
+  const { layout: _layout, ...fields } = head;
+  let agents: CompiledPolicy["agents"] | undefined;
+  const policy = { ...fields, ruleIndex, rules: lazy } as Omit<CompiledPolicy, "agents">;
+  // the lanes, on the second line, when first read (main-session Bash and Read calls never do)
+  return Object.defineProperty(policy, "agents", {
+    enumerable: true,
+    get(): CompiledPolicy["agents"] {
+      if (agents !== undefined) return agents;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text(...layout.agents));
+      } catch {
+        parsed = undefined;
+      }
+      if (!Array.isArray(parsed))
+        throw new Error(
+          `the compiled policy \`${path}\` has unreadable agent lanes on line 2; run \`lanes build\` to compile it again`,
+        );
+      return (agents = parsed as CompiledPolicy["agents"]);
+    },
+  }) as CompiledPolicy;
 }
 
 /** A definitions directory's listing and, when it existed, its mtime, stat first (a file added meanwhile shows as a change). */
@@ -169,15 +212,15 @@ export type PolicyRead =
  * still returned (the last good policy, kept in force while an edited file does not compile).
  */
 export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch {
     return { ok: false, kind: "missing", file: path, message: "the compiled policy does not exist" };
   }
   let policy: CompiledPolicy;
   try {
-    policy = parsePolicyText(text, path);
+    policy = parsePolicyBytes(bytes, path);
   } catch {
     return { ok: false, kind: "invalid", file: path, message: "the compiled policy is not valid JSON" };
   }
@@ -185,7 +228,8 @@ export function readCompiledPolicy(path: string, options: { readonly allowStale?
     typeof policy !== "object" ||
     policy === null ||
     !Array.isArray(policy.rules) ||
-    !Array.isArray(policy.agents) ||
+    // lanes read lazily are checked when first read
+    !(Object.getOwnPropertyDescriptor(policy, "agents")?.get !== undefined || Array.isArray(policy.agents)) ||
     !Array.isArray(policy.sources) ||
     typeof policy.options !== "object"
   ) {

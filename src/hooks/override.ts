@@ -123,9 +123,16 @@ export function newCode(): string {
 
 const pathOf = (stateDir: string): string => join(stateDir, OVERRIDES_FILE);
 
-function readStore(stateDir: string): Store {
+/** The store, or `undefined` when there is no file (or it cannot be read). */
+function readStoreIfAny(stateDir: string): Store | undefined {
+  let text: string;
   try {
-    const data = JSON.parse(readFileSync(pathOf(stateDir), "utf8")) as Partial<Store>;
+    text = readFileSync(pathOf(stateDir), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const data = JSON.parse(text) as Partial<Store>;
     return {
       offers: Array.isArray(data.offers) ? data.offers : [],
       grants: Array.isArray(data.grants) ? data.grants : [],
@@ -134,6 +141,8 @@ function readStore(stateDir: string): Store {
     return { offers: [], grants: [] };
   }
 }
+
+const readStore = (stateDir: string): Store => readStoreIfAny(stateDir) ?? { offers: [], grants: [] };
 
 const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > isoTime(now);
 
@@ -167,6 +176,10 @@ function update<T>(stateDir: string, now: Date, change: (store: Store) => { stor
  */
 export function offerOverride(stateDir: string, call: OverrideCall, now: Date): string | undefined {
   const hash = callHash(call.session, call.tool, call.input);
+  // the same call denied again while its offer lives (the model retrying): the same code, and
+  // nothing to write (the store is replaced atomically, so this read is a whole store)
+  const standing = readStoreIfAny(stateDir)?.offers.find((o) => o.hash === hash && live(now)(o));
+  if (standing !== undefined) return standing.code;
   try {
     return update(stateDir, now, (store) => {
       const existing = store.offers.find((o) => o.hash === hash);
@@ -234,14 +247,16 @@ export function consumeGrant(
   toolUseId: string | undefined,
   now: Date,
 ): boolean {
-  try {
-    // no file, no grant: the common case reads nothing more
-    readFileSync(pathOf(stateDir));
-  } catch {
-    return false;
-  }
+  // no file, no grant: the common case reads nothing more
+  const seen = readStoreIfAny(stateDir);
+  if (seen === undefined || seen.grants.length === 0) return false;
   const hash = callHash(session, tool, input);
+  // the store is replaced atomically, so this read is a whole store: without a live grant for this
+  // call there is nothing to use and nothing to write, and no lock to take
+  const waiting = seen.grants.find((g) => g.hash === hash && g.session === session && live(now)(g));
+  if (waiting === undefined) return false;
   const id = toolUseId ?? `anonymous-${now.getTime()}-${newCode()}`;
+  if (waiting.used !== undefined) return waiting.used === id;
   try {
     return (
       update(stateDir, now, (store) => {

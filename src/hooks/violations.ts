@@ -4,26 +4,64 @@
  * denial counts for each rule that decided it; denials by unrelated rules do not add up. A call
  * that is not denied resets the instance's counts.
  *
- * One small file per session and agent (`.claude/state/violations/<session>-<agent>.json`): an
- * agent's own calls come one after another, so no two writers share a read-modify-write and no
- * lock is needed; writes are atomic renames, and only happen when the count changes.
+ * One small log per session and agent (`.claude/state/violations/<session>-<agent>.jsonl`): each
+ * denial appends one line (the rules that decided it and the time) with a single `write` on an
+ * `O_APPEND` descriptor, and a call that is not denied removes the log. Appending, not rewriting:
+ * replacing a file by rename made the file system flush it first (ext4's `auto_da_alloc`), most of
+ * a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
+import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { isoTime } from "../io/time.ts";
 
-/** The file of one agent instance's counts. */
-export interface ViolationCount {
-  /** The highest count among `rules` (kept for readers of the older format). */
-  readonly count: number;
-  /** Consecutive denials by rule id. */
-  readonly rules?: Readonly<Record<string, number>>;
+/** One line of an agent instance's log: a denial. */
+export interface DenialLine {
+  /** The rules that decided the denial. */
+  readonly rules: readonly string[];
   readonly agent: string;
-  /** ISO time of the last denial. */
-  readonly last: string;
+  /** ISO time of the denial. */
+  readonly at: string;
+}
+
+/** The log of one agent instance. */
+export const violationsLog = (stateDir: string, session: string, agentKey: string): string =>
+  join(stateDir, "violations", `${safeId(session)}-${safeId(agentKey)}.jsonl`);
+
+/** Denials so far by rule id; a line that does not parse (a writer killed mid-line) is skipped. */
+function countsOf(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const rules = (JSON.parse(line) as Partial<DenialLine>).rules;
+      if (!Array.isArray(rules)) continue;
+      for (const id of new Set(rules)) if (typeof id === "string") counts.set(id, (counts.get(id) ?? 0) + 1);
+    } catch {
+      // torn or foreign line
+    }
+  }
+  return counts;
+}
+
+/** Appends `line` with one write; creates the state directories when they are missing. */
+function appendLine(file: string, stateDir: string, line: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, "a", 0o600);
+  } catch {
+    ensureStateDir(stateDir);
+    ensurePrivateDir(join(stateDir, "violations"));
+    fd = openSync(file, "a", 0o600);
+  }
+  try {
+    const bytes = Buffer.from(line, "utf8");
+    if (writeSync(fd, bytes) !== bytes.length) throw new Error(`short write to ${file}`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -39,26 +77,24 @@ export function countDenial(
   rules: readonly string[] | undefined,
   now: Date,
 ): number | undefined {
-  const file = join(stateDir, "violations", `${safeId(session)}-${safeId(agentKey)}.json`);
+  const file = violationsLog(stateDir, session, agentKey);
   try {
     // most calls are not denied and have nothing to reset: checked without reading (or throwing)
     if (rules === undefined || rules.length === 0) {
       if (existsSync(file)) rmSync(file, { force: true });
       return 0;
     }
-    let current: Record<string, number> = {};
+    let text = "";
     try {
-      const data = JSON.parse(readFileSync(file, "utf8")) as ViolationCount;
-      current = typeof data.rules === "object" && data.rules !== null ? { ...data.rules } : {};
+      text = readFileSync(file, "utf8");
     } catch {
-      current = {};
+      text = "";
     }
-    for (const id of rules) current[id] = (current[id] ?? 0) + 1;
-    const count = Math.max(...rules.map((id) => current[id]!));
-    ensureStateDir(stateDir);
-    ensurePrivateDir(join(stateDir, "violations"));
-    const next: ViolationCount = { count, rules: current, agent, last: isoTime(now) };
-    atomicWriteFile(file, `${JSON.stringify(next)}\n`, { durable: false });
+    const counts = countsOf(text);
+    const count = Math.max(...rules.map((id) => (counts.get(id) ?? 0) + 1));
+    // a torn last line (a writer killed mid-write) stays apart from this one
+    const line: DenialLine = { rules, agent, at: isoTime(now) };
+    appendLine(file, stateDir, `${text !== "" && !text.endsWith("\n") ? "\n" : ""}${JSON.stringify(line)}\n`);
     return count;
   } catch {
     return undefined;

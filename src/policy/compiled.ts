@@ -10,21 +10,62 @@ import { buildRuleIndex } from "./rule-index.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 8;
+export const COMPILED_FORMAT = 9;
+
+/**
+ * Where the parts of a compiled policy file lie: byte offsets counted from the start of its second
+ * line. `agents` and `ruleIndex` are the [start, end) of those values, `rules` the start and end
+ * of each rule in turn, and `size` the length of everything after the first line (a truncated file
+ * does not match it).
+ */
+export interface CompiledLayout {
+  readonly agents: readonly [number, number];
+  readonly ruleIndex: readonly [number, number];
+  readonly rules: readonly number[];
+  readonly size: number;
+}
 
 /**
  * The compiled policy file's text: compact JSON (every hook process reads it; `lanes rules` is
  * the readable view), laid out in lines so a hook parses only what it needs (policy-file.ts
- * `readCompiledPolicy`): the first line is everything but the rules, with `ruleIndex`
- * (rule-index.ts) and the opening of `rules`; then one rule per line; then `]}`. Compact JSON has
- * no raw newline inside a value, so the lines are exact, and the whole file is still one JSON
- * document for any other reader.
+ * `readCompiledPolicy`). The first line is everything small (options, sources, the other small
+ * fields) and `layout` ({@link CompiledLayout}); then `agents` on a line, the rule index
+ * (rule-index.ts) on a line, and `rules` one rule per line; then `]}`. Compact JSON has no raw
+ * newline inside a value, so the lines are exact, and the whole file is still one JSON document
+ * for any other reader.
  */
 export function serializeCompiledPolicy(policy: CompiledPolicy): string {
-  const { rules, ruleIndex: _ignored, ...head } = policy;
-  const first = JSON.stringify({ ...head, ruleIndex: buildRuleIndex(rules), rules: [] });
-  const lines = rules.map((r) => JSON.stringify(r)).join(",\n");
-  return `${first.slice(0, -"]}".length)}\n${lines === "" ? "" : `${lines}\n`}]}\n`;
+  const { rules, agents, ruleIndex: _ignored, ...head } = policy;
+  const parts: string[] = [];
+  let at = 0;
+  /** Appends `text` to what follows the first line and returns where it starts. */
+  const put = (text: string): number => {
+    const start = at;
+    parts.push(text);
+    at += Buffer.byteLength(text, "utf8");
+    return start;
+  };
+  put(`"agents":`);
+  const agentsAt = put(JSON.stringify(agents));
+  const agentsEnd = at;
+  put(`,\n"ruleIndex":`);
+  const indexAt = put(JSON.stringify(buildRuleIndex(rules)));
+  const indexEnd = at;
+  put(`,\n"rules":[\n`);
+  const spans: number[] = [];
+  rules.forEach((rule, i) => {
+    spans.push(put(JSON.stringify(rule)), at);
+    put(i < rules.length - 1 ? ",\n" : "\n");
+  });
+  put("]}\n");
+  const layout: CompiledLayout = {
+    agents: [agentsAt, agentsEnd],
+    ruleIndex: [indexAt, indexEnd],
+    rules: spans,
+    size: at,
+  };
+  const first = JSON.stringify({ ...head, layout });
+  return `${first.slice(0, -"}".length)},\n${parts.join("")}`;
 }
 
 /** SQL statement kinds the database rules can name. */

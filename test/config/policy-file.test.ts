@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildPolicy } from "../../src/config/load.ts";
 import { readCompiledPolicy } from "../../src/config/policy-file.ts";
-import { COMPILED_FORMAT, serializeCompiledPolicy } from "../../src/policy/compiled.ts";
+import { COMPILED_FORMAT, serializeCompiledPolicy, type CompiledLayout } from "../../src/policy/compiled.ts";
 import { buildRuleIndex } from "../../src/policy/rule-index.ts";
 import { candidateRules } from "../../src/policy/match.ts";
 import { judge, testPolicy } from "../helpers/guard.ts";
@@ -26,8 +26,38 @@ const policy = testPolicy();
 const text = serializeCompiledPolicy(policy);
 
 describe("compiled policy file", () => {
-  it("is one JSON document: the policy, and its rule index", () => {
-    expect(JSON.parse(text)).toEqual({ ...policy, ruleIndex: buildRuleIndex(policy.rules) });
+  it("is one JSON document: the policy, its rule index, and where each part lies", () => {
+    const { layout, ...rest } = JSON.parse(text) as { layout: CompiledLayout };
+    expect(rest).toEqual({ ...policy, ruleIndex: buildRuleIndex(policy.rules) });
+    const bytes = Buffer.from(text, "utf8");
+    const base = bytes.indexOf(10) + 1;
+    const at = (from: number, to: number): unknown => JSON.parse(bytes.toString("utf8", base + from, base + to));
+    expect(at(...layout.agents)).toEqual(policy.agents);
+    expect(at(...layout.ruleIndex)).toBe(buildRuleIndex(policy.rules));
+    expect(layout.rules).toHaveLength(2 * policy.rules.length);
+    policy.rules.forEach((rule, i) => expect(at(layout.rules[2 * i]!, layout.rules[2 * i + 1]!)).toEqual(rule));
+    expect(layout.size).toBe(bytes.length - base);
+  });
+
+  it("counts its offsets in bytes: text beyond ASCII in a rule moves the rules after it", () => {
+    const first = policy.rules[0]!;
+    const wide = {
+      ...policy,
+      rules: [{ ...first, why: `${first.why} (équipe, チーム)` }, ...policy.rules.slice(1)],
+    };
+    const read = readCompiledPolicy(fileWith(serializeCompiledPolicy(wide)));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.policy.rules[0]!.why).toContain("(équipe, チーム)");
+    expect(JSON.stringify(read.policy.rules)).toBe(JSON.stringify(wide.rules));
+  });
+
+  it("reads the agent lanes only when asked, and names the line when they are damaged", () => {
+    const lines = text.split("\n");
+    lines[1] = `"agents":${"x".repeat(lines[1]!.length - '"agents":'.length - 1)},`;
+    const read = readCompiledPolicy(fileWith(lines.join("\n")));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.policy.rules).toHaveLength(policy.rules.length);
+    expect(() => read.policy.agents).toThrow(/has unreadable agent lanes on line 2; run `lanes build`/);
   });
 
   it("reads back to the same policy, rule for rule", () => {
@@ -43,14 +73,14 @@ describe("compiled policy file", () => {
     const lines = text.split("\n");
     const at = policy.rules.findIndex((r) => r.match.kind === "command" && r.match.program.includes("terraform"));
     expect(at).toBeGreaterThanOrEqual(0);
-    lines[at + 1] = `{"id":${lines[at + 1]!.slice(1)}`; // still one line, no longer JSON
+    lines[at + 4] = `{"id":${lines[at + 4]!.slice("{".length)}`.slice(0, lines[at + 4]!.length); // same length, no longer JSON
     const read = readCompiledPolicy(fileWith(lines.join("\n")));
     if (!read.ok) throw new Error(read.message);
     const quiet = judge(policy, "git status").facts;
     expect(candidateRules(read.policy, quiet).map((r) => r.id)).toEqual(candidateRules(policy, quiet).map((r) => r.id));
     const meets = judge(policy, "terraform destroy -auto-approve").facts;
     expect(() => candidateRules(read.policy, meets)).toThrow(
-      new RegExp(`has an unreadable rule on line ${at + 2}; run \`lanes build\``),
+      new RegExp(`has an unreadable rule on line ${at + 5}; run \`lanes build\``),
     );
   });
 
@@ -69,6 +99,12 @@ describe("compiled policy file", () => {
     expect(truncated).toMatchObject({ ok: false, kind: "invalid" });
     const noEnd = readCompiledPolicy(fileWith(text.replace(/\]\}\n$/, "")));
     expect(noEnd).toMatchObject({ ok: false, kind: "invalid" });
+    // offsets that no longer fit (a rule edited by hand to another length): read whole, still JSON
+    const edited = text.replace(`"id":"${policy.rules[0]!.id}"`, `"id":"${policy.rules[0]!.id}-x"`);
+    const whole = readCompiledPolicy(fileWith(edited));
+    if (!whole.ok) throw new Error(whole.message);
+    expect(whole.policy.rules[0]!.id).toBe(`${policy.rules[0]!.id}-x`);
+    expect(whole.policy.ruleIndex).toBeUndefined();
   });
 
   it("with no rules is still one JSON document and reads back", () => {
@@ -81,7 +117,8 @@ describe("compiled policy file", () => {
 
   it("is what lanes writes: the installed default policy has this layout", () => {
     const shipped = readFileSync(join(import.meta.dirname, "..", "..", "dist", "policy.default.json"), "utf8");
-    expect(shipped.split("\n")).toHaveLength(policy.rules.length + 3);
+    // the small fields, the lanes, the index, `"rules":[`, a line per rule, `]}` and the final newline
+    expect(shipped.split("\n")).toHaveLength(policy.rules.length + 6);
   });
 
   it("goes stale when a definition file is added to a listed directory, and not when the listing is back", () => {

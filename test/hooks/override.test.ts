@@ -47,6 +47,20 @@ const call = (input: Record<string, unknown> = DANGEROUS, session = "s1") => ({
 });
 
 describe("the store", () => {
+  it("answers a repeated denial and a call with no grant from one read, without rewriting the store", () => {
+    const state = stateOf(tempProject());
+    const file = join(state, OVERRIDES_FILE);
+    const code = offerOverride(state, call(), T0);
+    const written = statSync(file);
+    expect(offerOverride(state, call(), later(1))).toBe(code);
+    expect(consumeGrant(state, "s1", "Bash", DANGEROUS, "toolu_1", later(1))).toBe(false);
+    const after = statSync(file);
+    expect([after.ino, after.mtimeMs, after.size]).toEqual([written.ino, written.mtimeMs, written.size]);
+    // once the offer has expired, the same call gets a new code
+    const renewed = offerOverride(state, call(), later(11));
+    expect(renewed).toMatch(/^[A-Z2-7]{6}$/);
+    expect(renewed).not.toBe(code);
+  });
   it("makes 6-character base32 codes and canonical hashes", () => {
     for (let i = 0; i < 50; i++) expect(newCode()).toMatch(/^[A-Z2-7]{6}$/);
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { countDenial } from "../../src/hooks/violations.ts";
+import { countDenial, violationsLog } from "../../src/hooks/violations.ts";
 
 const state = mkdtempSync(join(tmpdir(), "lanes-violations-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));
@@ -28,6 +28,22 @@ describe("consecutive denials per agent instance and rule", () => {
     expect(countDenial(state, "s3", "a9", "backend", ["git.force-push"], now)).toBe(1);
     expect(countDenial(state, "s3", "a1", "backend", undefined, now)).toBe(0);
     expect(countDenial(state, "s3", "a1", "backend", ["git.force-push"], now)).toBe(1);
+  });
+  it("appends a line per denial, skips a torn line, and starts the next denial on a line of its own", () => {
+    expect(countDenial(state, "s4", "a1", "backend", ["r.a"], now)).toBe(1);
+    const log = violationsLog(state, "s4", "a1");
+    appendFileSync(log, '{"rules":["r.a"'); // a writer killed mid-line
+    expect(countDenial(state, "s4", "a1", "backend", ["r.a"], now)).toBe(2);
+    expect(countDenial(state, "s4", "a1", "backend", ["r.a", "r.a"], now)).toBe(3);
+    const lines = readFileSync(log, "utf8").split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines.filter((l) => l.startsWith("{") && l.endsWith("}")).map((l) => JSON.parse(l).rules)).toEqual([
+      ["r.a"],
+      ["r.a"],
+      ["r.a", "r.a"],
+    ]);
+    expect(countDenial(state, "s4", "a1", "backend", [], now)).toBe(0);
+    expect(existsSync(log)).toBe(false);
   });
   it("sanitises the ids it puts in file names", () => {
     expect(countDenial(state, "../../etc", "../x", "evil", ["r.a"], now)).toBe(1);
