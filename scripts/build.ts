@@ -279,18 +279,22 @@ const isKeyed = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * The expression that builds `table` lazily (`LAZY_TABLE_HELPER`): an object literal of the
- * entries' JSON texts (built from the code cache, nothing to parse at load) and, for entries with
- * large keyed members, those members as lazy tables of their own, set on the entry when it is parsed.
+ * The expression that builds `table` lazily (`LAZY_TABLE_HELPER`): one string holding every entry
+ * as a line, `<key>\t<entry's JSON>`, and, for entries with large keyed members, those members as
+ * lazy tables of their own, set on the entry when it is parsed. One string, not an object literal:
+ * loading the code cache creates one string where a literal created two per entry (the key and the
+ * JSON), and nothing is built for a table until a key is looked up.
  */
 export function lazyTableSource(table: Record<string, unknown>, where: string): string {
-  // `__proto__` would set the prototype of a literal instead of adding a key
+  // `__proto__` would read the prototype of a plain object instead of an entry
   if (Object.hasOwn(table, "__proto__")) throw new Error(`${where} has a \`__proto__\` key`);
-  const parts: Record<string, string> = {};
+  let lines = "\n";
   const members: string[] = [];
   for (const [key, value] of Object.entries(table)) {
+    // compact JSON never holds a raw newline or tab; a key must not either
+    if (key.includes("\n") || key.includes("\t")) throw new Error(`${where} has a key with a newline or a tab`);
     if (!isKeyed(value)) {
-      parts[key] = JSON.stringify(value);
+      lines += `${key}\t${JSON.stringify(value)}\n`;
       continue;
     }
     const own: Record<string, unknown> = {};
@@ -301,35 +305,43 @@ export function lazyTableSource(table: Record<string, unknown>, where: string): 
         lazy.push(`${JSON.stringify(member)}: ${lazyTableSource(v, `${where}.${key}.${member}`)}`);
       else own[member] = v;
     }
-    parts[key] = JSON.stringify(own);
+    lines += `${key}\t${JSON.stringify(own)}\n`;
     if (lazy.length > 0) members.push(`${JSON.stringify(key)}: () => ({ ${lazy.join(", ")} })`);
   }
-  return `__lanesLazyTable(${JSON.stringify(parts)}${members.length === 0 ? "" : `, { ${members.join(", ")} }`})`;
+  return `__lanesLazyTable(${JSON.stringify(lines)}${members.length === 0 ? "" : `, { ${members.join(", ")} }`})`;
 }
 
 /**
- * Builds a table whose entries are parsed on first access: a read-only view of `parts` (key → the
- * entry's JSON text) in which every key is an own, enumerable property (`Object.hasOwn`, `in`,
- * `Object.keys` and indexing behave as for the parsed object) and reading an entry returns its
- * parsed value, parsed once. A proxy rather than one getter per key: defining hundreds of
- * accessors cost about as much as parsing the table.
+ * Builds a table whose entries are parsed on first access from `lines` (`\n<key>\t<JSON>` per
+ * entry, see `lazyTableSource`): a read-only view in which every key is an own, enumerable
+ * property (`Object.hasOwn`, `in`, `Object.keys` and indexing behave as for the parsed object) and
+ * reading an entry returns its parsed value, parsed once. A key is found by searching the string;
+ * what a search found, or did not, is remembered.
  */
-export const LAZY_TABLE_HELPER = `function __lanesLazyTable(parts, members) {
-  const parsed = new Map();
+export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members) {
+  const found = new Map();
   const entry = (key) => {
-    let value = parsed.get(key);
+    let value = found.get(key);
     if (value === undefined) {
-      value = JSON.parse(parts[key]);
-      if (members !== undefined && Object.hasOwn(members, key)) Object.assign(value, members[key]());
-      parsed.set(key, value);
+      const at = key.includes("\\n") || key.includes("\\t") ? -1 : lines.indexOf("\\n" + key + "\\t");
+      if (at === -1) value = null;
+      else {
+        const from = at + key.length + 2;
+        value = { parsed: JSON.parse(lines.slice(from, lines.indexOf("\\n", from))) };
+        if (members !== undefined && Object.hasOwn(members, key)) Object.assign(value.parsed, members[key]());
+      }
+      found.set(key, value);
     }
     return value;
   };
-  const own = (key) => typeof key === "string" && Object.hasOwn(parts, key);
-  return new Proxy(parts, {
-    get: (target, key) => (own(key) ? entry(key) : Reflect.get(target, key)),
+  const own = (key) => typeof key === "string" && entry(key) !== null;
+  let keys;
+  return new Proxy({}, {
+    get: (target, key) => (own(key) ? entry(key).parsed : Reflect.get(target, key)),
     getOwnPropertyDescriptor: (target, key) =>
-      own(key) ? { value: entry(key), writable: true, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(target, key),
+      own(key) ? { value: entry(key).parsed, writable: true, enumerable: true, configurable: true } : undefined,
+    has: (target, key) => own(key) || key in target,
+    ownKeys: () => (keys ??= lines.split("\\n").filter((l) => l !== "").map((l) => l.slice(0, l.indexOf("\\t")))),
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
