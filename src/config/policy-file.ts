@@ -3,7 +3,7 @@
  * hashed again and every listed directory listed again; any difference means the policy no longer
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import {
   COMPILED_FORMAT,
   type CompiledLayout,
@@ -59,17 +59,105 @@ export function listDefinitions(dir: string): string[] {
 }
 
 /**
- * The policy in a compiled file's bytes (laid out by compiled.ts `serializeCompiledPolicy`): the
- * first line and the rule index are parsed now, the agent lanes when first read and each rule when
- * first read, so a hook call pays for what it meets (a Bash call meets a few rules of several
- * hundred, and no lane). The bytes stay undecoded until then. A file laid out otherwise is parsed
- * whole; one that is not JSON throws.
+ * A compiled policy file read in parts: its first 64 KB at once (the first line, the lanes and the
+ * rule index are there), any other range when asked (a rule), from the same file. Reading a whole
+ * file of several hundred rules into fresh memory cost more than everything a Bash call does with
+ * its policy. The descriptor stays open while the policy may be read; a process keeps at most
+ * {@link MAX_OPEN} open, and a policy whose descriptor was closed opens the file again only if it
+ * is still the same file (a recompile replaces it: then reading throws).
  */
-function parsePolicyBytes(bytes: Buffer, path: string): CompiledPolicy {
-  const policy = lazyPolicy(bytes, path);
+class PolicyBytes {
+  private fd: number | undefined;
+  readonly size: number;
+  private readonly start: Buffer;
+  private readonly identity: string;
+
+  constructor(readonly path: string) {
+    const fd = openSync(path, "r");
+    try {
+      const stat = fstatSync(fd);
+      this.size = stat.size;
+      this.identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      this.start = readRange(fd, 0, Math.min(this.size, START_BYTES));
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    if (this.size <= START_BYTES) closeSync(fd);
+    else this.keep(fd);
+  }
+
+  /** Bytes [from, to) as text. */
+  text(from: number, to: number): string {
+    if (to <= this.start.length) return this.start.toString("utf8", from, to);
+    return readRange(this.descriptor(), from, to - from).toString("utf8");
+  }
+
+  /** The first line, without its newline, and where the next line starts; `undefined` when it is not within the first read. */
+  firstLine(): { readonly text: string; readonly next: number } | undefined {
+    const end = this.start.indexOf(10);
+    return end === -1 ? undefined : { text: this.start.toString("utf8", 0, end), next: end + 1 };
+  }
+
+  /** The whole file. */
+  whole(): Buffer {
+    return this.size <= this.start.length ? this.start : readRange(this.descriptor(), 0, this.size);
+  }
+
+  private keep(fd: number): void {
+    this.fd = fd;
+    OPEN.push(this);
+    if (OPEN.length > MAX_OPEN) OPEN.shift()!.release();
+  }
+
+  private release(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
+  }
+
+  private descriptor(): number {
+    if (this.fd !== undefined) return this.fd;
+    const fd = openSync(this.path, "r");
+    const stat = fstatSync(fd);
+    if (`${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` !== this.identity) {
+      closeSync(fd);
+      throw new Error(`the compiled policy \`${this.path}\` was replaced while it was read; run the call again`);
+    }
+    this.keep(fd);
+    return fd;
+  }
+}
+
+/** What a policy file's first read takes: the first line, the lanes and the rule index of a large policy. */
+const START_BYTES = 1 << 16;
+/** Policy files whose descriptors a process keeps open at most (a hook reads one or two). */
+const MAX_OPEN = 4;
+const OPEN: PolicyBytes[] = [];
+
+function readRange(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(length);
+  let n = 0;
+  for (let r; n < length && (r = readSync(fd, buffer, n, length - n, position + n)) > 0;) n += r;
+  if (n !== length) throw new Error("the compiled policy ends early");
+  return buffer;
+}
+
+/**
+ * The policy in a compiled file (laid out by compiled.ts `serializeCompiledPolicy`): the first
+ * line and the rule index are parsed now, the agent lanes when first read and each rule when first
+ * read, so a hook call pays for what it meets (a Bash call meets a few rules of several hundred,
+ * and no lane). A file laid out otherwise is parsed whole; one that is not JSON throws.
+ */
+function parsePolicyFile(file: PolicyBytes): CompiledPolicy {
+  const policy = lazyPolicy(file);
   if (policy !== undefined) return policy;
   // another layout (an older format, a file reformatted by hand): all of it, and no index to trust
-  const whole = JSON.parse(bytes.toString("utf8")) as CompiledPolicy & { ruleIndex?: unknown; layout?: unknown };
+  const whole = JSON.parse(file.whole().toString("utf8")) as CompiledPolicy & { ruleIndex?: unknown; layout?: unknown };
   if (typeof whole === "object" && whole !== null) {
     delete whole.ruleIndex;
     delete whole.layout;
@@ -81,33 +169,32 @@ const isOffset = (n: unknown): n is number => typeof n === "number" && Number.is
 const isSpan = (v: unknown, size: number): v is readonly [number, number] =>
   Array.isArray(v) && v.length === 2 && isOffset(v[0]) && isOffset(v[1]) && v[0] <= v[1] && v[1] <= size;
 
-/** The layout of a file whose rest is `size` bytes long, if it is one. */
+/** The layout of a file whose rest is `size` bytes long, if it is one (each rule's span is checked when read). */
 function layoutOf(value: unknown, size: number): CompiledLayout | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const l = value as Record<string, unknown>;
   if (l["size"] !== size || !isSpan(l["agents"], size) || !isSpan(l["ruleIndex"], size)) return undefined;
   const rules = l["rules"];
-  if (!Array.isArray(rules) || rules.length % 2 !== 0) return undefined;
-  for (let i = 0; i < rules.length; i += 2) if (!isSpan([rules[i], rules[i + 1]], size)) return undefined;
-  return value as CompiledLayout;
+  return Array.isArray(rules) && rules.length % 2 === 0 ? (value as CompiledLayout) : undefined;
 }
 
-function lazyPolicy(bytes: Buffer, path: string): CompiledPolicy | undefined {
-  const firstEnd = bytes.indexOf(10);
+function lazyPolicy(file: PolicyBytes): CompiledPolicy | undefined {
+  const path = file.path;
+  const first = file.firstLine();
   // the first line ends with the comma before `"agents"`
-  if (firstEnd < 1 || bytes[firstEnd - 1] !== 44) return undefined;
+  if (first === undefined || !first.text.endsWith(",")) return undefined;
   let head: Omit<CompiledPolicy, "rules" | "agents"> & { layout?: unknown };
   try {
-    head = JSON.parse(`${bytes.toString("utf8", 0, firstEnd - 1)}}`) as typeof head;
+    head = JSON.parse(`${first.text.slice(0, -1)}}`) as typeof head;
   } catch {
     return undefined;
   }
   if (typeof head !== "object" || head === null || head.format !== COMPILED_FORMAT) return undefined;
-  const base = firstEnd + 1;
-  const layout = layoutOf(head.layout, bytes.length - base);
+  const base = first.next;
+  const layout = layoutOf(head.layout, file.size - base);
   // a truncated file fails the size, a file edited by hand the closing bytes
-  if (layout === undefined || bytes.toString("latin1", bytes.length - 4) !== "\n]}\n") return undefined;
-  const text = (from: number, to: number): string => bytes.toString("utf8", base + from, base + to);
+  if (layout === undefined || file.text(file.size - 4, file.size) !== "\n]}\n") return undefined;
+  const text = (from: number, to: number): string => file.text(base + from, base + to);
   let ruleIndex: unknown;
   try {
     ruleIndex = JSON.parse(text(...layout.ruleIndex));
@@ -121,13 +208,20 @@ function lazyPolicy(bytes: Buffer, path: string): CompiledPolicy | undefined {
     if (typeof key !== "string") return;
     const i = Number(key);
     if (!Number.isInteger(i) || i < 0 || i >= rules.length || rules[i] !== null || String(i) !== key) return;
+    const span = [spans[2 * i], spans[2 * i + 1]];
+    // reading throws on its own (a replaced file); only what does not parse is an unreadable rule
+    const raw = isSpan(span, layout.size) ? text(span[0], span[1]) : undefined;
+    let rule: unknown;
     try {
-      rules[i] = JSON.parse(text(spans[2 * i]!, spans[2 * i + 1]!)) as CompiledRule;
+      rule = raw === undefined ? undefined : JSON.parse(raw);
     } catch {
+      rule = undefined;
+    }
+    if (typeof rule !== "object" || rule === null)
       throw new Error(
         `the compiled policy \`${path}\` has an unreadable rule on line ${i + 5}; run \`lanes build\` to compile it again`,
       );
-    }
+    rules[i] = rule as CompiledRule;
   };
   const lazy = new Proxy(rules as CompiledRule[], {
     get(target, key, receiver) {
@@ -147,9 +241,10 @@ function lazyPolicy(bytes: Buffer, path: string): CompiledPolicy | undefined {
     enumerable: true,
     get(): CompiledPolicy["agents"] {
       if (agents !== undefined) return agents;
+      const raw = text(...layout.agents);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text(...layout.agents));
+        parsed = JSON.parse(raw);
       } catch {
         parsed = undefined;
       }
@@ -212,15 +307,15 @@ export type PolicyRead =
  * still returned (the last good policy, kept in force while an edited file does not compile).
  */
 export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
-  let bytes: Buffer;
+  let file: PolicyBytes;
   try {
-    bytes = readFileSync(path);
+    file = new PolicyBytes(path);
   } catch {
     return { ok: false, kind: "missing", file: path, message: "the compiled policy does not exist" };
   }
   let policy: CompiledPolicy;
   try {
-    policy = parsePolicyBytes(bytes, path);
+    policy = parsePolicyFile(file);
   } catch {
     return { ok: false, kind: "invalid", file: path, message: "the compiled policy is not valid JSON" };
   }

@@ -3,7 +3,7 @@
  * `readCompiledPolicy`): one JSON document for any reader, laid out in lines so that a hook parses
  * only the rules a call can meet.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -49,6 +49,28 @@ describe("compiled policy file", () => {
     if (!read.ok) throw new Error(read.message);
     expect(read.policy.rules[0]!.why).toContain("(équipe, チーム)");
     expect(JSON.stringify(read.policy.rules)).toBe(JSON.stringify(wide.rules));
+  });
+
+  it("reads later rules from the file it read first: the same file after its descriptor is closed, never a replacement", () => {
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1 << 16);
+    const last = policy.rules.length - 1;
+    const file = fileWith(text);
+    const kept = readCompiledPolicy(file);
+    if (!kept.ok) throw new Error(kept.message);
+    // replaced by a recompile (a rename) while the descriptor is open: the rules are still the first file's
+    const replacement = serializeCompiledPolicy({
+      ...policy,
+      rules: policy.rules.map((r) => ({ ...r, why: `${r.why}, again` })),
+    });
+    writeFileSync(`${file}.new`, replacement);
+    renameSync(`${file}.new`, file);
+    expect(kept.policy.rules[last]).toEqual(policy.rules[last]);
+    const other = readCompiledPolicy(file);
+    if (!other.ok) throw new Error(other.message);
+    // more policies read than descriptors kept open: these two are closed, and open the file again when read
+    for (let i = 0; i < 5; i++) expect(readCompiledPolicy(fileWith(text)).ok).toBe(true);
+    expect(other.policy.rules[last]!.why).toBe(`${policy.rules[last]!.why}, again`);
+    expect(() => kept.policy.rules[last - 1]).toThrow(/was replaced while it was read; run the call again/);
   });
 
   it("reads the agent lanes only when asked, and names the line when they are damaged", () => {
