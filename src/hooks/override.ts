@@ -145,6 +145,10 @@ function readStoreIfAny(stateDir: string): Store | undefined {
 const readStore = (stateDir: string): Store => readStoreIfAny(stateDir) ?? { offers: [], grants: [] };
 
 const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > isoTime(now);
+/** The offer for a call, and the grant for a call of a session (at most one of each: a new one replaces the old). */
+const offerFor = (store: Store, hash: string): Offer | undefined => store.offers.find((o) => o.hash === hash);
+const grantFor = (store: Store, hash: string, session: string): Grant | undefined =>
+  store.grants.find((g) => g.hash === hash && g.session === session);
 
 /** Reads, changes and writes the store under its lock; `undefined` when the lock or the write fails. */
 function update<T>(stateDir: string, now: Date, change: (store: Store) => { store?: Store; value: T }): T | undefined {
@@ -178,11 +182,12 @@ export function offerOverride(stateDir: string, call: OverrideCall, now: Date): 
   const hash = callHash(call.session, call.tool, call.input);
   // the same call denied again while its offer lives (the model retrying): the same code, and
   // nothing to write (the store is replaced atomically, so this read is a whole store)
-  const standing = readStoreIfAny(stateDir)?.offers.find((o) => o.hash === hash && live(now)(o));
-  if (standing !== undefined) return standing.code;
+  const seen = readStoreIfAny(stateDir);
+  const standing = seen === undefined ? undefined : offerFor(seen, hash);
+  if (standing !== undefined && live(now)(standing)) return standing.code;
   try {
     return update(stateDir, now, (store) => {
-      const existing = store.offers.find((o) => o.hash === hash);
+      const existing = offerFor(store, hash);
       if (existing !== undefined) return { value: existing.code };
       const offer: Offer = {
         code: newCode(),
@@ -253,14 +258,14 @@ export function consumeGrant(
   const hash = callHash(session, tool, input);
   // the store is replaced atomically, so this read is a whole store: without a live grant for this
   // call there is nothing to use and nothing to write, and no lock to take
-  const waiting = seen.grants.find((g) => g.hash === hash && g.session === session && live(now)(g));
-  if (waiting === undefined) return false;
+  const waiting = grantFor(seen, hash, session);
+  if (waiting === undefined || !live(now)(waiting)) return false;
   const id = toolUseId ?? `anonymous-${now.getTime()}-${newCode()}`;
   if (waiting.used !== undefined) return waiting.used === id;
   try {
     return (
       update(stateDir, now, (store) => {
-        const grant = store.grants.find((g) => g.hash === hash && g.session === session);
+        const grant = grantFor(store, hash, session);
         if (grant === undefined) return { value: false };
         if (grant.used !== undefined) return { value: grant.used === id };
         return {
