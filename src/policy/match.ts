@@ -792,10 +792,19 @@ export function candidateRules(
   }
   // read from a file, the policy carries its index (policy-file.ts); in memory, it is built once per rule list
   const index = policy.ruleIndex ?? indexOf(policy.rules);
+  const paths: string[] = [];
+  let everyPath = false;
+  for (const file of facts.files) {
+    // globbed names and trees read whole meet path rules beyond their literal path (`matchPathRule`)
+    if (file.glob || (file.recursive && file.access === "read")) everyPath = true;
+    if (file.path !== undefined) paths.push(file.path, file.path.toLowerCase());
+  }
   return indexedRules(index, {
     programs,
     words,
     files: facts.files.length > 0,
+    paths,
+    everyPath,
     code: facts.code.length > 0,
     pipes: (facts.shell?.pipes.length ?? 0) > 0,
   }).map((at) => policy.rules[at]!);

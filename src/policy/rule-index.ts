@@ -12,10 +12,18 @@
  * |------------------|---------------------------------------------------------------------|
  * | `p:<program>`    | command rules naming the program, SQL rules naming the client       |
  * | `w:<prefix>`     | the same for names ending in `*` (`mkfs.*`), by prefix             |
- * | `k:files`        | path, delete and file-effect rules (the call touches a file)        |
+ * | `h:<hint>`       | path rules one of whose globs holds this literal piece (`.ssh`)     |
+ * | `k:paths`        | every path rule indexed by hints (for globbed and tree-wide facts)  |
+ * | `k:files`        | delete and file-effect rules, path rules with a glob without hints  |
  * | `k:code`         | remote-code rules, and SQL rules interpreter code can reach          |
  * | `k:pipe`         | pipe rules                                                          |
  * | `k:always`       | every other rule, and any rule a key cannot name exactly             |
+ *
+ * A path rule matches a file's path only through its globs, and a glob only matches a path that
+ * holds one of its literal pieces (its `hints`, globs/compile.ts `hintOf`): a call whose paths hold
+ * none of a rule's hints cannot meet the rule by path. A globbed path (`rm *.pem`) and a
+ * recursive read of a tree can meet a path rule in other ways (match.ts `globReachesName`,
+ * `treeHoldsSecret`), so such a call takes every path rule (`k:paths`).
  *
  * The matchers stay the one definition of a match (match.ts): the index only leaves out rules that
  * cannot match, which test/policy/candidates.test.ts checks over the whole case corpus.
@@ -51,7 +59,16 @@ export function buildRuleIndex(rules: readonly CompiledRule[]): string {
       case "sql":
         if (m.after === undefined && m.drivers !== false) add("k:code", String(at));
         return byName(m.clients, String(at), at);
-      case "path":
+      case "path": {
+        // a glob without hints (`**`) can match any path: the rule is a candidate for every file
+        const hints = m.patterns.every((g) => g.hints !== undefined && g.hints.every((h) => h !== "" && plain(h)))
+          ? new Set(m.patterns.flatMap((g) => g.hints!))
+          : undefined;
+        if (hints === undefined) return add("k:files", String(at));
+        add("k:paths", String(at));
+        for (const hint of hints) add(`h:${hint}`, String(at));
+        return;
+      }
       case "delete":
       case "file-effect":
         return add("k:files", String(at));
@@ -77,6 +94,13 @@ export interface IndexQuery {
   /** Every word an `args` pattern could meet, lowercased. */
   readonly words: ReadonlySet<string>;
   readonly files: boolean;
+  /**
+   * The paths of the files the call touches, as written and lowercased (hints of case-insensitive
+   * globs are lowercased).
+   */
+  readonly paths: readonly string[];
+  /** A file is a glob, or a tree read whole: every path rule is a candidate. */
+  readonly everyPath: boolean;
   readonly code: boolean;
   readonly pipes: boolean;
 }
@@ -112,7 +136,16 @@ export function indexedRules(index: string, query: IndexQuery): number[] {
         break;
       }
   }
-  if (query.files) take(line("k:files"));
+  if (query.files) {
+    take(line("k:files"));
+    if (query.everyPath) take(line("k:paths"));
+    else
+      for (let at = index.indexOf("\nh:"); at !== -1; at = index.indexOf("\nh:", at + 1)) {
+        const tab = index.indexOf("\t", at);
+        const hint = index.slice(at + 3, tab);
+        if (query.paths.some((path) => path.includes(hint))) take(index.slice(tab + 1, index.indexOf("\n", tab)));
+      }
+  }
   if (query.code) take(line("k:code"));
   if (query.pipes) take(line("k:pipe"));
   take(line("k:always"));

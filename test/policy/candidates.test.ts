@@ -40,6 +40,47 @@ describe("candidate rules", () => {
     expect(skipped / (commands.length * policy.rules.length)).toBeGreaterThan(0.5);
   });
 
+  it("keep every rule that matches a tool's file, whatever its path or case", () => {
+    const names = [
+      "README.md", ".env", ".env.local", "config/.ENV", "id_rsa", "keys/ID_ED25519.pub", ".ssh/config", ".git/config",
+      ".git/index.lock", "db/app.sqlite3", "infra/prod.tfstate", ".claude/state/overrides.json", ".bash_history",
+      "src/**/*.pem", "*", "**", ".config/autostart/x.desktop", "Library/Keychains/login.keychain-db",
+    ];
+    const places = [PROJECT, HOME, "/etc", "/tmp", "/"];
+    const policies = [policy, testPolicy([{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, options: { case_insensitive_paths: true } } }])];
+    let calls = 0;
+    for (const p of policies)
+      for (const place of places)
+        for (const name of names)
+          for (const [tool, input] of [
+            ["Read", { file_path: `${place}/${name}` }],
+            ["Write", { file_path: `${place}/${name}`, content: "x" }],
+            ["Edit", { file_path: `${place}/${name}`, old_string: "a", new_string: "b" }],
+            ["Glob", { pattern: name, path: place }],
+            ["Grep", { pattern: "x", path: `${place}/${name}` }],
+          ] as const) {
+            const facts = judge(p, undefined, { tool, input }).facts;
+            const c = { ...ctx, caseInsensitive: p.options.caseInsensitivePaths };
+            const r = { ...roots, caseInsensitive: p.options.caseInsensitivePaths };
+            const all = p.rules.flatMap((rule) => matchRule(rule, facts, c, r));
+            expect(
+              candidateRules(p, facts).flatMap((rule) => matchRule(rule, facts, c, r)),
+              `${tool} ${JSON.stringify(input)}`,
+            ).toEqual(all);
+            calls += all.length > 0 ? 1 : 0;
+          }
+    // the calls do meet path rules: the check is not vacuous
+    expect(calls).toBeGreaterThan(100);
+  });
+
+  it("leave out the path rules whose literal pieces a call's paths do not hold", () => {
+    const read = (file: string) => candidateRules(policy, judge(policy, undefined, { tool: "Read", input: { file_path: file } }).facts).map((r) => r.id);
+    expect(read(`${PROJECT}/README.md`)).not.toContain("secrets.private-keys");
+    expect(read(`${HOME}/.ssh/id_rsa`)).toContain("secrets.private-keys");
+    // a glob can name any file: every path rule stays
+    expect(candidateRules(policy, judge(policy, "cat ~/.ssh/*").facts).map((r) => r.id)).toContain("secrets.private-keys");
+  });
+
   it("keep the same rules when read from the compiled file, whose index picks them without parsing the others", () => {
     const dir = mkdtempSync(join(tmpdir(), "lanes-candidates-"));
     try {
@@ -75,6 +116,8 @@ describe("candidate rules", () => {
         programs: new Set(programs),
         words: new Set(words),
         files: false,
+        paths: [],
+        everyPath: false,
         code: false,
         pipes: false,
       });
