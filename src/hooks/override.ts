@@ -23,6 +23,7 @@ import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { builtin } from "../host/builtin.ts";
 import { isoTime } from "../io/time.ts";
+import { fnv1a64 } from "../io/hash.ts";
 
 /** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
 export const OVERRIDE_RULES: readonly string[] = ["lanes.override", "lanes.override-session"];
@@ -66,6 +67,12 @@ interface Entry {
 }
 interface Offer extends Entry {
   readonly code: string;
+  /**
+   * A cheap key of the call (FNV-1a of its canonical JSON), to find the live offer of a call the
+   * model tries again without hashing it. It only picks which code to show again: a grant is bound
+   * to the SHA-256 `hash`, so a key shared by two calls could never let the other one run.
+   */
+  readonly key?: string;
 }
 interface Grant extends Entry {
   readonly granted: string;
@@ -90,9 +97,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+const callText = (session: string, tool: string, input: Readonly<Record<string, unknown>>): string =>
+  canonicalJson([session, tool, input]);
+
 /** The hash that binds an offer or grant to one exact call of one session. */
 export function callHash(session: string, tool: string, input: Readonly<Record<string, unknown>>): string {
-  return bytesToHex(sha256(utf8ToBytes(canonicalJson([session, tool, input]))));
+  return bytesToHex(sha256(utf8ToBytes(callText(session, tool, input))));
 }
 
 /** `n` bytes from the system's random source. */
@@ -123,8 +133,12 @@ export function newCode(): string {
 
 const pathOf = (stateDir: string): string => join(stateDir, OVERRIDES_FILE);
 
-/** The store, or `undefined` when there is no file (or it cannot be read). */
-function readStoreIfAny(stateDir: string): Store | undefined {
+/**
+ * The store as it is now, or `undefined` when there is no file (or it cannot be read). Writes
+ * replace the file atomically, so one read is a whole store; a hook reads it once
+ * ({@link consumeGrant} and {@link offerOverride} take what it read).
+ */
+export function peekOverrides(stateDir: string): Store | undefined {
   let text: string;
   try {
     text = readFileSync(pathOf(stateDir), "utf8");
@@ -142,7 +156,7 @@ function readStoreIfAny(stateDir: string): Store | undefined {
   }
 }
 
-const readStore = (stateDir: string): Store => readStoreIfAny(stateDir) ?? { offers: [], grants: [] };
+const readStore = (stateDir: string): Store => peekOverrides(stateDir) ?? { offers: [], grants: [] };
 
 const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > isoTime(now);
 /** The offer for a call, and the grant for a call of a session (at most one of each: a new one replaces the old). */
@@ -177,14 +191,21 @@ function update<T>(stateDir: string, now: Date, change: (store: Store) => { stor
 /**
  * Stores an offer for a denied call of the main session and returns its code (the code of a live
  * offer for the same call when there is one), or `undefined` when the store cannot be written.
+ * `seen`: the store this hook already read ({@link peekOverrides}).
  */
-export function offerOverride(stateDir: string, call: OverrideCall, now: Date): string | undefined {
-  const hash = callHash(call.session, call.tool, call.input);
-  // the same call denied again while its offer lives (the model retrying): the same code, and
-  // nothing to write (the store is replaced atomically, so this read is a whole store)
-  const seen = readStoreIfAny(stateDir);
-  const standing = seen === undefined ? undefined : offerFor(seen, hash);
+export function offerOverride(
+  stateDir: string,
+  call: OverrideCall,
+  now: Date,
+  seen: Store | undefined = peekOverrides(stateDir),
+): string | undefined {
+  const text = callText(call.session, call.tool, call.input);
+  const key = fnv1a64(text);
+  // the same call denied again while its offer lives (the model retrying): the same code, found by
+  // its key without hashing the call, and nothing to write
+  const standing = seen?.offers.find((o) => o.key === key && o.session === call.session);
   if (standing !== undefined && live(now)(standing)) return standing.code;
+  const hash = bytesToHex(sha256(utf8ToBytes(text)));
   try {
     return update(stateDir, now, (store) => {
       const existing = offerFor(store, hash);
@@ -192,6 +213,7 @@ export function offerOverride(stateDir: string, call: OverrideCall, now: Date): 
       const offer: Offer = {
         code: newCode(),
         hash,
+        key,
         session: call.session,
         tool: call.tool,
         subject: call.subject,
@@ -251,9 +273,9 @@ export function consumeGrant(
   input: Readonly<Record<string, unknown>>,
   toolUseId: string | undefined,
   now: Date,
+  seen: Store | undefined = peekOverrides(stateDir),
 ): boolean {
   // no file, no grant: the common case reads nothing more
-  const seen = readStoreIfAny(stateDir);
   if (seen === undefined || seen.grants.length === 0) return false;
   const hash = callHash(session, tool, input);
   // the store is replaced atomically, so this read is a whole store: without a live grant for this

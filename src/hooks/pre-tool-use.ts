@@ -40,7 +40,7 @@ import { LANES_VERSION } from "../host/version.ts";
 import { claimCall } from "./claim.ts";
 import { protectEarlierVersions, workflowKey } from "./touches.ts";
 import { countDenial } from "./violations.ts";
-import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS } from "./override.ts";
+import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS, peekOverrides } from "./override.ts";
 import { isoTime } from "../io/time.ts";
 
 /** What the hook process prints. */
@@ -270,9 +270,11 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     riskOf(d.effect) === "DANGEROUS" &&
     main &&
     !d.ruleIds.some((id) => OVERRIDE_RULES.includes(id));
+  // read once for the grant and the offer (an atomic file: one read is a whole store)
+  const overrides = overridable(evaluation.decision) ? peekOverrides(paths.state) : undefined;
   const overridden =
     overridable(evaluation.decision) &&
-    consumeGrant(paths.state, input.session_id, input.tool_name, input.tool_input, input.tool_use_id, now)
+    consumeGrant(paths.state, input.session_id, input.tool_name, input.tool_input, input.tool_use_id, now, overrides)
       ? evaluation.decision
       : undefined;
   const decision = overridden === undefined ? evaluation.decision : undefined;
@@ -401,6 +403,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
           rules: decision.ruleIds,
         },
         now,
+        overrides,
       )
     : undefined;
   const offer =

@@ -6,11 +6,11 @@
  *
  * One small log per session and agent (`.claude/state/violations/<session>-<agent>.jsonl`): each
  * denial appends one line (the rules that decided it and the time) with a single `write` on an
- * `O_APPEND` descriptor, and a call that is not denied removes the log. Appending, not rewriting:
+ * `O_APPEND` descriptor (the one that read it), and a call that is not denied removes the log. Appending, not rewriting:
  * replacing a file by rename made the file system flush it first (ext4's `auto_da_alloc`), most of
  * a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
  */
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../io/atomic.ts";
 import { safeId } from "../host/ids.ts";
@@ -46,22 +46,28 @@ function countsOf(text: string): Map<string, number> {
   return counts;
 }
 
-/** Appends `line` with one write; creates the state directories when they are missing. */
-function appendLine(file: string, stateDir: string, line: string): void {
-  let fd: number;
+/** The log open for reading and appending (created, with the state directories, when missing). */
+function openLog(file: string, stateDir: string): number {
   try {
-    fd = openSync(file, "a", 0o600);
+    return openSync(file, "a+", 0o600);
   } catch {
     ensureStateDir(stateDir);
     ensurePrivateDir(join(stateDir, "violations"));
-    fd = openSync(file, "a", 0o600);
+    return openSync(file, "a+", 0o600);
   }
-  try {
-    const bytes = Buffer.from(line, "utf8");
-    if (writeSync(fd, bytes) !== bytes.length) throw new Error(`short write to ${file}`);
-  } finally {
-    closeSync(fd);
+}
+
+/** The whole log, read from `fd` (an empty string for a new log: one read, no exception). */
+function readAll(fd: number): string {
+  const chunks: Buffer[] = [];
+  for (let at = 0; ;) {
+    const chunk = Buffer.allocUnsafe(16_384);
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    at += n;
   }
+  return chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -84,18 +90,20 @@ export function countDenial(
       if (existsSync(file)) rmSync(file, { force: true });
       return 0;
     }
-    let text = "";
+    // one descriptor reads the log and appends to it: a first denial opens a new log, and nothing throws
+    const fd = openLog(file, stateDir);
     try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      text = "";
+      const text = readAll(fd);
+      const counts = countsOf(text);
+      const count = Math.max(...rules.map((id) => (counts.get(id) ?? 0) + 1));
+      // a torn last line (a writer killed mid-write) stays apart from this one
+      const line: DenialLine = { rules, agent, at: isoTime(now) };
+      const bytes = Buffer.from(`${text !== "" && !text.endsWith("\n") ? "\n" : ""}${JSON.stringify(line)}\n`, "utf8");
+      if (writeSync(fd, bytes) !== bytes.length) throw new Error(`short write to ${file}`);
+      return count;
+    } finally {
+      closeSync(fd);
     }
-    const counts = countsOf(text);
-    const count = Math.max(...rules.map((id) => (counts.get(id) ?? 0) + 1));
-    // a torn last line (a writer killed mid-write) stays apart from this one
-    const line: DenialLine = { rules, agent, at: isoTime(now) };
-    appendLine(file, stateDir, `${text !== "" && !text.endsWith("\n") ? "\n" : ""}${JSON.stringify(line)}\n`);
-    return count;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * second identical call are denied, and no tool may touch the file of offers and grants.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -109,6 +109,31 @@ describe("the store", () => {
     expect(statSync(join(state, OVERRIDES_FILE)).mode & 0o777).toBe(0o600);
     // past the expiry a new code is made
     expect(offerOverride(state, call(), later(11))).not.toBe(code);
+  });
+
+  it("finds a repeated call's offer by its key, and an offer stored without a key by its hash", () => {
+    const state = stateOf(tempProject());
+    const file = join(state, OVERRIDES_FILE);
+    const code = offerOverride(state, call(), T0)!;
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { offers: { key?: string; hash: string }[] };
+    expect(stored.offers[0]!.key).toMatch(/^[0-9a-f]{16}$/);
+    expect(stored.offers[0]!.hash).toBe(callHash("s1", "Bash", DANGEROUS));
+    // an offer written before offers had keys (or a key that does not match): found by its hash
+    writeFileSync(file, JSON.stringify({ ...stored, offers: stored.offers.map(({ key: _key, ...o }) => o) }));
+    expect(offerOverride(state, call(), later(1))).toBe(code);
+    // a key shared with another call shows that call's code, and grants nothing to this one
+    const other = call({ command: "rm -rf ~/src" });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...stored,
+        offers: stored.offers.map((o) => ({ ...o, hash: callHash("s1", "Bash", other.input) })),
+      }),
+    );
+    expect(offerOverride(state, call(), later(1))).toBe(code);
+    expect(redeemOffer(state, "s1", code, later(2))).toMatchObject({ ok: true });
+    expect(consumeGrant(state, "s1", "Bash", DANGEROUS, "toolu_9", later(3))).toBe(false);
+    expect(consumeGrant(state, "s1", "Bash", other.input, "toolu_9", later(3))).toBe(true);
   });
 
   // prettier-ignore

@@ -42,12 +42,32 @@ describe("candidate rules", () => {
 
   it("keep every rule that matches a tool's file, whatever its path or case", () => {
     const names = [
-      "README.md", ".env", ".env.local", "config/.ENV", "id_rsa", "keys/ID_ED25519.pub", ".ssh/config", ".git/config",
-      ".git/index.lock", "db/app.sqlite3", "infra/prod.tfstate", ".claude/state/overrides.json", ".bash_history",
-      "src/**/*.pem", "*", "**", ".config/autostart/x.desktop", "Library/Keychains/login.keychain-db",
+      "README.md",
+      ".env",
+      ".env.local",
+      "config/.ENV",
+      "id_rsa",
+      "keys/ID_ED25519.pub",
+      ".ssh/config",
+      ".git/config",
+      ".git/index.lock",
+      "db/app.sqlite3",
+      "infra/prod.tfstate",
+      ".claude/state/overrides.json",
+      ".bash_history",
+      "src/**/*.pem",
+      "*",
+      "**",
+      ".config/autostart/x.desktop",
+      "Library/Keychains/login.keychain-db",
     ];
     const places = [PROJECT, HOME, "/etc", "/tmp", "/"];
-    const policies = [policy, testPolicy([{ layer: "project", path: "/p/lanes.yaml", file: { version: 1, options: { case_insensitive_paths: true } } }])];
+    const policies = [
+      policy,
+      testPolicy([
+        { layer: "project", path: "/p/lanes.yaml", file: { version: 1, options: { case_insensitive_paths: true } } },
+      ]),
+    ];
     let calls = 0;
     for (const p of policies)
       for (const place of places)
@@ -74,11 +94,16 @@ describe("candidate rules", () => {
   });
 
   it("leave out the path rules whose literal pieces a call's paths do not hold", () => {
-    const read = (file: string) => candidateRules(policy, judge(policy, undefined, { tool: "Read", input: { file_path: file } }).facts).map((r) => r.id);
+    const read = (file: string) =>
+      candidateRules(policy, judge(policy, undefined, { tool: "Read", input: { file_path: file } }).facts).map(
+        (r) => r.id,
+      );
     expect(read(`${PROJECT}/README.md`)).not.toContain("secrets.private-keys");
     expect(read(`${HOME}/.ssh/id_rsa`)).toContain("secrets.private-keys");
     // a glob can name any file: every path rule stays
-    expect(candidateRules(policy, judge(policy, "cat ~/.ssh/*").facts).map((r) => r.id)).toContain("secrets.private-keys");
+    expect(candidateRules(policy, judge(policy, "cat ~/.ssh/*").facts).map((r) => r.id)).toContain(
+      "secrets.private-keys",
+    );
   });
 
   it("keep the same rules when read from the compiled file, whose index picks them without parsing the others", () => {
