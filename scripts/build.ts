@@ -233,34 +233,113 @@ const lazyGlobs: Plugin = {
   },
 };
 
+/** The generated source of one table module (`dataTables`); `store`: where its entries go, if not inline. */
+async function tableModule(path: string, store?: TableStore): Promise<string> {
+  const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  // sorted, so the output does not depend on how the module loader orders a namespace
+  const lines = Object.entries(mod)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => {
+      const json = JSON.stringify(value);
+      if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value))
+        throw new Error(`${path}: export \`${name}\` is not plain JSON data`);
+      // a large keyed table is parsed one entry at a time, on first use: a Bash call looks up a
+      // handful of programs, and parsing every program's option grammar was most of the shell's load time
+      if (json.length > LAZY_TABLE_CHARS && isKeyed(value))
+        return `export const ${name} = ${lazyTableSource(value, `${path}: \`${name}\``, store)};`;
+      return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
+    });
+  const reader = store === undefined ? [] : [`import { __lanesTableEntry } from "${TABLE_FILE_MODULE}";`];
+  return [...reader, LAZY_TABLE_HELPER, ...lines].join("\n");
+}
+
+const TABLES_DIR = join(ROOT, "src", "shell", "tables");
+/** The module that reads the hot shell bundle's data file (`TABLE_FILE_HELPER`). */
+const TABLE_FILE_MODULE = "lanes-table-file";
+
 /**
  * The shell's data tables (src/shell/tables/*.ts) are evaluated here, at build time, and inlined
  * as `JSON.parse("...")`: V8 parses JSON much faster than it runs the object-building code, which
  * was the largest part of loading the shell analysis. The plugin refuses anything that would not
  * survive JSON (functions, Sets, Maps, undefined), so the tables stay plain data.
+ *
+ * With `store` (the hot shell bundle), the entries of the large tables are not in the bundle but in
+ * the data file beside it (`shell.tables`, see `TableStore`): every table module is generated
+ * first, in name order, so the file and its offsets are the same on every build.
  */
-const dataTables: Plugin = {
-  name: "lanes-data-tables",
-  setup(b) {
-    b.onLoad({ filter: /src[\\/]shell[\\/]tables[\\/][a-z-]+\.ts$/ }, async (args) => {
-      const mod = (await import(pathToFileURL(args.path).href)) as Record<string, unknown>;
-      // sorted, so the output does not depend on how the module loader orders a namespace
-      const lines = Object.entries(mod)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, value]) => {
-          const json = JSON.stringify(value);
-          if (json === undefined || JSON.stringify(JSON.parse(json)) !== json || !isPlainData(value))
-            throw new Error(`${args.path}: export \`${name}\` is not plain JSON data`);
-          // a large keyed table is parsed one entry at a time, on first use: a Bash call looks up a
-          // handful of programs, and parsing every program's option grammar was most of the shell's load time
-          if (json.length > LAZY_TABLE_CHARS && isKeyed(value))
-            return `export const ${name} = ${lazyTableSource(value, `${args.path}: \`${name}\``)};`;
-          return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
+function dataTables(store?: TableStore): Plugin {
+  return {
+    name: "lanes-data-tables",
+    setup(b) {
+      const modules = new Map<string, string>();
+      if (store !== undefined)
+        b.onStart(async () => {
+          store.reset();
+          modules.clear();
+          for (const file of readdirSync(TABLES_DIR)
+            .filter((f) => /^[a-z-]+\.ts$/.test(f))
+            .sort()) {
+            const path = join(TABLES_DIR, file);
+            modules.set(path, await tableModule(path, store));
+          }
         });
-      return { contents: [LAZY_TABLE_HELPER, ...lines].join("\n"), loader: "js" };
-    });
-  },
-};
+      // the reader of the data file: one module, so one descriptor, with the id of the finished file
+      b.onResolve({ filter: new RegExp(`^${TABLE_FILE_MODULE}$`) }, () => ({
+        path: TABLE_FILE_MODULE,
+        namespace: "lanes-tables",
+      }));
+      b.onLoad({ filter: /.*/, namespace: "lanes-tables" }, () => {
+        if (store === undefined) throw new Error("the table data file is only for the hot shell bundle");
+        return { contents: `${TABLE_FILE_HELPER(store.id())}\nexport { __lanesTableEntry };`, loader: "js" };
+      });
+      b.onLoad({ filter: /src[\\/]shell[\\/]tables[\\/][a-z-]+\.ts$/ }, async (args) => {
+        const contents = modules.get(args.path) ?? (store === undefined ? await tableModule(args.path) : undefined);
+        if (contents === undefined) throw new Error(`${args.path}: not a table module of ${TABLES_DIR}`);
+        return { contents, loader: "js" };
+      });
+    },
+  };
+}
+
+/**
+ * The data file of the hot shell bundle (`dist/shell.tables`): the JSON of every entry of its large
+ * tables, one after another, after a header line that names the file's content
+ * (`lanes shell tables <id>`). The bundle keeps each table's keys with the offset and length of
+ * their entries, and reads an entry from the file when a call first looks it up: the entries are
+ * neither read nor compiled into the code cache on every Bash call, and a call reads only the
+ * few entries it needs. A file that does not match the bundle (its header names other content) is
+ * an error, never a misread.
+ */
+export class TableStore {
+  private chunks: string[] = [];
+  private size = 0;
+  private frozen: string | undefined;
+  reset(): void {
+    this.chunks = [];
+    this.size = 0;
+    this.frozen = undefined;
+  }
+  /** Stores `json`, returns its offset and length (bytes after the header; the file is ASCII). */
+  add(json: string, where: string): [number, number] {
+    if (this.frozen !== undefined) throw new Error(`${where}: the table file is already complete`);
+    if (/[^\x00-\x7f]/.test(json))
+      throw new Error(`${where}: a non-ASCII character; write it as \\uXXXX in the source`);
+    const at = this.size;
+    this.chunks.push(json);
+    this.size += json.length;
+    return [at, json.length];
+  }
+  /** The id of the content (sealing the file: nothing can be added after). */
+  id(): string {
+    return (this.frozen ??= createHash("sha256").update(this.chunks.join("")).digest("hex").slice(0, 16));
+  }
+  header(): string {
+    return `lanes shell tables ${this.id()}\n`;
+  }
+  contents(): string {
+    return this.header() + this.chunks.join("");
+  }
+}
 
 /**
  * Keyed tables whose JSON is longer than this are parsed lazily, entry by entry (see
@@ -285,7 +364,7 @@ const isKeyed = (value: unknown): value is Record<string, unknown> =>
  * loading the code cache creates one string where a literal created two per entry (the key and the
  * JSON), and nothing is built for a table until a key is looked up.
  */
-export function lazyTableSource(table: Record<string, unknown>, where: string): string {
+export function lazyTableSource(table: Record<string, unknown>, where: string, store?: TableStore): string {
   // `__proto__` would read the prototype of a plain object instead of an entry
   if (Object.hasOwn(table, "__proto__")) throw new Error(`${where} has a \`__proto__\` key`);
   let lines = "\n";
@@ -293,8 +372,10 @@ export function lazyTableSource(table: Record<string, unknown>, where: string): 
   for (const [key, value] of Object.entries(table)) {
     // compact JSON never holds a raw newline or tab; a key must not either
     if (key.includes("\n") || key.includes("\t")) throw new Error(`${where} has a key with a newline or a tab`);
+    // inline, the entry's JSON; in the data file, where it is (`<offset>,<length>`)
+    const entry = (json: string): string => (store === undefined ? json : store.add(json, `${where}.${key}`).join(","));
     if (!isKeyed(value)) {
-      lines += `${key}\t${JSON.stringify(value)}\n`;
+      lines += `${key}\t${entry(JSON.stringify(value))}\n`;
       continue;
     }
     const own: Record<string, unknown> = {};
@@ -302,13 +383,14 @@ export function lazyTableSource(table: Record<string, unknown>, where: string): 
     for (const [member, v] of Object.entries(value)) {
       if (member === "__proto__") throw new Error(`${where}.${key} has a \`__proto__\` key`);
       if (isKeyed(v) && JSON.stringify(v).length > LAZY_MEMBER_CHARS)
-        lazy.push(`${JSON.stringify(member)}: ${lazyTableSource(v, `${where}.${key}.${member}`)}`);
+        lazy.push(`${JSON.stringify(member)}: ${lazyTableSource(v, `${where}.${key}.${member}`, store)}`);
       else own[member] = v;
     }
-    lines += `${key}\t${JSON.stringify(own)}\n`;
+    lines += `${key}\t${entry(JSON.stringify(own))}\n`;
     if (lazy.length > 0) members.push(`${JSON.stringify(key)}: () => ({ ${lazy.join(", ")} })`);
   }
-  return `__lanesLazyTable(${JSON.stringify(lines)}${members.length === 0 ? "" : `, { ${members.join(", ")} }`})`;
+  const args = [JSON.stringify(lines), members.length === 0 ? "undefined" : `{ ${members.join(", ")} }`];
+  return `__lanesLazyTable(${args.join(", ")}${store === undefined ? "" : ", __lanesTableEntry"})`;
 }
 
 /**
@@ -318,7 +400,7 @@ export function lazyTableSource(table: Record<string, unknown>, where: string): 
  * reading an entry returns its parsed value, parsed once. A key is found by searching the string;
  * what a search found, or did not, is remembered.
  */
-export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members) {
+export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members, read) {
   const found = new Map();
   const entry = (key) => {
     let value = found.get(key);
@@ -327,7 +409,8 @@ export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members) {
       if (at === -1) value = null;
       else {
         const from = at + key.length + 2;
-        value = { parsed: JSON.parse(lines.slice(from, lines.indexOf("\\n", from))) };
+        const text = lines.slice(from, lines.indexOf("\\n", from));
+        value = { parsed: JSON.parse(read === undefined ? text : read(text)) };
         if (members !== undefined && Object.hasOwn(members, key)) Object.assign(value.parsed, members[key]());
       }
       found.set(key, value);
@@ -346,6 +429,36 @@ export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members) {
     defineProperty: () => false,
     deleteProperty: () => false,
   });
+}`;
+
+/**
+ * How the hot shell bundle reads an entry of its data file (`TableStore`): `<offset>,<length>`
+ * read from `shell.tables` beside the bundle, through one descriptor opened on the first lookup,
+ * after checking that the file's header names the content this bundle was built with.
+ */
+export const TABLE_FILE_HELPER = (
+  id: string,
+): string => `const __lanesTableHeader = ${JSON.stringify(`lanes shell tables ${id}\n`)};
+let __lanesTableFd;
+function __lanesTableEntry(where) {
+  const fs = require("node:fs");
+  const file = require("node:path").join(__dirname, "shell.tables");
+  if (__lanesTableFd === undefined) {
+    const fd = fs.openSync(file, "r");
+    const head = Buffer.alloc(__lanesTableHeader.length);
+    if (fs.readSync(fd, head, 0, head.length, 0) !== head.length || head.latin1Slice() !== __lanesTableHeader) {
+      fs.closeSync(fd);
+      throw new Error("lanes: \`" + file + "\` is not the data of the shell analysis beside it; reinstall lanes (\`lanes init\`)");
+    }
+    __lanesTableFd = fd;
+  }
+  const comma = where.indexOf(",");
+  const at = __lanesTableHeader.length + Number(where.slice(0, comma)), length = Number(where.slice(comma + 1));
+  const bytes = Buffer.allocUnsafe(length);
+  let n = 0;
+  for (let r; n < length && (r = fs.readSync(__lanesTableFd, bytes, n, length - n, at + n)) > 0; ) n += r;
+  if (n !== length) throw new Error("lanes: \`" + file + "\` is shorter than the shell analysis expects; reinstall lanes (\`lanes init\`)");
+  return bytes.latin1Slice(0, n);
 }`;
 
 function isPlainData(value: unknown): boolean {
@@ -376,6 +489,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
     logLevel: "silent",
     define: { __LANES_VERSION__: JSON.stringify(version()) },
   } as const;
+  const tables = new TableStore();
   const shell = await build({
     ...common,
     entryPoints: [join(ROOT, "src", "shell", "index.ts")],
@@ -383,8 +497,9 @@ export async function buildAll(outDir: string): Promise<string[]> {
     format: "cjs",
     ...IMPL_WRAPPER,
     inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
-    plugins: [dataTables],
+    plugins: [dataTables(tables)],
   });
+  writeFileSync(join(outDir, "shell.tables"), tables.contents());
   problems.push(
     ...nonAscii(join(outDir, "shell.impl.cjs")),
     ...Object.keys(shell.metafile.inputs)
@@ -409,7 +524,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
     entryPoints: [join(ROOT, "src", "config", "load.ts")],
     outfile: join(outDir, "compile.impl.cjs"),
     format: "cjs",
-    plugins: [dataTables],
+    plugins: [dataTables()],
   });
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
@@ -421,7 +536,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
       outfile: join(outDir, file),
       format: cli ? "esm" : "cjs",
       ...(hot && IMPL_WRAPPER),
-      plugins: hot ? [lazyShell, lazyGlobs, dataTables] : [dataTables],
+      plugins: hot ? [lazyShell, lazyGlobs, dataTables()] : [dataTables()],
       // the ESM CLI bundles CommonJS dependencies, which need `require` for node built-ins
       ...(cli && {
         banner: {

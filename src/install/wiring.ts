@@ -31,6 +31,7 @@ export const DIST_FILES: readonly string[] = [
   ...HOOK_ENTRIES,
   ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`),
   "shell.impl.cjs",
+  "shell.tables",
   "globs.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",

@@ -2,8 +2,12 @@
  * The large shell data tables are inlined by the build as lazily parsed tables (scripts/build.ts,
  * `LAZY_TABLE_HELPER`): the analysis must see exactly the object the source defines.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LAZY_TABLE_HELPER, lazyTableSource } from "../../scripts/build.ts";
+import { LAZY_TABLE_HELPER, lazyTableSource, TABLE_FILE_HELPER, TableStore } from "../../scripts/build.ts";
 import { PROGRAM_GRAMMARS } from "../../src/shell/tables/options.ts";
 import { PROGRAM_EFFECTS } from "../../src/shell/tables/effects.ts";
 import { WRAPPERS } from "../../src/shell/tables/wrappers.ts";
@@ -63,5 +67,34 @@ describe("lazily parsed data tables", () => {
     }).toThrow(TypeError);
     expect(Reflect.deleteProperty(table, "git")).toBe(false);
     expect(table["git"]).toEqual({ options: { "-C": 1 } });
+  });
+
+  it("read from the data file beside the bundle, entry by entry, only when it is the file the bundle was built with", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lanes-tables-"));
+    try {
+      const store = new TableStore();
+      const plain = JSON.parse(JSON.stringify(PROGRAM_GRAMMARS)) as Table;
+      const source = lazyTableSource(plain, "test", store);
+      const load = () =>
+        new Function(
+          "require",
+          "__dirname",
+          `${LAZY_TABLE_HELPER}\n${TABLE_FILE_HELPER(store.id())}\nreturn ${source};`,
+        )(createRequire(import.meta.url), dir) as Table;
+      // the bundle holds the keys and where their entries are, not the entries
+      expect(source.length).toBeLessThan(JSON.stringify(plain).length / 4);
+      writeFileSync(join(dir, "shell.tables"), store.contents());
+      const table = load();
+      expect(Object.keys(table)).toEqual(Object.keys(plain));
+      for (const key of Object.keys(plain)) expect(table[key]).toEqual(plain[key]);
+      expect(() => store.add("{}", "late")).toThrow(/already complete/);
+      // another build's file, or a cut one: an error that says what to do, never a misread
+      writeFileSync(join(dir, "shell.tables"), store.contents().replace(store.id(), "0".repeat(16)));
+      expect(() => load()["git"]).toThrow(/is not the data of the shell analysis beside it; reinstall lanes/);
+      writeFileSync(join(dir, "shell.tables"), store.contents().slice(0, store.header().length + 10));
+      expect(() => load()["git"]).toThrow(/is shorter than the shell analysis expects; reinstall lanes/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -98,6 +98,7 @@ describe("lanes init / lanes uninstall", () => {
       "pre-tool-use.cjs",
       "pre-tool-use.impl.cjs",
       "shell.impl.cjs",
+      "shell.tables",
       "compile.impl.cjs",
       "session-start.cjs",
       "cli.mjs",
