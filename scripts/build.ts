@@ -439,16 +439,16 @@ export const LAZY_TABLE_HELPER = `function __lanesLazyTable(lines, members, read
 export const TABLE_FILE_HELPER = (
   id: string,
 ): string => `const __lanesTableHeader = ${JSON.stringify(`lanes shell tables ${id}\n`)};
-let __lanesTableFd;
+let __lanesTableFs, __lanesTableFd, __lanesTableFile;
 function __lanesTableEntry(where) {
-  const fs = require("node:fs");
-  const file = require("node:path").join(__dirname, "shell.tables");
   if (__lanesTableFd === undefined) {
-    const fd = fs.openSync(file, "r");
+    __lanesTableFs = require("node:fs");
+    __lanesTableFile = require("node:path").join(__dirname, "shell.tables");
+    const fd = __lanesTableFs.openSync(__lanesTableFile, "r");
     const head = Buffer.alloc(__lanesTableHeader.length);
-    if (fs.readSync(fd, head, 0, head.length, 0) !== head.length || head.latin1Slice() !== __lanesTableHeader) {
-      fs.closeSync(fd);
-      throw new Error("lanes: \`" + file + "\` is not the data of the shell analysis beside it; reinstall lanes (\`lanes init\`)");
+    if (__lanesTableFs.readSync(fd, head, 0, head.length, 0) !== head.length || head.latin1Slice() !== __lanesTableHeader) {
+      __lanesTableFs.closeSync(fd);
+      throw new Error("lanes: \`" + __lanesTableFile + "\` is not the data of the shell analysis beside it; reinstall lanes (\`lanes init\`)");
     }
     __lanesTableFd = fd;
   }
@@ -456,8 +456,8 @@ function __lanesTableEntry(where) {
   const at = __lanesTableHeader.length + Number(where.slice(0, comma)), length = Number(where.slice(comma + 1));
   const bytes = Buffer.allocUnsafe(length);
   let n = 0;
-  for (let r; n < length && (r = fs.readSync(__lanesTableFd, bytes, n, length - n, at + n)) > 0; ) n += r;
-  if (n !== length) throw new Error("lanes: \`" + file + "\` is shorter than the shell analysis expects; reinstall lanes (\`lanes init\`)");
+  for (let r; n < length && (r = __lanesTableFs.readSync(__lanesTableFd, bytes, n, length - n, at + n)) > 0; ) n += r;
+  if (n !== length) throw new Error("lanes: \`" + __lanesTableFile + "\` is shorter than the shell analysis expects; reinstall lanes (\`lanes init\`)");
   return bytes.latin1Slice(0, n);
 }`;
 
