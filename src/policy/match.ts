@@ -793,11 +793,13 @@ export function candidateRules(
   // read from a file, the policy carries its index (policy-file.ts); in memory, it is built once per rule list
   const index = policy.ruleIndex ?? indexOf(policy.rules);
   const paths: string[] = [];
+  const classes = new Set<string>();
   let everyPath = false;
   for (const file of facts.files) {
     // globbed names and trees read whole meet path rules beyond their literal path (`matchPathRule`)
     if (file.glob || (file.recursive && file.access === "read")) everyPath = true;
     if (file.path !== undefined) paths.push(file.path, file.path.toLowerCase());
+    for (const c of file.classes) classes.add(c);
   }
   return indexedRules(index, {
     programs,
@@ -805,6 +807,7 @@ export function candidateRules(
     files: facts.files.length > 0,
     paths,
     everyPath,
+    classes,
     code: facts.code.length > 0,
     pipes: (facts.shell?.pipes.length ?? 0) > 0,
   }).map((at) => policy.rules[at]!);

@@ -14,7 +14,8 @@
  * | `w:<prefix>`     | the same for names ending in `*` (`mkfs.*`), by prefix             |
  * | `h:<hint>`       | path rules one of whose globs holds this literal piece (`.ssh`)     |
  * | `k:paths`        | every path rule indexed by hints (for globbed and tree-wide facts)  |
- * | `k:files`        | delete and file-effect rules, path rules with a glob without hints  |
+ * | `c:<class>`      | delete and file-effect rules naming this path class (`system`)      |
+ * | `k:files`        | dynamic delete rules, path rules with a glob without hints          |
  * | `k:code`         | remote-code rules, and SQL rules interpreter code can reach          |
  * | `k:pipe`         | pipe rules                                                          |
  * | `k:always`       | every other rule, and any rule a key cannot name exactly             |
@@ -24,6 +25,10 @@
  * none of a rule's hints cannot meet the rule by path. A globbed path (`rm *.pem`) and a
  * recursive read of a tree can meet a path rule in other ways (match.ts `globReachesName`,
  * `treeHoldsSecret`), so such a call takes every path rule (`k:paths`).
+ *
+ * A delete or file-effect rule matches only a file of one of its classes (`targets`): a call whose
+ * files are of none of them cannot meet it (a delete rule of files whose path is unknown,
+ * `dynamic`, stays a candidate for every call that touches a file).
  *
  * The matchers stay the one definition of a match (match.ts): the index only leaves out rules that
  * cannot match, which test/policy/candidates.test.ts checks over the whole case corpus.
@@ -71,7 +76,9 @@ export function buildRuleIndex(rules: readonly CompiledRule[]): string {
       }
       case "delete":
       case "file-effect":
-        return add("k:files", String(at));
+        if ((m.kind === "delete" && m.dynamic === true) || !m.targets.every(plain)) return add("k:files", String(at));
+        for (const target of new Set<string>(m.targets)) add(`c:${target}`, String(at));
+        return;
       case "remote-code":
         return add("k:code", String(at));
       case "pipe":
@@ -101,6 +108,8 @@ export interface IndexQuery {
   readonly paths: readonly string[];
   /** A file is a glob, or a tree read whole: every path rule is a candidate. */
   readonly everyPath: boolean;
+  /** The classes of the files the call touches (`system`, `home-file`...). */
+  readonly classes: ReadonlySet<string>;
   readonly code: boolean;
   readonly pipes: boolean;
 }
@@ -138,6 +147,7 @@ export function indexedRules(index: string, query: IndexQuery): number[] {
   }
   if (query.files) {
     take(line("k:files"));
+    for (const c of query.classes) if (plain(c)) take(line(`c:${c}`));
     if (query.everyPath) take(line("k:paths"));
     else
       for (let at = index.indexOf("\nh:"); at !== -1; at = index.indexOf("\nh:", at + 1)) {

@@ -100,6 +100,11 @@ describe("candidate rules", () => {
       );
     expect(read(`${PROJECT}/README.md`)).not.toContain("secrets.private-keys");
     expect(read(`${HOME}/.ssh/id_rsa`)).toContain("secrets.private-keys");
+    // delete and file-effect rules: only those naming a class of the call's files
+    expect(read(`${PROJECT}/README.md`)).not.toContain("fs.delete-root");
+    const rmRoot = candidateRules(policy, judge(policy, "rm -rf /").facts).map((r) => r.id);
+    expect(rmRoot).toContain("fs.delete-root");
+    expect(rmRoot).not.toContain("fs.delete-other-home");
     // a glob can name any file: every path rule stays
     expect(candidateRules(policy, judge(policy, "cat ~/.ssh/*").facts).map((r) => r.id)).toContain(
       "secrets.private-keys",
@@ -143,6 +148,7 @@ describe("candidate rules", () => {
         files: false,
         paths: [],
         everyPath: false,
+        classes: new Set(),
         code: false,
         pipes: false,
       });
