@@ -307,8 +307,9 @@ function dataTables(store?: TableStore): Plugin {
  * (`lanes shell tables <id>`). The bundle keeps each table's keys with the offset and length of
  * their entries, and reads an entry from the file when a call first looks it up: the entries are
  * neither read nor compiled into the code cache on every Bash call, and a call reads only the
- * few entries it needs. A file that does not match the bundle (its header names other content) is
- * an error, never a misread.
+ * few entries it needs. A file that is missing or does not match the bundle (its header names
+ * other content) is an install error (`LanesInstallError`), never a misread: the analysis does not
+ * turn it into an `ask` like its own failures, and the hook blocks the call.
  */
 export class TableStore {
   private chunks: string[] = [];
@@ -440,15 +441,25 @@ export const TABLE_FILE_HELPER = (
   id: string,
 ): string => `const __lanesTableHeader = ${JSON.stringify(`lanes shell tables ${id}\n`)};
 let __lanesTableFs, __lanesTableFd, __lanesTableFile;
+function __lanesTableBroken(what) {
+  const error = new Error("lanes: \`" + __lanesTableFile + "\` " + what + "; reinstall lanes (\`lanes init\`)");
+  error.name = "LanesInstallError";
+  return error;
+}
 function __lanesTableEntry(where) {
   if (__lanesTableFd === undefined) {
     __lanesTableFs = require("node:fs");
     __lanesTableFile = require("node:path").join(__dirname, "shell.tables");
-    const fd = __lanesTableFs.openSync(__lanesTableFile, "r");
+    let fd;
+    try {
+      fd = __lanesTableFs.openSync(__lanesTableFile, "r");
+    } catch (error) {
+      throw __lanesTableBroken("cannot be read (" + (error && error.code) + ")");
+    }
     const head = Buffer.alloc(__lanesTableHeader.length);
     if (__lanesTableFs.readSync(fd, head, 0, head.length, 0) !== head.length || head.latin1Slice() !== __lanesTableHeader) {
       __lanesTableFs.closeSync(fd);
-      throw new Error("lanes: \`" + __lanesTableFile + "\` is not the data of the shell analysis beside it; reinstall lanes (\`lanes init\`)");
+      throw __lanesTableBroken("is not the data of the shell analysis beside it");
     }
     __lanesTableFd = fd;
   }
@@ -457,7 +468,7 @@ function __lanesTableEntry(where) {
   const bytes = Buffer.allocUnsafe(length);
   let n = 0;
   for (let r; n < length && (r = __lanesTableFs.readSync(__lanesTableFd, bytes, n, length - n, at + n)) > 0; ) n += r;
-  if (n !== length) throw new Error("lanes: \`" + __lanesTableFile + "\` is shorter than the shell analysis expects; reinstall lanes (\`lanes init\`)");
+  if (n !== length) throw __lanesTableBroken("is shorter than the shell analysis expects");
   return bytes.latin1Slice(0, n);
 }`;
 

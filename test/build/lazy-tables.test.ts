@@ -93,6 +93,13 @@ describe("lazily parsed data tables", () => {
       expect(() => load()["git"]).toThrow(/is not the data of the shell analysis beside it; reinstall lanes/);
       writeFileSync(join(dir, "shell.tables"), store.contents().slice(0, store.header().length + 10));
       expect(() => load()["git"]).toThrow(/is shorter than the shell analysis expects; reinstall lanes/);
+      rmSync(join(dir, "shell.tables"));
+      expect(() => load()["git"]).toThrow(
+        expect.objectContaining({
+          name: "LanesInstallError",
+          message: expect.stringMatching(/cannot be read \(ENOENT\); reinstall lanes/),
+        }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
  * new kind of call and is left alone for a kind it has seen; a damaged cache never changes an
  * answer; the lazily loaded bundles refuse to run without the loader.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBundle } from "../../src/hooks/loader.ts";
@@ -56,6 +56,28 @@ describe("the hook loader's code caches", () => {
     expect(denied.status).toBe(0);
     expect(denied.json?.["hookSpecificOutput"]).toMatchObject({ permissionDecision: "deny" });
     expect(caches()["shell"]).toEqual(["pre:Bash:main:answer"]);
+    expect(pre("Bash", { command: "git status" }).stdout).toBe("");
+  });
+
+  it("a missing or foreign table file blocks every Bash call, whatever it runs, and says to reinstall", () => {
+    const file = p.path(".claude/lanes/dist/shell.tables");
+    const tables = readFileSync(file);
+    try {
+      for (const broken of [
+        undefined,
+        Buffer.concat([Buffer.from("lanes shell tables 0000000000000000\n"), tables.subarray(36)]),
+      ]) {
+        if (broken === undefined) rmSync(file);
+        else writeFileSync(file, broken);
+        for (const command of ["git status", "rm -rf /", "ls"]) {
+          const out = pre("Bash", { command }).json?.["hookSpecificOutput"] as Record<string, unknown>;
+          expect(out, command).toMatchObject({ permissionDecision: "deny" });
+          expect(String(out["permissionDecisionReason"]), command).toMatch(/shell\.tables`.*reinstall lanes/);
+        }
+      }
+    } finally {
+      writeFileSync(file, tables);
+    }
     expect(pre("Bash", { command: "git status" }).stdout).toBe("");
   });
 

@@ -121,6 +121,9 @@ export class Walker extends Collector {
         if (!info.called) this.walkFunction(info, ctx, undefined);
       }
     } catch (error) {
+      // a broken install (the built bundle's data file missing or from another build) is not a
+      // command lanes cannot analyse: it blocks every call until lanes is installed again
+      if (error instanceof Error && error.name === "LanesInstallError") throw error;
       if (error instanceof BudgetExceeded) this.stop("node-budget");
       else if (error instanceof RangeError) this.stop("stack-overflow");
       else this.report("internal-error", this.source, error instanceof Error ? error.message : undefined);
