@@ -5,10 +5,10 @@
  * that is not denied resets the instance's counts.
  *
  * One small log per session and agent (`.claude/state/violations/<session>-<agent>.jsonl`): each
- * denial appends one line (the rules that decided it and the time) with a single `write` on an
- * `O_APPEND` descriptor (the one that read it), and a call that is not denied removes the log. Appending, not rewriting:
- * replacing a file by rename made the file system flush it first (ext4's `auto_da_alloc`), most of
- * a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
+ * denial reads it and appends one line (the rules that decided it and the time) with a single
+ * `write`, both through one `O_APPEND` descriptor, and a call that is not denied removes the log.
+ * Appending, not rewriting: replacing a file by rename made the file system flush it first (ext4's
+ * `auto_da_alloc`), most of a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
  */
 import { closeSync, existsSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
