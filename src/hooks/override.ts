@@ -99,10 +99,11 @@ export function canonicalJson(value: unknown): string {
 
 const callText = (session: string, tool: string, input: Readonly<Record<string, unknown>>): string =>
   canonicalJson([session, tool, input]);
+const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
 
 /** The hash that binds an offer or grant to one exact call of one session. */
 export function callHash(session: string, tool: string, input: Readonly<Record<string, unknown>>): string {
-  return bytesToHex(sha256(utf8ToBytes(callText(session, tool, input))));
+  return sha256Hex(callText(session, tool, input));
 }
 
 /** `n` bytes from the system's random source. */
@@ -205,7 +206,7 @@ export function offerOverride(
   // its key without hashing the call, and nothing to write
   const standing = seen?.offers.find((o) => o.key === key && o.session === call.session);
   if (standing !== undefined && live(now)(standing)) return standing.code;
-  const hash = bytesToHex(sha256(utf8ToBytes(text)));
+  const hash = sha256Hex(text);
   try {
     return update(stateDir, now, (store) => {
       const existing = offerFor(store, hash);
