@@ -3,7 +3,7 @@
  * hashed again and every listed directory listed again; any difference means the policy no longer
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import {
   COMPILED_FORMAT,
   type CompiledLayout,
@@ -12,6 +12,7 @@ import {
   type PolicySource,
 } from "../policy/compiled.ts";
 import { fnv1a64 } from "../io/hash.ts";
+import { readAt } from "../io/read.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
@@ -140,11 +141,9 @@ const MAX_OPEN = 4;
 const OPEN: PolicyBytes[] = [];
 
 function readRange(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafeSlow(length);
-  let n = 0;
-  for (let r; n < length && (r = readSync(fd, buffer, n, length - n, position + n)) > 0;) n += r;
-  if (n !== length) throw new Error("the compiled policy ends early");
-  return buffer;
+  const bytes = readAt(fd, position, length);
+  if (bytes.length !== length) throw new Error("the compiled policy ends early");
+  return bytes;
 }
 
 /**

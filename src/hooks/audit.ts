@@ -5,7 +5,8 @@
  * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
  * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { readAt } from "../io/read.ts";
 import type { EventAudit } from "../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
 import type { RiskClass } from "../policy/types.ts";
@@ -126,8 +127,7 @@ export function auditLog(
 
 /** Whether the file's last byte is a newline (one byte read at the end). */
 function endsWithNewline(fd: number, size: number): boolean {
-  const byte = Buffer.alloc(1);
-  return readSync(fd, byte, 0, 1, size - 1) === 1 && byte[0] === 0x0a;
+  return readAt(fd, size - 1, 1)[0] === 0x0a;
 }
 
 /** Parses the text of an audit log: the entries, and how many torn lines (cut by a crash mid-write) were skipped. */

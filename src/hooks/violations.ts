@@ -10,9 +10,10 @@
  * Appending, not rewriting: replacing a file by rename made the file system flush it first (ext4's
  * `auto_da_alloc`), most of a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
  */
-import { closeSync, existsSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../io/atomic.ts";
+import { readToEnd } from "../io/read.ts";
 import { safeId } from "../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { isoTime } from "../io/time.ts";
@@ -57,19 +58,6 @@ function openLog(file: string, stateDir: string): number {
   }
 }
 
-/** The whole log, read from `fd` (an empty string for a new log: one read, no exception). */
-function readAll(fd: number): string {
-  const chunks: Buffer[] = [];
-  for (let at = 0; ;) {
-    const chunk = Buffer.allocUnsafe(16_384);
-    const n = readSync(fd, chunk, 0, chunk.length, at);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    at += n;
-  }
-  return chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8");
-}
-
 /**
  * Updates the counts of `agentKey` (an agent_id, or `main`) after a decision and returns the count
  * of the most repeated rule among `rules` (0 after a reset). Errors leave the count unknown
@@ -93,7 +81,7 @@ export function countDenial(
     // one descriptor reads the log and appends to it: a first denial opens a new log, and nothing throws
     const fd = openLog(file, stateDir);
     try {
-      const text = readAll(fd);
+      const text = readToEnd(fd).toString("utf8");
       const counts = countsOf(text);
       const count = Math.max(...rules.map((id) => (counts.get(id) ?? 0) + 1));
       // a torn last line (a writer killed mid-write) stays apart from this one
