@@ -2,20 +2,23 @@
  * `npm run bench`: performance as ratios against `node -e 0` measured in the same run (so the
  * machine's speed cancels out), never as absolute timings in tests.
  *
- * 1. Cold start: the built hooks (`dist/*.mjs`) on real hook inputs in a temp project with a compiled
- *    policy, interleaved with `node -e 0`, N runs each; medians, ratios and the time over `node -e 0`.
- *    The lane checks' cost is the ratio of a subagent call (definition lookup, owned paths, MUST NOT
- *    rules, agent tree) to the same call from the main session. Then the Bash and Read calls again in
- *    a clean environment: variables that make every `node` start do more (`NODE_EXTRA_CA_CERTS`
- *    loads a certificate bundle at start, about 45 ms on the VM of the README) inflate `node -e 0`
- *    and so flatter the ratio; the hooks' own cost is the same in both.
+ * 1. Cold start: the installed hooks on real hook inputs in a temp project with a compiled policy,
+ *    interleaved with `node -e 0`, N shuffled rounds; medians, ratios and the time over `node -e 0`.
+ *    Twice: like for like, both without the variables the hook commands clear (`NODE_EXTRA_CA_CERTS`
+ *    loads a certificate bundle at every Node start, about 45 ms on the VM of the README, and would
+ *    flatter the ratio), which is the hooks' own cost; then as Claude Code runs them here, the hooks
+ *    without those variables and `node -e 0` with this environment's. The lane checks' cost is the
+ *    ratio of a subagent call (definition lookup, owned paths, MUST NOT rules, agent tree) to the
+ *    same call from the main session.
  * 2. Decision time in-process: `evaluate` over every command of the test corpus, p50 and p99.
  * 3. Runtime: progress-file update latency (locked read-modify-write), p50 and p99.
  *
- * Options: `--runs N` (default 41), `--json` (one JSON object on stdout).
+ * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--baseline DIR` (another
+ * lanes build, a checkout or its `dist/`, installed into its own project and timed in the same
+ * like-for-like rounds: a regression shows as its rows beside this build's).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,6 +27,7 @@ import { parse as parseYaml } from "yaml";
 import { compilePathGlob } from "../src/globs/compile.ts";
 import { loadPolicy } from "../src/config/load.ts";
 import { evaluate } from "../src/policy/evaluate.ts";
+import { HOOK_CLEARED_VARIABLES } from "../src/install/wiring.ts";
 import { benchProgressUpdates } from "./bench-runtime.ts";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
@@ -40,32 +44,43 @@ const percentile = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-function timeRun(
-  command: string,
-  argv: string[],
-  input: string,
-  env: NodeJS.ProcessEnv,
-): { ms: number; stdout: string } {
+/** Wall time of one `node` process with these arguments, input and environment. */
+function timeNode(argv: string[], input: string, env: NodeJS.ProcessEnv): number {
   const start = performance.now();
-  const result = spawnSync(command, argv, { input, env, encoding: "utf8" });
+  const result = spawnSync(process.execPath, argv, { input, env, encoding: "utf8" });
   const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`${command} ${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
-  return { ms, stdout: result.stdout };
+  if (result.status !== 0) throw new Error(`node ${argv.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return ms;
 }
 
-/** A temp project with lanes installed (from the built CLI) and a compiled policy. */
-function makeProject(): { dir: string; home: string } {
+interface BenchProject {
+  readonly dir: string;
+  readonly home: string;
+}
+
+/** A temp project with lanes installed by `cli` (this build's by default) and a compiled policy. */
+function makeProject(cli = join(ROOT, "dist", "cli.mjs")): BenchProject {
   const dir = mkdtempSync(join(tmpdir(), "lanes-bench-"));
   const home = join(dir, "home");
   const project = join(dir, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, "src", "server"), { recursive: true });
-  const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", project], {
+  const init = spawnSync(process.execPath, [cli, "init", project], {
     env: { ...process.env, HOME: home },
     encoding: "utf8",
   });
-  if (init.status !== 0) throw new Error(`lanes init failed: ${init.stderr}`);
+  if (init.status !== 0) throw new Error(`lanes init (${cli}) failed: ${init.stderr}`);
   return { dir: project, home };
+}
+
+/** `--baseline DIR`: another lanes build (a checkout, or its `dist/`) to time in the same rounds. */
+function baselineCli(): string | undefined {
+  const at = args.indexOf("--baseline");
+  if (at < 0) return undefined;
+  const dir = args[at + 1];
+  if (dir === undefined) throw new Error("--baseline needs a directory: a lanes checkout or its dist/");
+  for (const cli of [join(dir, "dist", "cli.mjs"), join(dir, "cli.mjs")]) if (existsSync(cli)) return cli;
+  throw new Error(`--baseline ${dir}: no dist/cli.mjs or cli.mjs there`);
 }
 
 let calls = 0;
@@ -88,46 +103,70 @@ function hookInput(project: string, tool: string, toolInput: Record<string, unkn
   });
 }
 
-/** Variables that make every `node` process do more at start, whatever it runs. */
-const STARTUP_VARIABLES = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"];
-
-function coldStart(project: string, home: string, clean = false) {
-  const inherited = clean
-    ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !STARTUP_VARIABLES.includes(k)))
-    : process.env;
-  const env = { ...inherited, HOME: home, CLAUDE_PROJECT_DIR: project };
-  const hook = join(project, ".claude", "lanes", "dist", "pre-tool-use.cjs");
-  const post = join(project, ".claude", "lanes", "dist", "post-tool-use.cjs");
-  const all: Record<string, () => string> = {
-    "pre-tool-use Bash `git status` (main)": () => hookInput(project, "Bash", { command: "git status" }),
-    "pre-tool-use Bash `rm -rf /` (main, deny)": () => hookInput(project, "Bash", { command: "rm -rf /" }),
-    "pre-tool-use Write (main)": () =>
-      hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }),
-    "pre-tool-use Write (backend subagent, in lane)": () =>
-      hookInput(project, "Write", { file_path: join(project, "src/server/app.ts"), content: "x" }, "backend"),
-    "pre-tool-use Read (main)": () => hookInput(project, "Read", { file_path: join(project, "README.md") }),
+/**
+ * Cold start. `asInstalled`: each hook with the environment its installed command gives it (the
+ * variables of `HOOK_CLEARED_VARIABLES` emptied), `node -e 0` with this process's. Otherwise like for
+ * like: both without those variables, so the ratio is the hooks' own cost over a bare Node start; a
+ * `baseline` project's Bash and Read calls run in the same rounds. Each round runs every series
+ * once, in an order shuffled by a seeded generator: a fixed order favours whichever process follows
+ * `node -e 0`.
+ */
+function coldStart(project: BenchProject, asInstalled: boolean, baseline?: BenchProject) {
+  const cleared = Object.fromEntries(HOOK_CLEARED_VARIABLES.map((k) => [k, ""]));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !HOOK_CLEARED_VARIABLES.includes(k)));
+  const nodeEnv = asInstalled ? process.env : clean;
+  type Case = () => { file: string; input: string; env: NodeJS.ProcessEnv };
+  const hookCases = (p: BenchProject, prefix: string, all: boolean): Record<string, Case> => {
+    const env = { ...nodeEnv, ...cleared, HOME: p.home, CLAUDE_PROJECT_DIR: p.dir };
+    const pre = join(p.dir, ".claude", "lanes", "dist", "pre-tool-use.cjs");
+    const post = join(p.dir, ".claude", "lanes", "dist", "post-tool-use.cjs");
+    const call = (file: string, input: string) => ({ file, input, env });
+    const app = join(p.dir, "src/server/app.ts");
+    const cases: Record<string, Case> = {
+      "pre-tool-use Bash `git status` (main)": () => call(pre, hookInput(p.dir, "Bash", { command: "git status" })),
+      "pre-tool-use Bash `rm -rf /` (main, deny)": () => call(pre, hookInput(p.dir, "Bash", { command: "rm -rf /" })),
+      "pre-tool-use Write (main)": () => call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" })),
+      "pre-tool-use Write (backend subagent, in lane)": () =>
+        call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" }, "backend")),
+      "pre-tool-use Read (main)": () => call(pre, hookInput(p.dir, "Read", { file_path: join(p.dir, "README.md") })),
+      "post-tool-use Write (main)": () => {
+        const input = JSON.parse(hookInput(p.dir, "Write", { file_path: app, content: "x" }));
+        return call(
+          post,
+          JSON.stringify({ ...input, hook_event_name: "PostToolUse", tool_response: { type: "update" } }),
+        );
+      },
+    };
+    return Object.fromEntries(
+      Object.entries(cases)
+        .filter(([name]) => all || name.startsWith("pre-tool-use Bash") || name.startsWith("pre-tool-use Read"))
+        .map(([name, c]) => [`${prefix}${name}`, c]),
+    );
   };
-  const cases = clean
-    ? Object.fromEntries(Object.entries(all).filter(([k]) => k.includes("Bash") || k.includes("Read")))
-    : all;
-  const postInput = () =>
-    JSON.stringify({
-      ...JSON.parse(cases["pre-tool-use Write (main)"]!()),
-      hook_event_name: "PostToolUse",
-      tool_response: { type: "update" },
-    });
+  const cases = {
+    ...hookCases(project, "", true),
+    ...(baseline !== undefined && !asInstalled && hookCases(baseline, "baseline: ", false)),
+  };
   const samples: Record<string, number[]> = {
     "node -e 0": [],
     ...Object.fromEntries(Object.keys(cases).map((k) => [k, []])),
-    ...(!clean && { "post-tool-use Write (main)": [] }),
   };
-  // warm the file cache, then interleave so drift hits every series alike
-  for (let i = 0; i < 3; i++) timeRun(process.execPath, [hook], cases["pre-tool-use Read (main)"]!(), env);
+  const run = (name: string): number => {
+    if (name === "node -e 0") return timeNode(["-e", "0"], "", nodeEnv);
+    const { file, input, env } = cases[name]!();
+    return timeNode([file], input, env);
+  };
+  // warm the file cache and the code caches, then shuffle each round so drift and position hit every series alike
+  for (let i = 0; i < 3; i++) for (const name of Object.keys(cases)) run(name);
+  const order = Object.keys(samples);
+  let seed = 1;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = 0; i < runs; i++) {
-    samples["node -e 0"]!.push(timeRun(process.execPath, ["-e", "0"], "", env).ms);
-    for (const [name, input] of Object.entries(cases))
-      samples[name]!.push(timeRun(process.execPath, [hook], input(), env).ms);
-    if (!clean) samples["post-tool-use Write (main)"]!.push(timeRun(process.execPath, [post], postInput(), env).ms);
+    for (let j = order.length - 1; j > 0; j--) {
+      const k = Math.floor(random() * (j + 1));
+      [order[j], order[k]] = [order[k]!, order[j]!];
+    }
+    for (const name of order) samples[name]!.push(run(name));
   }
   const base = median(samples["node -e 0"]!);
   const rows = Object.entries(samples).map(([name, xs]) => ({
@@ -136,7 +175,6 @@ function coldStart(project: string, home: string, clean = false) {
     ratio: +(median(xs) / base).toFixed(3),
     overMs: +(median(xs) - base).toFixed(1),
   }));
-  if (clean) return { runs, rows, laneOverhead: undefined };
   const main = median(samples["pre-tool-use Write (main)"]!);
   const lane = median(samples["pre-tool-use Write (backend subagent, in lane)"]!);
   return { runs, rows, laneOverhead: +(lane / main - 1).toFixed(3) };
@@ -189,31 +227,36 @@ function decisionTime(project: string, home: string) {
   };
 }
 
-const { dir: project, home } = makeProject();
+const project = makeProject();
+const cli = baselineCli();
+const baseline = cli === undefined ? undefined : makeProject(cli);
 try {
-  const cold = coldStart(project, home);
-  const unset = STARTUP_VARIABLES.filter((k) => process.env[k] !== undefined);
-  const clean = coldStart(project, home, true);
-  const decisions = decisionTime(project, home);
+  const cleared = HOOK_CLEARED_VARIABLES.filter((k) => process.env[k] !== undefined && process.env[k] !== "");
+  const cold = coldStart(project, false, baseline);
+  const installed = coldStart(project, true);
+  const decisions = decisionTime(project.dir, project.home);
   const runtime = benchProgressUpdates(200);
-  const report = { node: process.version, cold, clean: { unset, ...clean }, decisions, runtime };
+  const report = { node: process.version, cold, installed: { cleared, ...installed }, decisions, runtime };
   if (asJson) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
     process.stdout.write(
-      `lanes bench (${process.version}, ${runs} interleaved runs per series)\n\ncold start, median wall time per process:\n`,
+      `lanes bench (${process.version}, ${runs} shuffled rounds per series)\n\n` +
+        `cold start, like for like (every process without ${HOOK_CLEARED_VARIABLES.join(", ")}), median wall time:\n`,
     );
     const row = (r: { name: string; medianMs: number; ratio: number; overMs: number }) =>
-      `  ${r.name.padEnd(50)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0` +
-      (r.name === "node -e 0" ? "\n" : `  (+${r.overMs.toFixed(1)} ms)\n`);
+      `  ${r.name.padEnd(58)} ${r.medianMs.toFixed(1).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0` +
+      (r.name === "node -e 0" ? "\n" : `  (${r.overMs < 0 ? "-" : "+"}${Math.abs(r.overMs).toFixed(1)} ms)\n`);
     for (const r of cold.rows) process.stdout.write(row(r));
     process.stdout.write(
       `  lane checks on a subagent call: ${(cold.laneOverhead! * 100).toFixed(1)}% of the main-session call\n\n`,
     );
     process.stdout.write(
-      `the same in a clean environment (${unset.length === 0 ? "nothing to unset" : `without ${unset.join(", ")}`}):\n`,
+      cleared.length === 0
+        ? "as installed here (this environment sets none of those variables, so the same as above):\n"
+        : `as installed here: each hook without ${cleared.join(", ")} (its command clears them), node -e 0 with them:\n`,
     );
-    for (const r of clean.rows) process.stdout.write(row(r));
+    for (const r of installed.rows) process.stdout.write(row(r));
     process.stdout.write("\n");
     process.stdout.write(
       `decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n`,
@@ -221,5 +264,5 @@ try {
     process.stdout.write(`progress update latency: ${JSON.stringify(runtime)}\n`);
   }
 } finally {
-  rmSync(join(project, ".."), { recursive: true, force: true });
+  for (const p of [project, baseline]) if (p !== undefined) rmSync(join(p.dir, ".."), { recursive: true, force: true });
 }

@@ -56,8 +56,21 @@ export function hookWiring(command: (entry: string, enforcing: boolean) => strin
   return wiring;
 }
 
+/**
+ * Variables every hook command clears for its own `node`. They change what any Node process does
+ * before it runs a line of the hook, and a hook needs neither: `NODE_EXTRA_CA_CERTS` makes Node 20
+ * load a certificate bundle at start (about 45 ms per process, several processes per tool call, on
+ * a machine behind a corporate proxy), and `NODE_OPTIONS` can preload a module into the hook (one
+ * that writes to stdout would turn the hook's answer into no objection) or bind a debugger port.
+ * The hooks do no network; a process they spawn (git) does not read either.
+ */
+export const HOOK_CLEARED_VARIABLES: readonly string[] = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"];
+
+/** `NODE_OPTIONS= NODE_EXTRA_CA_CERTS= node`: POSIX shell assignments, as Claude Code runs hook commands with bash. */
+const NODE = `${HOOK_CLEARED_VARIABLES.map((v) => `${v}=`).join(" ")} node`;
+
 /** Commands for the plugin (`hooks/hooks.json`). */
-export const pluginCommand = (entry: string): string => `node "\${CLAUDE_PLUGIN_ROOT}/dist/${entry}"`;
+export const pluginCommand = (entry: string): string => `${NODE} "\${CLAUDE_PLUGIN_ROOT}/dist/${entry}"`;
 
 /**
  * The inline loader of a project install's hook command: when the hook file is missing (a clone of
@@ -71,4 +84,4 @@ export const hookLoader = (enforcing: boolean): string =>
 
 /** Commands for a project install (`.claude/settings.json`). */
 export const projectCommand = (entry: string, enforcing: boolean): string =>
-  `node -e "${hookLoader(enforcing)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/${entry}"`;
+  `${NODE} -e "${hookLoader(enforcing)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/${entry}"`;

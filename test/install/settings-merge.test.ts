@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { hookInput, installedProject } from "../helpers/hooks.ts";
 import { mergeHookSettings, removeHookSettings } from "../../src/install/settings-merge.ts";
-import { hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
+import { HOOK_CLEARED_VARIABLES, hookLoader, hookWiring, projectCommand } from "../../src/install/wiring.ts";
 
 const wiring = hookWiring(projectCommand);
 
@@ -16,7 +18,7 @@ describe("mergeHookSettings", () => {
         hooks: [
           {
             type: "command",
-            command: `node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"`,
+            command: `NODE_OPTIONS= NODE_EXTRA_CA_CERTS= node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/pre-tool-use.cjs"`,
             timeout: 10,
             onFailure: "block",
           },
@@ -36,7 +38,7 @@ describe("mergeHookSettings", () => {
       "UserPromptSubmit",
     ]);
     // the task channel's enforcing events
-    const tasks = `node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/tasks.cjs"`;
+    const tasks = `NODE_OPTIONS= NODE_EXTRA_CA_CERTS= node -e "${hookLoader(true)}" "$CLAUDE_PROJECT_DIR/.claude/lanes/dist/tasks.cjs"`;
     for (const event of ["SubagentStop", "TaskCreated", "TaskCompleted"]) {
       expect(settings.hooks[event], event).toContainEqual({
         hooks: [{ type: "command", command: tasks, timeout: expect.any(Number), onFailure: "block" }],
@@ -173,4 +175,38 @@ describe("the hook command's inline loader", () => {
       ]);
     },
   );
+});
+
+describe("the hook command's environment", () => {
+  it("a user's NODE_OPTIONS and NODE_EXTRA_CA_CERTS do not reach the hook: a preloaded module that writes to stdout cannot turn a denial into no objection", () => {
+    const p = installedProject();
+    try {
+      const noisy = p.path("noisy.cjs");
+      writeFileSync(noisy, "process.stdout.write('hello from a preload\\n');\n");
+      const settings = JSON.parse(p.read(".claude/settings.json"));
+      const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
+      expect(command.startsWith(`${HOOK_CLEARED_VARIABLES.map((v) => `${v}=`).join(" ")} node -e `)).toBe(true);
+      expect(HOOK_CLEARED_VARIABLES).toEqual(["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"]);
+      const env = {
+        PATH: process.env["PATH"],
+        HOME: p.home,
+        CLAUDE_PROJECT_DIR: p.dir,
+        NODE_OPTIONS: `--require ${noisy}`,
+        NODE_EXTRA_CA_CERTS: p.path("no-such-bundle.pem"),
+      };
+      // the preload does run in a plain `node` under this environment, so the test can fail
+      expect(spawnSync("node", ["-e", "0"], { env, encoding: "utf8" }).stdout).toBe("hello from a preload\n");
+      const input = hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } });
+      const run = spawnSync("bash", ["--norc", "--noprofile", "-c", command], {
+        env,
+        input: JSON.stringify(input),
+        encoding: "utf8",
+      });
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+    } finally {
+      p.cleanup();
+    }
+  });
 });
