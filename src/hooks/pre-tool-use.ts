@@ -221,6 +221,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
       agentType: input.agent_type,
       transcriptPath: input.transcript_path,
       caseInsensitive: policy.options.caseInsensitivePaths,
+      waitForTranscript: isMutatingTool(input.tool_name),
     });
     if (instance.task !== undefined) own.push(instance.task);
     readBlock = instance.read;

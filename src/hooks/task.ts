@@ -151,6 +151,15 @@ export function readSpawnPrompt(file: string): string | undefined {
   return undefined;
 }
 
+/** How many times, and how long each, a hook waits for a constrained subagent's transcript to appear. */
+const TRANSCRIPT_WAITS = 40;
+const TRANSCRIPT_WAIT_MS = 25;
+
+/** Blocks this thread for `ms` milliseconds (no busy loop). */
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** What the guard knows about one subagent instance's own task. */
 export interface InstanceTask {
   /** The constraints to apply, if any. */
@@ -172,6 +181,8 @@ export function instanceTask(options: {
   readonly agentType: string;
   readonly transcriptPath: string | undefined;
   readonly caseInsensitive: boolean;
+  /** Wait a bounded while for a transcript not written yet (a call that its absence would deny). */
+  readonly waitForTranscript: boolean;
 }): InstanceTask {
   const { tree, session, agentId, agentType, caseInsensitive } = options;
   const s = tree.sessions[session];
@@ -180,7 +191,23 @@ export function instanceTask(options: {
   if (cached !== undefined) return { task: compileTaskBlock(cached, agentType, agentId, caseInsensitive) };
   const file =
     options.transcriptPath === undefined ? undefined : subagentTranscriptPath(options.transcriptPath, session, agentId);
-  const prompt = file === undefined ? undefined : readSpawnPrompt(file);
+  let prompt = file === undefined ? undefined : readSpawnPrompt(file);
+  const constrained = (s?.constrainedTypes ?? []).includes(baseAgentName(agentType));
+  // Claude Code writes a subagent's transcript in the background: a first tool call that follows its
+  // spawn closely (a fast model) can come before the first line does. Wait for it, a bounded number of
+  // times, only when a missing block would deny this call.
+  for (
+    let attempt = 0;
+    prompt === undefined &&
+    file !== undefined &&
+    constrained &&
+    options.waitForTranscript &&
+    attempt < TRANSCRIPT_WAITS;
+    attempt++
+  ) {
+    sleepMs(TRANSCRIPT_WAIT_MS);
+    prompt = readSpawnPrompt(file);
+  }
   if (prompt !== undefined) {
     const block = parseTaskBlock(prompt) ?? null;
     return {
@@ -188,7 +215,7 @@ export function instanceTask(options: {
       read: block,
     };
   }
-  if (!(s?.constrainedTypes ?? []).includes(baseAgentName(agentType))) return { task: undefined };
+  if (!constrained) return { task: undefined };
   return {
     task: {
       agent: baseAgentName(agentType),

@@ -161,6 +161,7 @@ describe("exact links and per-instance task constraints (issue 11)", () => {
       agentType: "backend",
       transcriptPath: transcript,
       caseInsensitive: false,
+      waitForTranscript: false,
     });
     if (expected === undefined) expect(got.task).toBeUndefined();
     else expect(got.task).toMatchObject(expected);
@@ -174,6 +175,7 @@ describe("exact links and per-instance task constraints (issue 11)", () => {
       agentType: "lanes:backend",
       transcriptPath: transcript,
       caseInsensitive: false,
+      waitForTranscript: false,
     });
     expect(got.task?.unreadable).toContain("is not there yet");
     const other = instanceTask({
@@ -183,6 +185,7 @@ describe("exact links and per-instance task constraints (issue 11)", () => {
       agentType: "frontend",
       transcriptPath: transcript,
       caseInsensitive: false,
+      waitForTranscript: false,
     });
     expect(other.task).toBeUndefined();
   });

@@ -3,6 +3,7 @@
  * records the spawn, the subagent's transcript or the Agent call's PostToolUse gives each instance
  * its own block, and the PreToolUse of each instance applies only its own.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,5 +108,29 @@ describe("task constraints per spawned agent, through the hooks", () => {
     expect(reason(subagentCall(id, "Write", { file_path: p.path("src/server/users/a.ts"), content: "x" }))).toContain(
       "[task.read-only]",
     );
+  });
+
+  it("waits for a transcript that Claude Code writes just after the subagent's first call", async () => {
+    const id = "a00000000000000b4";
+    runHook(p, "events.cjs", hookInput(p, "SubagentStart", { agent_id: id, agent_type: "backend" }));
+    const input = hookInput(p, "PreToolUse", {
+      tool_name: "Write",
+      tool_input: { file_path: p.path("src/server/users/a.ts"), content: "x" },
+      agent_id: id,
+      agent_type: "backend",
+    });
+    const child = spawn(process.execPath, [p.path(".claude/lanes/dist/pre-tool-use.cjs")], {
+      cwd: p.dir,
+      env: { PATH: process.env["PATH"], HOME: p.home, CLAUDE_PROJECT_DIR: p.dir },
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    child.stdin.end(JSON.stringify(input));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    transcript(id, "Look around.\n<constraints>\n- read-only\n</constraints>");
+    await closed;
+    const decision = JSON.parse(stdout).hookSpecificOutput as Record<string, string>;
+    expect(decision["permissionDecisionReason"]).toContain("[task.read-only]");
   });
 });
