@@ -367,6 +367,30 @@ function execOf(spec: ApiSpec, args: readonly Arg[], language: CodeTokenLanguage
   return { kind: "argv", argv: [program] };
 }
 
+/** An integer literal argument (`-1`, `9`, `(-1)`), as text; undefined for anything else. */
+function integerValue(tokens: readonly CodeToken[]): string | undefined {
+  let inner = tokens;
+  while (inner.length > 2 && isPunct(inner[0], "(") && matching(inner, 0) === inner.length - 1)
+    inner = inner.slice(1, -1);
+  const [a, b] = inner;
+  if (inner.length === 1 && a?.kind === "number" && /^\d+$/.test(a.text)) return a.text;
+  if (inner.length === 2 && isPunct(a, "-") && b?.kind === "number" && /^\d+$/.test(b.text)) return `-${b.text}`;
+  return undefined;
+}
+
+/** A signal call as the command `kill -- <pid>...` (see the `signal` form of `tables/apis.ts`). */
+function signalOf(spec: ApiSpec, argTokens: readonly CodeToken[][]): FoundExec {
+  const pids =
+    spec.paths === "from-1"
+      ? argTokens.slice(1)
+      : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => argTokens[i] ?? []);
+  const operands = (pids.length === 0 ? [[]] : pids).map((tokens) => {
+    const value = integerValue(tokens);
+    return { text: value ?? tokens.map((t) => t.text).join(""), value };
+  });
+  return { kind: "argv", argv: [{ text: "kill", value: "kill" }, { text: "--", value: "--" }, ...operands] };
+}
+
 function pathArgs(spec: ApiSpec, args: readonly Arg[]): (string | undefined)[] {
   const value = (a: Arg | undefined): string | undefined => (a?.kind === "string" ? a.value : undefined);
   const positional = args.filter((a) => a.kind !== "keyword" && a.kind !== "object");
@@ -401,7 +425,7 @@ function callOf(
     (spec.recursiveOption !== undefined &&
       args.some((a) => a.kind === "object" && isTrue(a.entries.get(spec.recursiveOption as string))));
   if (spec.access === "exec") {
-    const exec = execOf(spec, args, language);
+    const exec = spec.exec === "signal" ? signalOf(spec, argTokens) : execOf(spec, args, language);
     const shown = exec.kind === "argv" ? exec.argv.map((a) => a.value) : [exec.code];
     return { api, access, recursive: false, overwrite: false, args: shown, exec, text };
   }

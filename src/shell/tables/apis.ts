@@ -15,7 +15,13 @@ export type ExecForm =
   /** The arguments are an argv: several strings, or a program plus a list (`spawn('rm', ['-rf', '/'])`, perl `system LIST`). */
   | "argv"
   /** The first argument is code of the same language (`exec('...')`, `eval('...')`); only a literal is followed. */
-  | "code";
+  | "code"
+  /**
+   * A signal sent to process ids (`os.kill(-1, 9)`, perl `kill 9, -1`): reported as the command
+   * `kill -- <pid>...`, a literal integer pid as itself and any other as unknown, so the rules on
+   * `kill` (every process, init) decide it.
+   */
+  | "signal";
 
 /** One API. */
 export interface ApiSpec {
@@ -26,7 +32,7 @@ export interface ApiSpec {
   readonly recursiveOption?: string;
   /** For `exec` APIs: how the command is given. */
   readonly exec?: ExecForm;
-  /** Which arguments are paths: indices, or `"all"` (perl `unlink LIST`), or `"from-1"` (perl `chmod MODE, LIST`). Default `[0]`. */
+  /** Which arguments are paths (or, for a signal, process ids): indices, or `"all"` (perl `unlink LIST`), or `"from-1"` (perl `chmod MODE, LIST`). Default `[0]`. */
   readonly paths?: readonly number[] | "all" | "from-1";
   /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
   readonly mode?: { readonly index: number; readonly write: string };
@@ -54,6 +60,8 @@ const write: ApiSpec = { access: "write" };
 const read: ApiSpec = { access: "read" };
 const chmod: ApiSpec = { access: "chmod" };
 const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
+/** `os.kill(pid, sig)`: the pids are the first argument; `Process.kill(sig, *pids)`: from the second. */
+const signal = (pids: ApiSpec["paths"]): ApiSpec => ({ access: "exec", exec: "signal", paths: pids });
 
 const PYTHON: LanguageApis = {
   apis: {
@@ -85,6 +93,7 @@ const PYTHON: LanguageApis = {
     "subprocess.getstatusoutput": exec("shell"),
     "commands.getoutput": exec("shell"),
     "pty.spawn": exec("auto"),
+    "os.kill": signal([0]),
     "os.execv": { access: "exec", exec: "argv" },
     "os.execvp": { access: "exec", exec: "argv" },
     "os.execl": { access: "exec", exec: "argv" },
@@ -153,6 +162,8 @@ const NODE: LanguageApis = {
     "vm.runInThisContext": exec("code"),
     "vm.runInNewContext": exec("code"),
     "Bun.spawnSync": exec("argv"),
+    "process.kill": signal([0]),
+    "Deno.kill": signal([0]),
   },
   modules: {
     fs: "fs",
@@ -189,8 +200,9 @@ const PERL: LanguageApis = {
     open: { access: "read", paths: [2], mode: { index: 1, write: ">+" } },
     system: exec("argv"),
     exec: exec("argv"),
+    kill: signal("from-1"),
   },
-  bare: { unlink: "unlink", rmdir: "rmdir", rmtree: "File::Path::rmtree", remove_tree: "File::Path::remove_tree", chmod: "chmod", open: "open", system: "system", exec: "exec" },
+  bare: { kill: "kill", unlink: "unlink", rmdir: "rmdir", rmtree: "File::Path::rmtree", remove_tree: "File::Path::remove_tree", chmod: "chmod", open: "open", system: "system", exec: "exec" },
   backticks: "qx",
 };
 
@@ -230,6 +242,7 @@ const RUBY: LanguageApis = {
     "Kernel.exec": exec("argv"),
     "Kernel.spawn": exec("argv"),
     "Process.spawn": exec("argv"),
+    "Process.kill": signal("from-1"),
     "IO.popen": exec("auto"),
     "Open3.capture2": exec("argv"),
     "Open3.capture2e": exec("argv"),
@@ -257,8 +270,10 @@ const PHP: LanguageApis = {
     popen: exec("shell"),
     proc_open: exec("auto"),
     eval: exec("code"),
+    posix_kill: signal([0]),
   },
   bare: {
+    posix_kill: "posix_kill",
     eval: "eval",
     unlink: "unlink",
     rmdir: "rmdir",

@@ -38,6 +38,11 @@ export interface FunctionInfo {
   readonly body: CommandNode | CompoundList;
   /** The source text the body's positions refer to. */
   readonly source: string;
+  /**
+   * How many wrappers the shell that defined it runs under (`nohup sh -c 'f(){ ...; }; f'`: one): a
+   * call with more (`nohup f`) execs a program of that name, which the function is not.
+   */
+  readonly wrapped: number;
 }
 
 /** The walk context: immutable per branch, except `state` and `sink`, which are shared on purpose. */

@@ -523,6 +523,7 @@ export class Walker extends Collector {
       called: false,
       body,
       source: ctx.source,
+      wrapped: ctx.wrappers.length,
     };
     this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
     const previous = this.functions.get(info.name);
@@ -976,7 +977,7 @@ export class Walker extends Collector {
       if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) spec = undefined;
       if (spec === undefined) {
         const fn = this.functions.get(first?.word.value ?? "");
-        if (fn !== undefined && guard === 0 && !c.wrappers.length) {
+        if (fn !== undefined && guard === 0 && c.wrappers.length === fn.wrapped) {
           this.callFunction(fn, words, b, c, shellState);
           return;
         }
