@@ -13,6 +13,7 @@ import {
   DOCKER_GLOBAL,
   DOCKER_LIKE,
   DOCKER_RUN,
+  IMAGE_ENTRYPOINTS,
   REMOTE_EXEC,
   REMOTE_EXEC_OPTIONS,
 } from "../tables/programs.ts";
@@ -113,7 +114,13 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number): 
     .filter((e) => e.kind === "option" && e.name === "--entrypoint")
     .flatMap((e) => (e.kind === "option" ? e.values : []))
     .at(-1);
-  const argv: ArgWord[] = entrypoint === undefined ? [...command] : [plain(entrypoint), ...command];
+  const tool = imageEntrypoint(words[scan.next]?.word.value);
+  const argv: ArgWord[] =
+    entrypoint !== undefined
+      ? [plain(entrypoint), ...command]
+      : tool !== undefined && command[0]?.word.value !== tool
+        ? [plain({ text: tool, value: tool, glob: false }), ...command]
+        : [...command];
   const all = [...(ctx.mounts ?? []), ...resolved];
   const inner = hostCtx(ctx, { wrapper: program, host, remote: true });
   // `-w /app` under a bind mount of the project (`-v "$PWD":/app`): relative paths are the project's
@@ -128,6 +135,17 @@ function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number): 
   }
   w.execute(argv, base, { ...inner, via: [...ctx.via, "wrapper"], mounts: all });
   return true;
+}
+
+/** The tool an image runs as its entrypoint (`amazon/aws-cli:2.15` → `aws`), from `IMAGE_ENTRYPOINTS`. */
+function imageEntrypoint(image: string | undefined): string | undefined {
+  if (image === undefined) return undefined;
+  let name = image.split("@")[0] ?? image;
+  const colon = name.lastIndexOf(":");
+  if (colon > name.lastIndexOf("/")) name = name.slice(0, colon);
+  for (const prefix of ["docker.io/", "index.docker.io/", "library/"])
+    if (name.startsWith(prefix)) name = name.slice(prefix.length);
+  return Object.hasOwn(IMAGE_ENTRYPOINTS, name) ? IMAGE_ENTRYPOINTS[name] : undefined;
 }
 
 /** The host path of an absolute container path under one of the bind mounts, if any. */

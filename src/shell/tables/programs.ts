@@ -22,6 +22,29 @@ export const DOCKER_RUN: OptionGrammar = {
   permute: false,
 };
 
+/**
+ * Images whose entrypoint is a command-line tool, so that `docker run IMAGE args` runs `tool args`
+ * (`docker run amazon/aws-cli s3 rm s3://b --recursive` is `aws s3 rm ...`). Keys are image names
+ * without registry `docker.io/`, `library/`, tag or digest.
+ */
+export const IMAGE_ENTRYPOINTS: Readonly<Record<string, string>> = {
+  "amazon/aws-cli": "aws",
+  "public.ecr.aws/aws-cli/aws-cli": "aws",
+  "hashicorp/terraform": "terraform",
+  "opentofu/opentofu": "tofu",
+  "ghcr.io/opentofu/opentofu": "tofu",
+  "bitnami/kubectl": "kubectl",
+  "rancher/kubectl": "kubectl",
+  "alpine/helm": "helm",
+  "alpine/git": "git",
+  "curlimages/curl": "curl",
+  "minio/mc": "mc",
+  "rclone/rclone": "rclone",
+  "peakcom/s5cmd": "s5cmd",
+  "flyio/flyctl": "flyctl",
+  "digitalocean/doctl": "doctl",
+};
+
 /** `docker` options before its subcommand. */
 export const DOCKER_GLOBAL: OptionGrammar = {
   options: { "-H": 1, "--host": 1, "-c": 1, "--context": 1, "--config": 1, "-l": 1, "--log-level": 1, "--tlscacert": 1, "--tlscert": 1, "--tlskey": 1, "-D": 0, "--debug": 0, "--tls": 0, "--tlsverify": 0 },
