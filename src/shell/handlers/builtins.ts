@@ -194,8 +194,13 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
   }
 }
 
-/** `trap 'rm -rf /tmp/x' EXIT`: the handler is a shell string run later, in an unknown directory. */
-export function trap(w: Walker, inv: Invocation): void {
+/**
+ * `trap 'rm -rf "$tmp"' EXIT`: the handler is a shell string run later. It is walked when the
+ * whole line has been, with the variables and the directory as the line leaves them (`trap 'rm -rf
+ * "$t"' EXIT; t=$(mktemp -d)` removes the temp directory): a handler runs at the end or on a
+ * signal, and what is assigned after the trap is what it sees at the end.
+ */
+export function trap(w: Walker, inv: Invocation, shellState: State): void {
   const { words, base, ctx } = inv;
   const host = w.emit(words, base, ctx);
   const args = words.slice(1);
@@ -203,9 +208,9 @@ export function trap(w: Walker, inv: Invocation): void {
   const rest = args.length - (args[0]?.word.value === "--" ? 2 : 1);
   if (handler === undefined || rest < 1 || handler.word.value === "-" || handler.word.value?.startsWith("-") === true)
     return;
-  const later = hostCtx(ctx, { host });
-  const state = copyState(later.state);
-  state.cwd = undefined;
-  assign(state, "PWD", undefined);
-  shellString(w, { word: handler, interpreter: "trap", host, base, ctx: { ...later, state }, via: "shell-string" });
+  const live = shellState;
+  w.atExit.push(() => {
+    const later = hostCtx({ ...ctx, state: live }, { host });
+    shellString(w, { word: handler, interpreter: "trap", host, base, ctx: later, via: "shell-string" });
+  });
 }

@@ -68,7 +68,7 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
       });
     return;
   }
-  if (program === "trap") return trap(w, inv);
+  if (program === "trap") return trap(w, inv, shellState);
   if (program === "git") {
     git(w, inv);
     return;

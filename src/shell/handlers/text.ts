@@ -370,7 +370,7 @@ function sedSubstitute(args: readonly string[], stdin: string | undefined): stri
 const login = (q: OutputQuery): string | undefined => varValue(q.state, "USER");
 
 /**
- * `mktemp [-d] [-p DIR | --tmpdir=DIR] [TEMPLATE]`: the name is random, its directory is not. The
+ * `mktemp [-d] [-t] [-p DIR | --tmpdir=DIR] [TEMPLATE]`: the name is random, its directory is not. The
  * directory is the one given (an absolute template or `-p`), else `$TMPDIR` when the line set it,
  * else `/tmp` (an unset or environment `TMPDIR` names a temporary directory too: what matters is
  * that the result is a fresh entry of a temporary directory). The `X`s stay as written.
@@ -382,8 +382,10 @@ function mktemp(args: readonly string[], state: State): string | undefined {
     const a = args[i] as string;
     if (a === "-p" || a === "--tmpdir") dir = args[++i];
     else if (a.startsWith("--tmpdir=")) dir = a.slice("--tmpdir=".length);
-    else if (a === "-d" || a === "--directory" || a === "-q" || a === "--quiet" || a === "-u" || a === "--dry-run")
-      continue;
+    else if (a === "--directory" || a === "--quiet" || a === "--dry-run") continue;
+    // `-d`, `-q`, `-u`, and `-t` (GNU: the template is relative to the temp directory; BSD: `-t
+    // PREFIX` names a file in it): alone or combined (`-dt`)
+    else if (/^-[dqut]+$/.test(a)) continue;
     else if (a.startsWith("-")) return undefined;
     else template = a;
   }

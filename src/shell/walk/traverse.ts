@@ -95,6 +95,8 @@ export class Walker extends Collector {
   private readonly envs = new WeakMap<State, WordEnv>();
   /** Function definitions with the context they were defined in. */
   private readonly uncalled: { info: FunctionInfo; ctx: Ctx }[] = [];
+  /** Work that runs when the script ends (`trap` handlers), walked after the whole source. */
+  readonly atExit: (() => void)[] = [];
   /** Background jobs started so far (`cmd &`), to tell loops that spawn them. */
   private backgroundJobs = 0;
   /** Static outputs of command substitution parts, by part. */
@@ -116,6 +118,7 @@ export class Walker extends Collector {
       for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
       this.parseAndWalk(this.source, rootCtx(this.source, state));
+      for (let i = 0; i < this.atExit.length; i++) this.atExit[i]?.();
       for (let i = 0; i < this.uncalled.length; i++) {
         const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
         if (!info.called) this.walkFunction(info, ctx, undefined);
