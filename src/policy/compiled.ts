@@ -80,6 +80,27 @@ export type SqlKind =
   | "update-without-where"
   | "flush-all";
 
+/**
+ * A network client sending a secret to a peer that is not this machine (see `send` rules in
+ * src/policy/rules/secrets.ts and the facts of src/shell/sends.ts).
+ */
+export interface SendMatch {
+  /** Hosts that are this machine (`*` wildcards): a request to them leaves nothing. */
+  readonly localHosts: readonly string[];
+  /**
+   * Run-time variables (lowercase name wildcards) whose value in the request's data counts. A
+   * variable named after the peer's service (`GOOGLE_API_KEY` to `maps.googleapis.com`) is that
+   * service's own credential, and so is one sent to a sign-in path (`signIn`).
+   */
+  readonly env?: readonly string[];
+  /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
+  readonly signIn?: readonly string[];
+  /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */
+  readonly from?: readonly string[];
+  /** The source's positional words, as a command rule's `args`. */
+  readonly fromArgs?: readonly string[];
+}
+
 /** Statements sent to database clients (see `sql` rules in src/policy/rules/database.ts). */
 export interface SqlMatch {
   /** Client programs, by basename (`psql`, `mysql`, `redis-cli`). */
@@ -165,6 +186,8 @@ export type CompiledMatch =
       readonly to: readonly string[];
     }
   | ({ readonly kind: "sql" } & SqlMatch)
+  /** A network client sending a secret variable, or the output of a credential printer, to a peer. */
+  | ({ readonly kind: "send" } & SendMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };
 

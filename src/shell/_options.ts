@@ -53,7 +53,8 @@ export interface OptionScan {
 export function subWord(word: ShellWord, offset: number): ShellWord {
   const value = word.value?.slice(offset);
   const text = word.text === word.value ? word.text.slice(offset) : word.text;
-  return { text, value, glob: word.glob };
+  // the option's name holds no expansion: the variables are the value's
+  return word.env === undefined ? { text, value, glob: word.glob } : { text, value, glob: word.glob, env: word.env };
 }
 
 const isDigits = (s: string): boolean => s.length > 0 && [...s].every((c) => c >= "0" && c <= "9");

@@ -644,12 +644,42 @@ export function resolveWord(word: Word, env: WordEnv): ResolvedWords {
   const whole = wholeExpansion(word, env);
   if (whole !== undefined) return { words: whole, limited: false };
   const parts = word.parts;
+  const names = runtimeNames(parts, env);
+  const withNames = (w: ShellWord): ShellWord => (names.length === 0 ? w : { ...w, env: names });
   if (parts === undefined || !parts.some((p) => p.type === "BraceExpansion")) {
-    return { words: [toWord(word.text, segments(word, env))], limited: false };
+    return { words: [withNames(toWord(word.text, segments(word, env)))], limited: false };
   }
   const expanded = expandBraces(wordAtoms(word), MAX_BRACE_WORDS);
-  if (expanded === "limit") return { words: [{ text: word.text, value: undefined, glob: true }], limited: true };
-  return { words: expanded.map((atoms) => toWord(word.text, atomSegments(atoms, env))), limited: false };
+  if (expanded === "limit")
+    return { words: [withNames({ text: word.text, value: undefined, glob: true })], limited: true };
+  return { words: expanded.map((atoms) => withNames(toWord(word.text, atomSegments(atoms, env)))), limited: false };
+}
+
+/** The name `$NAME` / `${NAME}` / `${NAME:-d}` expands, when it is a plain variable (not `${#NAME}`, `${!NAME}`). */
+function expandedName(part: WordPart | DoubleQuotedChild): string | undefined {
+  if (part.type === "SimpleExpansion") return part.text.slice(1);
+  if (part.type === "ParameterExpansion" && part.prefix === undefined) return part.parameter;
+  return undefined;
+}
+
+/**
+ * The variables a word expands whose value is only known at run time (the environment):
+ * `"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`. Variables assigned on the line are left out.
+ */
+function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEnv): readonly string[] {
+  if (parts === undefined) return [];
+  const names: string[] = [];
+  const visit = (part: WordPart | DoubleQuotedChild): void => {
+    if (part.type === "DoubleQuoted" || part.type === "LocaleString") {
+      for (const child of part.parts) visit(child);
+      return;
+    }
+    const name = expandedName(part);
+    if (name !== undefined && isName(name) && binding(name, env) === undefined && !names.includes(name))
+      names.push(name);
+  };
+  for (const part of parts) visit(part);
+  return names;
 }
 
 /** A word made up by the analysis (a default operand, a split string), not written in the source. */

@@ -13,6 +13,23 @@ import type { RuleSpec } from "./types.ts";
 /** Secret-looking environment variable names (compared case-insensitively). */
 const SECRET_VARS = "*secret*|*token*|*password*|*passwd*|*_key|*_key_*|*apikey*|*credential*|*private*|*_pat|database_url|*_dsn";
 
+/** Peers that are this machine: a request to them leaves nothing. */
+const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:1", "0.0.0.0", "host.docker.internal"];
+
+/** CLIs that print an access token or credentials with one of {@link CREDENTIAL_PRINTING_WORDS}. */
+const CREDENTIAL_PRINTERS = ["aws", "gcloud", "gh", "glab", "az", "heroku", "vault", "doctl", "fly", "flyctl", "firebase", "netlify", "vercel", "wrangler", "oci", "ibmcloud", "aliyun", "tsh", "npm", "security", "sops"];
+
+/**
+ * Subcommands that print a token or credentials: `aws configure export-credentials`, `aws sts
+ * get-session-token`, `aws ecr get-login-password`, `gcloud auth print-access-token`, `gh auth
+ * token`, `az account get-access-token`, `heroku auth:token`, `vault print token`, `vault token
+ * lookup`, `npm token create`, `sops decrypt` (secret stores' reads are net.cloud-secret-exfiltration's).
+ */
+const CREDENTIAL_PRINTING_WORDS =
+  "export-credentials|get-session-token|get-federation-token|assume-role|assume-role-with-web-identity|get-login-password|get-authorization-token|" +
+  "print-access-token|print-identity-token|print-refresh-token|config-helper|token|auth:token|authorizations:create|get-access-token|" +
+  "find-generic-password|find-internet-password|decrypt";
+
 export const secretRules: readonly RuleSpec[] = [
   {
     id: "secrets.shell-history",
@@ -225,6 +242,29 @@ export const secretRules: readonly RuleSpec[] = [
     },
     why: "it sends a secret read from a secret store to a network peer",
     instead: "reference the secret where it is used (an environment variable set by the platform) instead of sending its value",
+  },
+  {
+    id: "net.secret-variable-exfiltration",
+    effect: "deny",
+    send: {
+      localHosts: LOCAL_HOSTS,
+      env: SECRET_VARS.split("|"),
+      // an OAuth token endpoint takes the client secret or refresh token as form data
+      signIn: ["*/token", "*/token?*", "*/oauth/*", "*/oauth2/*", "*/oauth2", "*/access_token*"],
+    },
+    why: "it sends the value of a secret environment variable to a network peer as request data",
+    instead: "pass a token to its own service as a header (`-H \"Authorization: Bearer $TOKEN\"`), and never send it to another host",
+  },
+  {
+    id: "net.credential-token-exfiltration",
+    effect: "deny",
+    send: {
+      localHosts: LOCAL_HOSTS,
+      from: CREDENTIAL_PRINTERS,
+      fromArgs: ["**", CREDENTIAL_PRINTING_WORDS],
+    },
+    why: "it sends an access token or credentials printed by a CLI to a network peer",
+    instead: "use the token as a header for the service it belongs to (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`)",
   },
   {
     id: "net.archive-to-socket",

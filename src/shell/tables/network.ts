@@ -1,0 +1,68 @@
+/**
+ * Network clients and what of their arguments goes to the peer, as data for `sends.ts`. Request
+ * data is what the peer receives as content: URLs (with their query), bodies, form fields, request
+ * items. Headers and credential options (`-H`, `-u`, `--oauth2-bearer`, `--password`) are not:
+ * a token there authenticates the request.
+ */
+
+/** How a client's operands are read. */
+export type OperandShape =
+  /** Every operand is a URL (curl, wget). */
+  | "urls"
+  /** `[METHOD] URL [ITEM...]`: request items `k=v`, `k:=json`, `k==query`; `Header:value` items are headers (httpie, xh). */
+  | "request-items"
+  /** `HOST [PORT]`: the peer by name, the content from stdin (nc, telnet). */
+  | "host"
+  /** Address operands `TCP:host:port`, `OPENSSL:host:port` (socat). */
+  | "addresses";
+
+/** One network client. */
+export interface NetworkClient {
+  readonly operands: OperandShape;
+  /** Options whose value is request data or a URL. */
+  readonly payload: readonly string[];
+  /** Options whose value can name standard input as the body (`-d @-`, `-T -`, `--post-file=-`). */
+  readonly stdinOptions?: readonly string[];
+  /**
+   * When standard input is the request's content: `always` (raw sockets), `piped` (when something
+   * is piped or redirected in: httpie reads its body from a pipe), or only through `stdinOptions`.
+   */
+  readonly stdin?: "always" | "piped";
+}
+
+const CURL: NetworkClient = {
+  operands: "urls",
+  payload: ["-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--json", "-F", "--form", "--form-string", "--url"],
+  stdinOptions: ["-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--json", "-F", "--form", "-T", "--upload-file"],
+};
+
+const WGET: NetworkClient = {
+  operands: "urls",
+  payload: ["--post-data", "--body-data"],
+  stdinOptions: ["--post-file", "--body-file"],
+};
+
+const HTTPIE: NetworkClient = { operands: "request-items", payload: ["--raw"], stdin: "piped" };
+
+const SOCKET: NetworkClient = { operands: "host", payload: [], stdin: "always" };
+
+// prettier-ignore
+export const NETWORK_CLIENTS: Readonly<Record<string, NetworkClient>> = {
+  curl: CURL, "curl.exe": CURL,
+  wget: WGET, wget2: WGET, "wget.exe": WGET,
+  http: HTTPIE, https: HTTPIE, xh: HTTPIE, xhs: HTTPIE, httpie: HTTPIE,
+  nc: SOCKET, ncat: SOCKET, netcat: SOCKET, "nc.traditional": SOCKET, "nc.openbsd": SOCKET, telnet: SOCKET,
+  socat: { operands: "addresses", payload: [], stdin: "always" },
+};
+
+/** Values of a `stdinOptions` option that name standard input (`-d @-`, `-F f=@-`, `-T -`, `--post-file=/dev/stdin`). */
+export const STDIN_VALUES: readonly string[] = ["@-", "-", ".", "@/dev/stdin", "/dev/stdin", "/dev/fd/0"];
+
+/** Suffixes of a form field whose value is standard input (`-F file=@-`, `-F text=<-`). */
+export const STDIN_FIELD_SUFFIXES: readonly string[] = ["=@-", "=<-", "=@/dev/stdin", "=</dev/stdin"];
+
+/** Programs that print their arguments (`echo "$TOKEN" | curl -d @- URL` sends the token). */
+export const ARGUMENT_PRINTERS: readonly string[] = ["echo", "printf", "print"];
+
+/** socat address types that connect to a peer, before `:host:port`. */
+export const SOCAT_PEERS: readonly string[] = ["tcp", "tcp4", "tcp6", "tcp-connect", "udp", "udp4", "udp6", "openssl", "ssl", "openssl-connect", "sctp", "sctp-connect"];
