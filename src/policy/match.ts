@@ -754,6 +754,8 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
       if (leaked.length > 0)
         hits.push({ subject: `${quote(client.command.text)} sends \`$${leaked[0]}\``, scope: client.scope });
     }
+    if (m.environment === true && send.environment)
+      hits.push({ subject: `${quote(client.command.text)} sends the whole environment`, scope: client.scope });
     if (m.from !== undefined) {
       const source = send.stdinFrom
         .map((i) => facts.commands[i])

@@ -74,6 +74,23 @@ export function isOptionWord(word: ShellWord, grammar: OptionGrammar): boolean {
   return grammar.plusOptions === true && v.startsWith("+");
 }
 
+/** Characters of a long option's name. */
+const isNameChar = (c: string): boolean =>
+  (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "-" || c === "_";
+
+/**
+ * The known long option a word with a run-time value is written as, `--name=...` with the name
+ * literal (`--post-data="k=$X"`); `undefined` otherwise.
+ */
+function dynamicLong(word: ShellWord, grammar: OptionGrammar): string | undefined {
+  const text = word.text;
+  const eq = text.indexOf("=");
+  if (!text.startsWith("--") || eq < 3 || ![...text.slice(2, eq)].every(isNameChar)) return undefined;
+  const name = canonicalLong(text.slice(0, eq), grammar);
+  const arity = grammar.options[name];
+  return arity === 1 || arity === 2 || arity === "optional" ? name : undefined;
+}
+
 /**
  * Scans `words` from `from`. With `permute` false (wrappers, interpreters) it stops at the first
  * operand; otherwise operands are reported and scanning continues. `--` ends the options.
@@ -98,6 +115,13 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
       if (!permute) return { events, next: i };
       for (; i < words.length; i++) events.push({ kind: "operand", word: words[i] as ShellWord, index: i });
       return { events, next: i };
+    }
+    const dynamic = v === undefined ? dynamicLong(word, grammar) : undefined;
+    if (dynamic !== undefined) {
+      // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one
+      events.push({ kind: "option", name: dynamic, values: [{ ...word, text: word.text.slice(dynamic.length + 1) }], start, end: i + 1 });
+      i++;
+      continue;
     }
     if (v === undefined || !isOptionWord(word, grammar)) {
       if (!permute) return { events, next: i };

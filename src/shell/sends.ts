@@ -1,9 +1,12 @@
 /**
  * `networkSends`: what the network clients of a command line send, from the client table
  * (`tables/network.ts`): the peers they reach, the run-time variables whose values go into the
- * request as data, and, when a client sends its standard input, the commands piped into it.
+ * request as data, and, when a client sends its standard input, the commands piped into it; and
+ * interpreter code that sends the whole environment (`_code-env.ts`).
  */
 import { detailedView } from "./_argview.ts";
+import { environmentSend } from "./_code-env.ts";
+import { hostOf, urlPeer } from "./_url.ts";
 import {
   ARGUMENT_PRINTERS,
   NETWORK_CLIENTS,
@@ -17,27 +20,6 @@ import type { NetworkPeer, NetworkSend, ShellAnalysis, ShellCommand, ShellWord }
 /** The word's value, or its text without quotes when part of it is only known at run time. */
 function looseValue(word: ShellWord): string {
   return word.value ?? [...word.text].filter((c) => c !== '"' && c !== "'").join("");
-}
-
-/** A host as written: lowercased, without brackets; `undefined` when empty or dynamic. */
-function hostOf(text: string): string | undefined {
-  const host = text.startsWith("[") ? text.slice(1, Math.max(1, text.indexOf("]"))) : text;
-  if (host.length === 0 || host.includes("$") || host.includes("`")) return undefined;
-  return host.toLowerCase();
-}
-
-/** The peer of a URL operand (`https://user@host:443/p?q`, `host:8080/x`, `[::1]:9000`). */
-export function urlPeer(word: ShellWord): NetworkPeer {
-  let rest = looseValue(word);
-  const scheme = rest.indexOf("://");
-  if (scheme > 0 && !rest.slice(0, scheme).includes("/")) rest = rest.slice(scheme + 3);
-  const cut = [...rest].findIndex((c) => c === "/" || c === "?" || c === "#");
-  const authority = cut === -1 ? rest : rest.slice(0, cut);
-  const path = cut === -1 ? "" : rest.slice(cut);
-  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
-  if (hostPort.startsWith("[")) return { host: hostOf(hostPort), path };
-  const colon = hostPort.indexOf(":");
-  return { host: hostOf(colon === -1 ? hostPort : hostPort.slice(0, colon)), path };
 }
 
 const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
@@ -85,7 +67,7 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
   switch (client.operands) {
     case "urls":
       for (const word of [...operands, ...(view.values.get("--url") ?? [])]) {
-        peers.push(urlPeer(word));
+        peers.push(urlPeer(looseValue(word)));
         add(word);
       }
       break;
@@ -95,7 +77,7 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
       const at = first !== undefined && first.length > 0 && first === first.toUpperCase() && !first.includes(":") ? 1 : 0;
       const url = operands[at];
       if (url !== undefined) {
-        peers.push(urlPeer(url));
+        peers.push(urlPeer(looseValue(url)));
         add(url);
       }
       for (const item of operands.slice(at + 1)) if (!isHeaderItem(item)) add(item);
@@ -133,7 +115,7 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
       if (producer.program !== undefined && ARGUMENT_PRINTERS.includes(producer.program)) producer.args.forEach(add);
     }
   }
-  return { command: cmd.index, peers, env: [...env], stdinFrom };
+  return { command: cmd.index, peers, env: [...env], environment: false, stdinFrom };
 }
 
 /** What each network client of the line sends (see {@link NetworkSend}). */
@@ -143,6 +125,11 @@ export function networkSends(analysis: ShellAnalysis): NetworkSend[] {
     const program = cmd.program;
     if (program === undefined || !Object.hasOwn(NETWORK_CLIENTS, program)) continue;
     sends.push(clientSend(cmd, NETWORK_CLIENTS[program]!, analysis));
+  }
+  for (const exec of analysis.code) {
+    if (exec.source !== "literal" || exec.code === undefined) continue;
+    const peers = environmentSend(exec.code, exec.language);
+    if (peers !== undefined) sends.push({ command: exec.command, peers, env: [], environment: true, stdinFrom: [] });
   }
   return sends;
 }

@@ -274,6 +274,11 @@ export interface NetworkSend {
    */
   readonly env: readonly string[];
   /**
+   * The whole environment goes to the peer: interpreter code that sends `os.environ`,
+   * `process.env`, `ENV.to_h`, `%ENV` with a network API (the command is the interpreter's).
+   */
+  readonly environment: boolean;
+  /**
    * When the client sends its standard input (`curl -d @-`, `-T -`, `nc host port`, httpie fed
    * by a pipe): the commands whose output reaches it through pipes, nearest first. Empty otherwise.
    */

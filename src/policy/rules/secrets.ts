@@ -267,6 +267,13 @@ export const secretRules: readonly RuleSpec[] = [
     instead: "use the token as a header for the service it belongs to (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`)",
   },
   {
+    id: "net.code-environment-exfiltration",
+    effect: "deny",
+    send: { localHosts: LOCAL_HOSTS, environment: true },
+    why: "its code sends the whole environment, with every token and password in it, to a network peer",
+    instead: "send only the values the request needs, named one by one",
+  },
+  {
     id: "net.archive-to-socket",
     effect: "deny",
     pipe: { from: ["tar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "git", "dd"], to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"] },

@@ -66,3 +66,46 @@ export const ARGUMENT_PRINTERS: readonly string[] = ["echo", "printf", "print"];
 
 /** socat address types that connect to a peer, before `:host:port`. */
 export const SOCAT_PEERS: readonly string[] = ["tcp", "tcp4", "tcp6", "tcp-connect", "udp", "udp4", "udp6", "openssl", "ssl", "openssl-connect", "sctp", "sctp-connect"];
+
+/** How interpreter code names the whole environment and sends data over the network (`_code-env.ts`). */
+export interface EnvironmentCode {
+  /** Dotted names of the environment (`os.environ`, `process.env`, `ENV`); `::` and `->` count as dots. */
+  readonly environment: readonly string[];
+  /** Variables holding the whole environment (`%ENV`, `$_ENV`). */
+  readonly environmentVars?: readonly string[];
+  /** Methods that use the environment whole (`os.environ.copy()`, `ENV.to_h`); other members read one variable. */
+  readonly wholeMethods: readonly string[];
+  /** Dotted name prefixes of the calls that send data to a peer (`requests`, `urllib.request.urlopen`, `fetch`). */
+  readonly network: readonly string[];
+}
+
+// prettier-ignore
+export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "ruby" | "php", EnvironmentCode>> = {
+  python: {
+    environment: ["os.environ", "environ"],
+    wholeMethods: ["copy", "items", "keys", "values", "__repr__", "__str__"],
+    network: ["requests", "httpx", "urllib.request", "urlopen", "urllib3", "http.client", "aiohttp", "socket", "smtplib", "ftplib", "Request", "pycurl"],
+  },
+  node: {
+    environment: ["process.env"],
+    wholeMethods: [],
+    network: ["fetch", "http.request", "https.request", "http.get", "https.get", "axios", "got", "net.connect", "net.createConnection", "tls.connect", "XMLHttpRequest", "request", "undici", "ky"],
+  },
+  ruby: {
+    environment: ["ENV"],
+    wholeMethods: ["to_h", "to_a", "to_hash", "to_s", "inspect", "each", "each_pair", "map", "select", "filter", "sort", "keys", "values", "reject", "filter_map"],
+    network: ["Net.HTTP", "URI.open", "open-uri", "TCPSocket", "HTTParty", "Faraday", "RestClient", "Excon", "Socket"],
+  },
+  perl: {
+    environment: [],
+    environmentVars: ["%ENV"],
+    wholeMethods: [],
+    network: ["LWP", "HTTP.Tiny", "IO.Socket", "Net.HTTP", "Mojo.UserAgent", "Furl", "post", "get"],
+  },
+  php: {
+    environment: ["getenv"],
+    environmentVars: ["$_ENV", "$_SERVER"],
+    wholeMethods: [],
+    network: ["curl_init", "curl_exec", "file_get_contents", "fsockopen", "stream_context_create", "stream_socket_client"],
+  },
+};

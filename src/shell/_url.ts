@@ -1,0 +1,23 @@
+/** Peers of URLs and host operands, as network clients and interpreter code name them. */
+import type { NetworkPeer } from "./types.ts";
+
+/** A host as written: lowercased, without brackets; `undefined` when empty or dynamic. */
+export function hostOf(text: string): string | undefined {
+  const host = text.startsWith("[") ? text.slice(1, Math.max(1, text.indexOf("]"))) : text;
+  if (host.length === 0 || host.includes("$") || host.includes("`")) return undefined;
+  return host.toLowerCase();
+}
+
+/** The peer of a URL (`https://user@host:443/p?q`, `host:8080/x`, `[::1]:9000`). */
+export function urlPeer(url: string): NetworkPeer {
+  let rest = url;
+  const scheme = rest.indexOf("://");
+  if (scheme > 0 && !rest.slice(0, scheme).includes("/")) rest = rest.slice(scheme + 3);
+  const cut = [...rest].findIndex((c) => c === "/" || c === "?" || c === "#");
+  const authority = cut === -1 ? rest : rest.slice(0, cut);
+  const path = cut === -1 ? "" : rest.slice(cut);
+  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
+  if (hostPort.startsWith("[")) return { host: hostOf(hostPort), path };
+  const colon = hostPort.indexOf(":");
+  return { host: hostOf(colon === -1 ? hostPort : hostPort.slice(0, colon)), path };
+}
