@@ -119,7 +119,13 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
     const dynamic = v === undefined ? dynamicLong(word, grammar) : undefined;
     if (dynamic !== undefined) {
       // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one
-      events.push({ kind: "option", name: dynamic, values: [{ ...word, text: word.text.slice(dynamic.length + 1) }], start, end: i + 1 });
+      events.push({
+        kind: "option",
+        name: dynamic,
+        values: [{ ...word, text: word.text.slice(dynamic.length + 1) }],
+        start,
+        end: i + 1,
+      });
       i++;
       continue;
     }

@@ -74,7 +74,8 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
     case "request-items": {
       // `http [METHOD] URL ITEM...`: a method is a word of capitals
       const first = operands[0]?.value;
-      const at = first !== undefined && first.length > 0 && first === first.toUpperCase() && !first.includes(":") ? 1 : 0;
+      const at =
+        first !== undefined && first.length > 0 && first === first.toUpperCase() && !first.includes(":") ? 1 : 0;
       const url = operands[at];
       if (url !== undefined) {
         peers.push(urlPeer(looseValue(url)));
