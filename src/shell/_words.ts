@@ -645,14 +645,21 @@ export function resolveWord(word: Word, env: WordEnv): ResolvedWords {
   if (whole !== undefined) return { words: whole, limited: false };
   const parts = word.parts;
   const names = runtimeNames(parts, env);
-  const withNames = (w: ShellWord): ShellWord => (names.length === 0 ? w : { ...w, env: names });
+  const named = (w: ShellWord): ShellWord => withNames(w, names);
   if (parts === undefined || !parts.some((p) => p.type === "BraceExpansion")) {
-    return { words: [withNames(toWord(word.text, segments(word, env)))], limited: false };
+    return { words: [named(toWord(word.text, segments(word, env)))], limited: false };
   }
   const expanded = expandBraces(wordAtoms(word), MAX_BRACE_WORDS);
-  if (expanded === "limit")
-    return { words: [withNames({ text: word.text, value: undefined, glob: true })], limited: true };
-  return { words: expanded.map((atoms) => withNames(toWord(word.text, atomSegments(atoms, env)))), limited: false };
+  if (expanded === "limit") return { words: [named({ text: word.text, value: undefined, glob: true })], limited: true };
+  return { words: expanded.map((atoms) => named(toWord(word.text, atomSegments(atoms, env)))), limited: false };
+}
+
+/** `word` with these run-time variables added to the ones it lists. */
+export function withNames(word: ShellWord, names: readonly string[]): ShellWord {
+  if (names.length === 0) return word;
+  const known = word.env ?? [];
+  const added = names.filter((n) => !known.includes(n));
+  return added.length === 0 ? word : { ...word, env: [...known, ...added] };
 }
 
 /** The name `$NAME` / `${NAME}` / `${NAME:-d}` expands, when it is a plain variable (not `${#NAME}`, `${!NAME}`). */
@@ -666,7 +673,7 @@ function expandedName(part: WordPart | DoubleQuotedChild): string | undefined {
  * The variables a word expands whose value is only known at run time (the environment):
  * `"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`. Variables assigned on the line are left out.
  */
-function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEnv): readonly string[] {
+export function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEnv): readonly string[] {
   if (parts === undefined) return [];
   const names: string[] = [];
   const visit = (part: WordPart | DoubleQuotedChild): void => {

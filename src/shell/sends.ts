@@ -52,9 +52,11 @@ function upstream(index: number, analysis: ShellAnalysis): number[] {
   return out;
 }
 
-/** Run-time variables in a herestring given to the command (`<<< "$TOKEN"`). */
+/** Run-time variables in a herestring or heredoc given to the command (`<<< "$TOKEN"`). */
 function herestringEnv(cmd: ShellCommand): string[] {
-  return cmd.redirects.flatMap((r) => (r.kind === "herestring" && (r.fd ?? 0) === 0 ? (r.target?.env ?? []) : []));
+  return cmd.redirects.flatMap((r) =>
+    (r.kind === "herestring" || r.kind === "heredoc") && (r.fd ?? 0) === 0 ? (r.target?.env ?? []) : [],
+  );
 }
 
 function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAnalysis): NetworkSend {
@@ -101,7 +103,9 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
       return unknown;
     }
   }
-  const fedIn = analysis.pipes.some((p) => p.to === cmd.index) || cmd.redirects.some((r) => r.kind === "herestring");
+  const fedIn =
+    analysis.pipes.some((p) => p.to === cmd.index) ||
+    cmd.redirects.some((r) => r.kind === "herestring" || r.kind === "heredoc");
   const sendsStdin =
     client.stdin === "always" ||
     (client.stdin === "piped" && fedIn) ||

@@ -25,10 +25,11 @@ import type {
   Word,
   WordPart,
 } from "unbash";
-import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
+import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../_words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
+import { ARGUMENT_PRINTERS } from "../tables/network.ts";
 import type {
   AnalyzeOptions,
   RedirectKind,
@@ -586,7 +587,20 @@ export class Walker extends Collector {
     const whole = wholeSubstitution(word);
     const substitution = whole?.kind;
     const output = whole === undefined ? undefined : this.substitutions.get(whole.part);
-    return resolved.words.map((w) => ({ word: w, producers, substitution, output }));
+    const printed = this.printedNames(producers);
+    const words = printed.length === 0 ? resolved.words : resolved.words.map((w) => withNames(w, printed));
+    return words.map((w) => ({ word: w, producers, substitution, output }));
+  }
+
+  /** Run-time variables that `echo`/`printf` inside a word's substitutions print (`$(echo $TOKEN | base64)`). */
+  private printedNames(producers: readonly number[]): string[] {
+    const names: string[] = [];
+    for (const at of producers) {
+      const cmd = this.commands[at];
+      if (cmd?.program === undefined || !ARGUMENT_PRINTERS.includes(cmd.program)) continue;
+      for (const arg of cmd.args) for (const name of arg.env ?? []) if (!names.includes(name)) names.push(name);
+    }
+    return names;
   }
 
   private assignmentWord(
@@ -878,7 +892,8 @@ export class Walker extends Collector {
       quoted || r.body.parts === undefined || r.body.parts.every((p) => p.type === "Literal")
         ? raw
         : heredocValue(r, this.env(ctx));
-    const word: ShellWord = { text: r.body.text, value: expanded ?? raw, glob: false };
+    const names = quoted ? [] : runtimeNames(r.body.parts, this.env(ctx));
+    const word: ShellWord = withNames({ text: r.body.text, value: expanded ?? raw, glob: false }, names);
     const arg: ArgWord = { word, producers: out, substitution: undefined };
     return {
       redirect: { op: r.operator, kind: "heredoc", fd, target: word },
