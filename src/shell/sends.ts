@@ -120,7 +120,9 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
       if (producer.program !== undefined && ARGUMENT_PRINTERS.includes(producer.program)) producer.args.forEach(add);
     }
   }
-  return { command: cmd.index, peers, env: [...env], environment: false, stdinFrom };
+  // `*`: a substitution that prints the whole environment (`-d "$(env)"`)
+  const environment = env.delete("*");
+  return { command: cmd.index, peers, env: [...env], environment, stdinFrom };
 }
 
 /** What each network client of the line sends (see {@link NetworkSend}). */

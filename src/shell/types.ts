@@ -26,8 +26,9 @@ export interface ShellWord {
   readonly glob: boolean;
   /**
    * The variables the word expands whose value is only known at run time, the environment's
-   * (`"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`); variables assigned on the line are not listed.
-   * Absent when there are none.
+   * (`"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`), also when printed inside its command substitutions
+   * (`$(echo $TOKEN | base64)`, `$(printenv TOKEN)`; `*` for the whole environment: `$(env)`);
+   * variables assigned on the line are not listed. Absent when there are none.
    */
   readonly env?: readonly string[];
 }
@@ -274,8 +275,9 @@ export interface NetworkSend {
    */
   readonly env: readonly string[];
   /**
-   * The whole environment goes to the peer: interpreter code that sends `os.environ`,
-   * `process.env`, `ENV.to_h`, `%ENV` with a network API (the command is the interpreter's).
+   * The whole environment goes to the peer: in the request data (`curl -d "$(env)"`), or from
+   * interpreter code that sends `os.environ`, `process.env`, `ENV.to_h`, `%ENV` with a network
+   * API (the command is then the interpreter's).
    */
   readonly environment: boolean;
   /**

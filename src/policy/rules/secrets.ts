@@ -267,10 +267,10 @@ export const secretRules: readonly RuleSpec[] = [
     instead: "use the token as a header for the service it belongs to (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`)",
   },
   {
-    id: "net.code-environment-exfiltration",
+    id: "net.whole-environment-exfiltration",
     effect: "deny",
     send: { localHosts: LOCAL_HOSTS, environment: true },
-    why: "its code sends the whole environment, with every token and password in it, to a network peer",
+    why: "it sends the whole environment, with every token and password in it, to a network peer (interpreter code posting `os.environ` or `process.env`, `curl -d \"$(env)\"`)",
     instead: "send only the values the request needs, named one by one",
   },
   {

@@ -64,6 +64,19 @@ export const STDIN_FIELD_SUFFIXES: readonly string[] = ["=@-", "=<-", "=@/dev/st
 /** Programs that print their arguments (`echo "$TOKEN" | curl -d @- URL` sends the token). */
 export const ARGUMENT_PRINTERS: readonly string[] = ["echo", "printf", "print"];
 
+/**
+ * Programs that print the environment without operands (`env`, `printenv`, `export -p`); with
+ * `names`, their operands are the names of the variables they print (`printenv TOKEN`).
+ */
+export const ENVIRONMENT_PRINTERS: Readonly<Record<string, "names" | "all-only">> = {
+  env: "all-only",
+  printenv: "names",
+  export: "all-only",
+  declare: "all-only",
+  typeset: "all-only",
+  set: "all-only",
+};
+
 /** socat address types that connect to a peer, before `:host:port`. */
 export const SOCAT_PEERS: readonly string[] = ["tcp", "tcp4", "tcp6", "tcp-connect", "udp", "udp4", "udp6", "openssl", "ssl", "openssl-connect", "sctp", "sctp-connect"];
 

@@ -29,7 +29,7 @@ import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type
 import { dispatch, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
-import { ARGUMENT_PRINTERS } from "../tables/network.ts";
+import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
 import type {
   AnalyzeOptions,
   RedirectKind,
@@ -592,15 +592,25 @@ export class Walker extends Collector {
     return words.map((w) => ({ word: w, producers, substitution, output }));
   }
 
-  /** Run-time variables that `echo`/`printf` inside a word's substitutions print (`$(echo $TOKEN | base64)`). */
+  /**
+   * Run-time variables that commands inside a word's substitutions print: `echo`/`printf`
+   * arguments (`$(echo $TOKEN | base64)`), `printenv NAME`, and `*` for the whole environment
+   * (`$(env)`, `$(printenv)`).
+   */
   private printedNames(producers: readonly number[]): string[] {
-    const names: string[] = [];
+    const names = new Set<string>();
     for (const at of producers) {
       const cmd = this.commands[at];
-      if (cmd?.program === undefined || !ARGUMENT_PRINTERS.includes(cmd.program)) continue;
-      for (const arg of cmd.args) for (const name of arg.env ?? []) if (!names.includes(name)) names.push(name);
+      const program = cmd?.program;
+      if (cmd === undefined || program === undefined) continue;
+      if (ARGUMENT_PRINTERS.includes(program)) for (const arg of cmd.args) for (const n of arg.env ?? []) names.add(n);
+      if (!Object.hasOwn(ENVIRONMENT_PRINTERS, program)) continue;
+      const operands = cmd.args.filter((w) => w.value === undefined || !w.value.startsWith("-"));
+      if (operands.length === 0) names.add("*");
+      else if (ENVIRONMENT_PRINTERS[program] === "names")
+        for (const w of operands) if (w.value !== undefined) names.add(w.value);
     }
-    return names;
+    return [...names];
   }
 
   private assignmentWord(
