@@ -85,15 +85,21 @@ export type SqlKind =
  * src/policy/rules/secrets.ts and the facts of src/shell/sends.ts).
  */
 export interface SendMatch {
-  /** Hosts that are this machine (`*` wildcards): a request to them leaves nothing. */
+  /**
+   * Hosts of this machine and of its private network (`*` wildcards): a request to them leaves
+   * nothing.
+   */
   readonly localHosts: readonly string[];
   /**
    * Run-time variables (lowercase name wildcards) whose value in the request's data counts. A
    * variable named after the peer's service (`GOOGLE_API_KEY` to `maps.googleapis.com`) is that
-   * service's own credential, and so is one sent to a sign-in path (`signIn`).
+   * service's own credential, and so is one sent to a sign-in path (`signIn`) or to a host only
+   * known at run time (the configured endpoint: `curl "$API_URL/x?key=$API_KEY"`).
    */
   readonly env?: readonly string[];
-  /** Interpreter code sending the whole environment counts. */
+  /** Names `env` leaves out (lowercase wildcards): public keys, pagination and cache keys. */
+  readonly envExcept?: readonly string[];
+  /** The whole environment sent (`curl -d "$(env)"`, interpreter code posting `os.environ`) counts. */
   readonly environment?: boolean;
   /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
   readonly signIn?: readonly string[];

@@ -746,10 +746,12 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
     const client = facts.commands[send.command];
     if (client === undefined) continue;
     if (m.env !== undefined) {
+      const known = remote.filter((p) => p.host !== undefined);
       const leaked = send.env.filter(
         (name) =>
           m.env!.some((g) => wildcard(g, name.toLowerCase())) &&
-          !remote.every((p) => ownService(name, p.host) || (m.signIn ?? []).some((s) => wildcard(s, p.path))),
+          !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
+          !known.every((p) => ownService(name, p.host) || (m.signIn ?? []).some((s) => wildcard(s, p.path))),
       );
       if (leaked.length > 0)
         hits.push({ subject: `${quote(client.command.text)} sends \`$${leaked[0]}\``, scope: client.scope });

@@ -14,7 +14,10 @@ import type { RuleSpec } from "./types.ts";
 const SECRET_VARS = "*secret*|*token*|*password*|*passwd*|*_key|*_key_*|*apikey*|*credential*|*private*|*_pat|database_url|*_dsn";
 
 /** Peers that are this machine: a request to them leaves nothing. */
-const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:1", "0.0.0.0", "host.docker.internal"];
+const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:1", "0.0.0.0", "host.docker.internal", "*.local", "*.internal", "*.localdomain", "*.lan", "*.home.arpa"];
+
+/** Secret-looking names that are not secrets: public and publishable keys, pagination and cache keys, object keys. */
+const NOT_SECRET_VARS = ["*public_key", "*pub_key", "*publishable_key", "*page_token", "*next_token", "*continuation_token", "*sync_token", "*cache_key", "*sort_key", "*partition_key", "*object_key", "*primary_key", "*idempotency_key", "s3_key", "*_s3_key", "*_anon_key"];
 
 /** CLIs that print an access token or credentials with one of {@link CREDENTIAL_PRINTING_WORDS}. */
 const CREDENTIAL_PRINTERS = ["aws", "gcloud", "gh", "glab", "az", "heroku", "vault", "doctl", "fly", "flyctl", "firebase", "netlify", "vercel", "wrangler", "oci", "ibmcloud", "aliyun", "tsh", "npm", "security", "sops"];
@@ -249,6 +252,7 @@ export const secretRules: readonly RuleSpec[] = [
     send: {
       localHosts: LOCAL_HOSTS,
       env: SECRET_VARS.split("|"),
+      envExcept: NOT_SECRET_VARS,
       // an OAuth token endpoint takes the client secret or refresh token as form data
       signIn: ["*/token", "*/token?*", "*/oauth/*", "*/oauth2/*", "*/oauth2", "*/access_token*"],
     },
