@@ -49,6 +49,9 @@ const startsWith = (names: readonly string[], dotted: string): boolean => {
 export function environmentSend(code: string, language: CodeLanguage): NetworkPeer[] | undefined {
   if (language === "shell" || language === "powershell" || language === "c") return undefined;
   const table = ENVIRONMENT_CODE[language];
+  // most code names no environment at all: skip the tokenizer then
+  const names = [...table.environment, ...(table.environmentVars ?? [])].map((e) => e.slice(e.lastIndexOf(".") + 1));
+  if (!names.some((n) => code.includes(n))) return undefined;
   const tokens = tokenizeCode(code, language);
   if (tokens === undefined) return undefined;
   const found = chains(tokens);

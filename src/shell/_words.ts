@@ -670,8 +670,9 @@ function expandedName(part: WordPart | DoubleQuotedChild): string | undefined {
 }
 
 /**
- * The variables a word expands whose value is only known at run time (the environment):
- * `"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`. Variables assigned on the line are left out.
+ * The variables a word expands whose value is only known at run time (the environment's, or
+ * assigned on the line from a run-time value): `"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`.
+ * Variables assigned a static value on the line are left out.
  */
 export function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEnv): readonly string[] {
   if (parts === undefined) return [];
@@ -682,8 +683,10 @@ export function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEn
       return;
     }
     const name = expandedName(part);
-    if (name !== undefined && isName(name) && binding(name, env) === undefined && !names.includes(name))
-      names.push(name);
+    if (name === undefined || !isName(name) || names.includes(name)) return;
+    const b = binding(name, env);
+    // the environment's, or assigned on the line from a run-time value (`T=$(gh auth token)`)
+    if (b === undefined || (b.set && b.value === undefined && b.glob !== true)) names.push(name);
   };
   for (const part of parts) visit(part);
   return names;

@@ -25,10 +25,10 @@ export interface ShellWord {
   /** True when an unquoted glob (`*`, `?`, `[...]`, extglob) or brace expansion would expand it. */
   readonly glob: boolean;
   /**
-   * The variables the word expands whose value is only known at run time, the environment's
-   * (`"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`), also when printed inside its command substitutions
+   * The variables the word expands whose value is only known at run time, the environment's or
+   * assigned on the line from a run-time value (`"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`), also when printed inside its command substitutions
    * (`$(echo $TOKEN | base64)`, `$(printenv TOKEN)`; `*` for the whole environment: `$(env)`);
-   * variables assigned on the line are not listed. Absent when there are none.
+   * variables assigned a static value on the line are not listed. Absent when there are none.
    */
   readonly env?: readonly string[];
 }
