@@ -13,6 +13,7 @@ import {
   SOCAT_PEERS,
   STDIN_FIELD_SUFFIXES,
   STDIN_VALUES,
+  XARGS_PLACEHOLDER,
   type NetworkClient,
 } from "./tables/network.ts";
 import type { NetworkPeer, NetworkSend, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
@@ -62,7 +63,11 @@ function herestringEnv(cmd: ShellCommand): string[] {
 function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAnalysis): NetworkSend {
   const view = detailedView(cmd.program, cmd.args);
   const env = new Set<string>();
-  const add = (word: ShellWord): void => word.env?.forEach((name) => env.add(name));
+  const payload: ShellWord[] = [];
+  const add = (word: ShellWord): void => {
+    payload.push(word);
+    word.env?.forEach((name) => env.add(name));
+  };
   const peers: NetworkPeer[] = [];
   for (const option of client.payload) for (const word of view.values.get(option) ?? []) add(word);
   const operands = view.operands.map((o) => o.word);
@@ -106,7 +111,11 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
   const fedIn =
     analysis.pipes.some((p) => p.to === cmd.index) ||
     cmd.redirects.some((r) => r.kind === "herestring" || r.kind === "heredoc");
+  // `... | xargs -I{} curl -d "t={}" URL`: what is piped in becomes request data
+  const placed =
+    cmd.runtimeArgs && cmd.via.includes("xargs") && payload.some((w) => looseValue(w).includes(XARGS_PLACEHOLDER));
   const sendsStdin =
+    placed ||
     client.stdin === "always" ||
     (client.stdin === "piped" && fedIn) ||
     (client.stdinOptions ?? []).some((o) => (view.values.get(o) ?? []).some((w) => isStdinValue(w.value)));

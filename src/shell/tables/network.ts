@@ -61,6 +61,9 @@ export const STDIN_VALUES: readonly string[] = ["@-", "-", ".", "@/dev/stdin", "
 /** Suffixes of a form field whose value is standard input (`-F file=@-`, `-F text=<-`). */
 export const STDIN_FIELD_SUFFIXES: readonly string[] = ["=@-", "=<-", "=@/dev/stdin", "=</dev/stdin"];
 
+/** The replace string of `xargs -I{}`: request data holding it receives what is piped into xargs. */
+export const XARGS_PLACEHOLDER = "{}";
+
 /** Programs that print their arguments (`echo "$TOKEN" | curl -d @- URL` sends the token). */
 export const ARGUMENT_PRINTERS: readonly string[] = ["echo", "printf", "print"];
 
