@@ -99,6 +99,8 @@ export interface SendMatch {
   readonly env?: readonly string[];
   /** Names `env` leaves out (lowercase wildcards): public keys, pagination and cache keys. */
   readonly envExcept?: readonly string[];
+  /** First words of variable names that name no service (`api`, `app`, `secret`): never the peer's own credential. */
+  readonly generic?: readonly string[];
   /** The whole environment sent (`curl -d "$(env)"`, interpreter code posting `os.environ`) counts. */
   readonly environment?: boolean;
   /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */

@@ -731,9 +731,10 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
  * A variable named after the peer's service: its first word (`google` of `GOOGLE_API_KEY`, at
  * least three letters) is part of a label of the host (`maps.googleapis.com`).
  */
-function ownService(name: string, host: string | undefined): boolean {
+function ownService(name: string, host: string | undefined, generic: readonly string[]): boolean {
   const vendor = name.toLowerCase().split("_")[0] ?? "";
-  return vendor.length >= 3 && host !== undefined && host.split(".").some((label) => label.includes(vendor));
+  if (vendor.length < 3 || generic.includes(vendor) || host === undefined) return false;
+  return host.split(".").some((label) => label.includes(vendor));
 }
 
 /** A network client sending a secret variable or a credential printer's output to a peer that is not this machine. */
@@ -751,7 +752,9 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
         (name) =>
           m.env!.some((g) => wildcard(g, name.toLowerCase())) &&
           !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
-          !known.every((p) => ownService(name, p.host) || (m.signIn ?? []).some((s) => wildcard(s, p.path))),
+          !known.every(
+            (p) => ownService(name, p.host, m.generic ?? []) || (m.signIn ?? []).some((s) => wildcard(s, p.path)),
+          ),
       );
       if (leaked.length > 0)
         hits.push({ subject: `${quote(client.command.text)} sends \`$${leaked[0]}\``, scope: client.scope });
