@@ -271,7 +271,8 @@ export interface NetworkSend {
   /**
    * Run-time variables whose values go to the peer as data: in a URL, a body, a form field, a
    * request item, or text it sends from standard input (`echo "$TOKEN" | nc host 443`,
-   * `curl -d @- URL <<< "$TOKEN"`).
+   * `curl -d @- URL <<< "$TOKEN"`); for interpreter code, variables read by name outside
+   * headers and auth arguments (`data={"k": os.environ["TOKEN"]}`).
    */
   readonly env: readonly string[];
   /**

@@ -3,6 +3,11 @@
  * system password databases, keychains and browser credential stores, the commands that print a
  * stored secret, and the shapes that send data to a host by a raw socket or hand it a shell.
  *
+ * Secrets leaving the machine (`send` rules, facts of src/shell/sends.ts): a secret-named
+ * variable's value in a request's data (body, form, URL, stdin), a CLI's access token piped into
+ * a request, the whole environment. A token in a header or auth option, a request to this machine
+ * or its private network, and a variable named after the peer's own service are usage, not leaks.
+ *
  * How keys are told from public material: a path rule names private material by file name
  * (`id_*`, `*.key`, `*.pem` unless the name says certificate, chain, CA or public); reading or
  * deleting it counts, writing and using it do not (`openssl genrsa -out server.key`, `ssh-add`,
