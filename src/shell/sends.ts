@@ -103,6 +103,13 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
           peers.push({ host: hostOf(parts[1]!), path: "" });
       }
       break;
+    case "recipients":
+      for (const word of operands) {
+        const address = looseValue(word);
+        const at = address.lastIndexOf("@");
+        if (at > 0) peers.push({ host: hostOf(address.slice(at + 1).replace(">", "")), path: "" });
+      }
+      break;
     default: {
       const unknown: never = client.operands;
       return unknown;

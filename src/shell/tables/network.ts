@@ -14,7 +14,9 @@ export type OperandShape =
   /** `HOST [PORT]`: the peer by name, the content from stdin (nc, telnet). */
   | "host"
   /** Address operands `TCP:host:port`, `OPENSSL:host:port` (socat). */
-  | "addresses";
+  | "addresses"
+  /** Mail recipients `user@domain`: the domain is the peer, the message comes from stdin (mail, sendmail). */
+  | "recipients";
 
 /** One network client. */
 export interface NetworkClient {
@@ -46,6 +48,8 @@ const HTTPIE: NetworkClient = { operands: "request-items", payload: ["--raw"], s
 
 const SOCKET: NetworkClient = { operands: "host", payload: [], stdin: "always" };
 
+const MAIL: NetworkClient = { operands: "recipients", payload: ["-s", "--subject"], stdin: "always" };
+
 // prettier-ignore
 export const NETWORK_CLIENTS: Readonly<Record<string, NetworkClient>> = {
   curl: CURL, "curl.exe": CURL,
@@ -53,6 +57,7 @@ export const NETWORK_CLIENTS: Readonly<Record<string, NetworkClient>> = {
   http: HTTPIE, https: HTTPIE, xh: HTTPIE, xhs: HTTPIE, httpie: HTTPIE,
   nc: SOCKET, ncat: SOCKET, netcat: SOCKET, "nc.traditional": SOCKET, "nc.openbsd": SOCKET, telnet: SOCKET,
   socat: { operands: "addresses", payload: [], stdin: "always" },
+  mail: MAIL, mailx: MAIL, sendmail: MAIL, mutt: MAIL, "s-nail": MAIL, msmtp: MAIL,
 };
 
 /** Values of a `stdinOptions` option that name standard input (`-d @-`, `-F f=@-`, `-T -`, `--post-file=/dev/stdin`). */
