@@ -103,6 +103,11 @@ export interface SendMatch {
   readonly generic?: readonly string[];
   /** The whole environment sent (`curl -d "$(env)"`, interpreter code posting `os.environ`) counts. */
   readonly environment?: boolean;
+  /**
+   * Query parameters (lowercase) through which APIs take their key (`?key=`, `?api_key=`,
+   * `?appid=`): a variable given there to a named host is that API's key.
+   */
+  readonly keyParams?: readonly string[];
   /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
   readonly signIn?: readonly string[];
   /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */

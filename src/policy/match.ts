@@ -753,7 +753,10 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
           m.env!.some((g) => wildcard(g, name.toLowerCase())) &&
           !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
           !known.every(
-            (p) => ownService(name, p.host, m.generic ?? []) || (m.signIn ?? []).some((s) => wildcard(s, p.path)),
+            (p) =>
+              ownService(name, p.host, m.generic ?? []) ||
+              (m.signIn ?? []).some((s) => wildcard(s, p.path)) ||
+              (p.query ?? []).some((q) => q.env.includes(name) && (m.keyParams ?? []).includes(q.param.toLowerCase())),
           ),
       );
       if (leaked.length > 0)

@@ -142,7 +142,9 @@ export function environmentSend(code: string, language: CodeLanguage): CodeSend 
   const tokens = tokenizeCode(code, language);
   if (tokens === undefined) return undefined;
   const found = chains(tokens);
-  const network = found.some((c) => table.network.some((n) => startsWith(c.names, n)));
+  const network =
+    found.some((c) => table.network.some((n) => startsWith(c.names, n))) ||
+    tokens.some((t) => t.kind === "string" && t.value !== undefined && (table.networkModules ?? []).includes(t.value));
   if (!network) return undefined;
   const environment =
     tokens.some((t) => t.kind === "var" && (table.environmentVars ?? []).includes(t.text)) ||

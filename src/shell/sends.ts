@@ -74,7 +74,7 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
   switch (client.operands) {
     case "urls":
       for (const word of [...operands, ...(view.values.get("--url") ?? [])]) {
-        peers.push(urlPeer(looseValue(word)));
+        peers.push(urlPeer(looseValue(word), word.env));
         add(word);
       }
       break;
@@ -85,7 +85,7 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
         first !== undefined && first.length > 0 && first === first.toUpperCase() && !first.includes(":") ? 1 : 0;
       const url = operands[at];
       if (url !== undefined) {
-        peers.push(urlPeer(looseValue(url)));
+        peers.push(urlPeer(looseValue(url), url.env));
         add(url);
       }
       for (const item of operands.slice(at + 1)) if (!isHeaderItem(item)) add(item);

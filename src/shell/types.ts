@@ -256,6 +256,8 @@ export interface NetworkPeer {
   readonly host: string | undefined;
   /** The URL's path and query (`/log?token=...`), `""` for a host without a URL. */
   readonly path: string;
+  /** Query parameters whose value expands run-time variables (`?key=$API_KEY` → `key`: `API_KEY`). */
+  readonly query?: readonly { readonly param: string; readonly env: readonly string[] }[];
 }
 
 /**

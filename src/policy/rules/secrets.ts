@@ -258,6 +258,7 @@ export const secretRules: readonly RuleSpec[] = [
       localHosts: LOCAL_HOSTS,
       env: SECRET_VARS.split("|"),
       envExcept: NOT_SECRET_VARS,
+      keyParams: ["key", "api_key", "apikey", "api-key", "appid", "app_id", "app_key", "appkey", "access_key", "subscription-key", "developerkey"],
       // (`api` is left out: `API_KEY` in the query of an `api.` host is that API's key)
       generic: ["app", "apps", "secret", "secrets", "private", "access", "auth", "client", "user", "admin", "root", "prod", "production", "staging", "dev", "test", "service", "server", "web", "site", "session", "bearer", "refresh", "token", "password", "master", "default", "my", "local", "remote", "deploy", "ci", "bot", "webhook", "hook", "data", "database", "encryption", "signing", "jwt", "oauth", "personal", "github_pat"],
       // an OAuth token endpoint takes the client secret or refresh token as form data

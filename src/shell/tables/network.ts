@@ -98,6 +98,8 @@ export interface EnvironmentCode {
   readonly wholeMethods: readonly string[];
   /** Dotted name prefixes of the calls that send data to a peer (`requests`, `urllib.request.urlopen`, `fetch`). */
   readonly network: readonly string[];
+  /** Network modules loaded by a string (`require("https")`, `require "net/http"`). */
+  readonly networkModules?: readonly string[];
   /** Reads of one variable: names followed by `["NAME"]` (`os.environ`, `ENV`) or `{NAME}` (perl `$ENV`). */
   readonly index: readonly string[];
   /** Calls that read one variable: `os.getenv("NAME")`, `ENV.fetch("NAME")`. */
@@ -118,6 +120,7 @@ export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "rub
     environment: ["os.environ", "environ"],
     wholeMethods: ["copy", "items", "keys", "values", "__repr__", "__str__"],
     network: ["requests", "httpx", "urllib.request", "urlopen", "urllib3", "http.client", "aiohttp", "socket", "smtplib", "ftplib", "Request", "pycurl"],
+    networkModules: ["requests", "httpx", "urllib.request", "http.client", "socket"],
     index: ["os.environ", "environ"],
     call: ["os.environ.get", "environ.get", "os.getenv", "getenv"],
   },
@@ -125,6 +128,7 @@ export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "rub
     environment: ["process.env"],
     wholeMethods: [],
     network: ["fetch", "http.request", "https.request", "http.get", "https.get", "axios", "got", "net.connect", "net.createConnection", "tls.connect", "XMLHttpRequest", "request", "undici", "ky"],
+    networkModules: ["http", "https", "node:http", "node:https", "net", "node:net", "tls", "node:tls", "axios", "node-fetch", "undici", "got"],
     index: ["process.env"],
     call: [],
     member: ["process.env"],
@@ -133,6 +137,7 @@ export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "rub
     environment: ["ENV"],
     wholeMethods: ["to_h", "to_a", "to_hash", "to_s", "inspect", "each", "each_pair", "map", "select", "filter", "sort", "keys", "values", "reject", "filter_map"],
     network: ["Net.HTTP", "URI.open", "open-uri", "TCPSocket", "HTTParty", "Faraday", "RestClient", "Excon", "Socket"],
+    networkModules: ["net/http", "net/https", "open-uri", "socket", "httparty", "faraday", "rest-client", "excon"],
     index: ["ENV"],
     call: ["ENV.fetch"],
   },
