@@ -53,7 +53,8 @@ export interface OptionScan {
 export function subWord(word: ShellWord, offset: number): ShellWord {
   const value = word.value?.slice(offset);
   const text = word.text === word.value ? word.text.slice(offset) : word.text;
-  return { text, value, glob: word.glob };
+  // the option's name holds no expansion: the variables are the value's
+  return word.env === undefined ? { text, value, glob: word.glob } : { text, value, glob: word.glob, env: word.env };
 }
 
 const isDigits = (s: string): boolean => s.length > 0 && [...s].every((c) => c >= "0" && c <= "9");
@@ -71,6 +72,23 @@ export function isOptionWord(word: ShellWord, grammar: OptionGrammar): boolean {
   if (v === undefined || v.length < 2) return false;
   if (v.startsWith("-")) return true;
   return grammar.plusOptions === true && v.startsWith("+");
+}
+
+/** Characters of a long option's name. */
+const isNameChar = (c: string): boolean =>
+  (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "-" || c === "_";
+
+/**
+ * The known long option a word with a run-time value is written as, `--name=...` with the name
+ * literal (`--post-data="k=$X"`); `undefined` otherwise.
+ */
+function dynamicLong(word: ShellWord, grammar: OptionGrammar): string | undefined {
+  const text = word.text;
+  const eq = text.indexOf("=");
+  if (!text.startsWith("--") || eq < 3 || ![...text.slice(2, eq)].every(isNameChar)) return undefined;
+  const name = canonicalLong(text.slice(0, eq), grammar);
+  const arity = grammar.options[name];
+  return arity === 1 || arity === 2 || arity === "optional" ? name : undefined;
 }
 
 /**
@@ -97,6 +115,19 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
       if (!permute) return { events, next: i };
       for (; i < words.length; i++) events.push({ kind: "operand", word: words[i] as ShellWord, index: i });
       return { events, next: i };
+    }
+    const dynamic = v === undefined ? dynamicLong(word, grammar) : undefined;
+    if (dynamic !== undefined) {
+      // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one
+      events.push({
+        kind: "option",
+        name: dynamic,
+        values: [{ ...word, text: word.text.slice(dynamic.length + 1) }],
+        start,
+        end: i + 1,
+      });
+      i++;
+      continue;
     }
     if (v === undefined || !isOptionWord(word, grammar)) {
       if (!permute) return { events, next: i };
