@@ -13,3 +13,4 @@ const shell = (): typeof Shell => (loaded ??= loadBundle("shell") as typeof Shel
 export const analyzeShell: typeof Shell.analyzeShell = (source, options) => shell().analyzeShell(source, options);
 export const argView: typeof Shell.argView = (command) => shell().argView(command);
 export const fileEffects: typeof Shell.fileEffects = (analysis) => shell().fileEffects(analysis);
+export const networkSends: typeof Shell.networkSends = (analysis) => shell().networkSends(analysis);
