@@ -66,12 +66,40 @@ function altMatches(alt: string, value: string): boolean {
   return pattern.includes("*") ? wildcard(pattern, text) : pattern === text;
 }
 
+/** What is known of a word whose value is not: the text it starts and ends with. */
+type Known = ShellWord["known"];
+
+/**
+ * True when every text that starts with `head` and ends with `tail` (anything between) matches the
+ * wildcard `pattern`: one of its stars takes the unknown middle, the pattern's pieces before that
+ * star match within `head`, the pieces after it within `tail` (`*:main` for `"$(x):main"`).
+ */
+function everyMatches(pattern: string, head: string, tail: string): boolean {
+  if (pattern.includes("\\*")) return false;
+  const pieces = pattern.split("*");
+  for (let i = 1; i < pieces.length; i++)
+    if (wildcard(`${pieces.slice(0, i).join("*")}*`, head) && wildcard(`*${pieces.slice(i).join("*")}`, tail))
+      return true;
+  return false;
+}
+
 /**
  * One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is
- * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive.
+ * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive. A word only partly known
+ * (`known`) matches when every value it may take matches.
  */
-function wordMatches(pattern: string, word: string | undefined): boolean {
-  if (word === undefined) return false;
+function wordMatches(pattern: string, word: string | undefined, known?: Known): boolean {
+  if (word === undefined) {
+    // a word only known at run time is still a word: `*` takes it (`git push "$REMOTE" +main`)
+    if (pattern === "*") return true;
+    if (known === undefined) return false;
+    const head = known.head.toLowerCase();
+    const tail = known.tail.toLowerCase();
+    return pattern
+      .toLowerCase()
+      .split("|")
+      .some((alt) => alt.length > 1 && everyMatches(alt, head, tail));
+  }
   if (pattern === "*") return true;
   const value = word.toLowerCase();
   return pattern
@@ -80,10 +108,26 @@ function wordMatches(pattern: string, word: string | undefined): boolean {
     .some((alt) => altMatches(alt, value));
 }
 
+/**
+ * A path glob against a relative operand only partly known: the first path segment is what a bare
+ * name glob (`+*`) meets; it matches when every value of that segment does.
+ */
+function partlyMatchesPath(glob: CompiledGlob, known: Known, roots: GlobRoots): boolean {
+  if (known === undefined || glob.anchor !== "basename-anywhere") return false;
+  const head = known.head;
+  if (head === "" || head.startsWith("/") || head.startsWith("~")) return false;
+  const slash = head.indexOf("/");
+  if (slash >= 0) return slash > 0 && matchPath(glob, `/${head.slice(0, slash)}`, roots);
+  const fold = (t: string): string => (glob.flags.includes("i") ? t.toLowerCase() : t);
+  const plain = (g: string): boolean => ![...g].some((c) => "/?[]{}!\\".includes(c));
+  return glob.globs.every(plain) && glob.globs.some((g) => everyMatches(fold(g), fold(head), ""));
+}
+
 /** A word the args patterns see; `suspect` when it may be the value of the option before it. */
 interface ArgWord {
   readonly value: string | undefined;
   readonly suspect: boolean;
+  readonly known?: Known;
 }
 
 /**
@@ -102,7 +146,7 @@ function matchArgs(args: readonly string[], words: readonly ArgWord[], a = 0, w 
   }
   const word = words[w];
   if (word === undefined || (word.suspect && args[a] !== "*")) return -1;
-  return wordMatches(args[a]!, word.value) ? matchArgs(args, words, a + 1, w + 1) : -1;
+  return wordMatches(args[a]!, word.value, word.known) ? matchArgs(args, words, a + 1, w + 1) : -1;
 }
 
 /**
@@ -239,7 +283,7 @@ function argWords(fact: CommandFact): ArgWord[] {
       !isSignal(text.slice(1));
     // `--no-x` negations never take a value; an option the table gave a value took another word
     const boolean = option && (BOOLEAN_OPTIONS.has(text) || text.startsWith("--no-") || fact.view.values.has(text));
-    return { value: word.value, suspect: option && !boolean && !positionals.includes(previous!) };
+    return { value: word.value, known: word.known, suspect: option && !boolean && !positionals.includes(previous!) };
   });
 }
 
@@ -259,7 +303,10 @@ function matchCommand(
     if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
     const args = m.args ?? [];
     let positionals = run === undefined ? fact.view.positionals : run.positionals;
-    const words = run === undefined ? argWords(fact) : run.positionals.map((w) => ({ value: w.value, suspect: false }));
+    const words =
+      run === undefined
+        ? argWords(fact)
+        : run.positionals.map((w) => ({ value: w.value, known: w.known, suspect: false }));
     let end = matchArgs(args, words);
     if (end === -1 && words.some((w) => w.suspect)) {
       // `cdk --profile prod deploy`: an option's value given as the next word reads as a positional;
@@ -301,10 +348,10 @@ function matchCommand(
       continue;
     if (m.operands !== undefined) {
       const cwd = fact.command.cwd ?? ctx.cwd;
-      const matched = operands.some(
-        (w) =>
-          w.value !== undefined &&
-          m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
+      const matched = operands.some((w) =>
+        w.value === undefined
+          ? m.operands!.some((g) => partlyMatchesPath(g, w.known, roots))
+          : m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
       );
       if (!matched) continue;
     }

@@ -54,6 +54,10 @@ export interface ResolvedWords {
 interface Segment {
   readonly value: string | undefined;
   readonly glob: boolean;
+  /** For an unknown value: the text it is known to start with (`"+$x"` → `+`). */
+  readonly head?: string;
+  /** For an unknown value: the text it is known to end with (`"$x:main"` → `:main`). */
+  readonly tail?: string;
 }
 
 /** A brace-expansion unit: one character (special unless quoted or escaped) or one opaque part. */
@@ -399,11 +403,12 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
     case "ExtendedGlob":
       return { value: part.text, glob: true };
     case "DoubleQuoted":
-    case "LocaleString":
-      return {
-        value: joined(part.parts.map((c) => childValue(c, env))),
-        glob: part.parts.some((c) => globBound(c, env)),
-      };
+    case "LocaleString": {
+      const values = part.parts.map((c) => childValue(c, env));
+      const glob = part.parts.some((c) => globBound(c, env));
+      const value = joined(values);
+      return value === undefined ? { value, glob, ...edges(values) } : { value, glob };
+    }
     case "SimpleExpansion":
     case "ParameterExpansion": {
       const segment = unquoted(childValue(part, env), env);
@@ -464,8 +469,34 @@ function segments(word: Word, env: WordEnv): Segment[] {
   });
 }
 
+/**
+ * The known text before the first unknown piece and after the last one (`"+$(x):main"` → `+`,
+ * `:main`); what lies between may be any text.
+ */
+function edges(values: readonly (string | undefined)[]): { head: string; tail: string } {
+  const first = values.indexOf(undefined);
+  const last = values.lastIndexOf(undefined);
+  return { head: values.slice(0, first).join(""), tail: values.slice(last + 1).join("") };
+}
+
 function toWord(text: string, segs: readonly Segment[]): ShellWord {
-  return { text, value: joined(segs.map((s) => s.value)), glob: segs.some((s) => s.glob) };
+  const value = joined(segs.map((s) => s.value));
+  const glob = segs.some((s) => s.glob);
+  if (value !== undefined || glob) return { text, value, glob };
+  const first = segs.findIndex((s) => s.value === undefined);
+  const last = segs.findLastIndex((s) => s.value === undefined);
+  const head =
+    segs
+      .slice(0, first)
+      .map((s) => s.value)
+      .join("") + (segs[first]?.head ?? "");
+  const tail =
+    (segs[last]?.tail ?? "") +
+    segs
+      .slice(last + 1)
+      .map((s) => s.value)
+      .join("");
+  return head === "" && tail === "" ? { text, value, glob } : { text, value, glob, known: { head, tail } };
 }
 
 /** Characters of literal text as atoms; a backslash quotes the next character. */

@@ -112,7 +112,8 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.filter-branch",
     effect: "deny",
-    command: { program: git, args: ["filter-branch|filter-repo"], flags_none: ["--help"] },
+    // `--analyze` only writes a report, `--dry-run` compares without touching refs
+    command: { program: git, args: ["filter-branch|filter-repo"], flags_none: ["--help", "-h", "--analyze", "--dry-run"] },
     why: "rewriting every commit changes the repository's whole history",
     instead: "ask the user; history rewrites need a human and a backup",
   },
@@ -196,7 +197,7 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.bfg",
     effect: "deny",
-    command: { program: ["bfg", "bfg.jar", "git-filter-repo"], flags_none: ["--help"] },
+    command: { program: ["bfg", "bfg.jar", "git-filter-repo"], flags_none: ["--help", "-h", "--analyze", "--dry-run"] },
     why: "rewriting every commit changes the repository's whole history",
     instead: "ask the user; history rewrites need a human and a backup",
   },
