@@ -19,6 +19,11 @@ export type Binding =
       readonly elements?: readonly (string | undefined)[] | undefined;
       /** The value is a glob pattern standing for one of its matches (`for f in ~/*`). */
       readonly glob?: boolean;
+      /**
+       * The value is one item of what these commands print (`for c in $(docker ps -aq)`,
+       * `docker ps -aq | while read c`): the word `"$c"` stands for each of them, like the substitution.
+       */
+      readonly listed?: readonly number[];
     };
 
 /** What static resolution may substitute. */

@@ -289,6 +289,14 @@ export const gitRules: readonly RuleSpec[] = [
     instead: "leave published tags alone; ask the user before removing a release",
   },
   {
+    id: "git.tag-delete-all",
+    effect: "deny",
+    // `*` is what the shell analysis writes for a listing of every tag (`git tag -l | xargs git tag -d`)
+    command: { program: git, args: ["tag", "**", "\\*"], flags_any: ["-d", "--delete"], flags_none: ["--help", "-h"] },
+    why: "it deletes every tag of the repository, release tags included, and tags not pushed are gone",
+    instead: "delete the tags you mean by name or by a pattern (`git tag -l 'tmp-*' | xargs git tag -d`)",
+  },
+  {
     id: "git.push-delete-tag-refspec",
     effect: "deny",
     command: { program: git, args: ["push", "**", ":refs/tags/*|:v0*|:v1*|:v2*|:v3*|:v4*|:v5*|:v6*|:v7*|:v8*|:v9*"], flags_none: ["--help", "-n", "--dry-run"] },

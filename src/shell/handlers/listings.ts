@@ -2,8 +2,11 @@
  * Listings of every container or Kubernetes object fed to a delete, the way `processes.ts` reads
  * process listings fed to `kill`: `docker rm -f $(docker ps -aq)`, `docker ps -aq | xargs docker rm`
  * remove every container, which the words say as `*`; `kubectl get ns -o name | xargs kubectl
- * delete` deletes every namespace, which `kubectl` itself spells `delete ns --all`. A listing
- * narrowed on the way (`--filter`, a label selector, names, `grep`) is a run-time argument as before.
+ * delete` deletes every namespace, which `kubectl` itself spells `delete ns --all`; `git tag -l |
+ * xargs git tag -d` deletes every tag. The listing passes on unnarrowed through `grep -v`, a column
+ * of `awk`, `sort`, `cut`...; a loop over it (`for c in $(docker ps -aq)`, `docker ps -aq | while
+ * read c`) hands each item to the body, the same as a substitution. A listing narrowed on the way
+ * (`--filter`, a label selector, names, a tag pattern, `grep PATTERN`) is a run-time argument as before.
  */
 import { detailedView } from "../_argview.ts";
 import { PROCESS_PASS_THROUGH } from "../tables/programs.ts";
@@ -14,8 +17,64 @@ import type { Walker } from "../walk/traverse.ts";
 const CONTAINER_CLIS: readonly string[] = ["docker", "podman", "nerdctl", "finch"];
 const KUBECTLS: readonly string[] = ["kubectl", "oc", "k", "kubecolor"];
 
-/** What a listing prints every one of: containers, or objects of a Kubernetes kind. */
-type Listing = { readonly kind: "containers" } | { readonly kind: "objects"; readonly resource: string };
+/** What a listing prints every one of: containers, objects of a Kubernetes kind, git tags. */
+type Listing =
+  { readonly kind: "containers" } | { readonly kind: "objects"; readonly resource: string } | { readonly kind: "tags" };
+
+/**
+ * A command that passes a listing on without choosing items: `sort`, `cut`, `tr`... (the process
+ * table's), `grep -v` (drops a few lines), `awk '{print $1}'` (a column, no pattern).
+ */
+export function passesOn(c: ShellCommand): boolean {
+  switch (c.program) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return detailedView(c.program, c.args).flags.has("-v");
+    case "awk":
+    case "gawk":
+    case "mawk": {
+      const program = detailedView(c.program, c.args).operands[0]?.word.value?.replaceAll(" ", "");
+      return program !== undefined && /^(NR>1)?\{print\$\d+\}$/.test(program);
+    }
+    default:
+      return c.program !== undefined && PROCESS_PASS_THROUGH.includes(c.program);
+  }
+}
+
+/** Options of `git tag` that change how tags are shown, not which. */
+const TAG_LISTING: readonly string[] = [
+  "-l",
+  "--list",
+  "-n",
+  "--sort",
+  "--format",
+  "--column",
+  "--no-column",
+  "-i",
+  "--ignore-case",
+];
+/** git's own options before the subcommand. */
+const GIT_GLOBAL: readonly string[] = [
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--no-pager",
+  "-P",
+  "--paginate",
+  "--bare",
+];
+
+/** `git tag`, `git tag -l`/`--list` with no pattern and no selection (`--merged`, `--contains`, `--points-at`). */
+function tagListing(c: ShellCommand): boolean {
+  if (c.program !== "git") return false;
+  const view = detailedView("git", c.args);
+  const operands = view.operands.map((o) => o.word.value);
+  if (operands[0] !== "tag" || operands.length !== 1) return false;
+  const shown = [...TAG_LISTING, ...GIT_GLOBAL];
+  return [...view.flags, ...view.values.keys()].every((f) => shown.includes(f));
+}
 
 const values = (c: ShellCommand): (string | undefined)[] => c.args.map((a) => a.value);
 
@@ -48,10 +107,11 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
     const c = w.commands[i];
     if (c === undefined) return undefined;
     if (containerListing(c)) listing = { kind: "containers" };
+    else if (tagListing(c)) listing = { kind: "tags" };
     else {
       const resource = objectListing(c);
       if (resource !== undefined) listing = { kind: "objects", resource };
-      else if (c.program === undefined || !PROCESS_PASS_THROUGH.includes(c.program)) return undefined;
+      else if (!passesOn(c)) return undefined;
     }
   }
   return listing;
@@ -85,18 +145,30 @@ export function replaceListings(
   return changed ? { ...inv, words } : inv;
 }
 
-/** `docker rm` / `docker container rm` / `kubectl delete` with the words that mean "every one". */
+/** `git tag -d|--delete`, after global options (`git -C dir tag -d`). */
+function deletesTags(inv: Invocation): boolean {
+  if (inv.program !== "git") return false;
+  const view = detailedView(
+    "git",
+    inv.words.slice(1).map((x) => x.word),
+  );
+  return view.operands[0]?.word.value === "tag" && (view.flags.has("-d") || view.flags.has("--delete"));
+}
+
+/** `docker rm` / `docker container rm` / `kubectl delete` / `git tag -d` with the words that mean "every one". */
 export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
   const argv = inv.words.map((x) => x.word.value);
   const docker =
     CONTAINER_CLIS.includes(inv.program) && (argv[1] === "rm" || (argv[1] === "container" && argv[2] === "rm"));
   const kube = KUBECTLS.includes(inv.program) && argv.includes("delete");
-  if (!docker && !kube) return inv;
+  const tags = deletesTags(inv);
+  if (!docker && !kube && !tags) return inv;
   return replaceListings(w, inv, (producers) => {
     const listing = listingOf(w, producers);
     if (listing === undefined) return undefined;
     if (docker && listing.kind === "containers") return [synthetic("*")];
     if (kube && listing.kind === "objects") return [synthetic(listing.resource), synthetic("--all")];
+    if (tags && listing.kind === "tags") return [synthetic("*")];
     return undefined;
   });
 }

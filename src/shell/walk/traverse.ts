@@ -15,6 +15,7 @@ import type {
   CommandNode,
   CompoundList,
   Command as UCommand,
+  DoubleQuotedChild,
   HereDoc,
   LogicalOperator,
   ParsedScript,
@@ -291,7 +292,14 @@ export class Walker extends Collector {
             for (const item of items) {
               const state = copyState(before);
               // `for f in ~/*`: the variable stands for each match of the glob
-              assign(state, name, { set: true, value: item.word.value, ...(item.word.glob && { glob: true }) });
+              // `for c in $(docker ps -aq)`: the variable stands for each item the substitution lists
+              const listed = item.substitution === "command" && item.word.value === undefined ? item.producers : [];
+              assign(state, name, {
+                set: true,
+                value: item.word.value,
+                ...(item.word.glob && { glob: true }),
+                ...(listed.length > 0 && { listed }),
+              });
               this.compoundList(node.body, { ...inner, state });
               ends.push(state);
             }
@@ -590,6 +598,11 @@ export class Walker extends Collector {
     const whole = wholeSubstitution(word);
     const substitution = whole?.kind;
     const output = whole === undefined ? undefined : this.substitutions.get(whole.part);
+    // `"$c"` of a loop over a listing: each listed item, as the substitution itself would give them
+    const name = whole === undefined ? wholeVariable(word) : undefined;
+    const bound = name === undefined ? undefined : ctx.state.vars.get(name);
+    if (bound?.set === true && bound.listed !== undefined && resolved.words.length === 1)
+      return [{ word: resolved.words[0]!, producers: [...producers, ...bound.listed], substitution: "command" }];
     return resolved.words.map((w) => ({ word: w, producers, substitution, output }));
   }
 
@@ -1086,6 +1099,26 @@ function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
 }
 
 /** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
+/** The variable a word expands as a whole (`$c`, `${c}`, `"$c"`), or `undefined`. */
+function wholeVariable(word: Word): string | undefined {
+  const parts = word.parts;
+  if (parts === undefined || parts.length !== 1) return undefined;
+  let part = parts[0] as WordPart | DoubleQuotedChild;
+  if (part.type === "DoubleQuoted") {
+    if (part.parts.length !== 1) return undefined;
+    part = part.parts[0] as DoubleQuotedChild;
+  }
+  if (part.type === "SimpleExpansion") return part.text.slice(1);
+  if (
+    part.type === "ParameterExpansion" &&
+    part.prefix === undefined &&
+    part.operation === undefined &&
+    part.index === undefined
+  )
+    return part.parameter;
+  return undefined;
+}
+
 function wholeSubstitution(word: Word): { kind: "command" | "process"; part: object } | undefined {
   const parts = word.parts;
   if (parts === undefined || parts.length !== 1) return undefined;
