@@ -66,12 +66,17 @@ const GIT_GLOBAL: readonly string[] = [
   "--bare",
 ];
 
-/** `git tag`, `git tag -l`/`--list` with no pattern and no selection (`--merged`, `--contains`, `--points-at`). */
+/** `git tag`, `git for-each-ref refs/tags`, `git tag -l`/`--list` with no pattern and no selection (`--merged`, `--contains`, `--points-at`). */
 function tagListing(c: ShellCommand): boolean {
   if (c.program !== "git") return false;
   const view = detailedView("git", c.args);
   const operands = view.operands.map((o) => o.word.value);
-  if (operands[0] !== "tag" || operands.length !== 1) return false;
+  const tags =
+    (operands[0] === "tag" && operands.length === 1) ||
+    (operands[0] === "for-each-ref" &&
+      operands.length === 2 &&
+      (operands[1] === "refs/tags" || operands[1] === "refs/tags/"));
+  if (!tags) return false;
   const shown = [...TAG_LISTING, ...GIT_GLOBAL];
   return [...view.flags, ...view.values.keys()].every((f) => shown.includes(f));
 }
@@ -90,7 +95,8 @@ function containerListing(c: ShellCommand): boolean {
 /** `kubectl get KIND -o name` with no names, selectors or field selectors: every object of the kind. */
 function objectListing(c: ShellCommand): string | undefined {
   if (c.program === undefined || !KUBECTLS.includes(c.program)) return undefined;
-  const view = detailedView(c.program, c.args);
+  // `oc`, `k`, `kubecolor` take kubectl's options
+  const view = detailedView("kubectl", c.args);
   const operands = view.operands.map((o) => o.word.value);
   if (operands[0] !== "get" || operands.length !== 2 || operands[1] === undefined) return undefined;
   const narrowed = ["-l", "--selector", "--field-selector"].some((o) => view.values.has(o) || view.flags.has(o));
