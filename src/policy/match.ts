@@ -9,7 +9,7 @@ import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
-import { classifyPath, type PathContext } from "./paths.ts";
+import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
@@ -34,11 +34,15 @@ function programMatches(program: string | undefined, names: readonly string[]): 
 
 /** True when one of the option's values matches one of the wanted words (`*` matches any text). */
 function valueMatches(
-  values: readonly { readonly value: string | undefined }[] | undefined,
+  values: readonly { readonly value: string | undefined; readonly known?: ShellWord["known"] }[] | undefined,
   wanted: readonly string[],
 ): boolean {
   if (values === undefined) return false;
-  return values.some(({ value }) => value !== undefined && wanted.some((w) => wildcard(w, value)));
+  return values.some(({ value, known }) =>
+    value === undefined
+      ? known !== undefined && wanted.some((w) => everyMatches(w, known.head, known.tail))
+      : wanted.some((w) => wildcard(w, value)),
+  );
 }
 
 const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``;
@@ -46,11 +50,12 @@ const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0
 /** The classes of a command operand, resolved against the command's cwd. */
 function operandClasses(
   value: string | undefined,
+  known: ShellWord["known"],
   glob: boolean,
   fact: CommandFact,
   ctx: PathContext,
 ): ReadonlySet<PathClass> {
-  if (value === undefined) return new Set();
+  if (value === undefined) return deviceByName(known, ctx);
   const cwd = fact.command.cwd ?? ctx.cwd;
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
@@ -343,7 +348,7 @@ function matchCommand(
     const operands = positionals.slice(end);
     if (
       m.targets !== undefined &&
-      !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))
+      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx), m.targets!))
     )
       continue;
     if (m.operands !== undefined) {
@@ -541,7 +546,8 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
   return facts.files
     .filter(
       (f) =>
-        f.path !== undefined &&
+        // a dynamic path counts when its written start names a disk (`of=/dev/sd$X`)
+        (f.path !== undefined || f.classes.has("device")) &&
         (m.shell !== true || f.basis !== "tool") &&
         (m.access as readonly string[]).includes(f.access) &&
         (m.recursive === undefined || m.recursive === f.recursive) &&

@@ -98,6 +98,23 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
       for (; i < words.length; i++) events.push({ kind: "operand", word: words[i] as ShellWord, index: i });
       return { events, next: i };
     }
+    // `--force-with-lease=main:$SHA`: the option is written out, its value only partly
+    const head = v === undefined ? word.known?.head : undefined;
+    const eq = head?.indexOf("=") ?? -1;
+    if (head !== undefined && head.startsWith("--") && eq > 2) {
+      const name = canonicalLong(head.slice(0, eq), grammar);
+      const rest = head.slice(eq + 1);
+      const tail = word.known?.tail ?? "";
+      const value: ShellWord = {
+        text: word.text,
+        value: undefined,
+        glob: word.glob,
+        ...((rest !== "" || tail !== "") && { known: { head: rest, tail } }),
+      };
+      events.push({ kind: "option", name, values: [value], start, end: i + 1 });
+      i++;
+      continue;
+    }
     if (v === undefined || !isOptionWord(word, grammar)) {
       if (!permute) return { events, next: i };
       events.push({ kind: "operand", word, index: i });
