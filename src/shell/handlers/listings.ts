@@ -19,7 +19,27 @@ const KUBECTLS: readonly string[] = ["kubectl", "oc", "k", "kubecolor"];
 
 /** What a listing prints every one of: containers, objects of a Kubernetes kind, git tags. */
 type Listing =
-  { readonly kind: "containers" } | { readonly kind: "objects"; readonly resource: string } | { readonly kind: "tags" };
+  | { readonly kind: "containers" }
+  | { readonly kind: "objects"; readonly resource: string }
+  | { readonly kind: "tags" }
+  | { readonly kind: "s3"; readonly bucket: string };
+
+const AWS_CLIS: readonly string[] = ["aws", "awslocal", "aws.exe", "aws2"];
+
+/** `aws s3 ls s3://BUCKET[/PREFIX]`: the objects of a bucket; its bucket (`undefined`: not such a listing). */
+function s3Listing(c: ShellCommand): string | undefined {
+  if (c.program === undefined || !AWS_CLIS.includes(c.program)) return undefined;
+  const operands = detailedView("aws", c.args).operands.map((o) => o.word.value);
+  if (operands[0] !== "s3" || operands[1] !== "ls" || operands.length !== 3) return undefined;
+  return s3Bucket(operands[2]);
+}
+
+/** `s3://b/x` → `b`. */
+function s3Bucket(url: string | undefined): string | undefined {
+  if (url === undefined || !url.startsWith("s3://")) return undefined;
+  const bucket = url.slice(5).split("/")[0];
+  return bucket === undefined || bucket.length === 0 ? undefined : bucket;
+}
 
 /**
  * A command that passes a listing on without choosing items: `sort`, `cut`, `tr`... (the process
@@ -114,6 +134,7 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
     if (c === undefined) return undefined;
     if (containerListing(c)) listing = { kind: "containers" };
     else if (tagListing(c)) listing = { kind: "tags" };
+    else if (s3Listing(c) !== undefined) listing = { kind: "s3", bucket: s3Listing(c) as string };
     else {
       const resource = objectListing(c);
       if (resource !== undefined) listing = { kind: "objects", resource };
@@ -161,8 +182,35 @@ function deletesTags(inv: Invocation): boolean {
   return view.operands[0]?.word.value === "tag" && (view.flags.has("-d") || view.flags.has("--delete"));
 }
 
+/**
+ * `aws s3 rm s3://B/{}` (xargs) or `aws s3 rm "s3://B/$k"` (a loop) fed the objects `aws s3 ls
+ * s3://B/` lists: every object of the bucket, which `aws` spells `rm s3://B/ --recursive`.
+ */
+function removeEveryObject(w: Walker, inv: Invocation): Invocation {
+  const view = detailedView(
+    "aws",
+    inv.words.slice(1).map((x) => x.word),
+  );
+  const operands = view.operands.map((o) => o.word);
+  if (operands[0]?.value !== "s3" || operands[1]?.value !== "rm" || view.flags.has("--recursive")) return inv;
+  const target = operands[2];
+  const bucket = s3Bucket(target?.value ?? target?.known?.head);
+  const at = inv.words.findIndex((x) => x.word === target);
+  if (bucket === undefined || at < 0) return inv;
+  const fed = inv.ctx.runtimeArgs && inv.ctx.via.includes("xargs") ? (inv.ctx.stdin?.upstream ?? []) : [];
+  const from = [fed, (inv.words[at] as ArgWord).producers].find((p) => {
+    const listing = p.length > 0 ? listingOf(w, p) : undefined;
+    return listing?.kind === "s3" && listing.bucket === bucket;
+  });
+  if (from === undefined) return inv;
+  const words = [...inv.words];
+  words.splice(at, 1, synthetic(`s3://${bucket}/`), synthetic("--recursive"));
+  return { ...inv, words };
+}
+
 /** `docker rm` / `docker container rm` / `kubectl delete` / `git tag -d` with the words that mean "every one". */
 export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
+  if (AWS_CLIS.includes(inv.program)) return removeEveryObject(w, inv);
   const argv = inv.words.map((x) => x.word.value);
   const docker =
     CONTAINER_CLIS.includes(inv.program) && (argv[1] === "rm" || (argv[1] === "container" && argv[2] === "rm"));

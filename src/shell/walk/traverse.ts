@@ -603,6 +603,10 @@ export class Walker extends Collector {
     const bound = name === undefined ? undefined : ctx.state.vars.get(name);
     if (bound?.set === true && bound.listed !== undefined && resolved.words.length === 1)
       return [{ word: resolved.words[0]!, producers: [...producers, ...bound.listed], substitution: "command" }];
+    // `"s3://b/$k"` in the loop: the word's run-time part comes from the listing
+    const listed = whole === undefined && name === undefined ? listedIn(word, ctx) : [];
+    if (listed.length > 0)
+      return resolved.words.map((w) => ({ word: w, producers: [...producers, ...listed], substitution, output }));
     return resolved.words.map((w) => ({ word: w, producers, substitution, output }));
   }
 
@@ -1099,6 +1103,27 @@ function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
 }
 
 /** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
+/** The listings of loop variables used inside a word (`"s3://b/$k"`), at most a few parts deep. */
+function listedIn(word: Word, ctx: Ctx): number[] {
+  const out: number[] = [];
+  const visit = (part: WordPart | DoubleQuotedChild): void => {
+    if (part.type === "DoubleQuoted") {
+      for (const child of part.parts) visit(child);
+      return;
+    }
+    const name =
+      part.type === "SimpleExpansion"
+        ? part.text.slice(1)
+        : part.type === "ParameterExpansion" && part.operation === undefined && part.prefix === undefined
+          ? part.parameter
+          : undefined;
+    const bound = name === undefined ? undefined : ctx.state.vars.get(name);
+    if (bound?.set === true && bound.listed !== undefined) out.push(...bound.listed);
+  };
+  for (const part of word.parts ?? []) visit(part);
+  return out;
+}
+
 /** The variable a word expands as a whole (`$c`, `${c}`, `"$c"`), or `undefined`. */
 function wholeVariable(word: Word): string | undefined {
   const parts = word.parts;
