@@ -24,6 +24,8 @@ export type Binding =
        * `docker ps -aq | while read c`): the word `"$c"` stands for each of them, like the substitution.
        */
       readonly listed?: readonly number[];
+      /** A run-time value partly written out (`r="+$(git rev-parse HEAD):main"`): what it starts and ends with. */
+      readonly known?: { readonly head: string; readonly tail: string };
     };
 
 /** What static resolution may substitute. */
@@ -412,11 +414,15 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
       const values = part.parts.map((c) => childValue(c, env));
       const glob = part.parts.some((c) => globBound(c, env));
       const value = joined(values);
-      return value === undefined ? { value, glob, ...edges(values) } : { value, glob };
+      return value === undefined
+        ? { value, glob, ...edges(values, (i) => knownOf(part.parts[i] as DoubleQuotedChild, env)) }
+        : { value, glob };
     }
     case "SimpleExpansion":
     case "ParameterExpansion": {
       const segment = unquoted(childValue(part, env), env);
+      const known = segment.value === undefined ? knownOf(part, env) : undefined;
+      if (known !== undefined) return { ...segment, ...known };
       return globBound(part, env) ? { ...segment, glob: true } : segment;
     }
     case "CommandExpansion":
@@ -478,10 +484,31 @@ function segments(word: Word, env: WordEnv): Segment[] {
  * The known text before the first unknown piece and after the last one (`"+$(x):main"` → `+`,
  * `:main`); what lies between may be any text.
  */
-function edges(values: readonly (string | undefined)[]): { head: string; tail: string } {
+function edges(
+  values: readonly (string | undefined)[],
+  known: (index: number) => { head: string; tail: string } | undefined,
+): { head: string; tail: string } {
   const first = values.indexOf(undefined);
   const last = values.lastIndexOf(undefined);
-  return { head: values.slice(0, first).join(""), tail: values.slice(last + 1).join("") };
+  return {
+    head: values.slice(0, first).join("") + (known(first)?.head ?? ""),
+    tail: (known(last)?.tail ?? "") + values.slice(last + 1).join(""),
+  };
+}
+
+/** What is known of a variable holding a partly written run-time value (`$r`, `${r}`). */
+function knownOf(part: WordPart | DoubleQuotedChild, env: WordEnv): { head: string; tail: string } | undefined {
+  const name =
+    part.type === "SimpleExpansion"
+      ? part.text.slice(1)
+      : part.type === "ParameterExpansion" &&
+          part.prefix === undefined &&
+          part.operation === undefined &&
+          part.index === undefined
+        ? part.parameter
+        : undefined;
+  const b = name === undefined ? undefined : env.lookup?.(name);
+  return b !== undefined && b.set && b.value === undefined ? b.known : undefined;
 }
 
 function toWord(text: string, segs: readonly Segment[]): ShellWord {

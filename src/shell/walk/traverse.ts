@@ -650,7 +650,8 @@ export class Walker extends Collector {
     const previous = a.append === true ? varValue(ctx.state, a.name) : "";
     const full =
       a.index !== undefined || previous === undefined || value.value === undefined ? undefined : previous + value.value;
-    const binding: Binding | undefined = full === undefined ? undefined : { set: true, value: full };
+    const binding: Binding | undefined =
+      full !== undefined ? { set: true, value: full } : runtimeBinding(a, value, producers);
     const word: ShellWord = {
       text: a.text,
       value: value.value === undefined ? undefined : `${a.name}${a.append === true ? "+=" : "="}${value.value}`,
@@ -1103,6 +1104,18 @@ function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
 }
 
 /** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
+/**
+ * A plain assignment of a run-time value that still says something: `ids=$(docker ps -aq)` holds
+ * what the substitution lists (`$ids` stands for each item), `r="+$(x):main"` its written start and end.
+ */
+function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly number[]): Binding | undefined {
+  if (a.index !== undefined || a.append === true || a.value.type !== "Word" || value.value !== undefined)
+    return undefined;
+  if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
+    return { set: true, value: undefined, listed: producers };
+  return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+}
+
 /** The listings of loop variables used inside a word (`"s3://b/$k"`), at most a few parts deep. */
 function listedIn(word: Word, ctx: Ctx): number[] {
   const out: number[] = [];
