@@ -197,3 +197,19 @@ describe("a word only partly known keeps the text it starts and ends with", () =
     expect(word?.known).toEqual(known);
   });
 });
+
+describe("a variable bound to a listing stands for every listed item", () => {
+  const cases: [string, string][] = [
+    ["for c in $(docker ps -aq); do docker rm -f $c; done", "docker rm -f *"],
+    ['docker ps -aq | while read -r c; do docker rm -f "$c"; done', "docker rm -f *"],
+    ["ids=$(docker ps -aq); docker rm -f $ids", "docker rm -f *"],
+    ["git tag -l | xargs git tag -d", "git tag -d *"],
+    [
+      "for k in $(aws s3 ls s3://b/ | awk '{print $4}'); do aws s3 rm \"s3://b/$k\"; done",
+      "aws s3 rm s3://b/ --recursive",
+    ],
+  ];
+  it.each(cases)("`%s` runs `%s`", (source, line) => {
+    expect(lines(analyze(source))).toContain(line);
+  });
+});

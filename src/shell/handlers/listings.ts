@@ -134,10 +134,11 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
     if (c === undefined) return undefined;
     if (containerListing(c)) listing = { kind: "containers" };
     else if (tagListing(c)) listing = { kind: "tags" };
-    else if (s3Listing(c) !== undefined) listing = { kind: "s3", bucket: s3Listing(c) as string };
     else {
-      const resource = objectListing(c);
-      if (resource !== undefined) listing = { kind: "objects", resource };
+      const bucket = s3Listing(c);
+      const resource = bucket === undefined ? objectListing(c) : undefined;
+      if (bucket !== undefined) listing = { kind: "s3", bucket };
+      else if (resource !== undefined) listing = { kind: "objects", resource };
       else if (!passesOn(c)) return undefined;
     }
   }
@@ -174,7 +175,7 @@ export function replaceListings(
 
 /** `git tag -d|--delete`, after global options (`git -C dir tag -d`). */
 function deletesTags(inv: Invocation): boolean {
-  if (inv.program !== "git") return false;
+  if (inv.program !== "git" || !inv.words.some((x) => x.word.value === "tag")) return false;
   const view = detailedView(
     "git",
     inv.words.slice(1).map((x) => x.word),
@@ -187,6 +188,7 @@ function deletesTags(inv: Invocation): boolean {
  * s3://B/` lists: every object of the bucket, which `aws` spells `rm s3://B/ --recursive`.
  */
 function removeEveryObject(w: Walker, inv: Invocation): Invocation {
+  if (!inv.words.some((x) => x.word.value === "rm")) return inv;
   const view = detailedView(
     "aws",
     inv.words.slice(1).map((x) => x.word),
