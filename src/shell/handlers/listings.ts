@@ -126,6 +126,14 @@ function objectListing(c: ShellCommand): string | undefined {
   return operands[1].includes(",") ? undefined : operands[1];
 }
 
+/** `docker stop`/`kill`/`start` print each container they act on (`docker ps -aq | xargs docker stop | xargs docker rm`). */
+function echoesContainers(c: ShellCommand): boolean {
+  if (c.program === undefined || !CONTAINER_CLIS.includes(c.program)) return false;
+  const argv = values(c);
+  const sub = argv[0] === "container" ? argv[1] : argv[0];
+  return sub === "stop" || sub === "kill" || sub === "start" || sub === "restart";
+}
+
 /** What the commands producing a text list every one of, unnarrowed. */
 function listingOf(w: Walker, producers: readonly number[]): Listing | undefined {
   let listing: Listing | undefined;
@@ -139,7 +147,7 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
       const resource = bucket === undefined ? objectListing(c) : undefined;
       if (bucket !== undefined) listing = { kind: "s3", bucket };
       else if (resource !== undefined) listing = { kind: "objects", resource };
-      else if (!passesOn(c)) return undefined;
+      else if (!passesOn(c) && !echoesContainers(c)) return undefined;
     }
   }
   return listing;
