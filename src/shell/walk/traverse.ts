@@ -1103,7 +1103,6 @@ function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
   return value === undefined ? undefined : r.operator === "<<-" ? stripTabs(value) : value;
 }
 
-/** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
 /**
  * A plain assignment of a run-time value that still says something: `ids=$(docker ps -aq)` holds
  * what the substitution lists (`$ids` stands for each item), `r="+$(x):main"` its written start and end.
@@ -1116,7 +1115,7 @@ function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly num
   return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
 }
 
-/** The listings of loop variables used inside a word (`"s3://b/$k"`), at most a few parts deep. */
+/** The listings of the variables a word uses in part (`"s3://b/$k"` in a loop over a listing). */
 function listedIn(word: Word, ctx: Ctx): number[] {
   const out: number[] = [];
   const visit = (part: WordPart | DoubleQuotedChild): void => {
@@ -1157,6 +1156,7 @@ function wholeVariable(word: Word): string | undefined {
   return undefined;
 }
 
+/** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
 function wholeSubstitution(word: Word): { kind: "command" | "process"; part: object } | undefined {
   const parts = word.parts;
   if (parts === undefined || parts.length !== 1) return undefined;
