@@ -263,9 +263,14 @@ export class Walker extends Collector {
         const start = this.commands.length;
         const jobs = this.backgroundJobs;
         let clauseEnd = start;
+        const choosing = selects(node.body);
         this.loop(ctx, (inner) => {
           this.compoundList(node.clause, inner);
           clauseEnd = this.commands.length;
+          // `... | while read c; do [ ... ] && docker rm "$c"; done`: the body picks some lines only
+          if (choosing)
+            for (const [name, b] of inner.state.vars)
+              if (b?.set === true && b.listed !== undefined) assign(inner.state, name, undefined);
           this.compoundList(node.body, inner);
         });
         const clause = this.commands.slice(start, clauseEnd);
@@ -293,7 +298,10 @@ export class Walker extends Collector {
               const state = copyState(before);
               // `for f in ~/*`: the variable stands for each match of the glob
               // `for c in $(docker ps -aq)`: the variable stands for each item the substitution lists
-              const listed = item.substitution === "command" && item.word.value === undefined ? item.producers : [];
+              const listed =
+                item.substitution === "command" && item.word.value === undefined && !selects(node.body)
+                  ? item.producers
+                  : [];
               assign(state, name, {
                 set: true,
                 value: item.word.value,
@@ -1113,6 +1121,34 @@ function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly num
   if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
     return { set: true, value: undefined, listed: producers };
   return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+}
+
+/** Commands whose presence in a loop body means it may act on some items only. */
+const SELECTORS: readonly string[] = [
+  "[",
+  "test",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "continue",
+  "break",
+  "exit",
+  "return",
+];
+
+/**
+ * True when a loop body may pick some items of what it loops over: a test or a `grep`, `continue`,
+ * or any compound command (`if`, `case`, `[[ ]]`, a nested loop, a group) in it.
+ */
+function selects(body: CompoundList): boolean {
+  const node = (n: PipelineNode | AndOr): boolean => {
+    if (n.type === "AndOr" || n.type === "Pipeline") return n.commands.some(node);
+    if (n.type !== "Command") return true;
+    const name = n.name?.value;
+    return name === undefined || SELECTORS.includes(name);
+  };
+  return body.commands.some((statement) => node(statement.command));
 }
 
 /** The listings of the variables a word uses in part (`"s3://b/$k"` in a loop over a listing). */
