@@ -113,6 +113,7 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
       ...(rule.pipe.fromArgs !== undefined && { fromArgs: rule.pipe.fromArgs }),
     };
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
+  if ("send" in rule) return { kind: "send", ...rule.send };
   if ("unrepresentable" in rule) return { kind: "unrepresentable" };
   return assertNever(rule, "rule kind");
 }

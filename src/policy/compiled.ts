@@ -80,6 +80,42 @@ export type SqlKind =
   | "update-without-where"
   | "flush-all";
 
+/**
+ * A network client sending a secret to a peer that is not this machine (see `send` rules in
+ * src/policy/rules/secrets.ts and the facts of src/shell/sends.ts).
+ */
+export interface SendMatch {
+  /**
+   * Hosts of this machine and of its private network (`*` wildcards): a request to them leaves
+   * nothing.
+   */
+  readonly localHosts: readonly string[];
+  /**
+   * Run-time variables (lowercase name wildcards) whose value in the request's data counts. A
+   * variable named after the peer's service (`GOOGLE_API_KEY` to `maps.googleapis.com`) is that
+   * service's own credential, and so is one sent to a sign-in path (`signIn`) or to a host only
+   * known at run time (the configured endpoint: `curl "$API_URL/x?key=$API_KEY"`).
+   */
+  readonly env?: readonly string[];
+  /** Names `env` leaves out (lowercase wildcards): public keys, pagination and cache keys. */
+  readonly envExcept?: readonly string[];
+  /** First words of variable names that name no service (`api`, `app`, `secret`): never the peer's own credential. */
+  readonly generic?: readonly string[];
+  /** The whole environment sent (`curl -d "$(env)"`, interpreter code posting `os.environ`) counts. */
+  readonly environment?: boolean;
+  /**
+   * Query parameters (lowercase) through which APIs take their key (`?key=`, `?api_key=`,
+   * `?appid=`): a variable given there to a named host is that API's key.
+   */
+  readonly keyParams?: readonly string[];
+  /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
+  readonly signIn?: readonly string[];
+  /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */
+  readonly from?: readonly string[];
+  /** The source's positional words, as a command rule's `args`. */
+  readonly fromArgs?: readonly string[];
+}
+
 /** Statements sent to database clients (see `sql` rules in src/policy/rules/database.ts). */
 export interface SqlMatch {
   /** Client programs, by basename (`psql`, `mysql`, `redis-cli`). */
@@ -165,6 +201,8 @@ export type CompiledMatch =
       readonly to: readonly string[];
     }
   | ({ readonly kind: "sql" } & SqlMatch)
+  /** A network client sending a secret variable, or the output of a credential printer, to a peer. */
+  | ({ readonly kind: "send" } & SendMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
   | { readonly kind: "unrepresentable" };
 

@@ -3,10 +3,11 @@
  * call goes through the shell analysis; file tools become file accesses; Agent and Skill calls
  * become spawn and skill facts. Paths are normalised and classified here, once.
  */
-import { analyzeShell, argView, fileEffects } from "../shell/index.ts";
+import { analyzeShell, argView, fileEffects, networkSends } from "../shell/index.ts";
 import type {
   ArgView,
   CodeExecution,
+  NetworkSend,
   ShellAnalysis,
   ShellCommand,
   ShellFunction,
@@ -68,6 +69,8 @@ export interface Facts {
   readonly functions: readonly ShellFunction[];
   readonly unrepresentable: readonly Unrepresentable[];
   readonly budgetExceeded: boolean;
+  /** What the network clients of a Bash command send (peers, secret-bearing variables, stdin). */
+  readonly sends: readonly NetworkSend[];
   /** Heredoc, herestring and static piped text given to each command's stdin, by command index. */
   readonly stdinText: ReadonlyMap<number, readonly string[]>;
   /** The agent type an Agent call asks for. */
@@ -502,6 +505,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     functions: shell.functions,
     unrepresentable: shell.unrepresentable,
     budgetExceeded: shell.budgetExceeded,
+    sends: networkSends(shell),
     stdinText,
     shell,
   };
@@ -514,6 +518,7 @@ const EMPTY = {
   functions: [],
   unrepresentable: [],
   budgetExceeded: false,
+  sends: [],
   stdinText: new Map<number, string[]>(),
   shell: undefined,
 } as const;

@@ -780,6 +780,62 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
   return hits;
 }
 
+/**
+ * A variable named after the peer's service: its first word (`google` of `GOOGLE_API_KEY`, at
+ * least three letters) is part of a label of the host (`maps.googleapis.com`).
+ */
+function ownService(name: string, host: string | undefined, generic: readonly string[]): boolean {
+  const vendor = name.toLowerCase().split("_")[0] ?? "";
+  if (vendor.length < 3 || generic.includes(vendor) || host === undefined) return false;
+  return host.split(".").some((label) => label.includes(vendor));
+}
+
+/** A network client sending a secret variable or a credential printer's output to a peer that is not this machine. */
+function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const send of facts.sends) {
+    const peers = send.peers.length === 0 ? [{ host: undefined, path: "" }] : send.peers;
+    const remote = peers.filter((p) => p.host === undefined || !m.localHosts.some((h) => wildcard(h, p.host!)));
+    if (remote.length === 0) continue;
+    const client = facts.commands[send.command];
+    if (client === undefined) continue;
+    if (m.env !== undefined) {
+      const known = remote.filter((p) => p.host !== undefined);
+      const leaked = send.env.filter(
+        (name) =>
+          m.env!.some((g) => wildcard(g, name.toLowerCase())) &&
+          !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
+          !known.every(
+            (p) =>
+              ownService(name, p.host, m.generic ?? []) ||
+              (m.signIn ?? []).some((s) => wildcard(s, p.path)) ||
+              (p.query ?? []).some((q) => q.env.includes(name) && (m.keyParams ?? []).includes(q.param.toLowerCase())),
+          ),
+      );
+      if (leaked.length > 0)
+        hits.push({ subject: `${quote(client.command.text)} sends \`$${leaked[0]}\``, scope: client.scope });
+    }
+    if (m.environment === true && send.environment)
+      hits.push({ subject: `${quote(client.command.text)} sends the whole environment`, scope: client.scope });
+    if (m.from !== undefined) {
+      const source = send.stdinFrom
+        .map((i) => facts.commands[i])
+        .find(
+          (c) =>
+            c !== undefined &&
+            programMatches(c.program, m.from!) &&
+            (m.fromArgs === undefined || matchArgs(m.fromArgs, argWords(c)) !== -1),
+        );
+      if (source !== undefined)
+        hits.push({
+          subject: `${quote(source.command.text)} sent by ${quote(client.command.text)}`,
+          scope: client.scope,
+        });
+    }
+  }
+  return hits;
+}
+
 function matchUnrepresentable(facts: Facts): Hit[] {
   const hits: Hit[] = facts.unrepresentable.map((u) => ({ subject: `${u.message}: ${quote(u.text)}`, scope: "call" }));
   if (facts.budgetExceeded)
@@ -814,6 +870,8 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
       return matchPipe(m, facts);
     case "sql":
       return matchSql(m, facts, ctx);
+    case "send":
+      return matchSend(m, facts);
     case "unrepresentable":
       return matchUnrepresentable(facts);
     default:
@@ -863,6 +921,7 @@ export function candidateRules(
     classes,
     code: facts.code.length > 0,
     pipes: (facts.shell?.pipes.length ?? 0) > 0,
+    sends: facts.sends.length > 0,
   }).map((at) => policy.rules[at]!);
 }
 

@@ -18,6 +18,7 @@
  * | `k:files`        | dynamic delete rules, path rules with a glob without hints          |
  * | `k:code`         | remote-code rules, and SQL rules interpreter code can reach          |
  * | `k:pipe`         | pipe rules                                                          |
+ * | `k:sends`        | send rules (a network client in the call)                           |
  * | `k:always`       | every other rule, and any rule a key cannot name exactly             |
  *
  * A path rule matches a file's path only through its globs, and a glob only matches a path that
@@ -83,6 +84,8 @@ export function buildRuleIndex(rules: readonly CompiledRule[]): string {
         return add("k:code", String(at));
       case "pipe":
         return add("k:pipe", String(at));
+      case "send":
+        return add("k:sends", String(at));
       case "tools":
       case "fork-bomb":
       case "unrepresentable":
@@ -112,6 +115,8 @@ export interface IndexQuery {
   readonly classes: ReadonlySet<string>;
   readonly code: boolean;
   readonly pipes: boolean;
+  /** The call runs a network client (shell/sends.ts). */
+  readonly sends: boolean;
 }
 
 /** Positions of the rules the call can meet, in rule order. */
@@ -158,6 +163,7 @@ export function indexedRules(index: string, query: IndexQuery): number[] {
   }
   if (query.code) take(line("k:code"));
   if (query.pipes) take(line("k:pipe"));
+  if (query.sends) take(line("k:sends"));
   take(line("k:always"));
   return [...picked].sort((a, b) => a - b);
 }

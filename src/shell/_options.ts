@@ -53,7 +53,8 @@ export interface OptionScan {
 export function subWord(word: ShellWord, offset: number): ShellWord {
   const value = word.value?.slice(offset);
   const text = word.text === word.value ? word.text.slice(offset) : word.text;
-  return { text, value, glob: word.glob };
+  // the option's name holds no expansion: the variables are the value's
+  return word.env === undefined ? { text, value, glob: word.glob } : { text, value, glob: word.glob, env: word.env };
 }
 
 const isDigits = (s: string): boolean => s.length > 0 && [...s].every((c) => c >= "0" && c <= "9");
@@ -71,6 +72,23 @@ export function isOptionWord(word: ShellWord, grammar: OptionGrammar): boolean {
   if (v === undefined || v.length < 2) return false;
   if (v.startsWith("-")) return true;
   return grammar.plusOptions === true && v.startsWith("+");
+}
+
+/** Characters of a long option's name. */
+const isNameChar = (c: string): boolean =>
+  (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "-" || c === "_";
+
+/**
+ * The known long option a word with a run-time value is written as, `--name=...` with the name
+ * literal (`--post-data="k=$X"`); `undefined` otherwise.
+ */
+function dynamicLong(word: ShellWord, grammar: OptionGrammar): string | undefined {
+  const text = word.text;
+  const eq = text.indexOf("=");
+  if (!text.startsWith("--") || eq < 3 || ![...text.slice(2, eq)].every(isNameChar)) return undefined;
+  const name = canonicalLong(text.slice(0, eq), grammar);
+  const arity = grammar.options[name];
+  return arity === 1 || arity === 2 || arity === "optional" ? name : undefined;
 }
 
 /**
@@ -98,20 +116,24 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
       for (; i < words.length; i++) events.push({ kind: "operand", word: words[i] as ShellWord, index: i });
       return { events, next: i };
     }
-    // `--force-with-lease=main:$SHA`: the option is written out, its value only partly
+    // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one;
+    // `--force-with-lease=main:$SHA`: any option written out, its value only partly
     const head = v === undefined ? word.known?.head : undefined;
     const eq = head?.indexOf("=") ?? -1;
-    if (head !== undefined && head.startsWith("--") && eq > 2) {
-      const name = canonicalLong(head.slice(0, eq), grammar);
-      const rest = head.slice(eq + 1);
+    const dynamic = v === undefined ? dynamicLong(word, grammar) : undefined;
+    const written =
+      dynamic ??
+      (head !== undefined && head.startsWith("--") && eq > 2 ? canonicalLong(head.slice(0, eq), grammar) : undefined);
+    if (written !== undefined) {
+      const rest = head !== undefined && eq >= 0 ? head.slice(eq + 1) : "";
       const tail = word.known?.tail ?? "";
+      const { known: _whole, ...plain } = word;
       const value: ShellWord = {
-        text: word.text,
-        value: undefined,
-        glob: word.glob,
+        ...plain,
+        text: dynamic !== undefined ? word.text.slice(dynamic.length + 1) : word.text,
         ...((rest !== "" || tail !== "") && { known: { head: rest, tail } }),
       };
-      events.push({ kind: "option", name, values: [value], start, end: i + 1 });
+      events.push({ kind: "option", name: written, values: [value], start, end: i + 1 });
       i++;
       continue;
     }

@@ -707,12 +707,52 @@ export function resolveWord(word: Word, env: WordEnv): ResolvedWords {
   const whole = wholeExpansion(word, env);
   if (whole !== undefined) return { words: whole, limited: false };
   const parts = word.parts;
+  const names = runtimeNames(parts, env);
+  const named = (w: ShellWord): ShellWord => withNames(w, names);
   if (parts === undefined || !parts.some((p) => p.type === "BraceExpansion")) {
-    return { words: [toWord(word.text, segments(word, env))], limited: false };
+    return { words: [named(toWord(word.text, segments(word, env)))], limited: false };
   }
   const expanded = expandBraces(wordAtoms(word), MAX_BRACE_WORDS);
-  if (expanded === "limit") return { words: [{ text: word.text, value: undefined, glob: true }], limited: true };
-  return { words: expanded.map((atoms) => toWord(word.text, atomSegments(atoms, env))), limited: false };
+  if (expanded === "limit") return { words: [named({ text: word.text, value: undefined, glob: true })], limited: true };
+  return { words: expanded.map((atoms) => named(toWord(word.text, atomSegments(atoms, env)))), limited: false };
+}
+
+/** `word` with these run-time variables added to the ones it lists. */
+export function withNames(word: ShellWord, names: readonly string[]): ShellWord {
+  if (names.length === 0) return word;
+  const known = word.env ?? [];
+  const added = names.filter((n) => !known.includes(n));
+  return added.length === 0 ? word : { ...word, env: [...known, ...added] };
+}
+
+/** The name `$NAME` / `${NAME}` / `${NAME:-d}` expands, when it is a plain variable (not `${#NAME}`, `${!NAME}`). */
+function expandedName(part: WordPart | DoubleQuotedChild): string | undefined {
+  if (part.type === "SimpleExpansion") return part.text.slice(1);
+  if (part.type === "ParameterExpansion" && part.prefix === undefined) return part.parameter;
+  return undefined;
+}
+
+/**
+ * The variables a word expands whose value is only known at run time (the environment's, or
+ * assigned on the line from a run-time value): `"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`.
+ * Variables assigned a static value on the line are left out.
+ */
+export function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEnv): readonly string[] {
+  if (parts === undefined) return [];
+  const names: string[] = [];
+  const visit = (part: WordPart | DoubleQuotedChild): void => {
+    if (part.type === "DoubleQuoted" || part.type === "LocaleString") {
+      for (const child of part.parts) visit(child);
+      return;
+    }
+    const name = expandedName(part);
+    if (name === undefined || !isName(name) || names.includes(name)) return;
+    const b = binding(name, env);
+    // the environment's, or assigned on the line from a run-time value (`T=$(gh auth token)`)
+    if (b === undefined || (b.set && b.value === undefined && b.glob !== true)) names.push(name);
+  };
+  for (const part of parts) visit(part);
+  return names;
 }
 
 /** A word made up by the analysis (a default operand, a split string), not written in the source. */

@@ -2,5 +2,6 @@
 export { analyzeShell } from "./analyze.ts";
 export { argView } from "./argv.ts";
 export { fileEffects } from "./effects.ts";
+export { networkSends } from "./sends.ts";
 export { UNREPRESENTABLE_CODES, UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "./unrepresentable.ts";
 export type * from "./types.ts";

@@ -25,6 +25,13 @@ export interface ShellWord {
   /** True when an unquoted glob (`*`, `?`, `[...]`, extglob) or brace expansion would expand it. */
   readonly glob: boolean;
   /**
+   * The variables the word expands whose value is only known at run time, the environment's or
+   * assigned on the line from a run-time value (`"token=$GITHUB_TOKEN"` → `GITHUB_TOKEN`), also when printed inside its command substitutions
+   * (`$(echo $TOKEN | base64)`, `$(printenv TOKEN)`; `*` for the whole environment: `$(env)`);
+   * variables assigned a static value on the line are not listed. Absent when there are none.
+   */
+  readonly env?: readonly string[];
+  /**
    * For a word whose `value` is unknown but partly written out (`"+$(git rev-parse HEAD):main"`,
    * `HEAD~${N}:master`): the text every value starts with (`head`) and ends with (`tail`); any
    * text may lie between. Absent when neither is known, or the word globs. An unquoted expansion
@@ -248,6 +255,46 @@ export interface AnalyzeOptions {
   readonly repoRoot?: string;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
+}
+
+/** A peer a network client reaches: the host as written (lowercased, no port), and the path of the URL. */
+export interface NetworkPeer {
+  /** `undefined` when it is only known at run time (`curl "$URL"`, `nc "$HOST" 443`). */
+  readonly host: string | undefined;
+  /** The URL's path and query (`/log?token=...`), `""` for a host without a URL. */
+  readonly path: string;
+  /** Query parameters whose value expands run-time variables (`?key=$API_KEY` → `key`: `API_KEY`). */
+  readonly query?: readonly { readonly param: string; readonly env: readonly string[] }[];
+}
+
+/**
+ * What a network client (`curl`, `wget`, `http`, `nc`, `socat`...) sends, derived from program
+ * knowledge (see `sends.ts`). Headers and credential options (`-H`, `-u`, `--oauth2-bearer`) are
+ * not request data: a token there authenticates the request.
+ */
+export interface NetworkSend {
+  /** Index of the client command. */
+  readonly command: number;
+  /** The peers it reaches; empty when none is named statically. */
+  readonly peers: readonly NetworkPeer[];
+  /**
+   * Run-time variables whose values go to the peer as data: in a URL, a body, a form field, a
+   * request item, or text it sends from standard input (`echo "$TOKEN" | nc host 443`,
+   * `curl -d @- URL <<< "$TOKEN"`); for interpreter code, variables read by name outside
+   * headers and auth arguments (`data={"k": os.environ["TOKEN"]}`).
+   */
+  readonly env: readonly string[];
+  /**
+   * The whole environment goes to the peer: in the request data (`curl -d "$(env)"`), or from
+   * interpreter code that sends `os.environ`, `process.env`, `ENV.to_h`, `%ENV` with a network
+   * API (the command is then the interpreter's).
+   */
+  readonly environment: boolean;
+  /**
+   * When the client sends its standard input (`curl -d @-`, `-T -`, `nc host port`, httpie fed
+   * by a pipe): the commands whose output reaches it through pipes, nearest first. Empty otherwise.
+   */
+  readonly stdinFrom: readonly number[];
 }
 
 /** How a command touches a path, derived from program knowledge (see `effects.ts`). */

@@ -151,6 +151,7 @@ describe("candidate rules", () => {
         classes: new Set(),
         code: false,
         pipes: false,
+        sends: false,
       });
     expect(pick(["git"], ["status"])).toEqual([1, 3, 4]);
     expect(pick(["git"], ["restore"])).toEqual([0, 1, 3, 4]);

@@ -247,7 +247,7 @@ describe("words are resolved statically", () => {
   it("assignments before a command are recorded", () => {
     expect(analyze("FOO=1 BAR=$X rm x").commands[0]?.assignments).toEqual([
       { name: "FOO", value: { text: "1", value: "1", glob: false } },
-      { name: "BAR", value: { text: "$X", value: undefined, glob: false } },
+      { name: "BAR", value: { text: "$X", value: undefined, glob: false, env: ["X"] } },
     ]);
   });
 });

@@ -59,6 +59,15 @@ export const pathRules: readonly RuleSpec[] = [
         "*dhparams.pem",
         "*-csr.pem",
         "*.csr.pem",
+        // the system trust stores hold public CA certificates, whatever their names (`ISRG_Root_X1.pem`);
+        // private keys live apart (`/etc/ssl/private`, `/etc/pki/tls/private`)
+        "//etc/ssl/certs/**",
+        "//etc/ca-certificates/**",
+        "//usr/share/ca-certificates/**",
+        "//usr/local/share/ca-certificates/**",
+        "//etc/pki/ca-trust/**",
+        "//etc/pki/tls/certs/**",
+        "//usr/lib/ssl/certs/**",
       ],
     },
     why: "private keys and certificate stores are secrets",

@@ -3,6 +3,11 @@
  * system password databases, keychains and browser credential stores, the commands that print a
  * stored secret, and the shapes that send data to a host by a raw socket or hand it a shell.
  *
+ * Secrets leaving the machine (`send` rules, facts of src/shell/sends.ts): a secret-named
+ * variable's value in a request's data (body, form, URL, stdin), a CLI's access token piped into
+ * a request, the whole environment. A token in a header or auth option, a request to this machine
+ * or its private network, and a variable named after the peer's own service are usage, not leaks.
+ *
  * How keys are told from public material: a path rule names private material by file name
  * (`id_*`, `*.key`, `*.pem` unless the name says certificate, chain, CA or public); reading or
  * deleting it counts, writing and using it do not (`openssl genrsa -out server.key`, `ssh-add`,
@@ -12,6 +17,26 @@ import type { RuleSpec } from "./types.ts";
 
 /** Secret-looking environment variable names (compared case-insensitively). */
 const SECRET_VARS = "*secret*|*token*|*password*|*passwd*|*_key|*_key_*|*apikey*|*credential*|*private*|*_pat|database_url|*_dsn";
+
+/** Peers that are this machine: a request to them leaves nothing. */
+const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:1", "0.0.0.0", "host.docker.internal", "*.local", "*.internal", "*.localdomain", "*.lan", "*.home.arpa"];
+
+/** Secret-looking names that are not secrets: public and publishable keys, pagination and cache keys, object keys. */
+const NOT_SECRET_VARS = ["*public_key", "*pub_key", "*publishable_key", "*page_token", "*next_token", "*continuation_token", "*sync_token", "*cache_key", "*sort_key", "*partition_key", "*object_key", "*primary_key", "*idempotency_key", "s3_key", "*_s3_key", "*_anon_key"];
+
+/** CLIs that print an access token or credentials with one of {@link CREDENTIAL_PRINTING_WORDS}. */
+const CREDENTIAL_PRINTERS = ["aws", "gcloud", "gh", "glab", "az", "heroku", "vault", "doctl", "fly", "flyctl", "firebase", "netlify", "vercel", "wrangler", "oci", "ibmcloud", "aliyun", "tsh", "npm", "security", "sops"];
+
+/**
+ * Subcommands that print a token or credentials: `aws configure export-credentials`, `aws sts
+ * get-session-token`, `aws ecr get-login-password`, `gcloud auth print-access-token`, `gh auth
+ * token`, `az account get-access-token`, `heroku auth:token`, `vault print token`, `vault token
+ * lookup`, `npm token create`, `sops decrypt` (secret stores' reads are net.cloud-secret-exfiltration's).
+ */
+const CREDENTIAL_PRINTING_WORDS =
+  "export-credentials|get-session-token|get-federation-token|assume-role|assume-role-with-web-identity|get-login-password|get-authorization-token|" +
+  "print-access-token|print-identity-token|print-refresh-token|config-helper|token|auth:token|authorizations:create|get-access-token|" +
+  "find-generic-password|find-internet-password|decrypt";
 
 export const secretRules: readonly RuleSpec[] = [
   {
@@ -225,6 +250,40 @@ export const secretRules: readonly RuleSpec[] = [
     },
     why: "it sends a secret read from a secret store to a network peer",
     instead: "reference the secret where it is used (an environment variable set by the platform) instead of sending its value",
+  },
+  {
+    id: "net.secret-variable-exfiltration",
+    effect: "deny",
+    send: {
+      localHosts: LOCAL_HOSTS,
+      env: SECRET_VARS.split("|"),
+      envExcept: NOT_SECRET_VARS,
+      keyParams: ["key", "api_key", "apikey", "api-key", "appid", "app_id", "app_key", "appkey", "access_key", "subscription-key", "developerkey"],
+      // (`api` is left out: `API_KEY` in the query of an `api.` host is that API's key)
+      generic: ["app", "apps", "secret", "secrets", "private", "access", "auth", "client", "user", "admin", "root", "prod", "production", "staging", "dev", "test", "service", "server", "web", "site", "session", "bearer", "refresh", "token", "password", "master", "default", "my", "local", "remote", "deploy", "ci", "bot", "webhook", "hook", "data", "database", "encryption", "signing", "jwt", "oauth", "personal", "github_pat"],
+      // an OAuth token endpoint takes the client secret or refresh token as form data
+      signIn: ["*/token", "*/token?*", "*/oauth/*", "*/oauth2/*", "*/oauth2", "*/access_token*"],
+    },
+    why: "it sends the value of a secret environment variable to a network peer as request data",
+    instead: "pass a token to its own service as a header (`-H \"Authorization: Bearer $TOKEN\"`), and never send it to another host",
+  },
+  {
+    id: "net.credential-token-exfiltration",
+    effect: "deny",
+    send: {
+      localHosts: LOCAL_HOSTS,
+      from: CREDENTIAL_PRINTERS,
+      fromArgs: ["**", CREDENTIAL_PRINTING_WORDS],
+    },
+    why: "it sends an access token or credentials printed by a CLI to a network peer",
+    instead: "use the token as a header for the service it belongs to (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`)",
+  },
+  {
+    id: "net.whole-environment-exfiltration",
+    effect: "deny",
+    send: { localHosts: LOCAL_HOSTS, environment: true },
+    why: "it sends the whole environment, with every token and password in it, to a network peer (interpreter code posting `os.environ` or `process.env`, `curl -d \"$(env)\"`)",
+    instead: "send only the values the request needs, named one by one",
   },
   {
     id: "net.archive-to-socket",

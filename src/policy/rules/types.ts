@@ -5,7 +5,7 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
-import type { SqlMatch } from "../compiled.ts";
+import type { SendMatch, SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 /**
@@ -48,5 +48,6 @@ export type RuleSpec = RuleBase &
         readonly pipe: { readonly from: readonly string[]; readonly fromArgs?: readonly string[]; readonly to: readonly string[] };
       }
     | { readonly sql: SqlMatch }
+    | { readonly send: SendMatch }
     | { readonly unrepresentable: true }
   );

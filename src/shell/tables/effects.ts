@@ -97,9 +97,11 @@ const GREP: EffectSpec = {
   optionPaths: { "-f": "read", "--file": "read", "--exclude-from": "read" },
   recursiveFlags: ["-r", "-R", "--recursive", "--dereference-recursive"],
   defaultOperand: { value: ".", access: "read", ifFlags: ["-r", "-R", "--recursive", "--dereference-recursive"] },
+  // these print no line of the files, only a status, counts or file names (`grep -q KEY .env`)
+  switches: [{ flags: ["-q", "--quiet", "--silent", "-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match"], access: "use" }],
 };
 
-const TREE_SEARCH: EffectSpec = { operands: "read", skip: 1, skipUnless: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"], optionPaths: { "-f": "read", "--file": "read", "--ignore-file": "read" }, recursive: true, defaultOperand: { value: ".", access: "read" } };
+const TREE_SEARCH: EffectSpec = { operands: "read", skip: 1, skipUnless: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"], optionPaths: { "-f": "read", "--file": "read", "--ignore-file": "read" }, recursive: true, defaultOperand: { value: ".", access: "read" }, switches: [{ flags: ["-q", "--quiet", "-c", "--count", "--count-matches", "-l", "--files-with-matches", "--files-without-match"], access: "use" }] };
 
 const SED: EffectSpec = { operands: "read", skip: 1, skipUnless: ["-e", "--expression", "-f", "--file"], optionPaths: { "-f": "read", "--file": "read" }, switches: [{ flags: ["-i", "--in-place", "-I"], access: "write" }] };
 

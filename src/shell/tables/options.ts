@@ -144,6 +144,16 @@ const CURL: ProgramGrammar = g({
     "-z", "--time-cond", "--json", "--oauth2-bearer", "--output-dir", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr",
     "-Q", "--quote", "-t", "--telnet-option", "-U", "--proxy-user", "--interface", "--limit-rate", "--max-filesize", "--local-port",
     "--netrc-file", "-C", "--continue-at", "--connect-to", "--retry-delay", "--retry-max-time", "--max-redirs", "--unix-socket", "-P", "--ftp-port",
+    "--pass", "--proxy-pass", "--tlsuser", "--tlspassword", "--proxy-tlsuser", "--proxy-tlspassword", "--key-type", "--cert-type", "--aws-sigv4",
+    "--login-options", "--sasl-authzid", "--delegation", "--pinnedpubkey", "--hostpubmd5", "--hostpubsha256", "--abstract-unix-socket", "--variable",
+  ),
+});
+
+const HTTPIE: ProgramGrammar = g({
+  ...values(
+    "-a", "--auth", "-A", "--auth-type", "--bearer", "-o", "--output", "--session", "--session-read-only", "--verify", "--cert", "--cert-key",
+    "--cert-key-pass", "--proxy", "--timeout", "--raw", "-p", "--print", "-s", "--style", "--pretty", "--format-options", "--max-redirects",
+    "--boundary", "--default-scheme", "--ssl", "--ciphers", "--response-charset", "--response-mime", "--unix-socket",
   ),
 });
 
@@ -153,6 +163,7 @@ const WGET: ProgramGrammar = g({
     "-U", "--user-agent", "--header", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-t", "--tries", "-T", "--timeout",
     "-w", "--wait", "-e", "--execute", "--user", "--password", "-l", "--level", "-A", "--accept", "-R", "--reject", "-D", "--domains",
     "--load-cookies", "--save-cookies", "-Q", "--quota", "--limit-rate", "-B", "--base", "--config", "--bind-address", "-n",
+    "--http-user", "--http-password", "--proxy-user", "--proxy-password", "--ftp-user", "--ftp-password", "--ca-certificate", "--certificate", "--private-key",
   ),
 });
 
@@ -357,6 +368,10 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   gh: FORGE,
   glab: FORGE,
   curl: CURL,
+  http: HTTPIE,
+  https: HTTPIE,
+  xh: HTTPIE,
+  xhs: HTTPIE,
   "curl.exe": CURL,
   wget: WGET,
   wget2: WGET,

@@ -26,10 +26,11 @@ import type {
   Word,
   WordPart,
 } from "unbash";
-import { resolveWord, syntheticWord, type Binding, type WordEnv } from "../_words.ts";
+import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../_words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
+import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
 import type {
   AnalyzeOptions,
   RedirectKind,
@@ -606,16 +607,39 @@ export class Walker extends Collector {
     const whole = wholeSubstitution(word);
     const substitution = whole?.kind;
     const output = whole === undefined ? undefined : this.substitutions.get(whole.part);
+    const printed = this.printedNames(producers);
+    const words = printed.length === 0 ? resolved.words : resolved.words.map((w) => withNames(w, printed));
     // `"$c"` of a loop over a listing: each listed item, as the substitution itself would give them
     const name = whole === undefined ? wholeVariable(word) : undefined;
     const bound = name === undefined ? undefined : ctx.state.vars.get(name);
-    if (bound?.set === true && bound.listed !== undefined && resolved.words.length === 1)
-      return [{ word: resolved.words[0]!, producers: [...producers, ...bound.listed], substitution: "command" }];
+    if (bound?.set === true && bound.listed !== undefined && words.length === 1)
+      return [{ word: words[0]!, producers: [...producers, ...bound.listed], substitution: "command" }];
     // `"s3://b/$k"` in the loop: the word's run-time part comes from the listing
     const listed = whole === undefined && name === undefined ? listedIn(word, ctx) : [];
     if (listed.length > 0)
-      return resolved.words.map((w) => ({ word: w, producers: [...producers, ...listed], substitution, output }));
-    return resolved.words.map((w) => ({ word: w, producers, substitution, output }));
+      return words.map((w) => ({ word: w, producers: [...producers, ...listed], substitution, output }));
+    return words.map((w) => ({ word: w, producers, substitution, output }));
+  }
+
+  /**
+   * Run-time variables that commands inside a word's substitutions print: `echo`/`printf`
+   * arguments (`$(echo $TOKEN | base64)`), `printenv NAME`, and `*` for the whole environment
+   * (`$(env)`, `$(printenv)`).
+   */
+  private printedNames(producers: readonly number[]): string[] {
+    const names = new Set<string>();
+    for (const at of producers) {
+      const cmd = this.commands[at];
+      const program = cmd?.program;
+      if (cmd === undefined || program === undefined) continue;
+      if (ARGUMENT_PRINTERS.includes(program)) for (const arg of cmd.args) for (const n of arg.env ?? []) names.add(n);
+      if (!Object.hasOwn(ENVIRONMENT_PRINTERS, program)) continue;
+      const operands = cmd.args.filter((w) => w.value === undefined || !w.value.startsWith("-"));
+      if (operands.length === 0) names.add("*");
+      else if (ENVIRONMENT_PRINTERS[program] === "names")
+        for (const w of operands) if (w.value !== undefined) names.add(w.value);
+    }
+    return [...names];
   }
 
   private assignmentWord(
@@ -908,7 +932,8 @@ export class Walker extends Collector {
       quoted || r.body.parts === undefined || r.body.parts.every((p) => p.type === "Literal")
         ? raw
         : heredocValue(r, this.env(ctx));
-    const word: ShellWord = { text: r.body.text, value: expanded ?? raw, glob: false };
+    const names = quoted ? [] : runtimeNames(r.body.parts, this.env(ctx));
+    const word: ShellWord = withNames({ text: r.body.text, value: expanded ?? raw, glob: false }, names);
     const arg: ArgWord = { word, producers: out, substitution: undefined };
     return {
       redirect: { op: r.operator, kind: "heredoc", fd, target: word },
