@@ -15,7 +15,7 @@ import type {
   Unrepresentable,
 } from "../shell/types.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
-import { classifyPath, type PathContext } from "./paths.ts";
+import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolSpec } from "../host/tools.ts";
 import type { GuardRequest } from "./types.ts";
@@ -162,6 +162,8 @@ function fileFact(
     filtered?: boolean;
     overwrite?: boolean;
     dynamic?: boolean;
+    /** What is known of a dynamic path: the text it starts with (`/dev/sd$X`). */
+    known?: ShellWord["known"];
     cwd?: string | undefined;
   },
   ctx: PathContext,
@@ -174,7 +176,7 @@ function fileFact(
       : command !== undefined && extra.cwd === undefined && !raw.startsWith("/") && !raw.startsWith("~")
         ? undefined
         : normalizePath(raw, { cwd, home: ctx.home });
-  const classes = path === undefined ? new Set<PathClass>() : classifyPath(path, glob, { ...ctx, cwd });
+  const classes = path === undefined ? deviceByName(extra.known, ctx) : classifyPath(path, glob, { ...ctx, cwd });
   const where = command === undefined ? "call" : `cmd:${command}`;
   return {
     access,
@@ -446,6 +448,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
           filtered: effect.filtered,
           overwrite: effect.overwrite === true,
           dynamic: effect.path.value === undefined,
+          known: effect.path.known,
           cwd,
         },
         ctx,

@@ -9,7 +9,7 @@ import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
-import { classifyPath, type PathContext } from "./paths.ts";
+import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
 import { normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
@@ -34,11 +34,15 @@ function programMatches(program: string | undefined, names: readonly string[]): 
 
 /** True when one of the option's values matches one of the wanted words (`*` matches any text). */
 function valueMatches(
-  values: readonly { readonly value: string | undefined }[] | undefined,
+  values: readonly { readonly value: string | undefined; readonly known?: ShellWord["known"] }[] | undefined,
   wanted: readonly string[],
 ): boolean {
   if (values === undefined) return false;
-  return values.some(({ value }) => value !== undefined && wanted.some((w) => wildcard(w, value)));
+  return values.some(({ value, known }) =>
+    value === undefined
+      ? known !== undefined && wanted.some((w) => everyMatches(w, known.head, known.tail))
+      : wanted.some((w) => wildcard(w, value)),
+  );
 }
 
 const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``;
@@ -46,11 +50,12 @@ const quote = (text: string): string => `\`${text.length > 120 ? `${text.slice(0
 /** The classes of a command operand, resolved against the command's cwd. */
 function operandClasses(
   value: string | undefined,
+  known: ShellWord["known"],
   glob: boolean,
   fact: CommandFact,
   ctx: PathContext,
 ): ReadonlySet<PathClass> {
-  if (value === undefined) return new Set();
+  if (value === undefined) return deviceByName(known, ctx);
   const cwd = fact.command.cwd ?? ctx.cwd;
   return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
 }
@@ -66,12 +71,40 @@ function altMatches(alt: string, value: string): boolean {
   return pattern.includes("*") ? wildcard(pattern, text) : pattern === text;
 }
 
+/** What is known of a word whose value is not: the text it starts and ends with. */
+type Known = ShellWord["known"];
+
+/**
+ * True when every text that starts with `head` and ends with `tail` (anything between) matches the
+ * wildcard `pattern`: one of its stars takes the unknown middle, the pattern's pieces before that
+ * star match within `head`, the pieces after it within `tail` (`*:main` for `"$(x):main"`).
+ */
+function everyMatches(pattern: string, head: string, tail: string): boolean {
+  if (pattern.includes("\\*")) return false;
+  const pieces = pattern.split("*");
+  for (let i = 1; i < pieces.length; i++)
+    if (wildcard(`${pieces.slice(0, i).join("*")}*`, head) && wildcard(`*${pieces.slice(i).join("*")}`, tail))
+      return true;
+  return false;
+}
+
 /**
  * One `args` entry against one word: `*` any word, `a|b` alternatives (a lone `*` among them is
- * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive.
+ * literal), `db:*` a wildcard, `\*` a literal star; case-insensitive. A word only partly known
+ * (`known`) matches when every value it may take matches.
  */
-function wordMatches(pattern: string, word: string | undefined): boolean {
-  if (word === undefined) return false;
+function wordMatches(pattern: string, word: string | undefined, known?: Known): boolean {
+  if (word === undefined) {
+    // a word only known at run time is still a word: `*` takes it (`git push "$REMOTE" +main`)
+    if (pattern === "*") return true;
+    if (known === undefined) return false;
+    const head = known.head.toLowerCase();
+    const tail = known.tail.toLowerCase();
+    return pattern
+      .toLowerCase()
+      .split("|")
+      .some((alt) => alt.length > 1 && everyMatches(alt, head, tail));
+  }
   if (pattern === "*") return true;
   const value = word.toLowerCase();
   return pattern
@@ -80,10 +113,26 @@ function wordMatches(pattern: string, word: string | undefined): boolean {
     .some((alt) => altMatches(alt, value));
 }
 
+/**
+ * A path glob against a relative operand only partly known: the first path segment is what a bare
+ * name glob (`+*`) meets; it matches when every value of that segment does.
+ */
+function partlyMatchesPath(glob: CompiledGlob, known: Known, roots: GlobRoots): boolean {
+  if (known === undefined || glob.anchor !== "basename-anywhere") return false;
+  const head = known.head;
+  if (head === "" || head.startsWith("/") || head.startsWith("~")) return false;
+  const slash = head.indexOf("/");
+  if (slash >= 0) return slash > 0 && matchPath(glob, `/${head.slice(0, slash)}`, roots);
+  const fold = (t: string): string => (glob.flags.includes("i") ? t.toLowerCase() : t);
+  const plain = (g: string): boolean => ![...g].some((c) => "/?[]{}!\\".includes(c));
+  return glob.globs.every(plain) && glob.globs.some((g) => everyMatches(fold(g), fold(head), ""));
+}
+
 /** A word the args patterns see; `suspect` when it may be the value of the option before it. */
 interface ArgWord {
   readonly value: string | undefined;
   readonly suspect: boolean;
+  readonly known?: Known;
 }
 
 /**
@@ -102,7 +151,7 @@ function matchArgs(args: readonly string[], words: readonly ArgWord[], a = 0, w 
   }
   const word = words[w];
   if (word === undefined || (word.suspect && args[a] !== "*")) return -1;
-  return wordMatches(args[a]!, word.value) ? matchArgs(args, words, a + 1, w + 1) : -1;
+  return wordMatches(args[a]!, word.value, word.known) ? matchArgs(args, words, a + 1, w + 1) : -1;
 }
 
 /**
@@ -239,7 +288,7 @@ function argWords(fact: CommandFact): ArgWord[] {
       !isSignal(text.slice(1));
     // `--no-x` negations never take a value; an option the table gave a value took another word
     const boolean = option && (BOOLEAN_OPTIONS.has(text) || text.startsWith("--no-") || fact.view.values.has(text));
-    return { value: word.value, suspect: option && !boolean && !positionals.includes(previous!) };
+    return { value: word.value, known: word.known, suspect: option && !boolean && !positionals.includes(previous!) };
   });
 }
 
@@ -259,7 +308,10 @@ function matchCommand(
     if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
     const args = m.args ?? [];
     let positionals = run === undefined ? fact.view.positionals : run.positionals;
-    const words = run === undefined ? argWords(fact) : run.positionals.map((w) => ({ value: w.value, suspect: false }));
+    const words =
+      run === undefined
+        ? argWords(fact)
+        : run.positionals.map((w) => ({ value: w.value, known: w.known, suspect: false }));
     let end = matchArgs(args, words);
     if (end === -1 && words.some((w) => w.suspect)) {
       // `cdk --profile prod deploy`: an option's value given as the next word reads as a positional;
@@ -296,15 +348,15 @@ function matchCommand(
     const operands = positionals.slice(end);
     if (
       m.targets !== undefined &&
-      !operands.some((w) => hasAny(operandClasses(w.value, w.glob, fact, ctx), m.targets!))
+      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx), m.targets!))
     )
       continue;
     if (m.operands !== undefined) {
       const cwd = fact.command.cwd ?? ctx.cwd;
-      const matched = operands.some(
-        (w) =>
-          w.value !== undefined &&
-          m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
+      const matched = operands.some((w) =>
+        w.value === undefined
+          ? m.operands!.some((g) => partlyMatchesPath(g, w.known, roots))
+          : m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
       );
       if (!matched) continue;
     }
@@ -494,7 +546,8 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
   return facts.files
     .filter(
       (f) =>
-        f.path !== undefined &&
+        // a dynamic path counts when its written start names a disk (`of=/dev/sd$X`)
+        (f.path !== undefined || f.classes.has("device")) &&
         (m.shell !== true || f.basis !== "tool") &&
         (m.access as readonly string[]).includes(f.access) &&
         (m.recursive === undefined || m.recursive === f.recursive) &&

@@ -5,6 +5,7 @@
  */
 import { globBase, isWithin } from "../host/paths.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
+import type { ShellWord } from "../shell/types.ts";
 
 /** What a path is resolved against. */
 export interface PathContext {
@@ -399,4 +400,16 @@ function isClaudeConfig(abs: string, ctx: PathContext): boolean {
     files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) ||
     dirs.some((d) => isWithin(abs, d, ci))
   );
+}
+
+/**
+ * A dynamic path whose written start already names a disk (`of=/dev/sd$X`, `/dev/nvme${N}n1`):
+ * every value is a device of that family. Only the device class is taken from the start.
+ */
+export function deviceByName(known: ShellWord["known"], ctx: PathContext): Set<PathClass> {
+  const head = known?.head;
+  if (head === undefined || !head.startsWith("/dev/")) return new Set();
+  const name = head.slice(head.lastIndexOf("/") + 1);
+  if (name.length === 0 || [...name].every((c) => c === ".")) return new Set();
+  return classifyPath(head, false, ctx).has("device") ? new Set<PathClass>(["device"]) : new Set();
 }

@@ -77,6 +77,22 @@ function applyEvents(view: DetailedView, events: readonly OptionEvent[], grammar
         ]);
         continue;
       }
+      // `of=/dev/sd$X`: the key is written out, the value only partly
+      const head = event.word.known?.head;
+      const at = head?.indexOf("=") ?? -1;
+      if (grammar.keyValueOperands === true && v === undefined && head !== undefined && at > 0) {
+        const rest = head.slice(at + 1);
+        const tail = event.word.known?.tail ?? "";
+        addValues(view, head.slice(0, at), [
+          {
+            text: event.word.text,
+            value: undefined,
+            glob: event.word.glob,
+            ...((rest !== "" || tail !== "") && { known: { head: rest, tail } }),
+          },
+        ]);
+        continue;
+      }
       view.operands.push({ word: event.word, afterDoubleDash: view.afterDoubleDash });
       continue;
     }

@@ -116,16 +116,24 @@ export function scanOptions(words: readonly ShellWord[], grammar: OptionGrammar,
       for (; i < words.length; i++) events.push({ kind: "operand", word: words[i] as ShellWord, index: i });
       return { events, next: i };
     }
+    // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one;
+    // `--force-with-lease=main:$SHA`: any option written out, its value only partly
+    const head = v === undefined ? word.known?.head : undefined;
+    const eq = head?.indexOf("=") ?? -1;
     const dynamic = v === undefined ? dynamicLong(word, grammar) : undefined;
-    if (dynamic !== undefined) {
-      // `--header="Authorization: Bearer $TOKEN"`: a known option whose value is a run-time one
-      events.push({
-        kind: "option",
-        name: dynamic,
-        values: [{ ...word, text: word.text.slice(dynamic.length + 1) }],
-        start,
-        end: i + 1,
-      });
+    const written =
+      dynamic ??
+      (head !== undefined && head.startsWith("--") && eq > 2 ? canonicalLong(head.slice(0, eq), grammar) : undefined);
+    if (written !== undefined) {
+      const rest = head !== undefined && eq >= 0 ? head.slice(eq + 1) : "";
+      const tail = word.known?.tail ?? "";
+      const { known: _whole, ...plain } = word;
+      const value: ShellWord = {
+        ...plain,
+        text: dynamic !== undefined ? word.text.slice(dynamic.length + 1) : word.text,
+        ...((rest !== "" || tail !== "") && { known: { head: rest, tail } }),
+      };
+      events.push({ kind: "option", name: written, values: [value], start, end: i + 1 });
       i++;
       continue;
     }

@@ -19,6 +19,13 @@ export type Binding =
       readonly elements?: readonly (string | undefined)[] | undefined;
       /** The value is a glob pattern standing for one of its matches (`for f in ~/*`). */
       readonly glob?: boolean;
+      /**
+       * The value is one item of what these commands print (`for c in $(docker ps -aq)`,
+       * `docker ps -aq | while read c`): the word `"$c"` stands for each of them, like the substitution.
+       */
+      readonly listed?: readonly number[];
+      /** A run-time value partly written out (`r="+$(git rev-parse HEAD):main"`): what it starts and ends with. */
+      readonly known?: { readonly head: string; readonly tail: string };
     };
 
 /** What static resolution may substitute. */
@@ -54,6 +61,10 @@ export interface ResolvedWords {
 interface Segment {
   readonly value: string | undefined;
   readonly glob: boolean;
+  /** For an unknown value: the text it is known to start with (`"+$x"` → `+`). */
+  readonly head?: string;
+  /** For an unknown value: the text it is known to end with (`"$x:main"` → `:main`). */
+  readonly tail?: string;
 }
 
 /** A brace-expansion unit: one character (special unless quoted or escaped) or one opaque part. */
@@ -399,14 +410,19 @@ function partSegment(part: WordPart, env: WordEnv): Segment {
     case "ExtendedGlob":
       return { value: part.text, glob: true };
     case "DoubleQuoted":
-    case "LocaleString":
-      return {
-        value: joined(part.parts.map((c) => childValue(c, env))),
-        glob: part.parts.some((c) => globBound(c, env)),
-      };
+    case "LocaleString": {
+      const values = part.parts.map((c) => childValue(c, env));
+      const glob = part.parts.some((c) => globBound(c, env));
+      const value = joined(values);
+      return value === undefined
+        ? { value, glob, ...edges(values, (i) => knownOf(part.parts[i] as DoubleQuotedChild, env)) }
+        : { value, glob };
+    }
     case "SimpleExpansion":
     case "ParameterExpansion": {
       const segment = unquoted(childValue(part, env), env);
+      const known = segment.value === undefined ? knownOf(part, env) : undefined;
+      if (known !== undefined) return { ...segment, ...known };
       return globBound(part, env) ? { ...segment, glob: true } : segment;
     }
     case "CommandExpansion":
@@ -464,8 +480,55 @@ function segments(word: Word, env: WordEnv): Segment[] {
   });
 }
 
+/**
+ * The known text before the first unknown piece and after the last one (`"+$(x):main"` → `+`,
+ * `:main`); what lies between may be any text.
+ */
+function edges(
+  values: readonly (string | undefined)[],
+  known: (index: number) => { head: string; tail: string } | undefined,
+): { head: string; tail: string } {
+  const first = values.indexOf(undefined);
+  const last = values.lastIndexOf(undefined);
+  return {
+    head: values.slice(0, first).join("") + (known(first)?.head ?? ""),
+    tail: (known(last)?.tail ?? "") + values.slice(last + 1).join(""),
+  };
+}
+
+/** What is known of a variable holding a partly written run-time value (`$r`, `${r}`). */
+function knownOf(part: WordPart | DoubleQuotedChild, env: WordEnv): { head: string; tail: string } | undefined {
+  const name =
+    part.type === "SimpleExpansion"
+      ? part.text.slice(1)
+      : part.type === "ParameterExpansion" &&
+          part.prefix === undefined &&
+          part.operation === undefined &&
+          part.index === undefined
+        ? part.parameter
+        : undefined;
+  const b = name === undefined ? undefined : env.lookup?.(name);
+  return b !== undefined && b.set && b.value === undefined ? b.known : undefined;
+}
+
 function toWord(text: string, segs: readonly Segment[]): ShellWord {
-  return { text, value: joined(segs.map((s) => s.value)), glob: segs.some((s) => s.glob) };
+  const value = joined(segs.map((s) => s.value));
+  const glob = segs.some((s) => s.glob);
+  if (value !== undefined || glob) return { text, value, glob };
+  const first = segs.findIndex((s) => s.value === undefined);
+  const last = segs.findLastIndex((s) => s.value === undefined);
+  const head =
+    segs
+      .slice(0, first)
+      .map((s) => s.value)
+      .join("") + (segs[first]?.head ?? "");
+  const tail =
+    (segs[last]?.tail ?? "") +
+    segs
+      .slice(last + 1)
+      .map((s) => s.value)
+      .join("");
+  return head === "" && tail === "" ? { text, value, glob } : { text, value, glob, known: { head, tail } };
 }
 
 /** Characters of literal text as atoms; a backslash quotes the next character. */

@@ -31,6 +31,13 @@ export interface ShellWord {
    * variables assigned a static value on the line are not listed. Absent when there are none.
    */
   readonly env?: readonly string[];
+  /**
+   * For a word whose `value` is unknown but partly written out (`"+$(git rev-parse HEAD):main"`,
+   * `HEAD~${N}:master`): the text every value starts with (`head`) and ends with (`tail`); any
+   * text may lie between. Absent when neither is known, or the word globs. An unquoted expansion
+   * may split the word: its first field then starts with `head` and its last ends with `tail`.
+   */
+  readonly known?: { readonly head: string; readonly tail: string };
 }
 
 /** Redirection kinds, classified by what they do to the target. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectDecision, judge, testPolicy } from "../helpers/guard.ts";
-import { analyze, lines } from "./helpers.ts";
+import { analyze, find, lines } from "./helpers.ts";
 
 const policy = testPolicy();
 
@@ -178,5 +178,38 @@ describe("decisions through the policy", () => {
   ];
   it.each(cases)("`%s` → %s %j", (source, effect, rules) => {
     expectDecision(judge(policy, source), effect, rules);
+  });
+});
+
+describe("a word only partly known keeps the text it starts and ends with", () => {
+  const cases: [string, { head: string; tail: string } | undefined][] = [
+    ['git push origin "+$(git rev-parse HEAD):main"', { head: "+", tail: ":main" }],
+    ["git push origin +$(git rev-parse HEAD):refs/heads/main", { head: "+", tail: ":refs/heads/main" }],
+    ['git push origin +"$SHA":master', { head: "+", tail: ":master" }],
+    ["git push origin +HEAD~${N}:master", { head: "+HEAD~", tail: ":master" }],
+    ['git push origin "refs/heads/$A:refs/heads/$B"', { head: "refs/heads/", tail: "" }],
+    ['git push origin "$(git branch --show-current)"', undefined],
+    ['git push origin "$A$B"', undefined],
+    ["git push origin main", undefined],
+  ];
+  it.each(cases)("`%s`", (source, known) => {
+    const word = find(analyze(source), "git").args.at(-1);
+    expect(word?.known).toEqual(known);
+  });
+});
+
+describe("a variable bound to a listing stands for every listed item", () => {
+  const cases: [string, string][] = [
+    ["for c in $(docker ps -aq); do docker rm -f $c; done", "docker rm -f *"],
+    ['docker ps -aq | while read -r c; do docker rm -f "$c"; done', "docker rm -f *"],
+    ["ids=$(docker ps -aq); docker rm -f $ids", "docker rm -f *"],
+    ["git tag -l | xargs git tag -d", "git tag -d *"],
+    [
+      "for k in $(aws s3 ls s3://b/ | awk '{print $4}'); do aws s3 rm \"s3://b/$k\"; done",
+      "aws s3 rm s3://b/ --recursive",
+    ],
+  ];
+  it.each(cases)("`%s` runs `%s`", (source, line) => {
+    expect(lines(analyze(source))).toContain(line);
   });
 });

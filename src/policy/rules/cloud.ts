@@ -396,7 +396,7 @@ export const cloudRules: readonly RuleSpec[] = [
   {
     id: "cloud.kubectl-delete-namespace-slash",
     effect: "deny",
-    command: { program: kubectl, args: ["delete"], operands: ["namespace/*", "namespaces/*", "ns/*"], flags_none: ["--dry-run", ...HELP] },
+    command: { program: kubectl, args: ["delete", "**", "namespace/*|namespaces/*|ns/*|project/*|projects/*"], flags_none: ["--dry-run", ...HELP] },
     why: "deleting a namespace deletes every resource in it",
     instead: "delete the specific resources by name, or ask the user",
   },

@@ -112,7 +112,8 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.filter-branch",
     effect: "deny",
-    command: { program: git, args: ["filter-branch|filter-repo"], flags_none: ["--help"] },
+    // `--analyze` only writes a report, `--dry-run` compares without touching refs
+    command: { program: git, args: ["filter-branch|filter-repo"], flags_none: ["--help", "-h", "--analyze", "--dry-run"] },
     why: "rewriting every commit changes the repository's whole history",
     instead: "ask the user; history rewrites need a human and a backup",
   },
@@ -196,7 +197,7 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.bfg",
     effect: "deny",
-    command: { program: ["bfg", "bfg.jar", "git-filter-repo"], flags_none: ["--help"] },
+    command: { program: ["bfg", "bfg.jar", "git-filter-repo"], flags_none: ["--help", "-h", "--analyze", "--dry-run"] },
     why: "rewriting every commit changes the repository's whole history",
     instead: "ask the user; history rewrites need a human and a backup",
   },
@@ -286,6 +287,14 @@ export const gitRules: readonly RuleSpec[] = [
     command: { program: git, args: ["push", "**", "refs/tags/*|tag|v0*|v1*|v2*|v3*|v4*|v5*|v6*|v7*|v8*|v9*"], flags_any: ["--delete", "-d"], flags_none: ["--help", "-n", "--dry-run"] },
     why: "it deletes a release tag on the remote, which others may already build from",
     instead: "leave published tags alone; ask the user before removing a release",
+  },
+  {
+    id: "git.tag-delete-all",
+    effect: "deny",
+    // `*` is what the shell analysis writes for a listing of every tag (`git tag -l | xargs git tag -d`)
+    command: { program: git, args: ["tag", "**", "\\*"], flags_any: ["-d", "--delete"], flags_none: ["--help", "-h"] },
+    why: "it deletes every tag of the repository, release tags included, and tags not pushed are gone",
+    instead: "delete the tags you mean by name or by a pattern (`git tag -l 'tmp-*' | xargs git tag -d`)",
   },
   {
     id: "git.push-delete-tag-refspec",

@@ -144,8 +144,15 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       // `read -r c <<< 'text'`: the variables get the known line
       const text = inv.program === "read" ? w.stdinText(inv.base, inv.ctx) : undefined;
       if (text !== undefined && readKnown(state, inv, text)) return;
-      for (const a of args)
-        if (a.word.value !== undefined && !a.word.value.startsWith("-")) assign(state, a.word.value, undefined);
+      const names = args.filter((a) => a.word.value !== undefined && !a.word.value.startsWith("-"));
+      // `docker ps -aq | while read c; do docker rm -f "$c"; done`: one name gets each listed line
+      const upstream = inv.ctx.stdin?.upstream ?? [];
+      const options = args.every((a) => names.includes(a) || ["-r", "-s"].includes(a.word.value ?? ""));
+      if (inv.program === "read" && names.length === 1 && options && upstream.length > 0) {
+        assign(state, names[0]!.word.value!, { set: true, value: undefined, listed: upstream });
+        return;
+      }
+      for (const a of names) assign(state, a.word.value!, undefined);
       return;
     }
     case "printf": {

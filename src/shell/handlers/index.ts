@@ -70,7 +70,8 @@ export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
   }
   if (program === "trap") return trap(w, inv, shellState);
   if (program === "git") {
-    git(w, inv);
+    // `git tag -d $(git tag -l)`: every tag
+    git(w, deleteEveryListed(w, inv));
     return;
   }
   if (AWK_PROGRAMS.includes(program)) return awk(w, inv);

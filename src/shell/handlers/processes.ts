@@ -6,11 +6,11 @@
  * node`, `ps -C node`, `grep node`, an awk pattern) is a run-time argument as before.
  */
 import { detailedView } from "../_argview.ts";
-import { POWERSHELL_PROCESS_FLAGS, PROCESS_PASS_THROUGH, PS_SELECTORS } from "../tables/programs.ts";
+import { POWERSHELL_PROCESS_FLAGS, PS_SELECTORS } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
-import { replaceListings } from "./listings.ts";
+import { passesOn, replaceListings } from "./listings.ts";
 
 /** `pgrep` patterns that match every process name. */
 const EVERYTHING: readonly string[] = ["", ".", ".*", ".+", "^", "$", "^.*", "^.*$", "^.+$"];
@@ -29,18 +29,6 @@ function role(c: ShellCommand): "lister" | "pass" | "narrow" {
         ? "lister"
         : "narrow";
     }
-    case "grep":
-    case "egrep":
-    case "fgrep":
-      // `grep -v grep` drops one line; a positive pattern selects processes
-      return detailedView(c.program, c.args).flags.has("-v") ? "pass" : "narrow";
-    case "awk":
-    case "gawk":
-    case "mawk": {
-      // `{print $2}`, `NR>1 {print $1}`: a column, no pattern
-      const program = detailedView(c.program, c.args).operands[0]?.word.value?.replaceAll(" ", "");
-      return program !== undefined && /^(NR>1)?\{print\$\d+\}$/.test(program) ? "pass" : "narrow";
-    }
     default: {
       const program = c.program?.toLowerCase();
       // PowerShell `Get-Process` with no name, id or other selection lists every process
@@ -48,7 +36,8 @@ function role(c: ShellCommand): "lister" | "pass" | "narrow" {
         return c.args.every((a) => a.value !== undefined && POWERSHELL_PROCESS_FLAGS.includes(a.value.toLowerCase()))
           ? "lister"
           : "narrow";
-      return program !== undefined && PROCESS_PASS_THROUGH.includes(program) ? "pass" : "narrow";
+      // `grep -v grep` drops one line, `awk '{print $2}'` a column; a positive pattern selects processes
+      return passesOn(c) ? "pass" : "narrow";
     }
   }
 }

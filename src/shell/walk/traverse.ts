@@ -15,6 +15,7 @@ import type {
   CommandNode,
   CompoundList,
   Command as UCommand,
+  DoubleQuotedChild,
   HereDoc,
   LogicalOperator,
   ParsedScript,
@@ -263,9 +264,14 @@ export class Walker extends Collector {
         const start = this.commands.length;
         const jobs = this.backgroundJobs;
         let clauseEnd = start;
+        const choosing = selects(node.body);
         this.loop(ctx, (inner) => {
           this.compoundList(node.clause, inner);
           clauseEnd = this.commands.length;
+          // `... | while read c; do [ ... ] && docker rm "$c"; done`: the body picks some lines only
+          if (choosing)
+            for (const [name, b] of inner.state.vars)
+              if (b?.set === true && b.listed !== undefined) assign(inner.state, name, undefined);
           this.compoundList(node.body, inner);
         });
         const clause = this.commands.slice(start, clauseEnd);
@@ -292,7 +298,17 @@ export class Walker extends Collector {
             for (const item of items) {
               const state = copyState(before);
               // `for f in ~/*`: the variable stands for each match of the glob
-              assign(state, name, { set: true, value: item.word.value, ...(item.word.glob && { glob: true }) });
+              // `for c in $(docker ps -aq)`: the variable stands for each item the substitution lists
+              const listed =
+                item.substitution === "command" && item.word.value === undefined && !selects(node.body)
+                  ? item.producers
+                  : [];
+              assign(state, name, {
+                set: true,
+                value: item.word.value,
+                ...(item.word.glob && { glob: true }),
+                ...(listed.length > 0 && { listed }),
+              });
               this.compoundList(node.body, { ...inner, state });
               ends.push(state);
             }
@@ -593,6 +609,15 @@ export class Walker extends Collector {
     const output = whole === undefined ? undefined : this.substitutions.get(whole.part);
     const printed = this.printedNames(producers);
     const words = printed.length === 0 ? resolved.words : resolved.words.map((w) => withNames(w, printed));
+    // `"$c"` of a loop over a listing: each listed item, as the substitution itself would give them
+    const name = whole === undefined ? wholeVariable(word) : undefined;
+    const bound = name === undefined ? undefined : ctx.state.vars.get(name);
+    if (bound?.set === true && bound.listed !== undefined && words.length === 1)
+      return [{ word: words[0]!, producers: [...producers, ...bound.listed], substitution: "command" }];
+    // `"s3://b/$k"` in the loop: the word's run-time part comes from the listing
+    const listed = whole === undefined && name === undefined ? listedIn(word, ctx) : [];
+    if (listed.length > 0)
+      return words.map((w) => ({ word: w, producers: [...producers, ...listed], substitution, output }));
     return words.map((w) => ({ word: w, producers, substitution, output }));
   }
 
@@ -657,7 +682,8 @@ export class Walker extends Collector {
     const previous = a.append === true ? varValue(ctx.state, a.name) : "";
     const full =
       a.index !== undefined || previous === undefined || value.value === undefined ? undefined : previous + value.value;
-    const binding: Binding | undefined = full === undefined ? undefined : { set: true, value: full };
+    const binding: Binding | undefined =
+      full !== undefined ? { set: true, value: full } : runtimeBinding(a, value, producers);
     const word: ShellWord = {
       text: a.text,
       value: value.value === undefined ? undefined : `${a.name}${a.append === true ? "+=" : "="}${value.value}`,
@@ -1108,6 +1134,87 @@ function heredocValue(r: HereDoc, env: WordEnv): string | undefined {
   ).words[0];
   const value = resolved?.value;
   return value === undefined ? undefined : r.operator === "<<-" ? stripTabs(value) : value;
+}
+
+/**
+ * A plain assignment of a run-time value that still says something: `ids=$(docker ps -aq)` holds
+ * what the substitution lists (`$ids` stands for each item), `r="+$(x):main"` its written start and end.
+ */
+function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly number[]): Binding | undefined {
+  if (a.index !== undefined || a.append === true || a.value.type !== "Word" || value.value !== undefined)
+    return undefined;
+  if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
+    return { set: true, value: undefined, listed: producers };
+  return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+}
+
+/** Commands whose presence in a loop body means it may act on some items only. */
+const SELECTORS: readonly string[] = [
+  "[",
+  "test",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "continue",
+  "break",
+  "exit",
+  "return",
+];
+
+/**
+ * True when a loop body may pick some items of what it loops over: a test or a `grep`, `continue`,
+ * or any compound command (`if`, `case`, `[[ ]]`, a nested loop, a group) in it.
+ */
+function selects(body: CompoundList): boolean {
+  const node = (n: PipelineNode | AndOr): boolean => {
+    if (n.type === "AndOr" || n.type === "Pipeline") return n.commands.some(node);
+    if (n.type !== "Command") return true;
+    const name = n.name?.value;
+    return name === undefined || SELECTORS.includes(name);
+  };
+  return body.commands.some((statement) => node(statement.command));
+}
+
+/** The listings of the variables a word uses in part (`"s3://b/$k"` in a loop over a listing). */
+function listedIn(word: Word, ctx: Ctx): number[] {
+  const out: number[] = [];
+  const visit = (part: WordPart | DoubleQuotedChild): void => {
+    if (part.type === "DoubleQuoted") {
+      for (const child of part.parts) visit(child);
+      return;
+    }
+    const name =
+      part.type === "SimpleExpansion"
+        ? part.text.slice(1)
+        : part.type === "ParameterExpansion" && part.operation === undefined && part.prefix === undefined
+          ? part.parameter
+          : undefined;
+    const bound = name === undefined ? undefined : ctx.state.vars.get(name);
+    if (bound?.set === true && bound.listed !== undefined) out.push(...bound.listed);
+  };
+  for (const part of word.parts ?? []) visit(part);
+  return out;
+}
+
+/** The variable a word expands as a whole (`$c`, `${c}`, `"$c"`), or `undefined`. */
+function wholeVariable(word: Word): string | undefined {
+  const parts = word.parts;
+  if (parts === undefined || parts.length !== 1) return undefined;
+  let part = parts[0] as WordPart | DoubleQuotedChild;
+  if (part.type === "DoubleQuoted") {
+    if (part.parts.length !== 1) return undefined;
+    part = part.parts[0] as DoubleQuotedChild;
+  }
+  if (part.type === "SimpleExpansion") return part.text.slice(1);
+  if (
+    part.type === "ParameterExpansion" &&
+    part.prefix === undefined &&
+    part.operation === undefined &&
+    part.index === undefined
+  )
+    return part.parameter;
+  return undefined;
 }
 
 /** The word is exactly one command substitution (maybe double-quoted) or one process substitution. */
