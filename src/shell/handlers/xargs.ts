@@ -46,6 +46,23 @@ export function xargsInput(
       searchRoots: roots.length > 0 ? roots : [syntheticWord(".")],
     };
   }
+  // `git ls-files [PATHSPEC] | xargs cmd`: the files git lists under its pathspecs (tracked,
+  // modified or untracked alike), which is what `find` over the same roots would give cmd
+  const gitListed = lister?.program === "git" ? detailedView("git", lister.args).operands.map((o) => o.word) : [];
+  const lsFiles = lister?.args.slice(lister.args.findIndex((a) => a.value === "ls-files") + 1) ?? [];
+  if (
+    gitListed[0]?.value === "ls-files" &&
+    lsFiles.every((a) => a.value === undefined || !a.value.startsWith("-") || LS_FILES_PATHS.includes(a.value))
+  ) {
+    return {
+      words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })],
+      runtime: true,
+      searchRoots:
+        gitListed.length > 1 && gitListed.slice(1).some((w) => w.value !== "--")
+          ? gitListed.slice(1).filter((w) => w.value !== "--")
+          : [syntheticWord(".")],
+    };
+  }
   if (replace) return undefined;
   // `ls DIR | grep PATTERN | xargs cmd`: some entries of DIR, selected like `find DIR -name` selects
   // (`grep -v`, `grep .`: as many as the listing itself)
@@ -78,6 +95,26 @@ export function xargsInput(
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
 }
+
+/**
+ * `git ls-files` options under which it prints paths of files that exist (`--deleted` lists files
+ * gone from the work tree, `-s`/`-u`/`--format` print more than paths: not a listing of files).
+ */
+const LS_FILES_PATHS: readonly string[] = [
+  "--",
+  "-z",
+  "-c",
+  "--cached",
+  "-o",
+  "--others",
+  "-m",
+  "--modified",
+  "--exclude-standard",
+  "--full-name",
+  "--recurse-submodules",
+  "-i",
+  "--ignored",
+];
 
 /** Programs that pass on the input lines that match a pattern (`-v` inverts: not a narrowing). */
 const NAME_FILTERS: readonly string[] = ["grep", "egrep", "fgrep", "rg"];
