@@ -110,6 +110,11 @@ export interface SendMatch {
   readonly keyParams?: readonly string[];
   /** URL paths (wildcards) where a credential in the request is how a client signs in (`*\/oauth/token`). */
   readonly signIn?: readonly string[];
+  /**
+   * Match what the line prints into the transcript instead of what it sends to a peer: `env`
+   * (`echo $GITHUB_TOKEN`), `from` (`gh auth token`), `environment` (`printenv | grep -i token`).
+   */
+  readonly transcript?: boolean;
   /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */
   readonly from?: readonly string[];
   /** The source's positional words, as a command rule's `args`. */

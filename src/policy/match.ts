@@ -791,9 +791,42 @@ function ownService(name: string, host: string | undefined, generic: readonly st
 }
 
 /** A network client sending a secret variable or a credential printer's output to a peer that is not this machine. */
+/** A `transcript` send rule against a print of the line (see `transcript` in `SendMatch`). */
+function transcriptHits(
+  m: Extract<CompiledMatch, { kind: "send" }>,
+  send: Facts["sends"][number],
+  facts: Facts,
+): Hit[] {
+  const printer = facts.commands[send.command];
+  if (printer === undefined) return [];
+  const shown = quote(printer.command.text);
+  const out: Hit[] = [];
+  const leaked = send.env.find(
+    (name) =>
+      (m.env ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
+      !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())),
+  );
+  if (leaked !== undefined) out.push({ subject: `${shown} prints \`$${leaked}\``, scope: printer.scope });
+  if (m.environment === true && send.environment)
+    out.push({ subject: `${shown} prints the environment's secrets`, scope: printer.scope });
+  if (
+    m.from !== undefined &&
+    send.stdinFrom.includes(send.command) &&
+    programMatches(printer.program, m.from) &&
+    (m.fromArgs === undefined || matchArgs(m.fromArgs, argWords(printer)) !== -1)
+  )
+    out.push({ subject: `${shown} prints a credential`, scope: printer.scope });
+  return out;
+}
+
 function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): Hit[] {
   const hits: Hit[] = [];
   for (const send of facts.sends) {
+    if ((send.transcript === true) !== (m.transcript === true)) continue;
+    if (send.transcript === true) {
+      hits.push(...transcriptHits(m, send, facts));
+      continue;
+    }
     const peers = send.peers.length === 0 ? [{ host: undefined, path: "" }] : send.peers;
     const remote = peers.filter((p) => p.host === undefined || !m.localHosts.some((h) => wildcard(h, p.host!)));
     if (remote.length === 0) continue;

@@ -728,7 +728,11 @@ export function withNames(word: ShellWord, names: readonly string[]): ShellWord 
 /** The name `$NAME` / `${NAME}` / `${NAME:-d}` expands, when it is a plain variable (not `${#NAME}`, `${!NAME}`). */
 function expandedName(part: WordPart | DoubleQuotedChild): string | undefined {
   if (part.type === "SimpleExpansion") return part.text.slice(1);
-  if (part.type === "ParameterExpansion" && part.prefix === undefined) return part.parameter;
+  // `${X:+set}` expands to the word, never to X's value
+  if (part.type === "ParameterExpansion" && part.prefix === undefined)
+    return part.operation?.type === "Default" && (part.operation.operator === "+" || part.operation.operator === ":+")
+      ? undefined
+      : part.parameter;
   return undefined;
 }
 

@@ -9,7 +9,11 @@ import { environmentSend } from "./_code-env.ts";
 import { hostOf, urlPeer } from "./_url.ts";
 import {
   ARGUMENT_PRINTERS,
+  CREDENTIAL_PRINTERS,
+  ENVIRONMENT_PRINTERS,
   NETWORK_CLIENTS,
+  SECRET_PATTERN_WORDS,
+  TEXT_PASS_THROUGH,
   SOCAT_PEERS,
   STDIN_FIELD_SUFFIXES,
   STDIN_VALUES,
@@ -141,9 +145,104 @@ function clientSend(cmd: ShellCommand, client: NetworkClient, analysis: ShellAna
   return { command: cmd.index, peers, env: [...env], environment, stdinFrom };
 }
 
-/** What each network client of the line sends (see {@link NetworkSend}). */
+/** A `>`, `>>` or `&>` of standard output to a file other than the terminal's streams. */
+function stdoutToFile(cmd: ShellCommand): boolean {
+  return cmd.redirects.some(
+    (r) =>
+      (r.kind === "write" || r.kind === "append") &&
+      (r.fd === undefined || r.fd === 1) &&
+      !["/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"].includes(r.target?.value ?? ""),
+  );
+}
+
+/** `grep -q`, `-c`, `-l`, `-L`, `-v`: prints no matching line, or the lines that do not match. */
+const grepHides = (cmd: ShellCommand): boolean =>
+  cmd.args.some((a) => {
+    const v = a.value ?? "";
+    if (v.startsWith("--"))
+      return [
+        "--quiet",
+        "--silent",
+        "--count",
+        "--files-with-matches",
+        "--files-without-match",
+        "--invert-match",
+      ].includes(v);
+    return v.startsWith("-") && [..."qclLv"].some((c) => v.slice(1).includes(c));
+  });
+
+/**
+ * True when what command `at` prints is shown in the transcript: not redirected to a file, not
+ * captured by a substitution, and piped (if at all) only through programs that print it on
+ * (`| base64`, `| grep x`), up to the command that launched it (`bash -c`, `ssh`).
+ */
+function reachesTranscript(at: number, analysis: ShellAnalysis, depth = 0): boolean {
+  const cmd = analysis.commands[at];
+  if (cmd === undefined || depth > 16) return false;
+  if (cmd.via.includes("command-substitution") || cmd.via.includes("process-substitution")) return false;
+  if (stdoutToFile(cmd)) return false;
+  const next = analysis.pipes.filter((p) => p.from === at);
+  if (next.length > 0)
+    return next.some((p) => {
+      const to = analysis.commands[p.to];
+      return (
+        to?.program !== undefined &&
+        TEXT_PASS_THROUGH.includes(to.program) &&
+        !(to.program.endsWith("grep") && grepHides(to)) &&
+        reachesTranscript(p.to, analysis, depth + 1)
+      );
+    });
+  return cmd.launchedBy === undefined || reachesTranscript(cmd.launchedBy, analysis, depth + 1);
+}
+
+/** A `grep` downstream of `at` whose pattern picks secrets (`printenv | grep -i token`). */
+function secretGrepAfter(at: number, analysis: ShellAnalysis): boolean {
+  return analysis.pipes.some((p) => {
+    if (p.from !== at) return false;
+    const to = analysis.commands[p.to];
+    if (to?.program === undefined || !to.program.endsWith("grep") || grepHides(to)) return false;
+    return to.args.some((a) => {
+      const v = (a.value ?? "").toLowerCase();
+      return !v.startsWith("-") && SECRET_PATTERN_WORDS.some((w) => v.includes(w));
+    });
+  });
+}
+
+/**
+ * What the line prints into the transcript that the model should not read: secret-bearing
+ * run-time variables echoed (`echo $GITHUB_TOKEN`), a credential CLI's output (`gh auth token`),
+ * and the environment picked for secrets (`printenv | grep -i token`). Entries are
+ * {@link NetworkSend}s with `transcript` set and no peer.
+ */
+function transcriptPrints(analysis: ShellAnalysis): NetworkSend[] {
+  const out: NetworkSend[] = [];
+  for (const cmd of analysis.commands) {
+    const program = cmd.program;
+    if (program === undefined) continue;
+    const printer = ARGUMENT_PRINTERS.includes(program);
+    const credential = CREDENTIAL_PRINTERS.includes(program);
+    const environmentPrinter =
+      Object.hasOwn(ENVIRONMENT_PRINTERS, program) && cmd.args.every((a) => a.value?.startsWith("-"));
+    if (!printer && !credential && !environmentPrinter) continue;
+    const env = printer ? [...new Set(cmd.args.flatMap((a) => a.env ?? []))].filter((n) => n !== "*") : [];
+    const environment = environmentPrinter && secretGrepAfter(cmd.index, analysis);
+    if (!credential && env.length === 0 && !environment) continue;
+    if (!reachesTranscript(cmd.index, analysis)) continue;
+    out.push({
+      command: cmd.index,
+      peers: [],
+      env,
+      environment,
+      stdinFrom: credential ? [cmd.index] : [],
+      transcript: true,
+    });
+  }
+  return out;
+}
+
+/** What each network client of the line sends (see {@link NetworkSend}), and what it prints into the transcript. */
 export function networkSends(analysis: ShellAnalysis): NetworkSend[] {
-  const sends: NetworkSend[] = [];
+  const sends: NetworkSend[] = transcriptPrints(analysis);
   for (const cmd of analysis.commands) {
     const program = cmd.program;
     if (program === undefined || !Object.hasOwn(NETWORK_CLIENTS, program)) continue;

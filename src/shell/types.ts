@@ -295,6 +295,13 @@ export interface NetworkSend {
    * by a pipe): the commands whose output reaches it through pipes, nearest first. Empty otherwise.
    */
   readonly stdinFrom: readonly number[];
+  /**
+   * True for a command whose output is shown in the transcript rather than sent to a network peer
+   * (`echo $TOKEN`, `gh auth token`, `printenv | grep -i token`): the model reads it. `env` then
+   * holds the run-time variables it prints, `environment` says it prints the environment picked
+   * for secrets by a `grep`, and `stdinFrom` the command itself (credential printers).
+   */
+  readonly transcript?: boolean;
 }
 
 /** How a command touches a path, derived from program knowledge (see `effects.ts`). */

@@ -13,6 +13,7 @@
  * deleting it counts, writing and using it do not (`openssl genrsa -out server.key`, `ssh-add`,
  * `curl --key`). Certificates, `*.pub`, `known_hosts` and `authorized_keys` are public.
  */
+import { CREDENTIAL_PRINTERS } from "../../shell/tables/network.ts";
 import type { RuleSpec } from "./types.ts";
 
 /** Secret-looking environment variable names (compared case-insensitively). */
@@ -24,8 +25,6 @@ const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:
 /** Secret-looking names that are not secrets: public and publishable keys, pagination and cache keys, object keys. */
 const NOT_SECRET_VARS = ["*public_key", "*pub_key", "*publishable_key", "*page_token", "*next_token", "*continuation_token", "*sync_token", "*cache_key", "*sort_key", "*partition_key", "*object_key", "*primary_key", "*idempotency_key", "s3_key", "*_s3_key", "*_anon_key"];
 
-/** CLIs that print an access token or credentials with one of {@link CREDENTIAL_PRINTING_WORDS}. */
-const CREDENTIAL_PRINTERS = ["aws", "gcloud", "gh", "glab", "az", "heroku", "vault", "doctl", "fly", "flyctl", "firebase", "netlify", "vercel", "wrangler", "oci", "ibmcloud", "aliyun", "tsh", "npm", "security", "sops"];
 
 /**
  * Subcommands that print a token or credentials: `aws configure export-credentials`, `aws sts
@@ -277,6 +276,28 @@ export const secretRules: readonly RuleSpec[] = [
     },
     why: "it sends an access token or credentials printed by a CLI to a network peer",
     instead: "use the token as a header for the service it belongs to (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`)",
+  },
+  {
+    id: "secrets.print-secret-value",
+    effect: "deny",
+    send: { localHosts: [], transcript: true, env: SECRET_VARS.split("|"), envExcept: NOT_SECRET_VARS },
+    why: "it prints the value of a secret environment variable into the transcript",
+    instead: "test that it is set with `test -n \"$NAME\"` or `echo \"${NAME:+set}\"`, and let the program that needs it read it",
+  },
+  {
+    id: "secrets.print-credential-token",
+    effect: "deny",
+    // (`security find-generic-password -w` is secrets.keychain-password's; `npm token list` shows ids, not tokens)
+    send: { localHosts: [], transcript: true, from: CREDENTIAL_PRINTERS.filter((p) => p !== "security" && p !== "npm"), fromArgs: ["**", CREDENTIAL_PRINTING_WORDS] },
+    why: "it prints an access token or credentials into the transcript",
+    instead: "use it where it is needed without printing it (`-H \"Authorization: Bearer $(gcloud auth print-access-token)\"`, `GH_TOKEN=$(gh auth token) tool`), or check the login with `gh auth status`",
+  },
+  {
+    id: "secrets.print-environment-secrets",
+    effect: "deny",
+    send: { localHosts: [], transcript: true, environment: true },
+    why: "it picks the secrets out of the environment and prints them into the transcript",
+    instead: "list the names only (`printenv | cut -d= -f1 | grep -i token`), or test one with `test -n \"$NAME\"`",
   },
   {
     id: "net.whole-environment-exfiltration",

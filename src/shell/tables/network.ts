@@ -85,6 +85,23 @@ export const ENVIRONMENT_PRINTERS: Readonly<Record<string, "names" | "all-only">
   set: "all-only",
 };
 
+/**
+ * Programs a printed text passes through on its way to the transcript, changed or not
+ * (`echo "$TOKEN" | base64`, `printenv | grep -i token`, `gh auth token | tee t.txt`): what a
+ * command pipes into them still reaches the transcript when they print to it. Any other program
+ * consumes its input (`| docker login --password-stdin`, `| wc -c`, `| gh secret set`).
+ */
+export const TEXT_PASS_THROUGH: readonly string[] = [
+  "cat", "grep", "egrep", "fgrep", "rg", "head", "tail", "sed", "awk", "gawk", "tr", "base64", "base32", "xxd", "od",
+  "hexdump", "rev", "tee", "sort", "uniq", "column", "less", "more", "jq", "yq", "fold", "nl", "paste", "sponge",
+];
+
+/** CLIs that print an access token or credentials (the policy's secret rules name the subcommands that do). */
+export const CREDENTIAL_PRINTERS: readonly string[] = ["aws", "gcloud", "gh", "glab", "az", "heroku", "vault", "doctl", "fly", "flyctl", "firebase", "netlify", "vercel", "wrangler", "oci", "ibmcloud", "aliyun", "tsh", "npm", "security", "sops"];
+
+/** Words a `grep` pattern holds when it picks secrets out of the environment (`printenv | grep -i token`). */
+export const SECRET_PATTERN_WORDS: readonly string[] = ["token", "secret", "password", "passwd", "pass", "key", "credential", "auth", "private"];
+
 /** socat address types that connect to a peer, before `:host:port`. */
 export const SOCAT_PEERS: readonly string[] = ["tcp", "tcp4", "tcp6", "tcp-connect", "udp", "udp4", "udp6", "openssl", "ssl", "openssl-connect", "sctp", "sctp-connect"];
 
