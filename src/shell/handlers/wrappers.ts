@@ -211,7 +211,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
     case "shell-option":
       return shellOptionWrapper(w, inv, spec, wrapped);
     case "remote": {
-      const scan = scanOptions(plainWords, spec.grammar, 1);
+      const scan = scanOptions(plainWords, spec.grammar, firstOption(spec));
       let rest = words.slice(scan.next + (spec.operands ?? 0));
       if (rest[0]?.word.value === "--") rest = rest.slice(1);
       const host = w.emit(words, base, ctx);

@@ -248,6 +248,13 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     remote: true,
     stdinShell: true,
   },
+  // `heroku run python manage.py flush -a app`: the command runs through a shell on a one-off dyno
+  heroku: {
+    kind: "remote",
+    grammar: stop({ "-a": 1, "--app": 1, "-r": 1, "--remote": 1, "-s": 1, "--size": 1, "-e": 1, "--env": 1, "--type": 1, "-x": 0, "--exit-code": 0, "--no-tty": 0, "--no-notify": 0 }),
+    subcommands: ["run", "run:detached", "run:inside"],
+    remote: true,
+  },
   // `pssh -h hosts.txt 'cmd'`: the command runs on every host of the list
   pssh: {
     kind: "remote",
