@@ -17,7 +17,7 @@ import { spawnsWithoutBound } from "./spawn.ts";
 import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
-import type { ShellWord } from "../shell/types.ts";
+import type { NetworkPeer, ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
 interface Hit {
@@ -790,66 +790,50 @@ function ownService(name: string, host: string | undefined, generic: readonly st
   return host.split(".").some((label) => label.includes(vendor));
 }
 
-/** A network client sending a secret variable or a credential printer's output to a peer that is not this machine. */
-/** A `transcript` send rule against a print of the line (see `transcript` in `SendMatch`). */
-function transcriptHits(
-  m: Extract<CompiledMatch, { kind: "send" }>,
-  send: Facts["sends"][number],
-  facts: Facts,
-): Hit[] {
-  const printer = facts.commands[send.command];
-  if (printer === undefined) return [];
-  const shown = quote(printer.command.text);
-  const out: Hit[] = [];
-  const leaked = send.env.find(
-    (name) =>
-      (m.env ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
-      !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())),
-  );
-  if (leaked !== undefined) out.push({ subject: `${shown} prints \`$${leaked}\``, scope: printer.scope });
-  if (m.environment === true && send.environment)
-    out.push({ subject: `${shown} prints the environment's secrets`, scope: printer.scope });
-  if (
-    m.from !== undefined &&
-    send.stdinFrom.includes(send.command) &&
-    programMatches(printer.program, m.from) &&
-    (m.fromArgs === undefined || matchArgs(m.fromArgs, argWords(printer)) !== -1)
-  )
-    out.push({ subject: `${shown} prints a credential`, scope: printer.scope });
-  return out;
-}
-
+/**
+ * A network client sending a secret variable, the environment or a credential printer's output to a
+ * peer that is not this machine; with `transcript`, a command printing them where the model reads
+ * them (no peer, so none of the peer's exemptions applies).
+ */
 function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): Hit[] {
   const hits: Hit[] = [];
   for (const send of facts.sends) {
-    if ((send.transcript === true) !== (m.transcript === true)) continue;
-    if (send.transcript === true) {
-      hits.push(...transcriptHits(m, send, facts));
-      continue;
-    }
-    const peers = send.peers.length === 0 ? [{ host: undefined, path: "" }] : send.peers;
-    const remote = peers.filter((p) => p.host === undefined || !m.localHosts.some((h) => wildcard(h, p.host!)));
-    if (remote.length === 0) continue;
+    const transcript = send.transcript === true;
+    if (transcript !== (m.transcript === true)) continue;
     const client = facts.commands[send.command];
     if (client === undefined) continue;
+    const shown = quote(client.command.text);
+    let known: readonly NetworkPeer[] = [];
+    if (!transcript) {
+      const peers = send.peers.length === 0 ? [{ host: undefined, path: "" }] : send.peers;
+      const remote = peers.filter((p) => p.host === undefined || !m.localHosts.some((h) => wildcard(h, p.host!)));
+      if (remote.length === 0) continue;
+      known = remote.filter((p) => p.host !== undefined);
+    }
     if (m.env !== undefined) {
-      const known = remote.filter((p) => p.host !== undefined);
-      const leaked = send.env.filter(
+      const leaked = send.env.find(
         (name) =>
           m.env!.some((g) => wildcard(g, name.toLowerCase())) &&
           !(m.envExcept ?? []).some((g) => wildcard(g, name.toLowerCase())) &&
-          !known.every(
-            (p) =>
-              ownService(name, p.host, m.generic ?? []) ||
-              (m.signIn ?? []).some((s) => wildcard(s, p.path)) ||
-              (p.query ?? []).some((q) => q.env.includes(name) && (m.keyParams ?? []).includes(q.param.toLowerCase())),
-          ),
+          // to a peer: not the peer's own key, nor a host only known at run time (the configured endpoint)
+          (transcript ||
+            !known.every(
+              (p) =>
+                ownService(name, p.host, m.generic ?? []) ||
+                (m.signIn ?? []).some((s) => wildcard(s, p.path)) ||
+                (p.query ?? []).some(
+                  (q) => q.env.includes(name) && (m.keyParams ?? []).includes(q.param.toLowerCase()),
+                ),
+            )),
       );
-      if (leaked.length > 0)
-        hits.push({ subject: `${quote(client.command.text)} sends \`$${leaked[0]}\``, scope: client.scope });
+      if (leaked !== undefined)
+        hits.push({ subject: `${shown} ${transcript ? "prints" : "sends"} \`$${leaked}\``, scope: client.scope });
     }
     if (m.environment === true && send.environment)
-      hits.push({ subject: `${quote(client.command.text)} sends the whole environment`, scope: client.scope });
+      hits.push({
+        subject: `${shown} ${transcript ? "prints the environment's secrets" : "sends the whole environment"}`,
+        scope: client.scope,
+      });
     if (m.from !== undefined) {
       const source = send.stdinFrom
         .map((i) => facts.commands[i])
@@ -861,7 +845,7 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
         );
       if (source !== undefined)
         hits.push({
-          subject: `${quote(source.command.text)} sent by ${quote(client.command.text)}`,
+          subject: transcript ? `${shown} prints a credential` : `${quote(source.command.text)} sent by ${shown}`,
           scope: client.scope,
         });
     }

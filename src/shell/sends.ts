@@ -20,6 +20,7 @@ import {
   XARGS_PLACEHOLDER,
   type NetworkClient,
 } from "./tables/network.ts";
+import { GREP_NO_LINES } from "./tables/effects.ts";
 import type { NetworkPeer, NetworkSend, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
 
 /** The word's value, or its text without quotes when part of it is only known at run time. */
@@ -155,21 +156,11 @@ function stdoutToFile(cmd: ShellCommand): boolean {
   );
 }
 
-/** `grep -q`, `-c`, `-l`, `-L`, `-v`: prints no matching line, or the lines that do not match. */
-const grepHides = (cmd: ShellCommand): boolean =>
-  cmd.args.some((a) => {
-    const v = a.value ?? "";
-    if (v.startsWith("--"))
-      return [
-        "--quiet",
-        "--silent",
-        "--count",
-        "--files-with-matches",
-        "--files-without-match",
-        "--invert-match",
-      ].includes(v);
-    return v.startsWith("-") && [..."qclLv"].some((c) => v.slice(1).includes(c));
-  });
+/** `grep -q`, `-c`, `-l`, `-L` print no line; `-v` prints the lines that do not match: neither passes a printed secret on. */
+function grepHides(cmd: ShellCommand): boolean {
+  const { flags } = detailedView(cmd.program, cmd.args);
+  return flags.has("-v") || flags.has("--invert-match") || GREP_NO_LINES.some((f) => flags.has(f));
+}
 
 /**
  * True when what command `at` prints is shown in the transcript: not redirected to a file, not

@@ -37,32 +37,20 @@ export function xargsInput(
   const producers = ctx.stdin?.immediate ?? [];
   if (producers.length !== 1) return undefined;
   const lister = w.commands[producers[0] as number];
-  if (lister?.program === "find") {
-    // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`
-    const roots = detailedView("find", lister.args).operands.map((o) => o.word);
+  // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`;
+  // `git ls-files [PATHSPEC] | xargs cmd`: the files under its pathspecs, as find over them would
+  const findRoots = (): readonly ShellWord[] => {
+    const roots = detailedView("find", lister!.args).operands.map((o) => o.word);
+    return roots.length > 0 ? roots : [syntheticWord(".")];
+  };
+  const roots =
+    lister?.program === "find" ? findRoots() : lister?.program === "git" ? gitListedFiles(lister.args) : undefined;
+  if (roots !== undefined)
     return {
       words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })],
       runtime: true,
-      searchRoots: roots.length > 0 ? roots : [syntheticWord(".")],
+      searchRoots: roots,
     };
-  }
-  // `git ls-files [PATHSPEC] | xargs cmd`: the files git lists under its pathspecs (tracked,
-  // modified or untracked alike), which is what `find` over the same roots would give cmd
-  const gitListed = lister?.program === "git" ? detailedView("git", lister.args).operands.map((o) => o.word) : [];
-  const lsFiles = lister?.args.slice(lister.args.findIndex((a) => a.value === "ls-files") + 1) ?? [];
-  if (
-    gitListed[0]?.value === "ls-files" &&
-    lsFiles.every((a) => a.value === undefined || !a.value.startsWith("-") || LS_FILES_PATHS.includes(a.value))
-  ) {
-    return {
-      words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })],
-      runtime: true,
-      searchRoots:
-        gitListed.length > 1 && gitListed.slice(1).some((w) => w.value !== "--")
-          ? gitListed.slice(1).filter((w) => w.value !== "--")
-          : [syntheticWord(".")],
-    };
-  }
   if (replace) return undefined;
   // `ls DIR | grep PATTERN | xargs cmd`: some entries of DIR, selected like `find DIR -name` selects
   // (`grep -v`, `grep .`: as many as the listing itself)
@@ -94,6 +82,21 @@ export function xargsInput(
   const listed = listing(lister);
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
+}
+
+/**
+ * `git ls-files [PATHSPEC]`: the files git lists under its pathspecs (tracked, modified or untracked
+ * alike), the roots a `find` would search to give the same; undefined for other git commands and
+ * for options that make it print something else.
+ */
+function gitListedFiles(args: readonly ShellWord[]): readonly ShellWord[] | undefined {
+  const operands = detailedView("git", args)
+    .operands.map((o) => o.word)
+    .filter((w) => w.value !== "--");
+  if (operands[0]?.value !== "ls-files") return undefined;
+  const own = args.slice(args.findIndex((a) => a.value === "ls-files") + 1);
+  if (own.some((a) => a.value?.startsWith("-") === true && !LS_FILES_PATHS.includes(a.value))) return undefined;
+  return operands.length > 1 ? operands.slice(1) : [syntheticWord(".")];
 }
 
 /**

@@ -90,6 +90,9 @@ const USE: EffectSpec = { operands: "use" };
 const RECURSIVE_R = ["-r", "-R", "--recursive"];
 const FORCE = ["-f", "--force"];
 
+/** `grep` switches under which it prints no line of its input, only a status, counts or file names. */
+export const GREP_NO_LINES: readonly string[] = ["-q", "--quiet", "--silent", "-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match"];
+
 const GREP: EffectSpec = {
   operands: "read",
   skip: 1,
@@ -98,7 +101,7 @@ const GREP: EffectSpec = {
   recursiveFlags: ["-r", "-R", "--recursive", "--dereference-recursive"],
   defaultOperand: { value: ".", access: "read", ifFlags: ["-r", "-R", "--recursive", "--dereference-recursive"] },
   // these print no line of the files, only a status, counts or file names (`grep -q KEY .env`)
-  switches: [{ flags: ["-q", "--quiet", "--silent", "-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match"], access: "use" }],
+  switches: [{ flags: GREP_NO_LINES, access: "use" }],
 };
 
 const TREE_SEARCH: EffectSpec = { operands: "read", skip: 1, skipUnless: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"], optionPaths: { "-f": "read", "--file": "read", "--ignore-file": "read" }, recursive: true, defaultOperand: { value: ".", access: "read" }, switches: [{ flags: ["-q", "--quiet", "-c", "--count", "--count-matches", "-l", "--files-with-matches", "--files-without-match"], access: "use" }] };
