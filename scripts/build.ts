@@ -63,7 +63,7 @@ function hotPathViolations(name: string, metafile: Metafile): string[] {
       .filter((i) => i.kind === "import-statement" && LAZY_BUILTINS.includes(i.path))
       .map(
         (i) =>
-          `${name}: the hot-path bundle imports \`${i.path}\` at load time; require it inside the function that needs it (see src/hooks/override.ts)`,
+          `${name}: the hot-path bundle imports \`${i.path}\` at load time; require it inside the function that needs it (see src/hooks/state/override.ts)`,
       ),
   );
   return [
@@ -72,7 +72,7 @@ function hotPathViolations(name: string, metafile: Metafile): string[] {
       .filter((input) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_ON_HOT_PATH].some((f) => input.includes(f)))
       .map(
         (input) =>
-          `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/shell-proxy.ts, glob compilation through src/hooks/glob-proxy.ts)`,
+          `${name}: the hot-path bundle imports \`${input}\`; move that import off the PreToolUse/PostToolUse path (the shell analysis is loaded through src/hooks/lazy/shell-proxy.ts, glob compilation through src/hooks/lazy/glob-proxy.ts)`,
       ),
   ];
 }
@@ -201,8 +201,8 @@ const IMPL_WRAPPER = {
 } as const;
 
 /**
- * In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/shell-proxy.ts), and
- * imports of the policy compiler to its lazy proxy (src/hooks/compiler-proxy.ts).
+ * In hot bundles, imports of the shell module go to the lazy proxy (src/hooks/lazy/shell-proxy.ts), and
+ * imports of the policy compiler to its lazy proxy (src/hooks/lazy/compiler-proxy.ts).
  */
 const lazyShell: Plugin = {
   name: "lanes-lazy-shell",
@@ -210,24 +210,24 @@ const lazyShell: Plugin = {
     b.onResolve({ filter: /shell\/index\.ts$/ }, (args) =>
       args.importer.includes(`${join("src", "shell")}`)
         ? undefined
-        : { path: join(ROOT, "src", "hooks", "shell-proxy.ts") },
+        : { path: join(ROOT, "src", "hooks", "lazy", "shell-proxy.ts") },
     );
     b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
-      args.importer.includes(join("src", "hooks", "recompile.ts"))
-        ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") }
+      args.importer.includes(join("src", "hooks", "guard", "recompile.ts"))
+        ? { path: join(ROOT, "src", "hooks", "lazy", "compiler-proxy.ts") }
         : undefined,
     );
   },
 };
 
-/** In hot bundles, imports of glob compilation (picomatch) go to the lazy proxy (src/hooks/glob-proxy.ts). */
+/** In hot bundles, imports of glob compilation (picomatch) go to the lazy proxy (src/hooks/lazy/glob-proxy.ts). */
 const lazyGlobs: Plugin = {
   name: "lanes-lazy-globs",
   setup(b) {
     const target = join(ROOT, "src", "globs", "compile.ts");
     b.onResolve({ filter: /compile\.ts$/ }, (args) =>
       resolve(args.resolveDir, args.path) === target
-        ? { path: join(ROOT, "src", "hooks", "glob-proxy.ts") }
+        ? { path: join(ROOT, "src", "hooks", "lazy", "glob-proxy.ts") }
         : undefined,
     );
   },
@@ -529,7 +529,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
       .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
       .map((i) => `globs: imports \`${i}\``),
   );
-  // the policy compiler, loaded by the hot hooks only to recompile a stale policy (src/hooks/compiler-proxy.ts)
+  // the policy compiler, loaded by the hot hooks only to recompile a stale policy (src/hooks/lazy/compiler-proxy.ts)
   await build({
     ...common,
     entryPoints: [join(ROOT, "src", "config", "load.ts")],

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBundle } from "../../src/hooks/loader.ts";
+import { loadBundle } from "../../src/hooks/lazy/loader.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 let p: Project;

@@ -16,7 +16,7 @@ import {
   trackedIn,
   type WorktreeChange,
   type WorktreeSnapshot,
-} from "../../src/hooks/worktree-snapshot.ts";
+} from "../../src/hooks/validation/worktree-snapshot.ts";
 
 const snap = (entries: Record<string, string>, head: string | null = "h1"): WorktreeSnapshot => ({
   root: "/repo",

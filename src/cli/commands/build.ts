@@ -102,7 +102,7 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
   if (!result.ok) {
     for (const issue of result.issues)
       ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
-    // what the hook does meanwhile (src/hooks/pre-tool-use.ts, choosePolicy): the last good compiled policy stays in force
+    // what the hook does meanwhile (src/hooks/events/pre-tool-use.ts, choosePolicy): the last good compiled policy stays in force
     const lastGood = readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok;
     ctx.err(
       `lanes build: the policy does not compile: fix the file above; until then ${lastGood ? "the last good policy stays in force" : "the guard blocks Bash, Write, Edit and Agent calls except edits to the policy files"}\n`,

@@ -3,9 +3,9 @@
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
 import { findProjectDir, homeOf } from "../../host/env.ts";
-import { compileTaskBlock } from "../../hooks/task.ts";
+import { compileTaskBlock } from "../../hooks/guard/task-constraints.ts";
 import { projectPaths } from "../../host/layout.ts";
-import { readEvaluationSources } from "../../hooks/inputs.ts";
+import { readEvaluationSources } from "../../hooks/guard/sources.ts";
 import { progressForHooks } from "../../runtime/progress-hot.ts";
 import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import { describeCall, renderReason } from "../../policy/render.ts";
@@ -14,7 +14,7 @@ import { riskOf, type GuardRequest, type TraceEntry } from "../../policy/types.t
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
-import { latestAssignee, readHold } from "../../hooks/task-store.ts";
+import { latestAssignee, readHold } from "../../hooks/state/task-store.ts";
 
 const usage = `usage: lanes check [options] <command>
        lanes check [options] --tool <Tool> --input '<json>'

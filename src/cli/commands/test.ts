@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { parseDefinition, formatLoadIssue } from "../../definitions/load.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
-import { readEvaluationSources } from "../../hooks/inputs.ts";
+import { readEvaluationSources } from "../../hooks/guard/sources.ts";
 import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
 import type { GuardRequest } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";

@@ -12,8 +12,8 @@
 import { writeAll } from "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GuardDeps, HookOutcome } from "../pre-tool-use.ts";
-import { reportProfile } from "../loader.ts";
+import type { GuardDeps, HookOutcome } from "../events/pre-tool-use.ts";
+import { reportProfile } from "../lazy/loader.ts";
 
 export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome): void {
   let raw = "";

@@ -6,7 +6,7 @@
  * source and tests import the module itself. See shell-proxy.ts for `__lanesLoad`.
  */
 import { loadBundle } from "./loader.ts";
-import type * as Compile from "../globs/compile.ts";
+import type * as Compile from "../../globs/compile.ts";
 
 let loaded: typeof Compile | undefined;
 const compile = (): typeof Compile => (loaded ??= loadBundle("globs") as typeof Compile);

@@ -6,11 +6,11 @@
  * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
 import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { readAt } from "../io/read.ts";
-import type { EventAudit } from "../host/events.ts";
-import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../policy/compiled.ts";
-import type { RiskClass } from "../policy/types.ts";
-import { redactSecrets } from "../shell/redact.ts";
+import { readAt } from "../../io/read.ts";
+import type { EventAudit } from "../../host/events.ts";
+import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../../policy/compiled.ts";
+import type { RiskClass } from "../../policy/types.ts";
+import { redactSecrets } from "../../shell/redact.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** The fields that carry free text (commands, paths, reasons): redacted before they are stored. */

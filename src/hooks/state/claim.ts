@@ -10,8 +10,8 @@
  */
 import { openSync, closeSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../io/atomic.ts";
-import { safeId } from "../host/ids.ts";
+import { ensurePrivateDir } from "../../io/atomic.ts";
+import { safeId } from "../../host/ids.ts";
 
 const MAX_AGE_MS = 3_600_000;
 

@@ -4,7 +4,7 @@
  * `lanes init` or runs as a plugin.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { ensurePrivateDir } from "../io/atomic.ts";
+import { ensurePrivateDir } from "../../io/atomic.ts";
 
 const IGNORE = "# lanes runtime state: never committed\n*\n";
 

@@ -4,11 +4,11 @@
  * carries the task id and description as context, so `lanes progress resume`, the task constraints
  * of the guard and the task list agree. Nothing happens without a running workflow.
  */
-import { projectPaths } from "../host/layout.ts";
-import { atomicWriteFile } from "../io/atomic.ts";
-import { withLockSync } from "../io/lock.ts";
-import { readProgressRaw } from "../runtime/progress-hot.ts";
-import { renderJson } from "../runtime/state-file.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { atomicWriteFile } from "../../io/atomic.ts";
+import { withLockSync } from "../../io/lock.ts";
+import { readProgressRaw } from "../../runtime/progress-hot.ts";
+import { renderJson } from "../../runtime/state-file.ts";
 import type { TaskRecord } from "./task-store.ts";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

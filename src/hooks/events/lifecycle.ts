@@ -4,24 +4,24 @@
  * log). None of them can block; failures go to stderr. The task events and validation are in
  * task-channel.ts.
  */
-import { assertNever } from "../host/assert-never.ts";
-import { handledBy } from "../host/events.ts";
-import { projectPaths } from "../host/layout.ts";
-import { showGlobs } from "../globs/match.ts";
-import type { CompiledAgent } from "../policy/compiled.ts";
-import { baseAgentName, laneOfUndefined } from "../policy/lanes.ts";
-import type { DefaultLane } from "../policy/compiled.ts";
-import { taskText, type TaskBlock } from "../policy/task-block.ts";
-import { saveCompactCheckpoint } from "../runtime/checkpoints-hot.ts";
-import { fnv1a64 } from "../io/hash.ts";
-import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "./agent-tree.ts";
-import { readSpawnPrompt, subagentTranscriptPath } from "./task.ts";
-import { auditLog, type AuditEntry } from "./audit.ts";
-import { findProjectDir } from "../host/env.ts";
-import { readBaseInput } from "./hook-input.ts";
-import { readCompiledPolicy } from "../config/policy-file.ts";
+import { assertNever } from "../../host/assert-never.ts";
+import { handledBy } from "../../host/events.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { showGlobs } from "../../globs/match.ts";
+import type { CompiledAgent } from "../../policy/compiled.ts";
+import { baseAgentName, laneOfUndefined } from "../../policy/lanes.ts";
+import type { DefaultLane } from "../../policy/compiled.ts";
+import { taskText, type TaskBlock } from "../../policy/task-block.ts";
+import { saveCompactCheckpoint } from "../../runtime/checkpoints-hot.ts";
+import { fnv1a64 } from "../../io/hash.ts";
+import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } from "../state/agent-tree.ts";
+import { readSpawnPrompt, subagentTranscriptPath } from "../guard/task-constraints.ts";
+import { auditLog, type AuditEntry } from "../state/audit.ts";
+import { findProjectDir } from "../../host/env.ts";
+import { readBaseInput } from "../protocol/hook-input.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
-import { isoTime } from "../io/time.ts";
+import { isoTime } from "../../io/time.ts";
 
 const UNDEFINED_LANES: Readonly<Record<DefaultLane, string>> = {
   "unowned-only":

@@ -19,9 +19,9 @@
  *
  * Pure: the hook adapter (task-channel.ts) gathers the evidence.
  */
-import type { CompiledAgent, CompiledPolicy } from "../policy/compiled.ts";
-import { matchPath, type GlobRoots } from "../globs/match.ts";
-import { isWithin } from "../host/paths.ts";
+import type { CompiledAgent, CompiledPolicy } from "../../policy/compiled.ts";
+import { matchPath, type GlobRoots } from "../../globs/match.ts";
+import { isWithin } from "../../host/paths.ts";
 
 export type Boundary = "VALID" | "VIOLATION";
 export type Risk = "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS";

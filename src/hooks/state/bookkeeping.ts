@@ -3,8 +3,8 @@
  * non-durable write (they are cheap to lose on a power cut, never half-written). Reads elsewhere
  * need no lock: they see the old file or the new one.
  */
-import { atomicWriteFile } from "../io/atomic.ts";
-import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
+import { atomicWriteFile } from "../../io/atomic.ts";
+import { HOOK_LOCK, withLockSync } from "../../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Applies `change` to the file's content under its lock; returns a problem message, if any. */

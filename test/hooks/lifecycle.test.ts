@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runEvent } from "../../src/hooks/events.ts";
+import { runEvent } from "../../src/hooks/events/lifecycle.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lanes-events-"));
 mkdirSync(join(dir, ".claude"));

@@ -5,7 +5,7 @@
  *
  * Staleness is rare, so its cost is fine: the compiler (zod, YAML) is its own bundle,
  * `compile.impl.cjs`, which the hot bundles load only here (scripts/build.ts swaps the import of
- * `config/load.ts` for src/hooks/compiler-proxy.ts). Parallel hooks compile once: the compile runs
+ * `config/load.ts` for src/hooks/lazy/compiler-proxy.ts). Parallel hooks compile once: the compile runs
  * under the lock of the compiled policy, and a hook that waited re-reads what the first one wrote.
  *
  * When the files do not compile, the error is remembered with a fingerprint of the sources
@@ -14,12 +14,12 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildPolicy } from "../config/load.ts";
-import { projectPaths, userPaths } from "../host/layout.ts";
-import type { CompiledPolicy } from "../policy/compiled.ts";
-import { atomicWriteFile, ensurePrivateDir } from "../io/atomic.ts";
-import { withLockSync } from "../io/lock.ts";
-import { listDefinitions, readCompiledPolicy } from "../config/policy-file.ts";
+import { buildPolicy } from "../../config/load.ts";
+import { projectPaths, userPaths } from "../../host/layout.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import { atomicWriteFile, ensurePrivateDir } from "../../io/atomic.ts";
+import { withLockSync } from "../../io/lock.ts";
+import { listDefinitions, readCompiledPolicy } from "../../config/policy-file.ts";
 
 export interface RecompileOptions {
   readonly projectDir: string;

@@ -17,31 +17,31 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { projectPaths, userPaths } from "../host/layout.ts";
-import { evaluate, evaluationContext } from "../policy/evaluate.ts";
-import type { CompiledPolicy } from "../policy/compiled.ts";
-import { baseAgentName, type TaskConstraints } from "../policy/lanes.ts";
-import { parseTaskBlock } from "../policy/task-block.ts";
-import { fnv1a64 } from "../io/hash.ts";
-import { describeCall, renderReason } from "../policy/render.ts";
-import { riskOf, type GuardRequest } from "../policy/types.ts";
-import { agentPath, readAgentTree, recordAgentTask, recordSpawnIntent } from "./agent-tree.ts";
-import { auditLog, type AuditEntry } from "./audit.ts";
-import { cliCommandFor, findProjectDir, homeOf, type Env } from "../host/env.ts";
-import { isMutatingTool, isSpawnTool, subjectFields } from "../host/tools.ts";
-import { readProgressRaw } from "../runtime/progress-hot.ts";
-import { readEvaluationSources } from "./inputs.ts";
-import { readHookInput, type ToolHookInput } from "./hook-input.ts";
-import { readCompiledPolicy } from "../config/policy-file.ts";
-import { findTask, readHold } from "./task-store.ts";
-import { instanceTask, taskConstraintsChecked, type InstanceTask } from "./task.ts";
-import { recompilePolicy } from "./recompile.ts";
-import { LANES_VERSION } from "../host/version.ts";
-import { claimCall } from "./claim.ts";
-import { protectEarlierVersions, workflowKey } from "./touches.ts";
-import { countDenial } from "./violations.ts";
-import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS, peekOverrides } from "./override.ts";
-import { isoTime } from "../io/time.ts";
+import { projectPaths, userPaths } from "../../host/layout.ts";
+import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import { baseAgentName, type TaskConstraints } from "../../policy/lanes.ts";
+import { parseTaskBlock } from "../../policy/task-block.ts";
+import { fnv1a64 } from "../../io/hash.ts";
+import { describeCall, renderReason } from "../../policy/render.ts";
+import { riskOf, type GuardRequest } from "../../policy/types.ts";
+import { agentPath, readAgentTree, recordAgentTask, recordSpawnIntent } from "../state/agent-tree.ts";
+import { auditLog, type AuditEntry } from "../state/audit.ts";
+import { cliCommandFor, findProjectDir, homeOf, type Env } from "../../host/env.ts";
+import { isMutatingTool, isSpawnTool, subjectFields } from "../../host/tools.ts";
+import { readProgressRaw } from "../../runtime/progress-hot.ts";
+import { readEvaluationSources } from "../guard/sources.ts";
+import { readHookInput, type ToolHookInput } from "../protocol/hook-input.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
+import { findTask, readHold } from "../state/task-store.ts";
+import { instanceTask, taskConstraintsChecked, type InstanceTask } from "../guard/task-constraints.ts";
+import { recompilePolicy } from "../guard/recompile.ts";
+import { LANES_VERSION } from "../../host/version.ts";
+import { claimCall } from "../state/claim.ts";
+import { protectEarlierVersions, workflowKey } from "../state/touches.ts";
+import { countDenial } from "../state/violations.ts";
+import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS, peekOverrides } from "../state/override.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** What the hook process prints. */
 export interface HookOutcome {

@@ -18,12 +18,12 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type * as Crypto from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWriteFile } from "../io/atomic.ts";
-import { HOOK_LOCK, withLockSync } from "../io/lock.ts";
+import { atomicWriteFile } from "../../io/atomic.ts";
+import { HOOK_LOCK, withLockSync } from "../../io/lock.ts";
 import { ensureStateDir } from "./state-dir.ts";
-import { builtin } from "../host/builtin.ts";
-import { isoTime } from "../io/time.ts";
-import { fnv1a64 } from "../io/hash.ts";
+import { builtin } from "../../host/builtin.ts";
+import { isoTime } from "../../io/time.ts";
+import { fnv1a64 } from "../../io/hash.ts";
 
 /** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
 export const OVERRIDE_RULES: readonly string[] = ["lanes.override", "lanes.override-session"];

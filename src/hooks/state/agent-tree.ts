@@ -17,9 +17,9 @@
  * cycles) and caches each instance's task constraint block (`task`; `null` once read and absent).
  */
 import { readFileSync } from "node:fs";
-import type { TaskBlock } from "../policy/task-block.ts";
+import type { TaskBlock } from "../../policy/task-block.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
-import { isoTime } from "../io/time.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** One running (or finished) subagent. */
 export interface AgentNode {

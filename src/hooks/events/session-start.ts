@@ -5,15 +5,15 @@
  * zod: once per session, never per tool call.
  */
 import { existsSync } from "node:fs";
-import { buildPolicy } from "../config/load.ts";
-import { projectPaths, userPaths } from "../host/layout.ts";
-import { resumeSummary } from "../runtime/progress-hot.ts";
-import { auditLog } from "./audit.ts";
-import { findProjectDir, homeOf } from "../host/env.ts";
-import { readBaseInput } from "./hook-input.ts";
-import { readCompiledPolicy } from "../config/policy-file.ts";
+import { buildPolicy } from "../../config/load.ts";
+import { projectPaths, userPaths } from "../../host/layout.ts";
+import { resumeSummary } from "../../runtime/progress-hot.ts";
+import { auditLog } from "../state/audit.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
+import { readBaseInput } from "../protocol/hook-input.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
-import { isoTime } from "../io/time.ts";
+import { isoTime } from "../../io/time.ts";
 
 export interface SessionStartDeps extends GuardDeps {
   readonly lanesVersion: string;

@@ -15,16 +15,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectPaths } from "../host/layout.ts";
-import type { CompiledPolicy } from "../policy/compiled.ts";
-import type { GlobRoots } from "../globs/match.ts";
-import { baseAgentName } from "../policy/lanes.ts";
-import { auditLog, parseAuditLog, type AuditEntry } from "./audit.ts";
-import { findProjectDir, homeOf } from "../host/env.ts";
-import { readBaseInput, type BaseHookInput } from "./hook-input.ts";
-import { readCompiledPolicy } from "../config/policy-file.ts";
+import { projectPaths } from "../../host/layout.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import type { GlobRoots } from "../../globs/match.ts";
+import { baseAgentName } from "../../policy/lanes.ts";
+import { auditLog, parseAuditLog, type AuditEntry } from "../state/audit.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
+import { readBaseInput, type BaseHookInput } from "../protocol/hook-input.ts";
+import { readCompiledPolicy } from "../../config/policy-file.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
-import { ensureStateDir } from "./state-dir.ts";
+import { ensureStateDir } from "../state/state-dir.ts";
 import {
   findTask,
   pruneRuns,
@@ -35,7 +35,7 @@ import {
   updateTask,
   type RunRecord,
   type TaskRecord,
-} from "./task-store.ts";
+} from "../state/task-store.ts";
 import {
   reassignTo,
   renderValidation,
@@ -44,7 +44,7 @@ import {
   type ChangeEvidence,
   type CommandEvidence,
   type ValidationResult,
-} from "./validation.ts";
+} from "../validation/validation.ts";
 import {
   committedChanges,
   diffSnapshots,
@@ -54,10 +54,10 @@ import {
   trackedIn,
   DEFAULT_SNAPSHOT_LIMITS,
   type WorktreeSnapshot,
-} from "./worktree-snapshot.ts";
-import { syncNextStep } from "./next-step.ts";
-import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "./override.ts";
-import { isoTime } from "../io/time.ts";
+} from "../validation/worktree-snapshot.ts";
+import { syncNextStep } from "../state/next-step.ts";
+import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "../state/override.ts";
+import { isoTime } from "../../io/time.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
 
@@ -570,7 +570,7 @@ function onNotification(ctx: Ctx): HookOutcome {
 }
 
 /**
- * The human's `lanes allow <code>` (src/hooks/override.ts): the live offer of that code in this
+ * The human's `lanes allow <code>` (src/hooks/state/override.ts): the live offer of that code in this
  * session becomes a one-use grant for the exact call it was made for. Only a prompt typed by a
  * person counts (no `source`, or `user`/`sdk`; never a subagent). On success the prompt goes
  * through, so the model gets a turn to retry the call (the code is spent by then); an unknown or

@@ -5,23 +5,23 @@
  * reported to the model (`additionalContext`) and to the human (`systemMessage`).
  */
 import { isAbsolute, resolve } from "node:path";
-import { projectPaths } from "../host/layout.ts";
-import { baseAgentName } from "../policy/lanes.ts";
-import { normalizePath, relativeWithin, shownPath } from "../host/paths.ts";
-import { toolSpec } from "../host/tools.ts";
-import { parseTaskBlock } from "../policy/task-block.ts";
-import { fnv1a64 } from "../io/hash.ts";
-import { progressForHooks, recordArtifacts } from "../runtime/progress-hot.ts";
-import { recordSpawnResult } from "./agent-tree.ts";
-import { HOOK_LOCK } from "../io/lock.ts";
-import { analyzeShell, fileEffects } from "../shell/index.ts";
-import { auditLog } from "./audit.ts";
-import { claimCall } from "./claim.ts";
-import { findProjectDir, homeOf } from "../host/env.ts";
-import { readHookInput, type ToolHookInput } from "./hook-input.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { baseAgentName } from "../../policy/lanes.ts";
+import { normalizePath, relativeWithin, shownPath } from "../../host/paths.ts";
+import { toolSpec } from "../../host/tools.ts";
+import { parseTaskBlock } from "../../policy/task-block.ts";
+import { fnv1a64 } from "../../io/hash.ts";
+import { progressForHooks, recordArtifacts } from "../../runtime/progress-hot.ts";
+import { recordSpawnResult } from "../state/agent-tree.ts";
+import { HOOK_LOCK } from "../../io/lock.ts";
+import { analyzeShell, fileEffects } from "../../shell/index.ts";
+import { auditLog } from "../state/audit.ts";
+import { claimCall } from "../state/claim.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
+import { readHookInput, type ToolHookInput } from "../protocol/hook-input.ts";
 import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
-import { recordTouches, workflowKey, type PendingConflict } from "./touches.ts";
-import { isoTime } from "../io/time.ts";
+import { recordTouches, workflowKey, type PendingConflict } from "../state/touches.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** Files the call created and modified, as absolute paths. */
 export function changedFiles(input: ToolHookInput, home: string): { created: string[]; modified: string[] } {

@@ -12,11 +12,11 @@
  */
 import { closeSync, existsSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../io/atomic.ts";
-import { readToEnd } from "../io/read.ts";
-import { safeId } from "../host/ids.ts";
+import { ensurePrivateDir } from "../../io/atomic.ts";
+import { readToEnd } from "../../io/read.ts";
+import { safeId } from "../../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
-import { isoTime } from "../io/time.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** One line of an agent instance's log: a denial. */
 export interface DenialLine {

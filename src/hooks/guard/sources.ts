@@ -4,15 +4,15 @@
  * glob expansion. The hook and `lanes check` read them here and assemble the context with
  * `evaluationContext` (src/policy/evaluate.ts), as the tests do with their own sources.
  */
-import type { TaskConstraints } from "../policy/lanes.ts";
+import type { TaskConstraints } from "../../policy/lanes.ts";
 import { existsSync, readFileSync } from "node:fs";
-import { expandGlob } from "../globs/expand.ts";
-import { settingsFiles, tempDirsOf, type Env } from "../host/env.ts";
-import type { CompiledPolicy } from "../policy/compiled.ts";
-import type { EvaluationSources } from "../policy/evaluate.ts";
-import { readSettingsRules, type SettingsRule } from "../policy/settings.ts";
-import type { RawProgress } from "../runtime/progress-hot.ts";
-import { taskConstraintsOf } from "./task.ts";
+import { expandGlob } from "../../globs/expand.ts";
+import { settingsFiles, tempDirsOf, type Env } from "../../host/env.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import type { EvaluationSources } from "../../policy/evaluate.ts";
+import { readSettingsRules, type SettingsRule } from "../../policy/settings.ts";
+import type { RawProgress } from "../../runtime/progress-hot.ts";
+import { taskConstraintsOf } from "./task-constraints.ts";
 
 const readText = (path: string): string | undefined => {
   try {

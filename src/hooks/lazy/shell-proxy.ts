@@ -5,7 +5,7 @@
  * The generated hook loader runs the bundle with a V8 code cache (loader.ts).
  */
 import { loadBundle } from "./loader.ts";
-import type * as Shell from "../shell/index.ts";
+import type * as Shell from "../../shell/index.ts";
 
 let loaded: typeof Shell | undefined;
 const shell = (): typeof Shell => (loaded ??= loadBundle("shell") as typeof Shell);

@@ -9,11 +9,11 @@
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ensurePrivateDir } from "../io/atomic.ts";
-import { safeId } from "../host/ids.ts";
-import type { RawProgress } from "../runtime/progress-hot.ts";
+import { ensurePrivateDir } from "../../io/atomic.ts";
+import { safeId } from "../../host/ids.ts";
+import type { RawProgress } from "../../runtime/progress-hot.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
-import { isoTime } from "../io/time.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** The last modification of one file. */
 export interface Touch {

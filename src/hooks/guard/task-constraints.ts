@@ -11,13 +11,13 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compilePathGlob } from "../globs/compile.ts";
-import type { CompiledGlob } from "../globs/types.ts";
-import { baseAgentName, type TaskConstraints } from "../policy/lanes.ts";
-import { FIXTURE_GLOBS, parseTaskBlock, type TaskBlock } from "../policy/task-block.ts";
-import type { RawProgress } from "../runtime/progress-hot.ts";
-import type { Result } from "../io/result.ts";
-import type { AgentTreeFile } from "./agent-tree.ts";
+import { compilePathGlob } from "../../globs/compile.ts";
+import type { CompiledGlob } from "../../globs/types.ts";
+import { baseAgentName, type TaskConstraints } from "../../policy/lanes.ts";
+import { FIXTURE_GLOBS, parseTaskBlock, type TaskBlock } from "../../policy/task-block.ts";
+import type { RawProgress } from "../../runtime/progress-hot.ts";
+import type { Result } from "../../io/result.ts";
+import type { AgentTreeFile } from "../state/agent-tree.ts";
 
 const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;

@@ -15,12 +15,12 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../io/atomic.ts";
-import { safeId } from "../host/ids.ts";
+import { ensurePrivateDir } from "../../io/atomic.ts";
+import { safeId } from "../../host/ids.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
-import type { ValidationResult } from "./validation.ts";
-import type { WorktreeSnapshot } from "./worktree-snapshot.ts";
-import { isoTime } from "../io/time.ts";
+import type { ValidationResult } from "../validation/validation.ts";
+import type { WorktreeSnapshot } from "../validation/worktree-snapshot.ts";
+import { isoTime } from "../../io/time.ts";
 
 /** One task as lanes saw it. */
 export interface TaskRecord {
