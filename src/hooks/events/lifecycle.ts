@@ -20,7 +20,7 @@ import { auditLog, type AuditEntry } from "../state/audit.ts";
 import { findProjectDir } from "../../host/env.ts";
 import { readBaseInput } from "../protocol/hook-input.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
-import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 import { isoTime } from "../../io/time.ts";
 
 const UNDEFINED_LANES: Readonly<Record<DefaultLane, string>> = {
@@ -51,9 +51,9 @@ export function laneReminder(
   return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report${constraints}`;
 }
 
-export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
+export function runEvent(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readBaseInput(raw);
-  if (!parsed.ok) return { stdout: "", stderr: [`lanes events: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok) return quiet([`lanes events: could not read the hook input: ${parsed.message}`]);
   const input = parsed.input;
   const stderr: string[] = [];
   try {
@@ -71,12 +71,11 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
     const agentType = input.agent_type;
 
     const event = input.hook_event_name;
-    if (!handledBy(event, "events"))
-      return { stdout: "", stderr: [`lanes events: \`${event}\` is not handled by this hook`] };
+    if (!handledBy(event, "events")) return quiet([`lanes events: \`${event}\` is not handled by this hook`]);
     switch (event) {
       case "SubagentStart": {
         if (agentId === undefined || agentType === undefined)
-          return { stdout: "", stderr: ["lanes: SubagentStart without agent_id/agent_type"] };
+          return quiet(["lanes: SubagentStart without agent_id/agent_type"]);
         // the transcript's first message is the Agent call's prompt: an exact link when it is there already
         const transcript =
           input.transcript_path === undefined
@@ -105,17 +104,12 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         const defaultLane = compiled.ok ? laneOfUndefined(compiled.policy, agentType) : undefined;
         const task = readAgentTree(paths.agentTree).sessions[session]?.agents[agentId]?.task;
         return {
-          stdout: JSON.stringify({
-            hookSpecificOutput: {
-              hookEventName: "SubagentStart",
-              additionalContext: laneReminder(lane, agentType, path, defaultLane, task),
-            },
-          }),
+          stdout: respond("SubagentStart", { context: laneReminder(lane, agentType, path, defaultLane, task) }),
           stderr,
         };
       }
       case "SubagentStop": {
-        if (agentId === undefined) return { stdout: "", stderr };
+        if (agentId === undefined) return quiet(stderr);
         const problem = recordSubagentStop(paths.agentTree, paths.state, session, agentId, now);
         if (problem !== undefined) stderr.push(`lanes: could not record the subagent stop: ${problem}`);
         audit({
@@ -123,7 +117,7 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
           agent_id: agentId,
           ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
         });
-        return { stdout: "", stderr };
+        return quiet(stderr);
       }
       case "PreCompact": {
         const trigger = typeof input["trigger"] === "string" ? input["trigger"] : "manual";
@@ -131,7 +125,7 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
         if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
         else if (saved.value !== undefined)
           audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
-        return { stdout: "", stderr };
+        return quiet(stderr);
       }
       case "PostToolUseFailure": {
         const error = typeof input["error"] === "string" ? input["error"] : "";
@@ -143,15 +137,12 @@ export function runEvent(raw: string, deps: GuardDeps): HookOutcome {
           subject: error.slice(0, 500),
           ...(input["is_interrupt"] === true && { interrupted: true }),
         });
-        return { stdout: "", stderr };
+        return quiet(stderr);
       }
       default:
         return assertNever(event, "hook event");
     }
   } catch (error) {
-    return {
-      stdout: "",
-      stderr: [...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`],
-    };
+    return quiet([...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`]);
   }
 }

@@ -19,7 +19,7 @@ import { auditLog } from "../state/audit.ts";
 import { claimCall } from "../state/claim.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readHookInput, type ToolHookInput } from "../protocol/hook-input.ts";
-import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 import { recordTouches, workflowKey, type PendingConflict } from "../state/touches.ts";
 import { isoTime } from "../../io/time.ts";
 
@@ -96,10 +96,9 @@ function recordSpawn(input: ToolHookInput, paths: ReturnType<typeof projectPaths
   if (problem !== undefined) stderr.push(`lanes: could not record the started agent: ${problem}`);
 }
 
-export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
+export function runPostToolUse(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readHookInput(raw);
-  if (!parsed.ok)
-    return { stdout: "", stderr: [`lanes post-tool-use: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok) return quiet([`lanes post-tool-use: could not read the hook input: ${parsed.message}`]);
   const input = parsed.input;
   const stderr: string[] = [];
   try {
@@ -109,12 +108,12 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
     const now = deps.now();
     if (input.tool_name === "Agent" || input.tool_name === "Task") {
       recordSpawn(input, paths, now, stderr);
-      return { stdout: "", stderr };
+      return quiet(stderr);
     }
     const { created, modified } = changedFiles(input, home);
-    if (created.length + modified.length === 0) return { stdout: "", stderr };
+    if (created.length + modified.length === 0) return quiet(stderr);
     // lanes installed twice (plugin and project): only the first hook to claim the call records it
-    if (!claimCall(paths.state, "post", input.session_id, input.tool_use_id, now)) return { stdout: "", stderr };
+    if (!claimCall(paths.state, "post", input.session_id, input.tool_use_id, now)) return quiet(stderr);
 
     const agent = input.agent_type === undefined ? undefined : baseAgentName(input.agent_type);
     const inProject = (f: string) => relativeWithin(f, projectDir) !== undefined;
@@ -140,7 +139,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
       files,
     });
 
-    if (agent === undefined) return { stdout: "", stderr };
+    if (agent === undefined) return quiet(stderr);
     const workflow = workflowKey(progressForHooks(projectDir), input.session_id);
     const conflicts = recordTouches(
       { touches: paths.touches, state: paths.state, conflicts: paths.conflicts },
@@ -149,7 +148,7 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
       files,
       now,
     );
-    if (conflicts.length === 0) return { stdout: "", stderr };
+    if (conflicts.length === 0) return quiet(stderr);
     const messages = conflicts.map((c) => conflictMessage(c, projectDir));
     for (const c of conflicts) {
       log.append({
@@ -166,16 +165,10 @@ export function runPostToolUse(raw: string, deps: GuardDeps): HookOutcome {
       });
     }
     return {
-      stdout: JSON.stringify({
-        systemMessage: messages.join("\n"),
-        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: messages.join("\n") },
-      }),
+      stdout: respond("PostToolUse", { message: messages.join("\n"), context: messages.join("\n") }),
       stderr,
     };
   } catch (error) {
-    return {
-      stdout: "",
-      stderr: [...stderr, `lanes post-tool-use: ${error instanceof Error ? error.message : String(error)}`],
-    };
+    return quiet([...stderr, `lanes post-tool-use: ${error instanceof Error ? error.message : String(error)}`]);
   }
 }

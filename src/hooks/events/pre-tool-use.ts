@@ -27,7 +27,7 @@ import { describeCall, renderReason } from "../../policy/render.ts";
 import { riskOf, type GuardRequest } from "../../policy/types.ts";
 import { agentPath, readAgentTree, recordAgentTask, recordSpawnIntent } from "../state/agent-tree.ts";
 import { auditLog, type AuditEntry } from "../state/audit.ts";
-import { cliCommandFor, findProjectDir, homeOf, type Env } from "../../host/env.ts";
+import { findProjectDir, homeOf } from "../../host/env.ts";
 import { isMutatingTool, isSpawnTool, subjectFields } from "../../host/tools.ts";
 import { readProgressRaw } from "../../runtime/progress-hot.ts";
 import { readEvaluationSources } from "../guard/sources.ts";
@@ -42,51 +42,23 @@ import { protectEarlierVersions, workflowKey } from "../state/touches.ts";
 import { countDenial } from "../state/violations.ts";
 import { consumeGrant, offerOverride, OVERRIDE_RULES, OVERRIDE_TTL_MS, peekOverrides } from "../state/override.ts";
 import { isoTime } from "../../io/time.ts";
-
-/** What the hook process prints. */
-export interface HookOutcome {
-  /** Exactly one JSON object, or the empty string for "no opinion". */
-  readonly stdout: string;
-  /** Lines for stderr (never stdout). */
-  readonly stderr: readonly string[];
-  /** The kind of call, for the hook loader's code cache (loader.ts `reportProfile`). */
-  readonly profile?: string;
-}
-
-export interface GuardDeps {
-  readonly env: Env;
-  readonly now: () => Date;
-  /** The built-in default policy shipped next to the hook (`dist/policy.default.json`). */
-  readonly defaultPolicyPath: string;
-  /** The directory the hook bundles run from, to tell users how to run the CLI (see cliCommandFor). */
-  readonly distDir?: string;
-}
+import { quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 
 /** `notice` goes to the user and the model; `humanOnly` only to the user (`systemMessage`, never sent to the model). */
-const answer = (effect: "deny" | "ask", reason: string, notice?: string, humanOnly?: string): string => {
-  const shown = [notice, humanOnly].filter((m) => m !== undefined).join("\n");
-  return JSON.stringify({
-    ...(shown !== "" && { systemMessage: shown }),
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: effect,
-      permissionDecisionReason: reason,
-      ...(notice !== undefined && { additionalContext: notice }),
-    },
+const answer = (effect: "deny" | "ask", reason: string, notice?: string, humanOnly?: string): string =>
+  respond("PreToolUse", {
+    permission: { decision: effect, reason },
+    message: [notice, humanOnly].filter((m) => m !== undefined).join("\n"),
+    ...(notice !== undefined && { context: notice }),
   });
-};
 
 /** No decision, but something the user and the model must hear once (a policy file that does not compile). */
-const noticeOnly = (notice: string): string =>
-  JSON.stringify({
-    systemMessage: notice,
-    hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: notice },
-  });
+const noticeOnly = (notice: string): string => respond("PreToolUse", { message: notice, context: notice });
 
 /** A failure: deny with `message`, unless the team opted into failing open. */
-function failure(message: string, deps: GuardDeps, stderr: string[] = []): HookOutcome {
+function failure(message: string, deps: HookDeps, stderr: string[] = []): HookOutcome {
   if (deps.env["LANES_FAILURE_MODE"] === "open")
-    return { stdout: "", stderr: [...stderr, `${message} (LANES_FAILURE_MODE=open: no objection)`] };
+    return quiet([...stderr, `${message} (LANES_FAILURE_MODE=open: no objection)`]);
   return { stdout: answer("deny", message), stderr: [...stderr, message] };
 }
 
@@ -116,7 +88,7 @@ function writesOnlyPolicySources(input: ToolHookInput, projectDir: string, home:
  * message names the file and line to fix. Without any good policy, mutating tools are blocked except
  * edits to the policy files themselves, which the built-in defaults judge.
  */
-function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: GuardDeps): PolicyChoice {
+function choosePolicy(input: ToolHookInput, projectDir: string, home: string, deps: HookDeps): PolicyChoice {
   const compiledPath = projectPaths(projectDir).compiledPolicy;
   const compiled = readCompiledPolicy(compiledPath);
   if (compiled.ok) return { policy: compiled.policy };
@@ -167,7 +139,7 @@ function callProfile(input: ToolHookInput, outcome: HookOutcome): string {
 }
 
 /** Runs the guard on one raw hook input. Never throws. */
-export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
+export function runPreToolUse(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readHookInput(raw);
   if (!parsed.ok)
     return failure(
@@ -187,7 +159,7 @@ export function runPreToolUse(raw: string, deps: GuardDeps): HookOutcome {
   }
 }
 
-function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
+function judge(input: ToolHookInput, deps: HookDeps): HookOutcome {
   const env = deps.env;
   const home = homeOf(env);
   const projectDir = findProjectDir(input.cwd, env);

@@ -12,10 +12,10 @@ import { auditLog } from "../state/audit.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readBaseInput } from "../protocol/hook-input.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
-import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 import { isoTime } from "../../io/time.ts";
 
-export interface SessionStartDeps extends GuardDeps {
+export interface SessionStartDeps extends HookDeps {
   readonly lanesVersion: string;
   /** How to run the lanes CLI of this install, e.g. `node .claude/lanes/dist/cli.mjs` (see cliCommandFor). */
   readonly cli: string;
@@ -25,8 +25,7 @@ export interface SessionStartDeps extends GuardDeps {
 
 export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcome {
   const parsed = readBaseInput(raw);
-  if (!parsed.ok)
-    return { stdout: "", stderr: [`lanes session-start: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok) return quiet([`lanes session-start: could not read the hook input: ${parsed.message}`]);
   const input = parsed.input;
   const stderr: string[] = [];
   const context: string[] = [];
@@ -69,12 +68,9 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
   } catch (error) {
     stderr.push(`lanes session-start: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (context.length === 0 && notices.length === 0) return { stdout: "", stderr };
+  if (context.length === 0 && notices.length === 0) return quiet(stderr);
   return {
-    stdout: JSON.stringify({
-      ...(notices.length > 0 && { systemMessage: notices.join("\n") }),
-      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context.join("\n\n") },
-    }),
+    stdout: respond("SessionStart", { message: notices.join("\n"), context: context.join("\n\n") }),
     stderr,
   };
 }

@@ -23,7 +23,7 @@ import { auditLog, parseAuditLog, type AuditEntry } from "../state/audit.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readBaseInput, type BaseHookInput } from "../protocol/hook-input.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
-import type { GuardDeps, HookOutcome } from "./pre-tool-use.ts";
+import { block, quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 import { ensureStateDir } from "../state/state-dir.ts";
 import {
   findTask,
@@ -70,7 +70,7 @@ interface Ctx {
   readonly home: string;
   readonly now: Date;
   readonly stderr: string[];
-  readonly deps: GuardDeps;
+  readonly deps: HookDeps;
 }
 
 function audit(ctx: Ctx, entry: Omit<AuditEntry, "ts" | "session">): void {
@@ -236,8 +236,6 @@ function recordValidation(
   });
 }
 
-const block = (reason: string): string => JSON.stringify({ decision: "block", reason });
-
 /** Creates or changes a task of this session; a problem goes to stderr. */
 function setTask(ctx: Ctx, id: string, change: (current: TaskRecord | undefined) => TaskRecord): string | undefined {
   const problem = updateTask(ctx.state, ctx.input.session_id, id, change, ctx.now);
@@ -247,7 +245,7 @@ function setTask(ctx: Ctx, id: string, change: (current: TaskRecord | undefined)
 
 function onSubagentStart(ctx: Ctx): HookOutcome {
   const agentId = ctx.input.agent_id;
-  if (agentId === undefined) return { stdout: "", stderr: ctx.stderr };
+  if (agentId === undefined) return quiet(ctx.stderr);
   ensureStateDir(ctx.state);
   pruneRuns(ctx.state, ctx.now);
   const snap = takeSnapshot(ctx.projectDir);
@@ -260,15 +258,15 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
     ...(snap.ok ? { snapshot: snap.snapshot } : { snapshot_error: snap.message }),
   }));
   if (problem !== undefined) ctx.stderr.push(`lanes: could not record the run's start: ${problem}`);
-  return { stdout: "", stderr: ctx.stderr };
+  return quiet(ctx.stderr);
 }
 
 function onSubagentStop(ctx: Ctx): HookOutcome {
   const agentId = ctx.input.agent_id;
-  if (agentId === undefined) return { stdout: "", stderr: ctx.stderr };
+  if (agentId === undefined) return quiet(ctx.stderr);
   const run = runOf(ctx, agentId, ctx.input.agent_type);
   const result = validate(ctx, run);
-  if (result === undefined) return { stdout: "", stderr: ctx.stderr };
+  if (result === undefined) return quiet(ctx.stderr);
   const retry = ctx.input["stop_hook_active"] === true;
   const askUndo = result.boundary === "VIOLATION" && !retry && run.undo_asked !== true;
   updateRun(ctx.state, agentId, (current) => ({
@@ -279,7 +277,7 @@ function onSubagentStop(ctx: Ctx): HookOutcome {
   }));
   recordValidation(ctx, run, result, { at: "subagent-stop", ...(askUndo && { undo_asked: true }) });
   if (result.risk === "DANGEROUS") holdFor(ctx, run, result, undefined);
-  if (!askUndo) return { stdout: "", stderr: ctx.stderr };
+  if (!askUndo) return quiet(ctx.stderr);
   return {
     stdout: block(
       `lanes validation: your output violates your lane: you changed ${violationText(result)}; undo those changes now (restore or delete exactly those files, nothing else), then finish; if you cannot undo them, stop and say so in your report — the orchestrator gives that work to the owner`,
@@ -342,7 +340,7 @@ function onTaskCreated(ctx: Ctx): HookOutcome {
     ...(ctx.input.agent_id !== undefined && { agent_id: ctx.input.agent_id, agent: creator }),
     ...(str(ctx.input["teammate_name"]) !== undefined && { assignee: str(ctx.input["teammate_name"]) }),
   });
-  return { stdout: "", stderr: ctx.stderr };
+  return quiet(ctx.stderr);
 }
 
 /** The run a completion is judged by: the completing subagent's, else the assignee's latest finished run in this session. */
@@ -393,7 +391,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
       outcome: "not validated (no subagent run to check)",
       files: [],
     });
-    return { stdout: "", stderr: ctx.stderr };
+    return quiet(ctx.stderr);
   }
   recordValidation(ctx, run!, result, { at: "task-completed", task_id: id });
   const outcome = `${result.boundary}, ${result.risk}`;
@@ -445,7 +443,7 @@ function onTaskCompleted(ctx: Ctx): HookOutcome {
     outcome,
     files,
   });
-  return { stdout: "", stderr: ctx.stderr };
+  return quiet(ctx.stderr);
 }
 
 function onPostToolUse(ctx: Ctx): HookOutcome {
@@ -454,9 +452,9 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
   const response = (ctx.input["tool_response"] ?? {}) as Record<string, unknown>;
   if (tool === "Agent" || tool === "Task") {
     const child = str(response["agentId"]);
-    if (child === undefined || response["status"] !== "completed") return { stdout: "", stderr: ctx.stderr };
+    if (child === undefined || response["status"] !== "completed") return quiet(ctx.stderr);
     const run = readRun(ctx.state, child);
-    if (run?.validation === undefined) return { stdout: "", stderr: ctx.stderr };
+    if (run?.validation === undefined) return quiet(ctx.stderr);
     updateRun(ctx.state, child, (c) => ({ ...(c ?? run), delivered: true }));
     const text = renderValidation(run.validation);
     const hint =
@@ -470,18 +468,12 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
     if (run.validation.risk === "DANGEROUS") {
       const reason = holdMessage(ctx, readHold(ctx.state)?.reason ?? text);
       return {
-        stdout: JSON.stringify({
-          continue: false,
-          stopReason: reason,
-          hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: `${text}; ${reason}` },
-        }),
+        stdout: respond("PostToolUse", { stop: reason, context: `${text}; ${reason}` }),
         stderr: ctx.stderr,
       };
     }
     return {
-      stdout: JSON.stringify({
-        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: `${text}${hint}` },
-      }),
+      stdout: respond("PostToolUse", { context: `${text}${hint}` }),
       stderr: ctx.stderr,
     };
   }
@@ -489,7 +481,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
   if (tool === "TaskCreate") {
     const task = (response["task"] ?? {}) as Record<string, unknown>;
     const id = str(task["id"]);
-    if (id === undefined) return { stdout: "", stderr: ctx.stderr };
+    if (id === undefined) return quiet(ctx.stderr);
     setTask(ctx, id, (c) => ({
       ...c,
       id,
@@ -499,11 +491,11 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
       creator: actor,
       updated: isoTime(ctx.now),
     }));
-    return { stdout: "", stderr: ctx.stderr };
+    return quiet(ctx.stderr);
   }
   if (tool === "TaskUpdate") {
     const id = str(toolInput["taskId"]);
-    if (id === undefined || response["success"] !== true) return { stdout: "", stderr: ctx.stderr };
+    if (id === undefined || response["success"] !== true) return quiet(ctx.stderr);
     const owner = str(toolInput["owner"]);
     const status = str(toolInput["status"]);
     const description = str(toolInput["description"]);
@@ -529,9 +521,9 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
       const problem = syncNextStep(ctx.projectDir, task);
       if (problem !== undefined) ctx.stderr.push(problem);
     }
-    return { stdout: "", stderr: ctx.stderr };
+    return quiet(ctx.stderr);
   }
-  return { stdout: "", stderr: ctx.stderr };
+  return quiet(ctx.stderr);
 }
 
 /**
@@ -541,7 +533,7 @@ function onPostToolUse(ctx: Ctx): HookOutcome {
  */
 function onNotification(ctx: Ctx): HookOutcome {
   const prompt = str(ctx.input["prompt"]) ?? "";
-  if (!prompt.includes("<task-notification>")) return { stdout: "", stderr: ctx.stderr };
+  if (!prompt.includes("<task-notification>")) return quiet(ctx.stderr);
   const pending: RunRecord[] = [];
   for (const e of auditSince(ctx.state, "")) {
     if (e.event !== "subagent-start" || e.session !== ctx.input.session_id || typeof e.agent_id !== "string") continue;
@@ -549,22 +541,18 @@ function onNotification(ctx: Ctx): HookOutcome {
     if (run?.validation !== undefined && run.delivered !== true && !pending.some((r) => r.agent_id === run.agent_id))
       pending.push(run);
   }
-  if (pending.length === 0) return { stdout: "", stderr: ctx.stderr };
+  if (pending.length === 0) return quiet(ctx.stderr);
   for (const run of pending) updateRun(ctx.state, run.agent_id, (c) => ({ ...(c ?? run), delivered: true }));
   const text = pending.map((r) => renderValidation(r.validation!)).join("\n");
   if (pending.some((r) => r.validation!.risk === "DANGEROUS")) {
     const reason = holdMessage(ctx, readHold(ctx.state)?.reason ?? text);
     return {
-      stdout: JSON.stringify({
-        continue: false,
-        stopReason: reason,
-        hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: `${text}\n${reason}` },
-      }),
+      stdout: respond("UserPromptSubmit", { stop: reason, context: `${text}\n${reason}` }),
       stderr: ctx.stderr,
     };
   }
   return {
-    stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } }),
+    stdout: respond("UserPromptSubmit", { context: text }),
     stderr: ctx.stderr,
   };
 }
@@ -579,14 +567,14 @@ function onNotification(ctx: Ctx): HookOutcome {
 function onOverride(ctx: Ctx, code: string): HookOutcome {
   const source = str(ctx.input["source"]);
   if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
-    return { stdout: "", stderr: ctx.stderr };
+    return quiet(ctx.stderr);
   const redeemed = redeemOffer(ctx.state, ctx.input.session_id, code, ctx.now);
   if (!redeemed.ok) {
     const reason =
       redeemed.reason === "unknown"
         ? `lanes: no live override \`${code}\` in this session: codes expire after ${OVERRIDE_TTL_MS / 60_000} minutes and work once; let the call be tried again to get a new code`
         : `lanes: could not record the override \`${code}\`: the state directory is busy or not writable; try again`;
-    return { stdout: JSON.stringify({ decision: "block", reason }), stderr: ctx.stderr };
+    return { stdout: block(reason), stderr: ctx.stderr };
   }
   audit(ctx, {
     event: "human-decision",
@@ -598,18 +586,15 @@ function onOverride(ctx: Ctx, code: string): HookOutcome {
   });
   const text = `the human allowed this exact ${redeemed.tool} call once, despite lanes rules ${redeemed.rules.map((r) => `\`${r}\``).join(", ")}: ${redeemed.subject}; retry it unchanged now if it is still needed (valid until ${redeemed.expires}); any other call is judged as before`;
   return {
-    stdout: JSON.stringify({
-      systemMessage: `lanes: allowed once: ${redeemed.subject}`,
-      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text },
-    }),
+    stdout: respond("UserPromptSubmit", { message: `lanes: allowed once: ${redeemed.subject}`, context: text }),
     stderr: ctx.stderr,
   };
 }
 
 /** Runs the task-channel hook on one raw input. Never throws. */
-export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
+export function runTaskChannel(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readBaseInput(raw);
-  if (!parsed.ok) return { stdout: "", stderr: [`lanes tasks: could not read the hook input: ${parsed.message}`] };
+  if (!parsed.ok) return quiet([`lanes tasks: could not read the hook input: ${parsed.message}`]);
   const input = parsed.input;
   const stderr: string[] = [];
   try {
@@ -639,13 +624,13 @@ export function runTaskChannel(raw: string, deps: GuardDeps): HookOutcome {
         return code === undefined ? onNotification(ctx) : onOverride(ctx, code);
       }
       default:
-        return { stdout: "", stderr: [`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`] };
+        return quiet([`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`]);
     }
   } catch (error) {
     const message = `lanes tasks: internal error at ${input.hook_event_name}: ${error instanceof Error ? error.message : String(error)}`;
     // creation and completion fail closed (unless the team opted into failing open); the other events only report
     const enforcing = input.hook_event_name === "TaskCreated" || input.hook_event_name === "TaskCompleted";
-    if (!enforcing || deps.env["LANES_FAILURE_MODE"] === "open") return { stdout: "", stderr: [...stderr, message] };
+    if (!enforcing || deps.env["LANES_FAILURE_MODE"] === "open") return quiet([...stderr, message]);
     return {
       stdout: block(
         `${message}; the task was not ${input.hook_event_name === "TaskCreated" ? "created" : "completed"}; report it with \`lanes log\` output`,
