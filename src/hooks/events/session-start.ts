@@ -4,9 +4,9 @@
  * resume summary when a workflow is unfinished. This is the only hook that parses YAML and runs
  * zod: once per session, never per tool call.
  */
-import { existsSync } from "node:fs";
 import { buildPolicy } from "../../config/load.ts";
-import { projectPaths, userPaths } from "../../host/layout.ts";
+import { projectPaths } from "../../host/layout.ts";
+import { hasPolicySources } from "../guard/policy.ts";
 import { resumeSummary } from "../../runtime/progress-hot.ts";
 import { auditLog } from "../state/audit.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
@@ -35,9 +35,7 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const ts = isoTime(deps.now());
-    const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, userPaths(home).policy].some((f) =>
-      existsSync(f),
-    );
+    const hasSources = hasPolicySources(projectDir, home);
     const compiled = readCompiledPolicy(paths.compiledPolicy);
     if (hasSources && !compiled.ok) {
       const built = buildPolicy({
