@@ -6,7 +6,7 @@
  */
 import { assertNever } from "../../host/assert-never.ts";
 import { handledBy } from "../../host/events.ts";
-import { projectPaths } from "../../host/layout.ts";
+import { projectPaths, type ProjectPaths } from "../../host/layout.ts";
 import { showGlobs } from "../../globs/match.ts";
 import type { CompiledAgent } from "../../policy/compiled.ts";
 import { baseAgentName, laneOfUndefined } from "../../policy/lanes.ts";
@@ -18,7 +18,7 @@ import { agentPath, readAgentTree, recordSubagentStart, recordSubagentStop } fro
 import { readSpawnPrompt, subagentTranscriptPath } from "../guard/task-constraints.ts";
 import { auditLog, type AuditEntry } from "../state/audit.ts";
 import { findProjectDir } from "../../host/env.ts";
-import { readBaseInput } from "../protocol/hook-input.ts";
+import { readBaseInput, type BaseHookInput } from "../protocol/hook-input.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { quiet, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 import { isoTime } from "../../io/time.ts";
@@ -51,6 +51,16 @@ export function laneReminder(
   return `lanes: you run as \`${agent.name}\` (${where}); you may write ${owns}${handoff}. The guard denies writes outside your lane and your MUST NOT rules; when a call is denied, hand that part back to the orchestrator instead of working around it, and after repeated denials stop and report${constraints}`;
 }
 
+/** What every handler of this bundle works with. */
+interface Ctx {
+  readonly input: BaseHookInput & Record<string, unknown>;
+  readonly projectDir: string;
+  readonly paths: ProjectPaths;
+  readonly now: Date;
+  readonly stderr: string[];
+  readonly audit: (entry: Omit<AuditEntry, "ts">) => void;
+}
+
 export function runEvent(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readBaseInput(raw);
   if (!parsed.ok) return quiet([`lanes events: could not read the hook input: ${parsed.message}`]);
@@ -60,89 +70,100 @@ export function runEvent(raw: string, deps: HookDeps): HookOutcome {
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const now = deps.now();
-    const ts = isoTime(now);
-    const session = input.session_id;
     const log = auditLog(paths);
+    const ts = isoTime(now);
     const audit = (entry: Omit<AuditEntry, "ts">) => {
-      const problem = log.append({ ts, session, ...entry } as AuditEntry);
+      const problem = log.append({ ts, session: input.session_id, ...entry } as AuditEntry);
       if (problem !== undefined) stderr.push(problem);
     };
-    const agentId = input.agent_id;
-    const agentType = input.agent_type;
-
+    const ctx: Ctx = { input, projectDir, paths, now, stderr, audit };
     const event = input.hook_event_name;
     if (!handledBy(event, "events")) return quiet([`lanes events: \`${event}\` is not handled by this hook`]);
     switch (event) {
-      case "SubagentStart": {
-        if (agentId === undefined || agentType === undefined)
-          return quiet(["lanes: SubagentStart without agent_id/agent_type"]);
-        // the transcript's first message is the Agent call's prompt: an exact link when it is there already
-        const transcript =
-          input.transcript_path === undefined
-            ? undefined
-            : subagentTranscriptPath(input.transcript_path, session, agentId);
-        const prompt = transcript === undefined ? undefined : readSpawnPrompt(transcript);
-        const problem = recordSubagentStart(
-          paths.agentTree,
-          paths.state,
-          session,
-          agentId,
-          agentType,
-          now,
-          prompt === undefined ? undefined : fnv1a64(prompt),
-        );
-        if (problem !== undefined) stderr.push(`lanes: could not record the subagent: ${problem}`);
-        const path = agentPath(readAgentTree(paths.agentTree), session, agentId);
-        audit({
-          event: "subagent-start",
-          agent_id: agentId,
-          agent: baseAgentName(agentType),
-          subject: ["main", ...path].join(" → "),
-        });
-        const compiled = readCompiledPolicy(paths.compiledPolicy);
-        const lane = compiled.ok ? compiled.policy.agents.find((a) => a.name === baseAgentName(agentType)) : undefined;
-        const defaultLane = compiled.ok ? laneOfUndefined(compiled.policy, agentType) : undefined;
-        const task = readAgentTree(paths.agentTree).sessions[session]?.agents[agentId]?.task;
-        return {
-          stdout: respond("SubagentStart", { context: laneReminder(lane, agentType, path, defaultLane, task) }),
-          stderr,
-        };
-      }
-      case "SubagentStop": {
-        if (agentId === undefined) return quiet(stderr);
-        const problem = recordSubagentStop(paths.agentTree, paths.state, session, agentId, now);
-        if (problem !== undefined) stderr.push(`lanes: could not record the subagent stop: ${problem}`);
-        audit({
-          event: "subagent-stop",
-          agent_id: agentId,
-          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
-        });
-        return quiet(stderr);
-      }
-      case "PreCompact": {
-        const trigger = typeof input["trigger"] === "string" ? input["trigger"] : "manual";
-        const saved = saveCompactCheckpoint(projectDir, trigger);
-        if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
-        else if (saved.value !== undefined)
-          audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
-        return quiet(stderr);
-      }
-      case "PostToolUseFailure": {
-        const error = typeof input["error"] === "string" ? input["error"] : "";
-        audit({
-          event: "tool-failed",
-          ...(agentId !== undefined && { agent_id: agentId }),
-          ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
-          tool: typeof input["tool_name"] === "string" ? input["tool_name"] : "",
-          subject: error.slice(0, 500),
-          ...(input["is_interrupt"] === true && { interrupted: true }),
-        });
-        return quiet(stderr);
-      }
+      case "SubagentStart":
+        return onSubagentStart(ctx);
+      case "SubagentStop":
+        return onSubagentStop(ctx);
+      case "PreCompact":
+        return onPreCompact(ctx);
+      case "PostToolUseFailure":
+        return onToolFailure(ctx);
       default:
         return assertNever(event, "hook event");
     }
   } catch (error) {
     return quiet([...stderr, `lanes events: ${error instanceof Error ? error.message : String(error)}`]);
   }
+}
+
+/** Links the subagent into the agent tree and gives it its lane reminder. */
+function onSubagentStart({ input, paths, now, stderr, audit }: Ctx): HookOutcome {
+  const { session_id: session, agent_id: agentId, agent_type: agentType } = input;
+  if (agentId === undefined || agentType === undefined)
+    return quiet(["lanes: SubagentStart without agent_id/agent_type"]);
+  // the transcript's first message is the Agent call's prompt: an exact link when it is there already
+  const transcript =
+    input.transcript_path === undefined ? undefined : subagentTranscriptPath(input.transcript_path, session, agentId);
+  const prompt = transcript === undefined ? undefined : readSpawnPrompt(transcript);
+  const problem = recordSubagentStart(
+    paths.agentTree,
+    paths.state,
+    session,
+    agentId,
+    agentType,
+    now,
+    prompt === undefined ? undefined : fnv1a64(prompt),
+  );
+  if (problem !== undefined) stderr.push(`lanes: could not record the subagent: ${problem}`);
+  const path = agentPath(readAgentTree(paths.agentTree), session, agentId);
+  audit({
+    event: "subagent-start",
+    agent_id: agentId,
+    agent: baseAgentName(agentType),
+    subject: ["main", ...path].join(" → "),
+  });
+  const compiled = readCompiledPolicy(paths.compiledPolicy);
+  const lane = compiled.ok ? compiled.policy.agents.find((a) => a.name === baseAgentName(agentType)) : undefined;
+  const defaultLane = compiled.ok ? laneOfUndefined(compiled.policy, agentType) : undefined;
+  const task = readAgentTree(paths.agentTree).sessions[session]?.agents[agentId]?.task;
+  return {
+    stdout: respond("SubagentStart", { context: laneReminder(lane, agentType, path, defaultLane, task) }),
+    stderr,
+  };
+}
+
+function onSubagentStop({ input, paths, now, stderr, audit }: Ctx): HookOutcome {
+  const { agent_id: agentId, agent_type: agentType } = input;
+  if (agentId === undefined) return quiet(stderr);
+  const problem = recordSubagentStop(paths.agentTree, paths.state, input.session_id, agentId, now);
+  if (problem !== undefined) stderr.push(`lanes: could not record the subagent stop: ${problem}`);
+  audit({
+    event: "subagent-stop",
+    agent_id: agentId,
+    ...(agentType !== undefined && { agent: baseAgentName(agentType) }),
+  });
+  return quiet(stderr);
+}
+
+/** A checkpoint before the conversation is compacted. */
+function onPreCompact({ input, projectDir, stderr, audit }: Ctx): HookOutcome {
+  const trigger = typeof input["trigger"] === "string" ? input["trigger"] : "manual";
+  const saved = saveCompactCheckpoint(projectDir, trigger);
+  if (!saved.ok) stderr.push(...saved.issues.map((i) => `lanes: checkpoint not saved: ${i.message}`));
+  else if (saved.value !== undefined)
+    audit({ event: "checkpoint", subject: `${saved.value.checkpoint_id} before ${trigger} compaction` });
+  return quiet(stderr);
+}
+
+function onToolFailure({ input, stderr, audit }: Ctx): HookOutcome {
+  const error = typeof input["error"] === "string" ? input["error"] : "";
+  audit({
+    event: "tool-failed",
+    ...(input.agent_id !== undefined && { agent_id: input.agent_id }),
+    ...(input.agent_type !== undefined && { agent: baseAgentName(input.agent_type) }),
+    tool: typeof input["tool_name"] === "string" ? input["tool_name"] : "",
+    subject: error.slice(0, 500),
+    ...(input["is_interrupt"] === true && { interrupted: true }),
+  });
+  return quiet(stderr);
 }
