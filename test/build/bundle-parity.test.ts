@@ -1,7 +1,7 @@
 /**
  * The built shell bundle (`dist/shell.impl.cjs`, what every Bash hook call runs) analyses every
  * command of the case corpus exactly as the source does: the build rewrites the data tables into
- * lazily parsed views (scripts/build.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
+ * lazily parsed views (scripts/build/tables.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
  * and this is where a difference would show. The drift test keeps `dist/` built from the source.
  */
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * The hook loader's code caches (scripts/build.ts, `loaderSource`): a cache grows by the code of each
+ * The hook loader's code caches (src/hooks/lazy/hook-loader.ts): a cache grows by the code of each
  * new kind of call and is left alone for a kind it has seen; a damaged cache never changes an
  * answer; the lazily loaded bundles refuse to run without the loader.
  */

@@ -4,7 +4,7 @@
  * never wedges the session (the model is never told to run a command the guard then blocks).
  *
  * Staleness is rare, so its cost is fine: the compiler (zod, YAML) is its own bundle,
- * `compile.impl.cjs`, which the hot bundles load only here (scripts/build.ts swaps the import of
+ * `compile.impl.cjs`, which the hot bundles load only here (scripts/build/bundles.ts swaps the import of
  * `config/load.ts` for src/hooks/lazy/compiler-proxy.ts). Parallel hooks compile once: the compile runs
  * under the lock of the compiled policy, and a hook that waited re-reads what the first one wrote.
  *
