@@ -3,12 +3,12 @@
  * cycles, owned paths) and prints every finding with its location and fix.
  */
 import { resolve } from "node:path";
-import type { RenderTarget } from "../../generate/context.ts";
 import { loadDefinitionSet } from "../../definitions/load.ts";
-import { defaultDirs, locateRoot } from "../../generate/generate.ts";
+import { defaultDirs } from "../../generate/generate.ts";
 import { formatFindings, lint } from "../../generate/lint.ts";
 import { parseCommandArgs } from "../args.ts";
-import { CliError, type CliContext, type Command } from "../types.ts";
+import type { Command } from "../types.ts";
+import { resolveTarget } from "../target.ts";
 
 const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project] [--definitions DIR]
 
@@ -22,17 +22,6 @@ options:
   --target T        plugin (definitions/) or project (.claude/lanes/); default: whichever exists
   --definitions DIR lint this folder of agents/ and skills/ instead
 `;
-
-/** `--root` and `--target` as a root and a target, or a usage error. */
-function resolveTarget(
-  values: { root?: string | undefined; target?: string | undefined },
-  ctx: CliContext,
-): { root: string; target: RenderTarget } {
-  const located = locateRoot(ctx.cwd, values);
-  if (!located.ok)
-    throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
-  return located;
-}
 
 /** `lanes lint [--json]`. */
 export const lintCommand: Command = {
@@ -56,7 +45,7 @@ export const lintCommand: Command = {
       const dir = resolve(ctx.cwd, values.definitions);
       set = loadDefinitionSet(dir, dir);
     } else {
-      const { root, target } = resolveTarget(values, ctx);
+      const { root, target } = resolveTarget(values, ctx, usage);
       set = loadDefinitionSet(defaultDirs(root, target).definitionsDir, root);
     }
     const findings = lint(set);
