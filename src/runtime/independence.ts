@@ -1,5 +1,5 @@
 /**
- * Independence verification before a parallel fan-out (inter-skill protocol §7.2), using lanes'
+ * Independence verification before a parallel fan-out (no branch reads another's output or writes its files), using lanes'
  * lanes: each branch's planned write set is its agent's owned paths (or globs given for the
  * branch), two branches conflict when some path matches both write sets (`file_conflict`) or one
  * needs the other's output (`data_dependency`). After the fan-out, {@link overlapsAfter} reports

@@ -53,7 +53,7 @@ describe("the live agent tree", () => {
   });
 });
 
-describe("exact links and per-instance task constraints (issue 11)", () => {
+describe("exact links and per-instance task constraints", () => {
   const dir = mkdtempSync(join(tmpdir(), "lanes-tree2-"));
   const tfile = join(dir, "agents.json");
   const transcript = join(dir, "projects", "p", "sess.jsonl");

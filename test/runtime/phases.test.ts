@@ -570,7 +570,7 @@ describe("the phase gate on disk: only this phase's file of this run, by its age
   });
 });
 
-describe("phase fields of the seeds: main session, configuration, script, arguments, completion hook", () => {
+describe("phase fields: main session, configuration, script, arguments, completion hook", () => {
   it.each<[string, Record<string, unknown>[], string | undefined]>([
     [
       "phase 0 as a subagent",

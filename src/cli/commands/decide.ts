@@ -1,5 +1,5 @@
 /**
- * `lanes decide approve|reject`: the human's decision on a DANGEROUS outcome (seed 003 §4.2, §6.1).
+ * `lanes decide approve|reject`: the human's decision on a DANGEROUS outcome.
  * While a hold waits, lanes refuses task creation and completion and stops the session after a
  * subagent's DANGEROUS run; the decision clears the hold and is logged with its context.
  */

@@ -1,5 +1,5 @@
 /**
- * The human override of one DANGEROUS denial (issue 12, "the human stays the final authority").
+ * The human override of one DANGEROUS denial: the human stays the final authority.
  *
  * 1. PreToolUse denies a call of the main session: {@link offerOverride} stores an offer bound to
  *    the hash of (session, tool name, canonical JSON input) under a short random code, shown to the

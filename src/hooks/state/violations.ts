@@ -1,5 +1,5 @@
 /**
- * Consecutive denials per agent instance and per rule, for the seeds' error recovery: retry (1st)
+ * Consecutive denials per agent instance and per rule, for error recovery: retry (1st)
  * → escalate (2nd) → block (3rd and later: the reason tells the agent to stop and report). A
  * denial counts for each rule that decided it; denials by unrelated rules do not add up. A call
  * that is not denied resets the instance's counts.

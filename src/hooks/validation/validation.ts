@@ -1,5 +1,5 @@
 /**
- * Validation on the way out (seed 003 §4.3, §8.2): when a subagent stops or completes a task, what
+ * Validation on the way out: when a subagent stops or completes a task, what
  * it did during that run is checked, from evidence only:
  *
  * - **boundaries** (VALID / VIOLATION): every file created, changed or deleted — the touches the
