@@ -11,7 +11,7 @@ import { runInThisContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { analyzeShell, fileEffects } from "../../src/shell/index.ts";
 import type * as Shell from "../../src/shell/index.ts";
-import { corpusCommands } from "../helpers/corpus.ts";
+import { corpusCommands, WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const commands = corpusCommands();
@@ -30,7 +30,7 @@ function loadBundle(): typeof Shell {
 }
 
 describe("built shell bundle", () => {
-  it("analyses every corpus command as the source does", () => {
+  it("analyses every corpus command as the source does", { timeout: WHOLE_CORPUS_TIMEOUT }, () => {
     const bundle = loadBundle();
     expect(commands.length).toBeGreaterThan(2000);
     for (const [home, cwd] of [

@@ -4,7 +4,7 @@
  * is dead weight that looks like protection; this fails the suite instead.
  */
 import { describe, expect, it } from "vitest";
-import { corpusFiles } from "../helpers/corpus.ts";
+import { corpusFiles, WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 import { judge, testPolicy } from "../helpers/guard.ts";
 
 interface Case {
@@ -18,7 +18,7 @@ interface Case {
 const cases = corpusFiles<Case>().flatMap((f) => f.cases);
 
 describe("rule coverage", () => {
-  it("every built-in rule matches some corpus case", () => {
+  it("every built-in rule matches some corpus case", { timeout: WHOLE_CORPUS_TIMEOUT }, () => {
     const policy = testPolicy();
     const matched = new Set<string>();
     for (const c of cases) {
