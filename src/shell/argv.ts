@@ -3,7 +3,7 @@
  * `tables/options.ts`): option clusters, `--x=y`, values of options that take one, `--`,
  * git's global options and subcommands, find's expression, dd's `key=value` operands.
  */
-import { detailedView } from "./_argview.ts";
+import { detailedView } from "./detailed-view.ts";
 import type { ArgView, ShellCommand } from "./types.ts";
 
 /**

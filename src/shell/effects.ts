@@ -4,9 +4,9 @@
  * code (tar modes, find actions, interpreters running scripts). Relative paths stay relative:
  * the policy resolves them against `ShellCommand.cwd`.
  */
-import { detailedView, type DetailedView, type Operand } from "./_argview.ts";
-import { readInterpreter } from "./_interpreters.ts";
-import { syntheticWord } from "./_words.ts";
+import { detailedView, type DetailedView, type Operand } from "./detailed-view.ts";
+import { readInterpreter } from "./interpreter-input.ts";
+import { syntheticWord } from "./words.ts";
 import { NON_FILES, NON_FILE_PREFIXES, PROGRAM_EFFECTS, type Access, type EffectSpec } from "./tables/effects.ts";
 import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";

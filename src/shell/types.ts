@@ -142,6 +142,9 @@ export interface ShellCommand {
 /** A language whose code lanes can recognise being executed. */
 export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell" | "c";
 
+/** An interpreter language whose code lanes reads for its calls (`code/`): not shell, PowerShell or C. */
+export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell" | "c">;
+
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
  * `node -e STR`, a heredoc fed to `bash`, `curl ... | sh`, `bash <(curl ...)`, `eval "$(...)"`.

@@ -3,8 +3,8 @@
  * `read`/`unset`/`mapfile`, `set --`/`shift`, `alias`; and `trap`, whose handler is a shell
  * string run later.
  */
-import { printfOutput } from "../_echo.ts";
-import { scanOptions } from "../_options.ts";
+import { printfOutput } from "../echo.ts";
+import { scanOptions } from "../option-scanner.ts";
 import { assign, copyState, resolveDir, varValue, type Invocation, type State } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";

@@ -5,9 +5,9 @@
  * (one level deeper, bounded by `maxDepth`); text only known at run time is `dynamic-code`, except
  * the output of well-known environment generators (`eval "$(ssh-agent -s)"`).
  */
-import { findCalls } from "../_code-calls.ts";
-import type { CodeTokenLanguage } from "../_code-tokens.ts";
-import type { InterpreterRead } from "../_interpreters.ts";
+import { findCalls } from "../code/index.ts";
+import type { CodeTokenLanguage } from "../code/index.ts";
+import type { InterpreterRead } from "../interpreter-input.ts";
 import { CODE_GENERATORS, COMPLETION_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage, Via } from "../types.ts";
 import {

@@ -5,7 +5,7 @@
  * deletes `/`).
  */
 import { posix } from "node:path";
-import { scanOptions, type OptionGrammar } from "../_options.ts";
+import { scanOptions, type OptionGrammar } from "../option-scanner.ts";
 import {
   COMPOSE_GLOBAL,
   COMPOSE_PROGRAMS,

@@ -3,7 +3,7 @@
  * `print | "cmd"`) and sed (the `e` command and the `e` flag of `s///e`). Literal command text is
  * analysed as a shell string; text built at run time is `dynamic-code`.
  */
-import { scanOptions } from "../_options.ts";
+import { scanOptions } from "../option-scanner.ts";
 import { AWK_GRAMMAR, SED_GRAMMAR } from "../tables/programs.ts";
 import { plain, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";

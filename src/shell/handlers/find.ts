@@ -2,7 +2,7 @@
  * `find`: the start paths bound what `-delete` and `-exec`/`-execdir`/`-ok`/`-okdir` commands
  * receive; each `-exec` command is analysed with run-time arguments (the `{}` placeholder).
  */
-import { syntheticWord } from "../_words.ts";
+import { syntheticWord } from "../words.ts";
 import { FD_EXEC, FD_VALUED } from "../tables/programs.ts";
 import type { ShellWord } from "../types.ts";
 import { copyState, emptyBase, withVia, type ArgWord, type Ctx, type Invocation } from "../walk/context.ts";

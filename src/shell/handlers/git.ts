@@ -4,7 +4,7 @@
  * `git -c alias.x=...`) are expanded: `git x` is analysed as `git reset --hard`; a `!` alias is a
  * shell string.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { EMBEDDED_COMMANDS, ENV_COMMANDS } from "../tables/embedded.ts";
 import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";

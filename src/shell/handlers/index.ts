@@ -4,7 +4,7 @@
  * handler are recorded as they are, with their embedded commands and the builtins' effect on
  * the value environment.
  */
-import { readInterpreter } from "../_interpreters.ts";
+import { readInterpreter } from "../interpreter-input.ts";
 import { EVAL_COMMANDS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
 import { joinWords, type Invocation, type State } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";

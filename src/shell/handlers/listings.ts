@@ -8,7 +8,7 @@
  * read c`) hands each item to the body, the same as a substitution. A listing narrowed on the way
  * (`--filter`, a label selector, names, a tag pattern, `grep PATTERN`) is a run-time argument as before.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { PROCESS_PASS_THROUGH } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";

@@ -5,7 +5,7 @@
  * itself spells `-- -1`: the words are replaced by that. A listing narrowed on the way (`pgrep
  * node`, `ps -C node`, `grep node`, an awk pattern) is a run-time argument as before.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { POWERSHELL_PROCESS_FLAGS, PS_SELECTORS } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type Invocation } from "../walk/context.ts";

@@ -5,8 +5,8 @@
  * `ShellCommand.wrappers`, so the wrapped argv is exact.
  */
 import { parse } from "unbash";
-import { optionsOf, scanOptions } from "../_options.ts";
-import { resolveWord } from "../_words.ts";
+import { optionsOf, scanOptions } from "../option-scanner.ts";
+import { resolveWord } from "../words.ts";
 import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {

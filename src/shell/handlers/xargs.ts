@@ -10,9 +10,9 @@ import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walker } from "../walk/traverse.ts";
 import { hostCtx, shellString } from "./code.ts";
-import { detailedView } from "../_argview.ts";
-import { scanOptions } from "../_options.ts";
-import { syntheticWord } from "../_words.ts";
+import { detailedView } from "../detailed-view.ts";
+import { scanOptions } from "../option-scanner.ts";
+import { syntheticWord } from "../words.ts";
 
 /** The arguments xargs reads, when known: static words, or a listing as a glob. */
 export function xargsInput(

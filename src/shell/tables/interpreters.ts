@@ -1,8 +1,8 @@
 /**
- * Shells and interpreters: how each one is told which code to run. Data only; `_interpreters.ts`
+ * Shells and interpreters: how each one is told which code to run. Data only; `interpreter-input.ts`
  * reads a command's argv with these entries.
  */
-import type { OptionGrammar } from "../_options.ts";
+import type { OptionGrammar } from "../option-scanner.ts";
 import type { CodeLanguage } from "../types.ts";
 
 /** One shell or interpreter program family. */

@@ -3,7 +3,7 @@
  * (subcommands, `key=value` operands, old-style clusters). Data only; programs not listed here
  * get the default grammar (every `-x`/`--x` is a flag without a value, short options cluster).
  */
-import type { Arity, OptionGrammar } from "../_options.ts";
+import type { Arity, OptionGrammar } from "../option-scanner.ts";
 
 /** A program's argument grammar. */
 export interface ProgramGrammar extends OptionGrammar {

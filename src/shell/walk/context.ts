@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import type { CommandNode, CompoundList } from "unbash";
-import { syntheticWord, type Binding } from "../_words.ts";
+import { syntheticWord, type Binding } from "../words.ts";
 import type { ShellRedirect, ShellWord, Via } from "../types.ts";
 
 /**

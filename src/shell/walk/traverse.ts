@@ -26,7 +26,7 @@ import type {
   Word,
   WordPart,
 } from "unbash";
-import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../_words.ts";
+import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../words.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
