@@ -65,6 +65,7 @@ export class Collector {
   result(): ShellAnalysis {
     return {
       source: this.source,
+      cwd: this.options.cwd,
       commands: this.commands,
       pipes: this.pipes,
       code: this.code,
