@@ -15,6 +15,7 @@ import type {
   ShellWord,
   Unrepresentable,
 } from "../shell/types.ts";
+import type { DiskView } from "../host/disk-view.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
@@ -95,6 +96,8 @@ export interface FactOptions {
    * (`**`, globs in directory names, too many entries). Injected by the adapter; the core stays pure.
    */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+  /** The disk at hook time, read-only and bounded, for the shell analysis; absent in pure evaluations. */
+  readonly disk?: DiskView;
 }
 
 /** Adds a concrete fact for every file a glob fact expands to. */
@@ -220,7 +223,12 @@ export function envValues(fact: CommandFact, name: string): readonly { readonly 
 function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
   const ctx = options.pathContext;
   // the analysis is bounded by a node count (deterministic); `analysisBudgetMs` no longer applies
-  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, repoRoot: ctx.projectDir });
+  const shell = analyzeShell(source, {
+    home: ctx.home,
+    cwd: ctx.cwd,
+    repoRoot: ctx.projectDir,
+    ...(options.disk !== undefined && { disk: options.disk }),
+  });
   // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);

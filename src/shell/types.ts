@@ -9,6 +9,8 @@
  * what could not be represented.
  */
 
+import type { DiskView } from "../host/disk-view.ts";
+
 /** A word after static resolution. */
 export interface ShellWord {
   /** The word exactly as written in the source. */
@@ -260,6 +262,11 @@ export interface AnalyzeOptions {
   readonly repoRoot?: string;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
+  /**
+   * The disk as it is when the hook runs, read-only and bounded (`src/host/disk-view.ts`); handlers
+   * see it as `Walk.disk`. Absent: nothing on disk is known (`NO_DISK`), as in pure evaluations.
+   */
+  readonly disk?: DiskView;
 }
 
 /** A peer a network client reaches: the host as written (lowercased, no port), and the path of the URL. */

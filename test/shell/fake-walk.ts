@@ -2,6 +2,7 @@
  * A fake of the walk a handler talks to (`src/shell/handlers/contract.ts`): it records what the
  * handler reports and asks to run, answers from what the test gives it, and walks nothing itself.
  */
+import { NO_DISK, type DiskView } from "../../src/host/disk-view.ts";
 import type { CodeRecord, Slot, Walk, WrittenFile } from "../../src/shell/handlers/contract.ts";
 import type { InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
 import type { UnrepresentableCode } from "../../src/shell/unrepresentable.ts";
@@ -28,6 +29,8 @@ export interface FakeWalkOptions {
   /** Files written earlier on the line, by path as the handler asks for them. */
   readonly written?: Readonly<Record<string, string>>;
   readonly maxDepth?: number;
+  /** The disk the handler sees (default: nothing on it is known). */
+  readonly disk?: DiskView;
 }
 
 /** A fake walk and the log of what the handler did through it. */
@@ -38,6 +41,7 @@ export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: Walk
   const argv = (words: readonly ArgWord[]): string[] => words.map((w) => w.word.value ?? `<${w.word.text}>`);
   const walk: Walk = {
     options: { home: HOME, cwd: CWD },
+    disk: options.disk ?? NO_DISK,
     command: (index) => commands[index],
     pipedInto: () => [],
     stdinText: () => options.stdin,

@@ -5,6 +5,7 @@
  * handler imports only this contract, the value helpers of `walk/context.ts`, the tables and other
  * handlers, never the walk itself, so a handler can be run against a fake walk in a unit test.
  */
+import type { DiskView } from "../../host/disk-view.ts";
 import type { WordEnv } from "../words.ts";
 import type {
   AnalyzeOptions,
@@ -52,6 +53,11 @@ export interface Walk {
   // --- what it may read -------------------------------------------------------------------------
   /** The analysis options: the home directory, the working directory, the repository root. */
   readonly options: AnalyzeOptions;
+  /**
+   * The disk at hook time, read-only, every call counted against a bound (`NO_DISK` when the
+   * evaluation has none): what a path is, the real path of its existing prefix, a file's text.
+   */
+  readonly disk: DiskView;
   /** A command recorded earlier on the line, by index (`emit`'s result, a producer, a pipe end). */
   command(index: number): ShellCommand | undefined;
   /** The commands whose stdout is piped into the command at `index`, in the order the pipes were made. */

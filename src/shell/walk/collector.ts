@@ -4,6 +4,7 @@
  * The bound is a count (nodes visited, nesting depth), never the clock: the same command gets the
  * same answer on every machine.
  */
+import { NO_DISK, type DiskView } from "../../host/disk-view.ts";
 import type { CodeRecord, WrittenFile } from "../handlers/contract.ts";
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
 import type {
@@ -52,6 +53,8 @@ export class Collector {
   private nodes = 0;
   readonly maxDepth: number;
   private readonly maxNodes: number;
+  /** The disk at hook time (see `Walk.disk`). */
+  readonly disk: DiskView;
 
   constructor(
     readonly source: string,
@@ -59,6 +62,7 @@ export class Collector {
   ) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
+    this.disk = options.disk ?? NO_DISK;
   }
 
   /** The analysis collected so far (complete unless the budget stopped the walk). */
