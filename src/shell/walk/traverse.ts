@@ -3,8 +3,9 @@
  * node kinds is exhaustive; an unknown kind is reported as `unknown-node`, never skipped),
  * threads the value environment (`State`) through lists, branches and loops, resolves words, and
  * hands each simple command to `execute`, which expands aliases and functions and dispatches to
- * the handler of the program's family (`../handlers/`). What commands mean lives in the
- * handlers; this file only knows the shell's grammar.
+ * the handler of the program's family (the registry in `../handlers/index.ts`). What commands
+ * mean lives in the handlers, which see this walker only as the `Walk` of
+ * `../handlers/contract.ts`; this file only knows the shell's grammar.
  */
 import { posix } from "node:path";
 import { parse } from "unbash";
@@ -85,8 +86,6 @@ function stripTabs(body: string): string {
     .join("\n");
 }
 
-/** The walker. One instance per `analyzeShell` call. */
-
 /** XDG base directory variables and their defaults under the home directory (`$XDG_CACHE_HOME/pip`). */
 const XDG_DIRS: readonly (readonly [string, string])[] = [
   ["XDG_CONFIG_HOME", ".config"],
@@ -94,6 +93,7 @@ const XDG_DIRS: readonly (readonly [string, string])[] = [
   ["XDG_DATA_HOME", ".local/share"],
   ["XDG_STATE_HOME", ".local/state"],
 ];
+/** The walker. One instance per `analyzeShell` call. */
 export class Walker extends Collector implements Walk {
   /** The word environment of each state. */
   private readonly envs = new WeakMap<State, WordEnv>();
