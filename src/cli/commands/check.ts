@@ -2,6 +2,7 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
+import { realDisk } from "../../host/disk.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { compileTaskBlock } from "../../hooks/guard/task-constraints.ts";
 import { projectPaths } from "../../host/layout.ts";
@@ -116,6 +117,7 @@ export const checkCommand: Command = {
           : [promptTask(values.task, values.agent, policy.options.caseInsensitivePaths)].filter((t) => t !== undefined),
       taskOwner: (id) => latestAssignee(state, id),
       pendingDecision: readHold(state)?.reason,
+      disk: realDisk(),
     });
     const { evaluation, decision } = decide(judgement);
     const reason = decision === undefined ? undefined : reasonFor(decision, judgement.request, values.agent);

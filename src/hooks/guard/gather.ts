@@ -6,6 +6,8 @@
  * {@link judgementOf} is shared by the hook and `lanes check`/`lanes test`: one call, one policy,
  * the sources of the machine, assembled into the evaluator's context.
  */
+import { realDisk } from "../../host/disk.ts";
+import type { DiskView } from "../../host/disk-view.ts";
 import type { Env } from "../../host/env.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { projectPaths, type ProjectPaths } from "../../host/layout.ts";
@@ -51,6 +53,8 @@ export interface CallToJudge {
   readonly taskOwner?: (taskId: string) => string | undefined;
   /** Why work waits for a human decision, if it does. */
   readonly pendingDecision?: string | undefined;
+  /** The disk as the call finds it (read-only, bounded per call); absent: the evaluation reads no disk. */
+  readonly disk?: DiskView;
 }
 
 /** The judgement of one call, and problems met reading the machine (for stderr). */
@@ -68,6 +72,7 @@ export function judgementOf(policy: CompiledPolicy, call: CallToJudge): { judgem
     ...sources,
     ...(call.taskOwner !== undefined && { taskOwner: call.taskOwner }),
     ...(call.pendingDecision !== undefined && { pendingDecision: call.pendingDecision }),
+    ...(call.disk !== undefined && { disk: call.disk }),
   });
   return { judgement: { policy, request, context, main: call.agent === undefined }, problems };
 }
@@ -159,6 +164,7 @@ export function gather(
     progress,
     tasks: instance?.task === undefined ? [] : [instance.task],
     taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
+    disk: realDisk(),
     // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
     ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
   });
