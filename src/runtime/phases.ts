@@ -48,7 +48,19 @@ export interface PhaseDeps extends RuntimeDeps {
   readonly lock?: LockOptions;
   /** How directives name the CLI and agents for this install (default: `lanes`, bare names). */
   readonly render?: PhaseRender;
+  /**
+   * The gate's check of who wrote a memory file (`written_by`, absent: the agent itself), from the
+   * policy (`writerProblem` of src/policy/memory-lane.ts): a problem, or undefined when it passes.
+   * Without it, a file written for an agent by someone else never passes.
+   */
+  readonly writerCheck?: (agent: string, writtenBy: string | undefined) => string | undefined;
 }
+
+/** The gate's writer check without a policy: only the agent itself writes its file. */
+const ownWriterOnly = (agent: string, writtenBy: string | undefined): string | undefined =>
+  writtenBy === undefined || writtenBy === agent
+    ? undefined
+    : `it was written by \`${writtenBy}\` for \`${agent}\`, and without the compiled policy lanes cannot tell whether \`${agent}\` may have its memory file written for it`;
 
 /** What a phase command returns: the saved state and the text to print (phase content, then the directive). */
 export interface PhaseStep {
@@ -201,13 +213,18 @@ export function advancePhase(
         { phase: phase.id, since, ...(run === undefined ? {} : { run }) },
         deps,
       );
-      return m.ok
-        ? ok({
-            display: m.value.display,
-            summary: m.value.frontmatter.summary,
-            artifacts: m.value.frontmatter.artifacts,
-          })
-        : propagate<never>(m);
+      if (!m.ok) return propagate<never>(m);
+      const problem = (deps.writerCheck ?? ownWriterOnly)(agent, m.value.frontmatter.written_by);
+      if (problem !== undefined)
+        return fail("verify-failed", `\`${m.value.display}\` does not pass: ${problem}`, {
+          help: "write it again as the phase directive shows",
+        });
+      return ok({
+        display: m.value.display,
+        summary: m.value.frontmatter.summary,
+        artifacts: m.value.frontmatter.artifacts,
+        ...(m.value.frontmatter.written_by === undefined ? {} : { writtenBy: m.value.frontmatter.written_by }),
+      });
     };
     const moved = advanceState(read.value, t.value.phases, options, verify, isoTime(nowOf(deps)));
     if (!moved.ok) return propagate(moved);

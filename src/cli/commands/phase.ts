@@ -5,9 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommandFor } from "../../host/env.ts";
+import { cliCommandFor, homeOf } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
 import type { PhaseRender } from "../../runtime/phase-state.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import { laneWritesOwnMemory, writerProblem } from "../../policy/memory-lane.ts";
+import { policyForCli } from "../policy-source.ts";
 import { parseCommandArgs } from "../args.ts";
 import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
@@ -63,16 +66,40 @@ function print(ctx: CliContext, json: boolean | undefined, step: PhaseStep): voi
  * agent by its bare name when the project has it in `.claude/agents/`, else namespaced `lanes:`
  * (the plugin's agents).
  */
-function renderFor(projectDir: string): PhaseRender {
+function renderFor(projectDir: string, policy: CompiledPolicy | undefined): PhaseRender {
   const dir = cliDir();
   return {
     cli: dir === undefined ? "lanes" : cliCommandFor(dir, projectDir),
+    writesOwnMemory: (name) => {
+      const agent = policy?.agents.find((a) => a.name === name);
+      return agent === undefined || laneWritesOwnMemory(agent, policy!);
+    },
     agentRef: (name) =>
       existsSync(join(projectPaths(projectDir).agents, `${name}.md`)) ||
       dir === undefined ||
       dir.startsWith(`${projectDir}/`)
         ? name
         : `lanes:${name}`,
+  };
+}
+
+/** The policy the gate and the directives read the agents' tools from; undefined when it does not compile. */
+function policyOf(projectDir: string, ctx: CliContext): CompiledPolicy | undefined {
+  try {
+    return policyForCli(projectDir, homeOf(ctx.env)).policy;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the phase functions need from the policy: how directives name things, and the gate's writer check. */
+function depsFor(projectDir: string, ctx: CliContext) {
+  const policy = policyOf(projectDir, ctx);
+  return {
+    render: renderFor(projectDir, policy),
+    ...(policy === undefined
+      ? {}
+      : { writerCheck: (agent: string, writtenBy: string | undefined) => writerProblem(policy, agent, writtenBy) }),
   };
 }
 
@@ -95,7 +122,7 @@ async function start(args: readonly string[], ctx: CliContext): Promise<void> {
   print(
     ctx,
     values.json,
-    unwrap(startPhases(projectDir, skill, composite.phases, taskId, options, { render: renderFor(projectDir) })),
+    unwrap(startPhases(projectDir, skill, composite.phases, taskId, options, depsFor(projectDir, ctx))),
   );
 }
 
@@ -114,7 +141,7 @@ async function advance(args: readonly string[], ctx: CliContext): Promise<void> 
     phases,
     required(values.task, "task", usage),
     { skip: values.skip === true, retry: values.retry === true },
-    { render: renderFor(projectDir) },
+    depsFor(projectDir, ctx),
   );
   print(ctx, values.json, unwrap(step));
 }
@@ -133,7 +160,7 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
         skill,
         composite.phases,
         required(values.task, "task", usage),
-        { render: renderFor(projectDir) },
+        depsFor(projectDir, ctx),
         composite.onComplete ?? {},
       ),
     ),
@@ -149,7 +176,7 @@ async function status(args: readonly string[], ctx: CliContext): Promise<void> {
     ctx,
     values.json,
     unwrap(
-      phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) }),
+      phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), depsFor(projectDir, ctx)),
     ),
   );
 }
