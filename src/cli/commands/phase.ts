@@ -175,9 +175,7 @@ async function status(args: readonly string[], ctx: CliContext): Promise<void> {
   print(
     ctx,
     values.json,
-    unwrap(
-      phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), depsFor(projectDir, ctx)),
-    ),
+    unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), depsFor(projectDir, ctx))),
   );
 }
 
