@@ -107,6 +107,14 @@ export function writerProblem(
   return `it was written by \`${writtenBy}\`, which did not start \`${agent}\` and may not write its memory file`;
 }
 
+/** The rule, as data for `lanes rules` and `lanes log --explain`. */
+export const MEMORY_LANE_RULE = {
+  id: "lane.memory-not-own",
+  layer: "role",
+  effect: "deny",
+  what: "writing a memory file that is not the caller's own: another agent's, or one an agent that writes its own should write (the main session writes only orchestrators', agents' without a definition, and read-only agents' with `--written-by main`)",
+} as const;
+
 const match = (why: string, instead: string, subject: string, scope: string): Match => ({
   ruleId: "lane.memory-not-own",
   layer: "role",
