@@ -257,6 +257,13 @@ function lintSkill(
   });
 
   def.handoffs.forEach((h, i) => {
+    if (h.fallback_to !== undefined && !skills.has(h.fallback_to))
+      add(
+        "unknown-handoff-target",
+        at(skill, ["handoffs", i, "fallback_to"]),
+        `\`${def.id}\` falls back to \`${h.fallback_to}\`, which does not exist`,
+        `create the skill \`${h.fallback_to}\` or name an existing fallback${near(h.fallback_to, skills)}`,
+      );
     if (!skills.has(h.to))
       add(
         "unknown-handoff-target",

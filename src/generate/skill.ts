@@ -5,7 +5,7 @@
  * the text after `/<id>`, or the Skill tool's `args`). Pure and deterministic.
  */
 import { runsInMain } from "../definitions/phases.ts";
-import type { SkillDefinition, SkillHandoff } from "../definitions/skill.ts";
+import { offersLearnings, type SkillDefinition, type SkillHandoff } from "../definitions/skill.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "./handoff-context.ts";
@@ -133,6 +133,35 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
       ),
       "The first matching row wins (they are in priority order). Match whole words, any case.",
     );
+    const typed = handoffs.filter((h) => h.type === "conditional" || h.require_approval === true);
+    if (typed.length > 0)
+      parts.push(
+        `**Typed handoffs** (inter-skill protocol §3): add these options to the \`handoff\` command below and do what the terms it prints say:\n\n${bullets(
+          typed.map((h) => {
+            const options = [
+              ...(h.type === "conditional"
+                ? [
+                    `--type conditional --proceed-if "${h.proceed_if!}"${h.fallback_to === undefined ? "" : ` --fallback-to ${h.fallback_to}`}`,
+                  ]
+                : []),
+              ...(h.require_approval === true ? ["--require-approval"] : []),
+            ].join(" ");
+            const what = [
+              ...(h.type === "conditional"
+                ? [
+                    `only if ${h.proceed_if!.replace(/\.$/, "")}; otherwise ${h.fallback_to === undefined ? "stay here and report why" : `hand off to \`${skillRef(ctx, h.fallback_to)}\` instead`}`,
+                  ]
+                : []),
+              ...(h.require_approval === true
+                ? [
+                    `a checkpoint: first \`${cli} checkpoint save --skill ${def.id}\`, then ask the human to approve and wait for the answer before it starts`,
+                  ]
+                : []),
+            ].join("; ");
+            return `to \`${skillRef(ctx, h.to)}\`: \`${options}\`: ${what}.`;
+          }),
+        )}`,
+      );
   }
   parts.push(
     `**To hand off:**\n\n${numbered([
@@ -222,7 +251,11 @@ function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
       `Subagents run in the background by default: wait for each one's completion notice before you advance.`,
       `Advance: \`${cli} phase advance ${def.id} --task <id>\` checks the memory files and prints the next phase. It passes only a file written for this phase of this run, by the phase's agent, after the phase started. Add \`--skip\` when an OPTIONAL phase's trigger does not hold, and \`--retry\` when a REMEDIATION or ITERATIVE phase's check fails; when it refuses, do what its message says.`,
       `Pausing or before a long phase: \`${cli} checkpoint save --skill ${def.id}\`. To continue in a new session: \`${cli} checkpoint resume <id>\`, then \`${cli} phase status ${def.id} --task <id>\` for the directive.`,
-      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\`, then \`${cli} progress leave ${def.id} --status success\`, and report the summary it printed.`,
+      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\`, then \`${cli} progress leave ${def.id} --status success\`, and report the summary it printed${
+        offersLearnings(def.id, def.on_complete ?? {})
+          ? `. Then do what its LEARNINGS line says: ask the human whether to capture what the run taught with \`${skillRef(ctx, "develop-learnings")}\``
+          : ""
+      }.`,
     ]),
     `In what these commands print, \`lanes\` stands for \`${cli}\`${ctx.target === "plugin" ? " and agent names take the `lanes:` prefix" : ""}. Lost the directive? \`${cli} phase status ${def.id} --task <id>\` prints it again; \`${cli} phase list\` shows the runs; \`${cli} help phase\` lists the options.`,
   ].join("\n\n");

@@ -12,7 +12,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import { z } from "zod";
-import { SkillArgument, SkillCompletion } from "../definitions/skill.ts";
+import { offersLearnings, SkillArgument, SkillCompletion } from "../definitions/skill.ts";
+
+export { offersLearnings, SKILLS_BYPASSING_LEARNINGS } from "../definitions/skill.ts";
 import { KebabName } from "../schema/atoms.ts";
 import type { PhaseList } from "../definitions/phases.ts";
 import { projectPaths } from "../host/layout.ts";
@@ -249,7 +251,12 @@ export function completePhases(
   phases: unknown,
   taskId: string,
   deps: PhaseDeps = {},
-  onComplete: { readonly archive_memory?: boolean; readonly directive?: string | undefined } = {},
+  onComplete: {
+    readonly archive_memory?: boolean;
+    readonly directive?: string | undefined;
+    readonly capture_learnings?: boolean;
+  } = {},
+  learnings: { readonly skill: string; readonly cli: string } | undefined = undefined,
 ): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
@@ -278,6 +285,10 @@ export function completePhases(
       );
     }
     if (onComplete.directive !== undefined) notes.push(`NEXT: ${onComplete.directive.trim()}`);
+    if (learnings !== undefined && offersLearnings(skill, onComplete))
+      notes.push(
+        `LEARNINGS: this run's memory files and phase outputs are the evidence of what it taught. Ask the human whether to capture the learnings now; if yes, invoke \`${learnings.skill}\` with task \`${taskId}\` of \`${skill}\` as its scope (\`${learnings.cli} phase status ${skill} --task ${taskId} --json\` holds the outputs). If not, say they can run it later.`,
+      );
     const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n${notes.length === 0 ? "" : `\n${notes.join("\n\n")}\n`}`;
     return ok({ state: done.value.state, text });
   });

@@ -817,6 +817,32 @@ describe("phase fields of the seeds: main session, configuration, script, argume
     }
   });
 
+  it.each<[string, string, { capture_learnings?: boolean }, boolean]>([
+    ["offers to capture learnings after a run", "demo", {}, true],
+    ["not for a skill that opts out", "demo", { capture_learnings: false }, false],
+    ["never for the learnings skill itself (SKILLS_BYPASSING_LEARNINGS)", "develop-learnings", {}, false],
+  ])("the learnings hook %s", (_name, skill, onComplete, offered) => {
+    const p = tempProject();
+    try {
+      const one = checkPhases(skill, [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: null })]);
+      if (!one.ok) throw new Error("invalid");
+      const deps = { now: steppingClock() };
+      startPhases(p.dir, skill, one.value, "t1", {}, deps);
+      const s = readJson(join(p.dir, ".claude", "state", "phases", `${skill}--t1.json`)) as PhaseState;
+      writeMemory(p.dir, { taskId: "t1", agent: "a", phase: "0", run: s.run_id!, summary: "done", body: "x" });
+      advancePhase(p.dir, skill, one.value, "t1", {}, deps);
+      const done = completePhases(p.dir, skill, one.value, "t1", deps, onComplete, {
+        skill: "/develop-learnings",
+        cli: "lanes",
+      });
+      const line = `LEARNINGS: this run's memory files and phase outputs are the evidence of what it taught. Ask the human whether to capture the learnings now; if yes, invoke \`/develop-learnings\` with task \`t1\` of \`${skill}\` as its scope`;
+      if (offered) expect(done.ok && done.value.text).toContain(line);
+      else expect(done.ok && done.value.text).not.toContain("LEARNINGS:");
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it("lists runs with where they stand", () => {
     const p = tempProject();
     try {

@@ -16,12 +16,15 @@ import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../host/ids.ts";
+import { auditLog } from "../../hooks/audit.ts";
+import { isoTime } from "../../io/time.ts";
 import {
   advancePhase,
   completePhases,
   listRuns,
   loadComposite,
   loadSkillPhases,
+  offersLearnings,
   phaseStatus,
   renderRuns,
   startPhases,
@@ -146,25 +149,37 @@ async function advance(args: readonly string[], ctx: CliContext): Promise<void> 
   print(ctx, values.json, unwrap(step));
 }
 
+/** The learnings skill, when this install has it (the learnings hook offers it). */
+function learningsSkill(projectDir: string): { skill: string; cli: string } | undefined {
+  if (!loadComposite(projectDir, LEARNINGS_SKILL, packSkills()).ok) return undefined;
+  const render = renderFor(projectDir, undefined);
+  return { skill: `/${render.agentRef(LEARNINGS_SKILL)}`, cli: render.cli };
+}
+
+const LEARNINGS_SKILL = "develop-learnings";
+
 async function complete(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const skill = skillOf(positionals, "complete");
   const projectDir = projectDirOf(values.project, ctx);
   const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
-  print(
-    ctx,
-    values.json,
-    unwrap(
-      completePhases(
-        projectDir,
-        skill,
-        composite.phases,
-        required(values.task, "task", usage),
-        depsFor(projectDir, ctx),
-        composite.onComplete ?? {},
-      ),
-    ),
+  const taskId = required(values.task, "task", usage);
+  const onComplete = composite.onComplete ?? {};
+  const learnings = learningsSkill(projectDir);
+  const step = unwrap(
+    completePhases(projectDir, skill, composite.phases, taskId, depsFor(projectDir, ctx), onComplete, learnings),
   );
+  const logged = auditLog(projectPaths(projectDir)).append({
+    ts: isoTime(new Date()),
+    event: "skill-completed",
+    subject: `${skill} for task ${taskId}`,
+    skill,
+    run_task: taskId,
+    ...(step.state.run_id === undefined ? {} : { run: step.state.run_id }),
+    learnings: learnings === undefined ? "unavailable" : offersLearnings(skill, onComplete) ? "offered" : "bypassed",
+  });
+  if (logged !== undefined) ctx.err(`${logged}\n`);
+  print(ctx, values.json, step);
 }
 
 async function status(args: readonly string[], ctx: CliContext): Promise<void> {
