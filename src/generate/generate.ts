@@ -3,13 +3,14 @@
  * render every agent and skill (and, for the plugin, the JSON Schemas), then write what changed, or
  * with `check` only report it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadDefinitionSet, type DefinitionSet } from "../definitions/load.ts";
 import { renderAgent } from "./agent.ts";
 import { writesOwnMemory } from "../policy/memory-lane.ts";
 import type { RenderContext, RenderTarget } from "./context.ts";
-import { lint, type Finding } from "./lint.ts";
+import type { Finding } from "./lint.ts";
+import { lintTeam } from "./team.ts";
 import { renderJsonSchemas } from "./schemas.ts";
 import { renderSkill, type SkillRenderContext, type SkillSummary } from "./skill.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "./write.ts";
@@ -89,6 +90,20 @@ export function skillContext(set: DefinitionSet, ctx: RenderContext): SkillRende
   };
 }
 
+/**
+ * The pack's skills as `lanes init` installed them into a project: those with a copy in
+ * `<definitions>/base/skills/` (the version installed last, for the three-way upgrade). The plugin's
+ * own definitions have none: there every skill is the team's, and a missing agent is an error.
+ */
+export function shippedSkills(definitionsDir: string): ReadonlySet<string> {
+  const base = join(definitionsDir, "base", "skills");
+  try {
+    return new Set(readdirSync(base).filter((id) => existsSync(join(base, id, "skill.yaml"))));
+  } catch {
+    return new Set();
+  }
+}
+
 /** Renders every file of a loaded set. Pure. */
 export function renderAll(set: DefinitionSet, ctx: RenderContext, options: { schemas: boolean }): OutputFile[] {
   const skillCtx = skillContext(set, ctx);
@@ -109,8 +124,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   const dirs = defaultDirs(options.root, options.target);
   const definitionsDir = options.definitionsDir ?? dirs.definitionsDir;
   const outDir = options.outDir ?? dirs.outDir;
-  const set = loadDefinitionSet(definitionsDir, options.root);
-  const findings = lint(set);
+  const { set, findings } = lintTeam(loadDefinitionSet(definitionsDir, options.root), shippedSkills(definitionsDir));
   if (findings.some((f) => f.severity === "error"))
     return { findings, changes: [], written: false, outDir, definitionsDir };
   const files = renderAll(set, { target: options.target }, { schemas: options.schemas ?? options.target === "plugin" });

@@ -9,11 +9,13 @@ import { describe, expect, it } from "vitest";
 import { loadDefinitionSet, type LocatedSkill } from "../../src/definitions/load.ts";
 import { SkillDefinition } from "../../src/definitions/skill.ts";
 import { FINDING_IDS, formatFindings, lint, type FindingId } from "../../src/generate/lint.ts";
+import { shippedSkills } from "../../src/generate/generate.ts";
+import { lintTeam } from "../../src/generate/team.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/definitions/lint");
 const lintFixture = (id: string) => {
   const dir = join(FIXTURES, id);
-  return lint(loadDefinitionSet(dir, dir));
+  return lintTeam(loadDefinitionSet(dir, dir), shippedSkills(dir)).findings;
 };
 
 const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
@@ -60,6 +62,13 @@ const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
     16,
     /^`router` stays for "refund the customer", the test expects `billing`$/,
     /fix the handoff triggers or priorities, or the test/,
+  ],
+  [
+    "skill-set-aside",
+    "skills/release/skill.yaml",
+    2,
+    /^shipped skill `release` needs agent `writer`, which this team does not have: it is set aside \(not rendered\)/,
+    /add that agent under `\.claude\/lanes\/agents\/`/,
   ],
   [
     "unknown-handoff-target",
@@ -156,7 +165,7 @@ describe("lint fixtures", () => {
       file,
       line,
       severity:
-        id === "missing-schema-comment" || id === "unknown-template-slot"
+        id === "missing-schema-comment" || id === "unknown-template-slot" || id === "skill-set-aside"
           ? "warning"
           : id === "owned-path-overlap"
             ? "info"

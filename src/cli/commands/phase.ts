@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommandFor, homeOf } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
-import type { PhaseRender } from "../../runtime/phase-state.ts";
+import { phaseAgents, type PhaseRender } from "../../runtime/phase-state.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import { laneWritesOwnMemory, writerProblem } from "../../policy/memory-lane.ts";
 import { policyForCli } from "../policy-source.ts";
@@ -16,6 +16,7 @@ import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../host/ids.ts";
+import { shippedSkills } from "../../generate/generate.ts";
 import { auditLog } from "../../hooks/audit.ts";
 import { isoTime } from "../../io/time.ts";
 import {
@@ -120,6 +121,18 @@ async function start(args: readonly string[], ctx: CliContext): Promise<void> {
   const skill = skillOf(positionals, "start");
   const projectDir = projectDirOf(values.project, ctx);
   const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
+  const policy = policyOf(projectDir, ctx);
+  // a shipped skill naming agents this team lacks is set aside by the build (src/generate/team.ts)
+  const missing =
+    policy === undefined || !shippedSkills(projectPaths(projectDir).lanesDir).has(skill)
+      ? []
+      : [...new Set(composite.phases.flatMap(phaseAgents))].filter((a) => !policy.agents.some((x) => x.name === a));
+  if (missing.length > 0)
+    throw new CliError(
+      `skill \`${skill}\` needs agent${missing.length === 1 ? "" : "s"} ${missing.map((m) => `\`${m}\``).join(", ")}, which this team does not have: it cannot run here`,
+      1,
+      "add the agents under `.claude/lanes/agents/`, or adapt the skill's phases to your agents (`lanes lint` lists the skills set aside)",
+    );
   const taskId = values.task ?? newId("task", new Date(), Math.random);
   const options = { force: values.force === true, args: values.arg ?? [], argumentSpecs: composite.arguments };
   print(
