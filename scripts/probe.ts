@@ -1,27 +1,33 @@
 /**
  * `npx tsx scripts/probe.ts <file.yaml|file.txt> [...]`: how the built-in policy judges a set of
  * commands written apart from the corpus, as rates. A `.yaml` file holds `cases` like
- * test/cases/*.yaml (only `command` and `decision` are read); a `.txt` file holds one command per
+ * test/cases/*.yaml (only `command`, `decision`, `files` and `links` are read); a `.txt` file holds one command per
  * line, `#` comments, and a line `== deny` or `== none` sets the expectation of the lines below it.
  * Prints each miss (expected, got, rule ids, command) and the share of destructive commands denied
  * and of everyday commands with no objection. Context as the corpus (test/cases/README.md).
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import type { DiskView } from "../src/host/disk-view.ts";
+import { caseDisk, type CorpusCase } from "../test/helpers/corpus.ts";
 import { judge, testPolicy } from "../test/helpers/guard.ts";
 
 interface Probe {
   readonly command: string;
   readonly decision: string;
   readonly file: string;
+  /** The disk of a `.yaml` case with `files:` or `links:`. */
+  readonly disk?: DiskView | undefined;
 }
 
 function read(file: string): Probe[] {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".yaml") || file.endsWith(".yml")) {
-    const data = parse(text) as { cases?: { command?: string; decision?: string }[] };
+    const data = parse(text) as { cases?: Partial<CorpusCase>[] };
     return (data.cases ?? []).flatMap((c) =>
-      typeof c.command === "string" ? [{ command: c.command, decision: c.decision ?? "none", file }] : [],
+      typeof c.command === "string"
+        ? [{ command: c.command, decision: c.decision ?? "none", file, disk: caseDisk(c) }]
+        : [],
     );
   }
   let expected = "none";
@@ -44,7 +50,7 @@ const policy = testPolicy([
 const probes = process.argv.slice(2).flatMap(read);
 const tally = { deny: { total: 0, denied: 0, asked: 0 }, none: { total: 0, quiet: 0, asked: 0 } };
 for (const p of probes) {
-  const e = judge(policy, p.command);
+  const e = judge(policy, p.command, p.disk === undefined ? {} : { disk: p.disk });
   const got = e.decision?.effect ?? "none";
   const ids = e.decision?.ruleIds.join(",") ?? "";
   if (p.decision === "deny") {

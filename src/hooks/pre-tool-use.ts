@@ -17,6 +17,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { realDisk } from "../host/disk.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { evaluate, evaluationContext } from "../policy/evaluate.ts";
 import type { CompiledPolicy } from "../policy/compiled.ts";
@@ -258,6 +259,7 @@ function judge(input: ToolHookInput, deps: GuardDeps): HookOutcome {
     request,
     evaluationContext(policy, {
       ...sources,
+      disk: realDisk(),
       taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
       // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
       ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),

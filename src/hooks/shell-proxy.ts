@@ -13,4 +13,6 @@ const shell = (): typeof Shell => (loaded ??= loadBundle("shell") as typeof Shel
 export const analyzeShell: typeof Shell.analyzeShell = (source, options) => shell().analyzeShell(source, options);
 export const argView: typeof Shell.argView = (command) => shell().argView(command);
 export const fileEffects: typeof Shell.fileEffects = (analysis) => shell().fileEffects(analysis);
+export const flagWrites: typeof Shell.flagWrites = (analysis) => shell().flagWrites(analysis);
 export const networkSends: typeof Shell.networkSends = (analysis) => shell().networkSends(analysis);
+export const statementTexts: typeof Shell.statementTexts = (...a) => shell().statementTexts(...a);

@@ -11,6 +11,7 @@
  * 5. combine: the one precedence function (combine.ts).
  */
 import { compilePathGlob } from "../globs/compile.ts";
+import type { DiskView } from "../host/disk-view.ts";
 import { combine } from "./combine.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { extractFacts, type Facts } from "./facts.ts";
@@ -37,6 +38,8 @@ export interface EvaluateContext {
   readonly tasks: readonly TaskConstraints[];
   /** Expands globs against the file system (see FactOptions); absent in pure evaluations. */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+  /** The disk at hook time, read-only and bounded (`src/host/disk-view.ts`); absent in pure evaluations. */
+  readonly disk?: DiskView;
   /** The agent a task is assigned to (task-channel rules); absent = no task known. */
   readonly taskOwner?: (taskId: string) => string | undefined;
   /** Why work waits for a human decision (task-channel hold), if it does. */
@@ -52,6 +55,8 @@ export interface EvaluationSources {
   /** Task constraints in force (progress file, per-instance task blocks). */
   readonly tasks: readonly TaskConstraints[];
   readonly expandGlob?: EvaluateContext["expandGlob"];
+  /** The hook and `lanes check` pass `realDisk()` (src/host/disk.ts), tests a fake one. */
+  readonly disk?: DiskView;
   readonly taskOwner?: EvaluateContext["taskOwner"];
   readonly pendingDecision?: string | undefined;
 }
@@ -67,6 +72,7 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     knownAgentTypes: new Set(policy.knownAgentTypes),
     tasks: sources.tasks,
     ...(sources.expandGlob !== undefined && { expandGlob: sources.expandGlob }),
+    ...(sources.disk !== undefined && { disk: sources.disk }),
     ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
     ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
   };
@@ -136,6 +142,7 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
     pathContext,
     analysisBudgetMs: policy.options.analysisBudgetMs,
     ...(context.expandGlob !== undefined && { expandGlob: context.expandGlob }),
+    ...(context.disk !== undefined && { disk: context.disk }),
   });
   const matches: Match[] = [
     ...matchSettingsRules(context.settingsRules, facts, {

@@ -3,10 +3,11 @@
  * call goes through the shell analysis; file tools become file accesses; Agent and Skill calls
  * become spawn and skill facts. Paths are normalised and classified here, once.
  */
-import { analyzeShell, argView, fileEffects, networkSends } from "../shell/index.ts";
+import { analyzeShell, argView, fileEffects, flagWrites, networkSends } from "../shell/index.ts";
 import type {
   ArgView,
   CodeExecution,
+  FileEffect,
   NetworkSend,
   ShellAnalysis,
   ShellCommand,
@@ -14,6 +15,7 @@ import type {
   ShellWord,
   Unrepresentable,
 } from "../shell/types.ts";
+import type { DiskView } from "../host/disk-view.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
@@ -53,6 +55,8 @@ export interface FileFact {
   readonly filtered: boolean;
   /** The write replaces the file's whole content (`> f`, `truncate`, `cp x f`), not an append or an edit. */
   readonly overwrite: boolean;
+  /** A `chmod` that keeps the owner's access and only takes the group's and others' away (`FileEffect.tightens`). */
+  readonly tightens: boolean;
   /** `tool` for file tools; for Bash, how the shell analysis derived it. */
   readonly basis: "tool" | "known" | "redirect" | "operand" | "interpreter" | "flag";
   /** The command index for Bash facts. */
@@ -71,8 +75,6 @@ export interface Facts {
   readonly budgetExceeded: boolean;
   /** What the network clients of a Bash command send (peers, secret-bearing variables, stdin). */
   readonly sends: readonly NetworkSend[];
-  /** Heredoc, herestring and static piped text given to each command's stdin, by command index. */
-  readonly stdinText: ReadonlyMap<number, readonly string[]>;
   /** The agent type an Agent call asks for. */
   readonly spawn: string | undefined;
   /** The skill a Skill call invokes. */
@@ -94,6 +96,8 @@ export interface FactOptions {
    * (`**`, globs in directory names, too many entries). Injected by the adapter; the core stays pure.
    */
   readonly expandGlob?: (absPattern: string, dot: boolean) => readonly string[] | undefined;
+  /** The disk at hook time, read-only and bounded, for the shell analysis; absent in pure evaluations. */
+  readonly disk?: DiskView;
 }
 
 /** Adds a concrete fact for every file a glob fact expands to. */
@@ -161,6 +165,7 @@ function fileFact(
     force?: boolean;
     filtered?: boolean;
     overwrite?: boolean;
+    tightens?: boolean;
     dynamic?: boolean;
     /** What is known of a dynamic path: the text it starts with (`/dev/sd$X`). */
     known?: ShellWord["known"];
@@ -187,6 +192,7 @@ function fileFact(
     force: extra.force ?? false,
     filtered: extra.filtered ?? false,
     overwrite: extra.overwrite ?? false,
+    tightens: extra.tightens ?? false,
     basis,
     command,
     classes,
@@ -213,210 +219,16 @@ export function envValues(fact: CommandFact, name: string): readonly { readonly 
   return fact.command.assignments.filter((a) => a.name === name).map((a) => ({ value: a.value.value }));
 }
 
-/**
- * Programs that write files because of a flag or a subcommand (formatters and linters with
- * `--write`/`--fix`, snapshot updates, `git apply`, `npm pkg set`, codemods). The shell analysis
- * knows their argv, not their effect: this table turns them into write facts.
- */
-interface FlagWrite {
-  readonly programs: readonly string[];
-  /** Leading positionals (a subcommand), `a|b` alternatives. */
-  readonly args?: readonly string[];
-  /** One of these makes it write (anywhere in argv, also after `--`); absent: it always writes. */
-  readonly flags?: readonly string[];
-  /** A dry run or check: no write. */
-  readonly unless?: readonly string[];
-  /** Options of the program that take a value (skipped when collecting operands). */
-  readonly valued?: readonly string[];
-  /** Operands that are not paths, after `args` (a codemod's transform name). */
-  readonly skip?: number;
-  /** `operands`: the path operands (default `defaults`); `globs`: these, under its directory; `unknown`: files named at run time. */
-  readonly writes: "operands" | "unknown" | { readonly globs: readonly string[] };
-  readonly defaults?: readonly string[];
-}
-
-const SNAPSHOT_FLAGS = ["-u", "--update", "--updateSnapshot", "--update-snapshots"];
-const FLAG_WRITES: readonly FlagWrite[] = [
-  {
-    programs: ["eslint"],
-    flags: ["--fix"],
-    valued: [
-      "-c",
-      "--config",
-      "--ext",
-      "--rulesdir",
-      "--format",
-      "-f",
-      "-o",
-      "--output-file",
-      "--parser",
-      "--resolve-plugins-relative-to",
-      "--max-warnings",
-      "--cache-location",
-    ],
-    writes: "operands",
-    defaults: ["."],
-  },
-  {
-    programs: ["prettier"],
-    flags: ["--write", "-w"],
-    valued: ["--config", "--ignore-path", "--plugin", "--parser", "--log-level"],
-    writes: "operands",
-  },
-  {
-    programs: ["stylelint"],
-    flags: ["--fix"],
-    valued: ["--config", "-c", "--custom-syntax", "-o", "--output-file"],
-    writes: "operands",
-  },
-  {
-    programs: ["biome"],
-    args: ["check|lint|format"],
-    flags: ["--write", "--fix", "--apply", "--apply-unsafe", "--unsafe"],
-    valued: ["--config-path"],
-    writes: "operands",
-    defaults: ["."],
-  },
-  {
-    programs: ["ruff"],
-    args: ["check"],
-    flags: ["--fix"],
-    valued: ["--config", "--select", "--ignore"],
-    writes: "operands",
-    defaults: ["."],
-  },
-  {
-    programs: ["ruff"],
-    args: ["format"],
-    unless: ["--check", "--diff"],
-    valued: ["--config"],
-    writes: "operands",
-    defaults: ["."],
-  },
-  {
-    programs: ["black", "isort"],
-    unless: ["--check", "--check-only", "--diff"],
-    valued: ["--config", "-l", "--line-length"],
-    writes: "operands",
-  },
-  { programs: ["autopep8"], flags: ["-i", "--in-place"], writes: "operands" },
-  { programs: ["gofmt", "goimports"], flags: ["-w"], writes: "operands" },
-  { programs: ["rustfmt"], unless: ["--check"], writes: "operands" },
-  { programs: ["clang-format"], flags: ["-i"], valued: ["--style", "-style"], writes: "operands" },
-  { programs: ["cargo"], args: ["fmt"], unless: ["--check"], writes: { globs: ["**/*.rs"] } },
-  { programs: ["cargo"], args: ["clippy"], flags: ["--fix"], writes: { globs: ["**/*.rs"] } },
-  { programs: ["git"], args: ["apply"], unless: ["--check", "--stat", "--numstat", "--summary"], writes: "unknown" },
-  { programs: ["patch"], unless: ["--dry-run"], writes: "unknown" },
-  { programs: ["npm", "pnpm"], args: ["pkg", "set|delete|fix"], writes: { globs: ["package.json"] } },
-  { programs: ["vitest", "jest"], flags: SNAPSHOT_FLAGS, writes: { globs: ["**/__snapshots__/**"] } },
-  {
-    programs: ["npm", "pnpm", "yarn", "bun"],
-    args: ["test|t|run"],
-    flags: SNAPSHOT_FLAGS,
-    writes: { globs: ["**/__snapshots__/**"] },
-  },
-  { programs: ["playwright"], args: ["test"], flags: SNAPSHOT_FLAGS, writes: { globs: ["**/*-snapshots/**"] } },
-  {
-    programs: ["jscodeshift"],
-    unless: ["--dry", "-d"],
-    valued: ["-t", "--transform", "--parser", "--extensions", "--ignore-pattern", "--ignore-config", "-c", "--cpus"],
-    writes: "operands",
-  },
-  {
-    programs: ["@next/codemod", "@codemod/cli", "codemod", "react-codemod"],
-    unless: ["--dry", "-d"],
-    skip: 1,
-    writes: "operands",
-  },
-];
-
-/** Package runners: `npx eslint`, `pnpm dlx x`, `yarn exec x`, `bunx x` run their first operand. */
-const RUNNERS: Readonly<Record<string, readonly string[]>> = {
-  npx: [],
-  bunx: [],
-  pnpx: [],
-  pnpm: ["exec", "dlx"],
-  yarn: ["exec", "dlx"],
-  npm: ["exec", "x"],
-};
-
-/** `@next/codemod@latest` → `@next/codemod`; `eslint@8` → `eslint`. */
-const packageName = (spec: string): string => {
-  const at = spec.indexOf("@", 1);
-  return at === -1 ? spec : spec.slice(0, at);
-};
-
-/** The program a command really runs and the positionals it gets (through a package runner). */
-export function runWhat(fact: CommandFact): { program: string | undefined; positionals: readonly ShellWord[] } {
-  const runner = fact.program === undefined ? undefined : RUNNERS[fact.program];
-  const positionals = fact.view.positionals;
-  if (runner === undefined) return { program: fact.program, positionals };
-  const skip = runner.length === 0 ? 0 : runner.includes(positionals[0]?.value ?? "") ? 1 : -1;
-  if (skip === -1) return { program: fact.program, positionals };
-  const tool = positionals[skip]?.value;
-  return tool === undefined
-    ? { program: fact.program, positionals }
-    : { program: packageName(tool), positionals: positionals.slice(skip + 1) };
-}
-
-function flagWrites(fact: CommandFact, ctx: PathContext): FileFact[] {
-  const out: FileFact[] = [];
-  const cwd = fact.command.cwd;
-  const has = (f: string) => fact.view.flags.has(f) || fact.argv.includes(f);
-  for (const { program, positionals } of [
-    runWhat(fact),
-    { program: fact.program, positionals: fact.view.positionals },
-  ]) {
-    if (program === undefined) continue;
-    const row = FLAG_WRITES.find(
-      (r) =>
-        r.programs.includes(program) &&
-        (r.args ?? []).every((a, i) => a.split("|").includes(positionals[i]?.value ?? "")) &&
-        (r.flags === undefined || r.flags.some(has)) &&
-        !(r.unless ?? []).some(has),
-    );
-    if (row === undefined) continue;
-    const at = cwd ?? ctx.cwd;
-    if (row.writes === "unknown") {
-      out.push(
-        fileFact(`files named by \`${fact.command.text}\``, "write", "flag", fact.index, { dynamic: true, cwd }, ctx),
-      );
-    } else if (row.writes === "operands") {
-      const valued = new Set(row.valued ?? []);
-      const skipped = new Set<ShellWord>();
-      const words = fact.command.argv;
-      for (let i = 1; i < words.length; i++)
-        if (valued.has(words[i]!.value ?? "") && words[i + 1] !== undefined) skipped.add(words[i + 1]!);
-      const operands = positionals
-        .slice((row.args?.length ?? 0) + (row.skip ?? 0))
-        .filter((w) => !skipped.has(w) && !(w.value ?? "").startsWith("-"));
-      const targets: { text: string; value: string | undefined; glob: boolean }[] =
-        operands.length > 0 ? [...operands] : (row.defaults ?? []).map((d) => ({ text: d, value: d, glob: false }));
-      for (const w of targets)
-        out.push(
-          fileFact(
-            w.value ?? w.text,
-            "write",
-            "flag",
-            fact.index,
-            { dynamic: w.value === undefined, glob: w.glob, recursive: true, cwd: at },
-            ctx,
-          ),
-        );
-    } else {
-      for (const g of row.writes.globs)
-        out.push(fileFact(`${at}/${g}`, "write", "flag", fact.index, { glob: true, cwd: at }, ctx));
-    }
-    break;
-  }
-  return out;
-}
-
 /** Facts of a Bash command string. */
 function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
   const ctx = options.pathContext;
   // the analysis is bounded by a node count (deterministic); `analysisBudgetMs` no longer applies
-  const shell = analyzeShell(source, { home: ctx.home, cwd: ctx.cwd, repoRoot: ctx.projectDir });
+  const shell = analyzeShell(source, {
+    home: ctx.home,
+    cwd: ctx.cwd,
+    repoRoot: ctx.projectDir,
+    ...(options.disk !== undefined && { disk: options.disk }),
+  });
   // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
@@ -431,30 +243,26 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     };
   });
 
-  const files: FileFact[] = [];
-  for (const effect of fileEffects(shell)) {
-    const command = shell.commands[effect.command];
-    const cwd = command?.cwd;
-    files.push(
-      fileFact(
-        effect.path.value ?? effect.path.text,
-        effect.basis === "operand" ? "read" : effect.access,
-        effect.basis,
-        effect.command,
-        {
-          glob: effect.path.glob,
-          recursive: effect.recursive,
-          force: effect.force,
-          filtered: effect.filtered,
-          overwrite: effect.overwrite === true,
-          dynamic: effect.path.value === undefined,
-          known: effect.path.known,
-          cwd,
-        },
-        ctx,
-      ),
+  const fromEffect = (effect: FileEffect): FileFact =>
+    fileFact(
+      effect.path.value ?? effect.path.text,
+      effect.basis === "operand" ? "read" : effect.access,
+      effect.basis,
+      effect.command,
+      {
+        glob: effect.path.glob,
+        recursive: effect.recursive,
+        force: effect.force,
+        filtered: effect.filtered,
+        overwrite: effect.overwrite === true,
+        tightens: effect.tightens === true,
+        dynamic: effect.path.value === undefined,
+        known: effect.path.known,
+        cwd: shell.commands[effect.command]?.cwd,
+      },
+      ctx,
     );
-  }
+  const files: FileFact[] = fileEffects(shell).map(fromEffect);
   for (const call of shell.calls) {
     if (call.access === "exec") continue;
     const cwd = shell.commands[call.command]?.cwd;
@@ -474,29 +282,8 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
       );
     }
   }
-
-  for (const fact of commands) files.push(...flagWrites(fact, ctx));
-
-  const stdinText = new Map<number, string[]>();
-  for (const command of shell.commands) {
-    for (const redirect of command.redirects) {
-      if ((redirect.kind === "heredoc" || redirect.kind === "herestring") && redirect.target?.value !== undefined) {
-        stdinText.set(command.index, [...(stdinText.get(command.index) ?? []), redirect.target.value]);
-      }
-    }
-  }
-  for (const command of shell.commands) {
-    // static text piped in (`echo ... | base64 -d | psql`), when not already a heredoc/herestring
-    if (command.stdin !== undefined && !stdinText.has(command.index)) stdinText.set(command.index, [command.stdin]);
-    // files it reads whose text is known (`psql -f <(echo ...)`, `echo ... > q.sql && psql -f q.sql`)
-    if (command.inputs !== undefined)
-      stdinText.set(command.index, [...(stdinText.get(command.index) ?? []), ...command.inputs]);
-  }
-  for (const exec of shell.code) {
-    if (exec.source === "literal" && exec.code !== undefined) {
-      stdinText.set(exec.command, [...(stdinText.get(exec.command) ?? []), exec.code]);
-    }
-  }
+  // what write flags make programs write (`eslint --fix`), after the interpreters' calls
+  files.push(...flagWrites(shell).map(fromEffect));
 
   return {
     commands,
@@ -506,7 +293,6 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     unrepresentable: shell.unrepresentable,
     budgetExceeded: shell.budgetExceeded,
     sends: networkSends(shell),
-    stdinText,
     shell,
   };
 }
@@ -519,7 +305,6 @@ const EMPTY = {
   unrepresentable: [],
   budgetExceeded: false,
   sends: [],
-  stdinText: new Map<number, string[]>(),
   shell: undefined,
 } as const;
 

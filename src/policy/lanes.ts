@@ -170,17 +170,18 @@ const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 const toolListed = (list: readonly string[], tool: string): boolean =>
   list.some((t) => sameTool(t, tool) || (t.includes("*") && wildcard(t, tool)));
 
-function laneMatch(
-  ruleId: string,
-  layer: Match["layer"],
-  effect: Match["effect"],
-  why: string,
-  instead: string,
-  subject: string,
-  scope: string,
-  source: string,
-): Match {
-  return { ruleId, layer, effect, why, instead, subject, scope, source };
+/** A match of a lane, role, task or spawn-tree rule (fields in the order every match has them). */
+function laneMatch(m: Match): Match {
+  return {
+    ruleId: m.ruleId,
+    layer: m.layer,
+    effect: m.effect,
+    why: m.why,
+    instead: m.instead,
+    subject: m.subject,
+    scope: m.scope,
+    source: m.source,
+  };
 }
 
 /**
@@ -241,30 +242,30 @@ function toolMatches(
   const matches: Match[] = [];
   if (allowed !== undefined && !toolListed(allowed, tool)) {
     matches.push(
-      laneMatch(
-        `${prefix}.tool-not-allowed`,
-        "role",
-        "deny",
-        `\`${tool}\` is not among ${name}'s tools (${allowed.join(", ")})`,
-        "use one of your own tools, or hand the step to the orchestrator",
-        `the \`${tool}\` tool`,
-        "call",
-        src,
-      ),
+      laneMatch({
+        ruleId: `${prefix}.tool-not-allowed`,
+        layer: "role",
+        effect: "deny",
+        why: `\`${tool}\` is not among ${name}'s tools (${allowed.join(", ")})`,
+        instead: "use one of your own tools, or hand the step to the orchestrator",
+        subject: `the \`${tool}\` tool`,
+        scope: "call",
+        source: src,
+      }),
     );
   }
   if (toolListed(forbidden, tool)) {
     matches.push(
-      laneMatch(
-        `${prefix}.tool-forbidden`,
-        "role",
-        "deny",
-        `${name} must not use \`${tool}\``,
-        "hand the step to the orchestrator so an agent allowed to use it can do it",
-        `the \`${tool}\` tool`,
-        "call",
-        src,
-      ),
+      laneMatch({
+        ruleId: `${prefix}.tool-forbidden`,
+        layer: "role",
+        effect: "deny",
+        why: `${name} must not use \`${tool}\``,
+        instead: "hand the step to the orchestrator so an agent allowed to use it can do it",
+        subject: `the \`${tool}\` tool`,
+        scope: "call",
+        source: src,
+      }),
     );
   }
   return matches;
@@ -285,16 +286,16 @@ function roleMatches(
     !agent.mayInvokeSkills.includes(baseAgentName(facts.skill))
   ) {
     matches.push(
-      laneMatch(
-        "lane.skill-not-allowed",
-        "role",
-        "deny",
-        `skills are invoked by the human or the orchestrator, not by ${agent.name}`,
-        "finish your step and name the skill you need in your report to the orchestrator",
-        `skill \`${facts.skill}\``,
-        "call",
-        src,
-      ),
+      laneMatch({
+        ruleId: "lane.skill-not-allowed",
+        layer: "role",
+        effect: "deny",
+        why: `skills are invoked by the human or the orchestrator, not by ${agent.name}`,
+        instead: "finish your step and name the skill you need in your report to the orchestrator",
+        subject: `skill \`${facts.skill}\``,
+        scope: "call",
+        source: src,
+      }),
     );
   }
   if (
@@ -303,32 +304,32 @@ function roleMatches(
     !agent.maySpawn.includes(baseAgentName(facts.spawn))
   ) {
     matches.push(
-      laneMatch(
-        "lane.spawn-not-allowed",
-        "role",
-        "deny",
-        `${agent.name} may not start other agents`,
-        "report what you need to the orchestrator, which delegates work",
-        `starting agent \`${facts.spawn}\``,
-        "call",
-        src,
-      ),
+      laneMatch({
+        ruleId: "lane.spawn-not-allowed",
+        layer: "role",
+        effect: "deny",
+        why: `${agent.name} may not start other agents`,
+        instead: "report what you need to the orchestrator, which delegates work",
+        subject: `starting agent \`${facts.spawn}\``,
+        scope: "call",
+        source: src,
+      }),
     );
   }
 
   for (const fact of laneWrites(facts, ctx)) {
     if (fact.path === undefined) {
       matches.push(
-        laneMatch(
-          "lane.write-unknown-path",
-          "role",
-          "ask",
-          `${agent.name} writes a path that is only known at run time, so its lane cannot be checked`,
-          "write the path out literally",
-          fact.raw,
-          fact.scope,
-          src,
-        ),
+        laneMatch({
+          ruleId: "lane.write-unknown-path",
+          layer: "role",
+          effect: "ask",
+          why: `${agent.name} writes a path that is only known at run time, so its lane cannot be checked`,
+          instead: "write the path out literally",
+          subject: fact.raw,
+          scope: fact.scope,
+          source: src,
+        }),
       );
       continue;
     }
@@ -336,20 +337,22 @@ function roleMatches(
     const owners = ownersOf(fact.path, agent, input.policy, roots);
     const rel = relPath(fact.path, ctx);
     matches.push(
-      laneMatch(
-        "lane.write-outside-owned",
-        "role",
-        "deny",
-        owners.length === 0
-          ? `\`${rel}\` is outside ${agent.name}'s lane and no agent owns it`
-          : `\`${rel}\` is owned by ${tick(owners, "and")}, not ${agent.name}`,
-        owners.length === 0
-          ? "stop and report to the orchestrator that this path needs an owner; do not work around the lane"
-          : `hand this change to ${tick(owners, "or")} through the orchestrator (say what to change in your report); do not work around the lane`,
-        `\`${fact.raw}\``,
-        fact.scope,
-        src,
-      ),
+      laneMatch({
+        ruleId: "lane.write-outside-owned",
+        layer: "role",
+        effect: "deny",
+        why:
+          owners.length === 0
+            ? `\`${rel}\` is outside ${agent.name}'s lane and no agent owns it`
+            : `\`${rel}\` is owned by ${tick(owners, "and")}, not ${agent.name}`,
+        instead:
+          owners.length === 0
+            ? "stop and report to the orchestrator that this path needs an owner; do not work around the lane"
+            : `hand this change to ${tick(owners, "or")} through the orchestrator (say what to change in your report); do not work around the lane`,
+        subject: `\`${fact.raw}\``,
+        scope: fact.scope,
+        source: src,
+      }),
     );
   }
   return matches;
@@ -378,16 +381,16 @@ function undefinedAgentMatches(
   for (const fact of laneWrites(facts, ctx)) {
     if (lane === "deny-writes") {
       matches.push(
-        laneMatch(
-          "lane.undefined-agent",
-          "role",
-          "deny",
-          `agent \`${agentType}\` has no lanes definition, and its lane (\`deny-writes\`) denies its writes`,
-          "add a definition under `.claude/lanes/agents/` or hand the change to a defined agent",
-          `\`${fact.raw}\``,
-          fact.scope,
-          "lanes subagents",
-        ),
+        laneMatch({
+          ruleId: "lane.undefined-agent",
+          layer: "role",
+          effect: "deny",
+          why: `agent \`${agentType}\` has no lanes definition, and its lane (\`deny-writes\`) denies its writes`,
+          instead: "add a definition under `.claude/lanes/agents/` or hand the change to a defined agent",
+          subject: `\`${fact.raw}\``,
+          scope: fact.scope,
+          source: "lanes subagents",
+        }),
       );
       continue;
     }
@@ -395,16 +398,16 @@ function undefinedAgentMatches(
     const owners = ownersOf(fact.path, undefined, input.policy, roots);
     if (owners.length === 0) continue;
     matches.push(
-      laneMatch(
-        "lane.write-into-owned",
-        "role",
-        "deny",
-        `\`${relPath(fact.path, ctx)}\` is in the lane of ${tick(owners, "and")}, and \`${agentType}\` (no lanes definition, lane \`unowned-only\`) may write only paths no agent owns`,
-        `hand this change to ${tick(owners, "or")}: report what to change to whoever started you`,
-        `\`${fact.raw}\``,
-        fact.scope,
-        "lanes subagents",
-      ),
+      laneMatch({
+        ruleId: "lane.write-into-owned",
+        layer: "role",
+        effect: "deny",
+        why: `\`${relPath(fact.path, ctx)}\` is in the lane of ${tick(owners, "and")}, and \`${agentType}\` (no lanes definition, lane \`unowned-only\`) may write only paths no agent owns`,
+        instead: `hand this change to ${tick(owners, "or")}: report what to change to whoever started you`,
+        subject: `\`${fact.raw}\``,
+        scope: fact.scope,
+        source: "lanes subagents",
+      }),
     );
   }
   return matches;
@@ -432,7 +435,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
         : `step ${task.step}`;
   const source = task.source ?? "progress.json next_step.constraints";
   const add = (id: string, why: string, instead: string, subject: string, scope: string) =>
-    matches.push(laneMatch(id, "task", "deny", why, instead, subject, scope, source));
+    matches.push(laneMatch({ ruleId: id, layer: "task", effect: "deny", why, instead, subject, scope, source }));
   if (task.unreadable !== undefined) {
     const writes = writeFacts(facts);
     if (writes.length > 0 || facts.commands.length > 0 || isMutatingTool(facts.tool)) {
@@ -533,45 +536,45 @@ function spawnMatches(input: LaneInput, facts: Facts): Match[] {
   if (!input.knownAgentTypes.has(target) && !input.knownAgentTypes.has(base)) {
     const known = [...input.knownAgentTypes].sort().join(", ");
     matches.push(
-      laneMatch(
-        "agents.unknown-type",
-        "role",
-        "deny",
-        `there is no agent type \`${target}\``,
-        `use one of: ${known}`,
-        `starting agent \`${target}\``,
-        "call",
-        "lanes built-in",
-      ),
+      laneMatch({
+        ruleId: "agents.unknown-type",
+        layer: "role",
+        effect: "deny",
+        why: `there is no agent type \`${target}\``,
+        instead: `use one of: ${known}`,
+        subject: `starting agent \`${target}\``,
+        scope: "call",
+        source: "lanes built-in",
+      }),
     );
   }
   const depth = path.length + 1;
   if (depth > input.policy.options.maxAgentDepth) {
     matches.push(
-      laneMatch(
-        "agents.depth-limit",
-        "role",
-        "deny",
-        `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`,
-        "do the work yourself or return to the agent that started you",
-        `starting agent \`${target}\``,
-        "call",
-        "lanes built-in",
-      ),
+      laneMatch({
+        ruleId: "agents.depth-limit",
+        layer: "role",
+        effect: "deny",
+        why: `starting \`${base}\` would nest agents ${depth} deep (limit ${input.policy.options.maxAgentDepth}); path: ${shown}`,
+        instead: "do the work yourself or return to the agent that started you",
+        subject: `starting agent \`${target}\``,
+        scope: "call",
+        source: "lanes built-in",
+      }),
     );
   }
   if (path.includes(base)) {
     matches.push(
-      laneMatch(
-        "agents.cycle",
-        "role",
-        "deny",
-        `\`${base}\` is already on the agent path ${shown}`,
-        "return your result to your caller instead of starting it again",
-        `starting agent \`${target}\``,
-        "call",
-        "lanes built-in",
-      ),
+      laneMatch({
+        ruleId: "agents.cycle",
+        layer: "role",
+        effect: "deny",
+        why: `\`${base}\` is already on the agent path ${shown}`,
+        instead: "return your result to your caller instead of starting it again",
+        subject: `starting agent \`${target}\``,
+        scope: "call",
+        source: "lanes built-in",
+      }),
     );
   }
   return matches;

@@ -7,7 +7,7 @@ import type { CompiledGlob } from "../globs/types.ts";
 import type { CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
 import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
-import { envValues, optionValues, runWhat, type CommandFact, type Facts, type FileFact } from "./facts.ts";
+import { envValues, optionValues, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
@@ -17,6 +17,7 @@ import { spawnsWithoutBound } from "./spawn.ts";
 import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
+import { statementTexts } from "../shell/index.ts";
 import type { NetworkPeer, ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
@@ -154,142 +155,14 @@ function matchArgs(args: readonly string[], words: readonly ArgWord[], a = 0, w 
   return wordMatches(args[a]!, word.value, word.known) ? matchArgs(args, words, a + 1, w + 1) : -1;
 }
 
-/**
- * Options that never take a value, across the CLIs the built-in rules name: an operand after one
- * of these is an operand, not the option's value.
- */
-const BOOLEAN_OPTIONS = new Set([
-  "-f",
-  "--force",
-  "-y",
-  "--yes",
-  "-q",
-  "--quiet",
-  "-v",
-  "--verbose",
-  "-a",
-  "--all",
-  "-A",
-  "--all-namespaces",
-  "-r",
-  "-R",
-  "--recursive",
-  "-d",
-  "--delete",
-  "-D",
-  "--now",
-  "--wait",
-  "--no-wait",
-  "--force-with-lease",
-  "--force-if-includes",
-  "--mirror",
-  "--prune",
-  "--tags",
-  "--atomic",
-  "--no-verify",
-  "-u",
-  "--set-upstream",
-  "--porcelain",
-  "--purge",
-  "--cascade",
-  "--ignore-not-found",
-  "--keep-history",
-  "--skip-seed",
-  "--noinput",
-  "--no-input",
-  "--seed",
-  "--debug",
-  "--json",
-  "--insecure",
-  "--async",
-  "--sync",
-  "-auto-approve",
-  "--auto-approve",
-  "--force-reset",
-  "--accept-data-loss",
-  "--volumes",
-  "--remove-orphans",
-  "-i",
-  "--interactive",
-  "-t",
-  "--tty",
-  "--rm",
-  "-P",
-  "--progress",
-  "-h",
-  "--help",
-  "-x",
-  "--hard",
-  "--soft",
-  "--mixed",
-  "--merge",
-  "--keep",
-  "-m",
-  "--quick",
-  "-s",
-  "-S",
-  "-Force",
-  "-Recurse",
-  "--nodeps",
-  "-e",
-  "--erase",
-  "--purge",
-  "--force-remove-essential",
-  "--force-all",
-  "-Rdd",
-  "-Rns",
-  "-Rs",
-  "-Rn",
-  "-p",
-  "--paginate",
-  "--bare",
-  "--literal-pathspecs",
-  "--glob-pathspecs",
-  "--icase-pathspecs",
-  "--version",
-  "--tls",
-  "--global",
-  "--system",
-  "--local",
-  "--replace-all",
-  "-B",
-  "--batch-mode",
-  "-ntp",
-  "--no-transfer-progress",
-  "--tlsverify",
-  "--ours",
-  "--theirs",
-  "--no-overlay",
-  "--discard-changes",
-  "--worktree",
-  "--staged",
-  "--ignore-unmatch",
-]);
-
-const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
-/** `-KILL`, `-SIGTERM`: a signal name given as an option, which takes no value. */
-const isSignal = (text: string): boolean => text.length > 1 && [...text].every((c) => c >= "A" && c <= "Z");
-
-/** The positionals of a command, each marked suspect when it follows an option not known to be boolean. */
+/** The positionals of a command, each marked suspect when it may be the value of the option before it (`ArgView.suspect`). */
 function argWords(fact: CommandFact): ArgWord[] {
-  const args = fact.command.args;
-  const positionals = fact.view.positionals;
-  return positionals.map((word) => {
-    const i = args.indexOf(word);
-    const previous = i > 0 ? args[i - 1] : undefined;
-    const text = previous?.value;
-    const option =
-      text !== undefined &&
-      text.length > 1 &&
-      text.startsWith("-") &&
-      text !== "--" &&
-      !text.includes("=") &&
-      !isNumber(text.slice(1)) &&
-      !isSignal(text.slice(1));
-    // `--no-x` negations never take a value; an option the table gave a value took another word
-    const boolean = option && (BOOLEAN_OPTIONS.has(text) || text.startsWith("--no-") || fact.view.values.has(text));
-    return { value: word.value, known: word.known, suspect: option && !boolean && !positionals.includes(previous!) };
-  });
+  const suspect = fact.view.suspect;
+  return fact.view.positionals.map((word, i) => ({
+    value: word.value,
+    known: word.known,
+    suspect: suspect[i] === true,
+  }));
 }
 
 function matchCommand(
@@ -304,7 +177,7 @@ function matchCommand(
     // `npx prisma migrate deploy` runs `prisma migrate deploy`: a package runner the shell analysis
     // does not unwrap is seen through for rules of lanes.yaml and agent files
     const direct = programMatches(fact.program, m.program);
-    const run = direct || !seeThrough ? undefined : runWhat(fact);
+    const run = direct || !seeThrough ? undefined : fact.view.runs;
     if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
     const args = m.args ?? [];
     let positionals = run === undefined ? fact.view.positionals : run.positionals;
@@ -469,38 +342,11 @@ function globReachesName(
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 
-/**
- * A mode change that keeps the owner's access and only takes the group's and others' away:
- * `chmod 600 ~/.ssh/id_ed25519`, `chmod 700 ~/.ssh`, `chmod -R go-rwx ~/.gnupg` (what ssh and gpg
- * ask for). Recursive octal modes must keep the owner's `x` (`chmod -R 600` breaks directories).
- */
-function tightens(fact: FileFact, facts: Facts): boolean {
-  if (fact.access !== "chmod" || fact.command === undefined) return false;
-  const command = facts.commands.find((c) => c.index === fact.command);
-  if (command === undefined || command.program !== "chmod") return false;
-  const mode = command.view.positionals[0]?.value;
-  if (mode === undefined || mode.length === 0) return false;
-  const digits = [...mode];
-  if (digits.every((c) => c >= "0" && c <= "7")) {
-    if (mode.length < 3 || mode.length > 4 || (mode.length === 4 && mode[0] !== "0")) return false;
-    const [owner, group, other] = digits.slice(-3).map(Number) as [number, number, number];
-    return group === 0 && other === 0 && owner >= 4 && (!fact.recursive || owner === 7);
-  }
-  return mode.split(",").every((clause) => {
-    const op = [...clause].findIndex((c) => c === "-" || c === "=" || c === "+");
-    if (op <= 0) return false;
-    const who = clause.slice(0, op);
-    const perms = clause.slice(op + 1);
-    if (![...who].every((c) => c === "g" || c === "o")) return false;
-    return clause[op] === "-" || (clause[op] === "=" && perms === "");
-  });
-}
-
 function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.files) {
     if (fact.path === undefined || !accessCounts(m.access, fact)) continue;
-    if (tightens(fact, facts)) continue;
+    if (fact.tightens) continue;
     const literal = globsMatch(m.patterns, fact.path, roots) && !globsMatch(m.except, fact.path, roots);
     if (
       !literal &&
@@ -554,7 +400,7 @@ function matchFileEffect(m: Extract<CompiledMatch, { kind: "file-effect" }>, fac
         (m.overwrite !== true || f.overwrite) &&
         m.targets.some((c) => f.classes.has(c)) &&
         // taking the group's and others' access away from the user's own files (not a system tree)
-        !(tightens(f, facts) && !(["system", "root", "device"] as const).some((c) => f.classes.has(c))),
+        !(f.tightens && !(["system", "root", "device"] as const).some((c) => f.classes.has(c))),
     )
     .map((f) => ({ subject: describeFile(f), scope: f.scope }));
 }
@@ -626,109 +472,6 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): H
   return hits;
 }
 
-/**
- * Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`,
- * `clickhouse-client --query`, `mongosh --eval`, `sqlite3 -cmd`, `influx -execute`) and the request
- * bodies of HTTP clients (ClickHouse and other SQL-over-HTTP servers).
- */
-const SQL_TEXT_OPTIONS = [
-  "-c",
-  "--command",
-  "-e",
-  "--execute",
-  "-execute",
-  "--eval",
-  "-q",
-  "-Q",
-  "--query",
-  "--sql",
-  "-cmd",
-  "-s",
-  "--init-command",
-  "-d",
-  "--data",
-  "--data-binary",
-  "--data-raw",
-  "--data-urlencode",
-  "--post-data",
-  "--body-data",
-];
-
-/** True for a word made of letters only (a Redis command name such as `GET` or `ECHO`). */
-const isBareWord = (word: string): boolean =>
-  word.length > 0 && [...word].every((c) => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_");
-
-/** The string literals of a producer's words (`psql -tAc "select 'drop table ' || ..." | psql`: `drop table `). */
-function quotedParts(word: string): string[] {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < word.length) {
-    const q = word[i];
-    if (q !== "'" && q !== '"') {
-      i++;
-      continue;
-    }
-    const close = word.indexOf(q, i + 1);
-    if (close === -1) break;
-    parts.push(word.slice(i + 1, close));
-    i = close + 1;
-  }
-  return parts;
-}
-
-/** Text piped into the command: the words of `echo`/`printf`, the quoted parts of other producers' words. */
-function pipedTexts(fact: CommandFact, facts: Facts): string[] {
-  const texts: string[] = [];
-  for (const pipe of facts.shell?.pipes ?? []) {
-    if (pipe.to !== fact.index) continue;
-    const producer = facts.commands[pipe.from];
-    if (producer === undefined) continue;
-    if (producer.program === "echo" || producer.program === "printf") texts.push(producer.argv.slice(1).join(" "));
-    // a producer that prints statements built from literals (`... | awk '{print "drop table " $1}' | mysql`)
-    else texts.push(...producer.argv.slice(1).flatMap(quotedParts));
-  }
-  return texts;
-}
-
-/**
- * SQL text a client command receives: statement options, stdin bodies, static text piped in, and
- * its operands (a client with no option table leaves `-e "DROP ..."` as an operand; `sqlite3 db
- * "DROP ..."` and `redis-cli FLUSHALL` take statements as operands). With `after`, only the words
- * after the first operand that is one of `after` (and stdin).
- */
-function sqlTexts(fact: CommandFact, facts: Facts, after: readonly string[] | undefined): string[] {
-  const texts: string[] = [...(facts.stdinText.get(fact.index) ?? []), ...pipedTexts(fact, facts)];
-  if (after !== undefined) {
-    const args = fact.command.args.map((w) => w.value ?? "");
-    const at = args.findIndex((a) => after.includes(a.toLowerCase()));
-    if (at === -1) return [];
-    for (const arg of args.slice(at + 1)) {
-      // `--execute=CODE`, `--sql=...`: the value
-      const eq = arg.startsWith("-") ? arg.indexOf("=") : -1;
-      texts.push(eq === -1 ? arg : arg.slice(eq + 1));
-    }
-    return texts;
-  }
-  for (const key of SQL_TEXT_OPTIONS) {
-    for (const word of fact.view.values.get(key) ?? []) {
-      if (word.value === undefined) continue;
-      texts.push(word.value);
-      // a form field holding the statement (`--data-urlencode "q=DROP DATABASE metrics"`)
-      const eq = word.value.indexOf("=");
-      if (eq > 0 && isBareWord(word.value.slice(0, eq))) texts.push(word.value.slice(eq + 1));
-    }
-  }
-  const operands = fact.view.positionals.map((w) => w.value ?? "");
-  operands.forEach((operand, i) => {
-    // a lone word is a statement only as a command name (`redis-cli -h x FLUSHALL`), not as the
-    // argument of another command (`redis-cli GET flushall`, `redis-cli ECHO FLUSHDB`)
-    if (operand.includes(" ") || operand.includes("\n") || i === 0 || !isBareWord(operands[i - 1]!))
-      texts.push(operand);
-  });
-  texts.push(operands.join(" "));
-  return texts;
-}
-
 /** True when the client works on a scratch database: none named (in memory), `:memory:`, a temp or test file. */
 function onScratch(
   fact: CommandFact,
@@ -752,7 +495,7 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
   for (const fact of facts.commands) {
     if (!programMatches(fact.program, m.clients)) continue;
     if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
-    const texts = sqlTexts(fact, facts, m.after);
+    const texts = facts.shell === undefined ? [] : statementTexts(facts.shell, fact.index, m.after);
     const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
     // `redis-cli --scan | xargs redis-cli del`: a client's listing of every key, deleted
     if (fact.command.runtimeArgs)
@@ -913,9 +656,9 @@ export function candidateRules(
   const words = new Set<string>();
   for (const fact of facts.commands) {
     if (fact.program !== undefined) programs.add(fact.program);
-    const run = runWhat(fact);
-    if (run.program !== undefined) programs.add(run.program);
-    for (const list of [fact.view.positionals, run.positionals])
+    const run = fact.view.runs;
+    if (run !== undefined) programs.add(run.program);
+    for (const list of [fact.view.positionals, run?.positionals ?? []])
       for (const w of list) if (w.value !== undefined) words.add(w.value.toLowerCase());
   }
   // read from a file, the policy carries its index (policy-file.ts); in memory, it is built once per rule list

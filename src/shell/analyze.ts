@@ -8,9 +8,11 @@
  * - `walk/collector.ts`: what is collected (commands, pipes, code, calls, functions, static
  *   outputs, files written on the line) and the count bound (nodes and depth, never the clock);
  * - `handlers/`: one module per program family (wrappers and `env`, `find`, `xargs`/`parallel`,
- *   git, shells and interpreters, awk/sed, containers, builtins, text producers), each recording
- *   what the command would execute, read, write and delete;
- * - `tables/`: the data (wrappers, interpreters, option grammars, effects, APIs).
+ *   git, shells and interpreters, awk/sed, containers, compilers, builtins, text producers), each
+ *   recording what the command would execute, read, write and delete; they see the walk only
+ *   through `handlers/contract.ts`, and `handlers/index.ts` is the registry of program to handler;
+ * - `code/`: interpreter code read for its calls (tokens, known values, API calls);
+ * - `tables/`: the data (wrappers, interpreters, option grammars, effects, flag writes, APIs).
  */
 import { Walker } from "./walk/traverse.ts";
 import type { AnalyzeOptions, ShellAnalysis } from "./types.ts";

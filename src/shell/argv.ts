@@ -1,10 +1,49 @@
 /**
  * `argView`: a command's arguments split by its program's option grammar (tables in
  * `tables/options.ts`): option clusters, `--x=y`, values of options that take one, `--`,
- * git's global options and subcommands, find's expression, dd's `key=value` operands.
+ * git's global options and subcommands, find's expression, dd's `key=value` operands; which
+ * operands may be an option's value; and what a package runner the walk left whole runs.
  */
-import { detailedView } from "./_argview.ts";
-import type { ArgView, ShellCommand } from "./types.ts";
+import { detailedView } from "./detailed-view.ts";
+import { packageRun } from "./runners.ts";
+import { VALUELESS_OPTIONS } from "./tables/options.ts";
+import type { ArgView, ShellCommand, ShellWord } from "./types.ts";
+
+let valueless: ReadonlySet<string> | undefined;
+
+const isNumber = (text: string): boolean => text.length > 0 && [...text].every((c) => c >= "0" && c <= "9");
+/** `-KILL`, `-SIGTERM`: a signal name given as an option, which takes no value. */
+const isSignal = (text: string): boolean => text.length > 1 && [...text].every((c) => c >= "A" && c <= "Z");
+
+/**
+ * For each positional, whether it may be the value of the option written before it: an option
+ * word (not `--`, `-x=y`, `-9`, `-KILL`) that is not known to take no value (`VALUELESS_OPTIONS`,
+ * `--no-x`) and whose value the grammar did not take already.
+ */
+function suspects(
+  args: readonly ShellWord[],
+  positionals: readonly ShellWord[],
+  values: ReadonlyMap<string, unknown>,
+): boolean[] {
+  return positionals.map((word) => {
+    const i = args.indexOf(word);
+    const previous = i > 0 ? args[i - 1] : undefined;
+    const text = previous?.value;
+    const option =
+      text !== undefined &&
+      text.length > 1 &&
+      text.startsWith("-") &&
+      text !== "--" &&
+      !text.includes("=") &&
+      !isNumber(text.slice(1)) &&
+      !isSignal(text.slice(1));
+    if (!option) return false;
+    valueless ??= new Set(VALUELESS_OPTIONS);
+    // `--no-x` negations never take a value; an option the table gave a value took another word
+    const boolean = valueless.has(text) || text.startsWith("--no-") || values.has(text);
+    return !boolean && !positionals.includes(previous!);
+  });
+}
 
 /**
  * The flags, option values and positionals of `cmd`. Programs not in the tables get the POSIX
@@ -12,10 +51,14 @@ import type { ArgView, ShellCommand } from "./types.ts";
  */
 export function argView(cmd: ShellCommand): ArgView {
   const view = detailedView(cmd.program, cmd.args);
+  const positionals = view.operands.map((o) => o.word);
+  const runs = packageRun(cmd.program, positionals);
   return {
     flags: view.flags,
     values: view.values,
-    positionals: view.operands.map((o) => o.word),
+    positionals,
     afterDoubleDash: view.afterDoubleDash,
+    suspect: suspects(cmd.args, positionals, view.values),
+    ...(runs !== undefined && { runs }),
   };
 }

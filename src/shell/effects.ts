@@ -4,9 +4,9 @@
  * code (tar modes, find actions, interpreters running scripts). Relative paths stay relative:
  * the policy resolves them against `ShellCommand.cwd`.
  */
-import { detailedView, type DetailedView, type Operand } from "./_argview.ts";
-import { readInterpreter } from "./_interpreters.ts";
-import { syntheticWord } from "./_words.ts";
+import { detailedView, type DetailedView, type Operand } from "./detailed-view.ts";
+import { readInterpreter } from "./interpreter-input.ts";
+import { syntheticWord } from "./words.ts";
 import { NON_FILES, NON_FILE_PREFIXES, PROGRAM_EFFECTS, type Access, type EffectSpec } from "./tables/effects.ts";
 import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
@@ -52,9 +52,13 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         basis: extra.basis ?? "known",
       });
     };
+    const tightens =
+      cmd.program === "chmod" ? tightensMode(detailedView("chmod", cmd.args).operands[0]?.word.value) : () => false;
     redirectEffects(cmd, push);
     if (cmd.program !== undefined) commandEffects(cmd, analysis, push);
-    for (const effect of runtimeEffects(cmd, analysis, own)) {
+    for (const found of runtimeEffects(cmd, analysis, own)) {
+      // as the effect finally is (`find -exec chmod 600 {} +` is recursive)
+      const effect = found.access === "chmod" && tightens(found.recursive) ? { ...found, tightens: true } : found;
       const key = [
         effect.command,
         effect.access,
@@ -72,6 +76,31 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
     }
   }
   return out;
+}
+
+/**
+ * For a `chmod` mode: a function telling whether, with or without `-R`, it keeps the owner's
+ * access and only takes the group's and others' away (`600`, `700`, `go-rwx`, `g=,o=`); recursive
+ * octal modes must keep the owner's `x` (`chmod -R 600` breaks directories). Always false for a
+ * mode that is not known.
+ */
+function tightensMode(mode: string | undefined): (recursive: boolean) => boolean {
+  if (mode === undefined || mode.length === 0) return () => false;
+  const digits = [...mode];
+  if (digits.every((c) => c >= "0" && c <= "7")) {
+    if (mode.length < 3 || mode.length > 4 || (mode.length === 4 && mode[0] !== "0")) return () => false;
+    const [owner, group, other] = digits.slice(-3).map(Number) as [number, number, number];
+    return (recursive) => group === 0 && other === 0 && owner >= 4 && (!recursive || owner === 7);
+  }
+  const symbolic = mode.split(",").every((clause) => {
+    const op = [...clause].findIndex((c) => c === "-" || c === "=" || c === "+");
+    if (op <= 0) return false;
+    const who = clause.slice(0, op);
+    const perms = clause.slice(op + 1);
+    if (![...who].every((c) => c === "g" || c === "o")) return false;
+    return clause[op] === "-" || (clause[op] === "=" && perms === "");
+  });
+  return () => symbolic;
 }
 
 function redirectEffects(cmd: ShellCommand, push: Push): void {

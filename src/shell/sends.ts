@@ -2,11 +2,11 @@
  * `networkSends`: what the network clients of a command line send, from the client table
  * (`tables/network.ts`): the peers they reach, the run-time variables whose values go into the
  * request as data, and, when a client sends its standard input, the commands piped into it; and
- * interpreter code that sends the whole environment (`_code-env.ts`).
+ * interpreter code that sends the whole environment (`code/env.ts`).
  */
-import { detailedView } from "./_argview.ts";
-import { environmentSend } from "./_code-env.ts";
-import { hostOf, urlPeer } from "./_url.ts";
+import { detailedView } from "./detailed-view.ts";
+import { environmentSend } from "./code/index.ts";
+import { hostOf, urlPeer } from "./url.ts";
 import {
   ARGUMENT_PRINTERS,
   CREDENTIAL_PRINTERS,

@@ -9,6 +9,8 @@
  * what could not be represented.
  */
 
+import type { DiskView } from "../host/disk-view.ts";
+
 /** A word after static resolution. */
 export interface ShellWord {
   /** The word exactly as written in the source. */
@@ -142,6 +144,9 @@ export interface ShellCommand {
 /** A language whose code lanes can recognise being executed. */
 export type CodeLanguage = "shell" | "python" | "node" | "perl" | "ruby" | "php" | "powershell" | "c";
 
+/** An interpreter language whose code lanes reads for its calls (`code/`): not shell, PowerShell or C. */
+export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell" | "c">;
+
 /**
  * A piece of code handed to a shell or an interpreter: `bash -c STR`, `python -c STR`,
  * `node -e STR`, a heredoc fed to `bash`, `curl ... | sh`, `bash <(curl ...)`, `eval "$(...)"`.
@@ -224,6 +229,8 @@ export interface Unrepresentable {
 /** The result of analysing one command string. */
 export interface ShellAnalysis {
   readonly source: string;
+  /** The directory the line starts in ({@link AnalyzeOptions.cwd}). */
+  readonly cwd: string;
   readonly commands: readonly ShellCommand[];
   /** Stdout-to-stdin edges between commands of the same pipeline (`from` feeds `to`). */
   readonly pipes: readonly { readonly from: number; readonly to: number }[];
@@ -255,6 +262,11 @@ export interface AnalyzeOptions {
   readonly repoRoot?: string;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
+  /**
+   * The disk as it is when the hook runs, read-only and bounded (`src/host/disk-view.ts`); handlers
+   * see it as `Walk.disk`. Absent: nothing on disk is known (`NO_DISK`), as in pure evaluations.
+   */
+  readonly disk?: DiskView;
 }
 
 /** A peer a network client reaches: the host as written (lowercased, no port), and the path of the URL. */
@@ -330,10 +342,17 @@ export interface FileEffect {
    */
   readonly overwrite?: boolean;
   /**
-   * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
-   * `operand` for a path-looking operand of a program lanes does not know (access is then "read").
+   * A mode change that keeps the owner's access and only takes the group's and others' away
+   * (`chmod 600 ~/.ssh/id_ed25519`, `chmod -R go-rwx ~/.gnupg`); recursive octal modes keep the
+   * owner's `x`. Only on `chmod` effects.
    */
-  readonly basis: "known" | "redirect" | "operand";
+  readonly tightens?: boolean;
+  /**
+   * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
+   * `operand` for a path-looking operand of a program lanes does not know (access is then "read"),
+   * `flag` for what a write flag or subcommand makes a program write (`tables/flag-writes.ts`).
+   */
+  readonly basis: "known" | "redirect" | "operand" | "flag";
 }
 
 /**
@@ -356,4 +375,15 @@ export interface ArgView {
   readonly positionals: readonly ShellWord[];
   /** True when a `--` ended the options. */
   readonly afterDoubleDash: boolean;
+  /**
+   * For each positional, whether it may be the value of the option before it rather than an
+   * operand (`gh issue list --search delete`: `delete`): the option is not in the program's grammar
+   * and not known to take no value. A rule's literal word never matches a suspect positional.
+   */
+  readonly suspect: readonly boolean[];
+  /**
+   * For a package runner the walk did not unwrap (its own options come first: `npm -w api exec
+   * eslint --fix`, `pnpm -r exec rm -rf dist`): the program it runs and that program's positionals.
+   */
+  readonly runs?: { readonly program: string; readonly positionals: readonly ShellWord[] };
 }

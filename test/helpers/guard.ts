@@ -5,6 +5,7 @@
 import { expect } from "vitest";
 import { compilePolicy, type AgentInput, type PolicyLayerInput } from "../../src/config/compile.ts";
 import { compilePathGlob } from "../../src/globs/compile.ts";
+import type { DiskView } from "../../src/host/disk-view.ts";
 import type { CompiledPolicy } from "../../src/policy/compiled.ts";
 import { evaluate, evaluationContext, type Evaluation } from "../../src/policy/evaluate.ts";
 import { BUILTIN_AGENT_TYPES, type TaskConstraints } from "../../src/policy/lanes.ts";
@@ -35,6 +36,8 @@ export interface JudgeOptions {
   readonly agentId?: string;
   /** A fake file system for glob expansion: directory → entries. */
   readonly files?: Readonly<Record<string, readonly string[]>>;
+  /** The disk the analysis sees (a corpus case's `files:` and `links:`, `caseDisk`); default none. */
+  readonly disk?: DiskView;
 }
 
 export function judge(policy: CompiledPolicy, command: string | undefined, options: JudgeOptions = {}): Evaluation {
@@ -55,6 +58,7 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       tempDirs: ["/tmp", "/var/tmp"],
       agentPath: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent],
       tasks: [...(options.task === undefined ? [] : [options.task]), ...(options.tasks ?? [])],
+      ...(options.disk !== undefined && { disk: options.disk }),
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));

@@ -3,28 +3,14 @@
  * built-in policy. Shared with `npm run bench`.
  */
 import { describe, expect, it } from "vitest";
-import { corpusFiles } from "../helpers/corpus.ts";
+import { caseDisk, corpusFiles, type CorpusCase } from "../helpers/corpus.ts";
 import { expectDecision, judge, testPolicy } from "../helpers/guard.ts";
-
-interface Case {
-  readonly command?: string;
-  readonly tool?: string;
-  readonly input?: Record<string, unknown>;
-  readonly decision: "deny" | "ask" | "none";
-  readonly rules?: string[];
-  readonly cwd?: string;
-  readonly agent?: string;
-  /** A known gap, with the reason: the case runs as `it.fails`, so it fails once the gap is closed. */
-  readonly todo?: string;
-  /** Also run the command behind each wrapper of {@link WRAPPERS}, expecting the same decision. */
-  readonly wrap?: boolean;
-}
 
 /** Wrappers that run their operand unchanged: a wrapped command gets the same decision. */
 const WRAPPERS = ["sudo", "env LC_ALL=C", "timeout 60", "nice -n 10"] as const;
 
 /** A case and its wrapped variants, each named by command and expected decision. */
-function expand(c: Case): [string, Case][] {
+function expand(c: CorpusCase): [string, CorpusCase][] {
   const commands =
     c.command === undefined ? [] : [c.command, ...(c.wrap === true ? WRAPPERS.map((w) => `${w} ${c.command}`) : [])];
   const as = c.agent === undefined ? "" : ` (as ${c.agent})`;
@@ -34,7 +20,7 @@ function expand(c: Case): [string, Case][] {
   return commands.map((command) => [name(command), { ...c, command }]);
 }
 
-const corpus = corpusFiles<Case>();
+const corpus = corpusFiles<CorpusCase>();
 // The largest analysis budget: on a loaded machine the default 50 ms wall-clock bound turns some
 // cases into `ask` (issue 9, section 7 replaces it by a count); the corpus tests decisions, not time.
 const policy = testPolicy([
@@ -43,9 +29,11 @@ const policy = testPolicy([
 
 describe.each(corpus)("corpus $file", ({ cases }) => {
   const all = cases.flatMap(expand);
-  const run = (_name: string, c: Case) => {
+  const run = (_name: string, c: CorpusCase) => {
+    const disk = caseDisk(c);
     expectDecision(
       judge(policy, c.command, {
+        ...(disk !== undefined && { disk }),
         ...(c.tool !== undefined && { tool: c.tool }),
         ...(c.input !== undefined && { input: c.input }),
         ...(c.cwd !== undefined && { cwd: c.cwd }),

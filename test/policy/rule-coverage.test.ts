@@ -4,25 +4,19 @@
  * is dead weight that looks like protection; this fails the suite instead.
  */
 import { describe, expect, it } from "vitest";
-import { corpusFiles } from "../helpers/corpus.ts";
+import { caseDisk, corpusFiles, type CorpusCase } from "../helpers/corpus.ts";
 import { judge, testPolicy } from "../helpers/guard.ts";
 
-interface Case {
-  readonly command?: string;
-  readonly tool?: string;
-  readonly input?: Record<string, unknown>;
-  readonly cwd?: string;
-  readonly agent?: string;
-}
-
-const cases = corpusFiles<Case>().flatMap((f) => f.cases);
+const cases = corpusFiles<CorpusCase>().flatMap((f) => f.cases);
 
 describe("rule coverage", () => {
   it("every built-in rule matches some corpus case", () => {
     const policy = testPolicy();
     const matched = new Set<string>();
     for (const c of cases) {
+      const disk = caseDisk(c);
       const e = judge(policy, c.command, {
+        ...(disk !== undefined && { disk }),
         ...(c.tool !== undefined && { tool: c.tool }),
         ...(c.input !== undefined && { input: c.input }),
         ...(c.cwd !== undefined && { cwd: c.cwd }),

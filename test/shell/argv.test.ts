@@ -177,3 +177,40 @@ describe("argView splits options by each program's grammar", () => {
     expect(view('rm -rf "$DIR"')).toEqual(v(["-r", "-f"], {}, [undefined]));
   });
 });
+
+describe("positionals that may be an option's value", () => {
+  const suspects = (source: string): (string | undefined)[] => {
+    const v = argView(analyze(source).commands[0]!);
+    return v.positionals.filter((_, i) => v.suspect[i]).map((w) => w.value);
+  };
+  it.each([
+    ["gh issue list --search delete", ["delete"]],
+    ["cdk --profile prod deploy", ["prod"]],
+    // known to take no value, a negation, a signal, a number, `--`, `x=y`
+    ["kubectl delete --force pod", []],
+    ["tool --no-color deploy", []],
+    ["kill -KILL 1", []],
+    ["head -5 file", []],
+    ["tool -- deploy", []],
+    ["tool --x=1 deploy", []],
+  ])("`%s` → %j", (source, expected) => {
+    expect(suspects(source)).toEqual(expected);
+  });
+});
+
+describe("what a package runner the walk left whole runs", () => {
+  const runs = (source: string): [string, (string | undefined)[]] | undefined => {
+    const r = argView(analyze(source).commands[0]!).runs;
+    return r === undefined ? undefined : [r.program, r.positionals.map((w) => w.value)];
+  };
+  it.each([
+    ["npm -w api exec eslint --fix src", ["eslint", ["src"]]],
+    ["pnpm -r exec rm -rf dist", ["rm", ["dist"]]],
+    ["pnpm -r dlx @next/codemod@latest x", ["@next/codemod", ["x"]]],
+    ["pnpm -r install", undefined],
+    ["npm -w api run build", undefined],
+    ["git -C x status", undefined],
+  ] as const)("`%s` → %j", (source, expected) => {
+    expect(runs(source)).toEqual(expected);
+  });
+});

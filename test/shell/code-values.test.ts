@@ -1,10 +1,10 @@
 /**
- * Values known before interpreter code runs (`_code-values.ts`): the home and working directory
+ * Values known before interpreter code runs (`src/shell/code/values.ts`): the home and working directory
  * however each language spells them, path joins and string variables become literal arguments.
  */
 import { describe, expect, it } from "vitest";
-import { findCalls } from "../../src/shell/_code-calls.ts";
-import type { CodeTokenLanguage } from "../../src/shell/_code-tokens.ts";
+import { findCalls } from "../../src/shell/code/index.ts";
+import type { CodeTokenLanguage } from "../../src/shell/code/index.ts";
 import { analyze } from "./helpers.ts";
 
 const env = { home: "/home/u", cwd: "/work/proj" };

@@ -2,6 +2,7 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
+import { realDisk } from "../../host/disk.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { compileTaskBlock } from "../../hooks/task.ts";
 import { projectPaths } from "../../host/layout.ts";
@@ -124,6 +125,7 @@ export const checkCommand: Command = {
       request,
       evaluationContext(policy, {
         ...sources,
+        disk: realDisk(),
         taskOwner: (id) => latestAssignee(state, id),
         pendingDecision: readHold(state)?.reason,
       }),

@@ -3,10 +3,10 @@
  * `read`/`unset`/`mapfile`, `set --`/`shift`, `alias`; and `trap`, whose handler is a shell
  * string run later.
  */
-import { printfOutput } from "../_echo.ts";
-import { scanOptions } from "../_options.ts";
+import { printfOutput } from "../echo.ts";
+import { scanOptions } from "../option-scanner.ts";
 import { assign, copyState, resolveDir, varValue, type Invocation, type State } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { hostCtx, shellString } from "./code.ts";
 
 /** Characters of the default IFS. */
@@ -95,8 +95,9 @@ function trimChars(text: string, chars: string): string {
   return text.slice(a, b);
 }
 
-/** Keeps `state` (the shell's own, not a per-command copy) honest after a builtin. */
-export function builtinState(w: Walker, inv: Invocation, state: State): void {
+/** Keeps `inv.shell` (the shell's own state, not a per-command copy) honest after a builtin. */
+export function builtinState(w: Walk, inv: Invocation): void {
+  const state = inv.shell;
   const args = inv.words.slice(1);
   switch (inv.program) {
     case "cd":
@@ -191,11 +192,11 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
       for (const a of args) {
         const v = a.word.value;
         const eq = v?.indexOf("=") ?? -1;
-        if (v !== undefined && eq > 0) w.aliases.set(v.slice(0, eq), v.slice(eq + 1));
+        if (v !== undefined && eq > 0) w.defineAlias(v.slice(0, eq), v.slice(eq + 1));
       }
       return;
     case "unalias":
-      for (const a of args) if (a.word.value !== undefined) w.aliases.delete(a.word.value);
+      for (const a of args) if (a.word.value !== undefined) w.defineAlias(a.word.value, undefined);
       return;
     default:
   }
@@ -207,7 +208,7 @@ export function builtinState(w: Walker, inv: Invocation, state: State): void {
  * "$t"' EXIT; t=$(mktemp -d)` removes the temp directory): a handler runs at the end or on a
  * signal, and what is assigned after the trap is what it sees at the end.
  */
-export function trap(w: Walker, inv: Invocation, shellState: State): void {
+export function trap(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const host = w.emit(words, base, ctx);
   const args = words.slice(1);
@@ -215,8 +216,8 @@ export function trap(w: Walker, inv: Invocation, shellState: State): void {
   const rest = args.length - (args[0]?.word.value === "--" ? 2 : 1);
   if (handler === undefined || rest < 1 || handler.word.value === "-" || handler.word.value?.startsWith("-") === true)
     return;
-  const live = shellState;
-  w.atExit.push(() => {
+  const live = inv.shell;
+  w.atExit(() => {
     const later = hostCtx({ ...ctx, state: live }, { host });
     shellString(w, { word: handler, interpreter: "trap", host, base, ctx: later, via: "shell-string" });
   });

@@ -5,9 +5,8 @@
  * (one level deeper, bounded by `maxDepth`); text only known at run time is `dynamic-code`, except
  * the output of well-known environment generators (`eval "$(ssh-agent -s)"`).
  */
-import { findCalls } from "../_code-calls.ts";
-import type { CodeTokenLanguage } from "../_code-tokens.ts";
-import type { InterpreterRead } from "../_interpreters.ts";
+import { findCalls, type CodeTokenLanguage } from "../code/index.ts";
+import { readInterpreter } from "../interpreter-input.ts";
 import { CODE_GENERATORS, COMPLETION_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage, Via } from "../types.ts";
 import {
@@ -23,7 +22,7 @@ import {
   type Ctx,
   type Invocation,
 } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { remoteCodeIn } from "./remote-code.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
@@ -77,7 +76,7 @@ export interface ShellStringOptions {
 }
 
 /** A shell string (`bash -c`, `eval`, `su -c`, `ssh host ...`): parsed and walked one level deeper. */
-export function shellString(w: Walker, o: ShellStringOptions): void {
+export function shellString(w: Walk, o: ShellStringOptions): void {
   const language = o.language ?? "shell";
   const code = o.word.word.value ?? (o.word.substitution !== undefined ? o.word.output : undefined);
   if (code === undefined) {
@@ -91,10 +90,7 @@ export function shellString(w: Walker, o: ShellStringOptions): void {
   }
   w.addCode({ language, interpreter: o.interpreter, command: o.host, source: "literal", code });
   if (language === "powershell") remoteCodeIn(w, { language, code, ctx: o.ctx, host: o.host });
-  if (o.ctx.depth + 1 > w.maxDepth) {
-    w.stop("depth-limit", code);
-    return;
-  }
+  if (w.beyondDepth(o.ctx, code)) return;
   const state = o.sameShell === true ? o.ctx.state : copyState(o.ctx.state);
   if (o.sameShell !== true)
     for (const a of o.base.assignments)
@@ -126,7 +122,7 @@ interface CodeSourceOptions {
 }
 
 /** Records a non-literal code word: a substitution's producers, or an unknown value; unknown code is `dynamic-code`. */
-export function codeSource(w: Walker, o: CodeSourceOptions): void {
+export function codeSource(w: Walk, o: CodeSourceOptions): void {
   const source =
     o.word.substitution === "command"
       ? "command-substitution"
@@ -149,10 +145,10 @@ const SETUP_VERBS: readonly string[] = [
 ];
 
 /** The producers are all well-known generators of environment code (`ssh-agent -s`, `pyenv init -`). */
-function generated(w: Walker, producers: readonly number[]): boolean {
+function generated(w: Walk, producers: readonly number[]): boolean {
   if (producers.length === 0) return false;
   return producers.every((i) => {
-    const c = w.commands[i];
+    const c = w.command(i);
     if (c?.program === undefined) return false;
     // any CLI's completion script (`source <(eksctl completion bash)`)
     if (c.args.some((a) => a.value !== undefined && COMPLETION_WORDS.includes(a.value))) return true;
@@ -166,7 +162,7 @@ function generated(w: Walker, producers: readonly number[]): boolean {
 
 /** Code given as a word: literal → analysed; substitution → its output or producers; else dynamic. */
 export function runCode(
-  w: Walker,
+  w: Walk,
   o: { language: CodeLanguage; word: ArgWord; interpreter: string; host: number; base: Base; ctx: Ctx },
 ): void {
   if (o.language === "shell" || o.language === "powershell") {
@@ -187,7 +183,7 @@ export function runCode(
     return;
   }
   w.addCode({ language: o.language, interpreter: o.interpreter, command: o.host, source: "literal", code });
-  interpreterCode(w, o.language, code, o.host, o.ctx);
+  interpreterCode(w, { language: o.language, code, host: o.host, ctx: o.ctx });
 }
 
 /**
@@ -196,7 +192,7 @@ export function runCode(
  * `stdin` code with its producers, and `dynamic-code` unless it only comes from files (`cat f | sh`).
  */
 export function stdinCode(
-  w: Walker,
+  w: Walk,
   o: { language: CodeLanguage; interpreter: string; host: number; base: Base; hostCtx: Ctx; ctx: Ctx },
 ): void {
   const redirect = o.base.stdinRedirects.at(-1) ?? o.ctx.stdinRedirects.at(-1);
@@ -242,7 +238,7 @@ export function stdinCode(
       });
     return;
   }
-  const text = w.commands[o.host]?.stdin;
+  const text = w.command(o.host)?.stdin;
   if (text !== undefined) {
     runCode(w, {
       language: o.language,
@@ -259,14 +255,14 @@ export function stdinCode(
   const producers = [...new Set(stdin.upstream)];
   w.addCode({ language: o.language, interpreter: o.interpreter, command: o.host, source: "stdin", producers });
   const fromFiles = stdin.immediate.every((i) => {
-    const c = w.commands[i];
+    const c = w.command(i);
     return c?.program === "cat" && c.args.length > 0 && c.args.every((a) => a.value !== undefined && !a.glob);
   });
   if (!fromFiles && !generated(w, stdin.immediate)) w.report("dynamic-code", o.base.text);
 }
 
 /** `eval ARGS`: the arguments joined by spaces run in this shell. */
-export function evalCommand(w: Walker, inv: Invocation): void {
+export function evalCommand(w: Walk, inv: Invocation): void {
   const host = w.emit(inv.words, inv.base, inv.ctx);
   const args = inv.words.slice(1);
   if (args.length === 0) return;
@@ -283,7 +279,7 @@ export function evalCommand(w: Walker, inv: Invocation): void {
 }
 
 /** `source FILE` / `. FILE`: a process substitution or a file written earlier on the line is code; other files are scripts. */
-export function sourceCommand(w: Walker, inv: Invocation): void {
+export function sourceCommand(w: Walk, inv: Invocation): void {
   const host = w.emit(inv.words, inv.base, inv.ctx);
   const file = inv.words[1];
   if (file === undefined) return;
@@ -301,7 +297,7 @@ export function sourceCommand(w: Walker, inv: Invocation): void {
 
 /** A script operand: process substitution, a file written on the line, or a plain file. */
 export function scriptFile(
-  w: Walker,
+  w: Walk,
   o: {
     language: CodeLanguage;
     interpreter: string;
@@ -394,9 +390,15 @@ export function scriptFile(
 }
 
 /** A shell or interpreter command (`bash -c`, `python3 -`, `node -e`, `perl script.pl`). */
-export function interpreter(w: Walker, read: InterpreterRead, inv: Invocation): void {
+export function interpreter(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
+  const read = readInterpreter(
+    inv.program,
+    words.slice(1).map((x) => x.word),
+  );
   const host = w.emit(words, base, ctx);
+  // not reached through the registry, whose matcher is `interpreterName`
+  if (read === undefined) return;
   const args = words.slice(1);
   const language = read.spec.language;
   const input = read.input;
@@ -458,7 +460,7 @@ export function interpreter(w: Walker, read: InterpreterRead, inv: Invocation): 
 }
 
 /** `./f`, `/tmp/x.sh`: a program that is a script written earlier on the line runs that script. */
-export function writtenProgram(w: Walker, inv: Invocation): boolean {
+export function writtenProgram(w: Walk, inv: Invocation): boolean {
   const path = inv.words[0]?.word.value;
   if (path === undefined || !path.includes("/")) return false;
   const written = w.writtenFile(path, inv.ctx);
@@ -492,7 +494,11 @@ function shebangLanguage(text: string | undefined): CodeLanguage {
 }
 
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
-export function interpreterCode(w: Walker, language: CodeLanguage, code: string, host: number, ctx: Ctx): void {
+export function interpreterCode(
+  w: Walk,
+  o: { readonly language: CodeLanguage; readonly code: string; readonly host: number; readonly ctx: Ctx },
+): void {
+  const { language, code, host, ctx } = o;
   if (language === "shell" || language === "powershell" || language === "c") return;
   remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
@@ -506,7 +512,7 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
     return;
   }
   for (const call of found) {
-    w.calls.push({
+    w.addCall({
       language,
       command: host,
       api: call.api,
@@ -530,12 +536,9 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
     if (exec.kind === "code") {
       // `exec('...')`: literal code of the same language is analysed as such; other code is not followed
       if (exec.code === undefined) continue;
-      if (ctx.depth + 1 > w.maxDepth) {
-        w.stop("depth-limit", call.text);
-        continue;
-      }
+      if (w.beyondDepth(ctx, call.text)) continue;
       w.addCode({ language, interpreter: call.api, command: host, source: "literal", code: exec.code });
-      interpreterCode(w, language, exec.code, host, inner);
+      interpreterCode(w, { language, code: exec.code, host, ctx: inner });
       continue;
     }
     if (exec.kind === "shell") {
@@ -545,24 +548,46 @@ export function interpreterCode(w: Walker, language: CodeLanguage, code: string,
         continue;
       }
       w.addCode({ language: "shell", interpreter: call.api, command: host, source: "literal", code: exec.code });
-      if (ctx.depth + 1 > w.maxDepth) {
-        w.stop("depth-limit", call.text);
-        continue;
-      }
+      if (w.beyondDepth(ctx, call.text)) continue;
       w.parseAndWalk(exec.code, inner);
       continue;
     }
-    if (ctx.depth + 1 > w.maxDepth) {
-      w.stop("depth-limit");
-      continue;
-    }
+    if (w.beyondDepth(ctx)) continue;
     const argv = exec.argv.map((a) => plain({ text: a.text, value: a.value, glob: false }));
     if (argv.length > 0) w.execute(argv, emptyBase(call.text), { ...inner, source: call.text });
   }
 }
 
+/**
+ * PowerShell's `Invoke-Expression` (`iwr https://x | iex`): it runs its argument, or what is piped
+ * in when it has none.
+ */
+export function stdinEvaluator(w: Walk, inv: Invocation): void {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  const inner = hostCtx(inv.ctx, { host, base: inv.base });
+  if (inv.words.length === 1)
+    stdinCode(w, {
+      language: "powershell",
+      interpreter: inv.program,
+      host,
+      base: inv.base,
+      hostCtx: inner,
+      ctx: inv.ctx,
+    });
+  else
+    shellString(w, {
+      word: joinWords(inv.words.slice(1)),
+      interpreter: inv.program,
+      host,
+      base: inv.base,
+      ctx: inner,
+      via: "shell-string",
+      language: "powershell",
+    });
+}
+
 /** `at TIME`, `batch`: the commands are read from stdin (or `-f FILE`) and run later, in this directory. */
-export function scheduled(w: Walker, inv: Invocation): void {
+export function scheduled(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const host = w.emit(words, base, ctx);
   const values = words.map((x) => x.word.value);

@@ -4,13 +4,12 @@
  * policy sees what the program will do (a fork bomb compiled on the line is there to be run).
  * Source files that are not written on the line are the project's own and are not read.
  */
-import { C_COMPILERS, C_SOURCE_SUFFIXES } from "../tables/programs.ts";
+import { C_SOURCE_SUFFIXES } from "../tables/programs.ts";
 import type { Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 
-/** Records a C compiler's known source; false when the program is not a C compiler. */
-export function compiler(w: Walker, inv: Invocation): boolean {
-  if (!C_COMPILERS.includes(inv.program)) return false;
+/** Records a C compiler's command and its known source. */
+export function compiler(w: Walk, inv: Invocation): void {
   const host = w.emit(inv.words, inv.base, inv.ctx);
   const sources: string[] = [];
   for (const { word } of inv.words.slice(1)) {
@@ -26,5 +25,4 @@ export function compiler(w: Walker, inv: Invocation): boolean {
   }
   for (const code of sources)
     w.addCode({ language: "c", interpreter: inv.program, command: host, source: "literal", code });
-  return true;
 }

@@ -5,7 +5,7 @@
  * deletes `/`).
  */
 import { posix } from "node:path";
-import { scanOptions, type OptionGrammar } from "../_options.ts";
+import { scanOptions, type OptionGrammar } from "../option-scanner.ts";
 import {
   COMPOSE_GLOBAL,
   COMPOSE_PROGRAMS,
@@ -18,10 +18,23 @@ import {
   REMOTE_EXEC_OPTIONS,
 } from "../tables/programs.ts";
 import { plain, resolveDir, type ArgWord, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { hostCtx } from "./code.ts";
+import { deleteEveryListed } from "./listings.ts";
+import { unclaimedListed } from "./unclaimed.ts";
 
-export function container(w: Walker, inv: Invocation): boolean {
+/**
+ * `docker`, `podman`, compose, `kubectl`, `lxc`...: `exec` and `run` run their command elsewhere;
+ * any other use is recorded as an unclaimed program is, after the listings it deletes
+ * (`docker rm -f $(docker ps -aq)`, `kubectl get ns -o name | xargs kubectl delete`).
+ */
+export function container(w: Walk, inv: Invocation): void {
+  const listed = deleteEveryListed(w, inv);
+  if (!runsInside(w, listed)) unclaimedListed(w, listed);
+}
+
+/** Records `exec`/`run` and walks the command they run; false for any other use. */
+function runsInside(w: Walk, inv: Invocation): boolean {
   const { program, words } = inv;
   const values = words.map((x) => x.word.value);
   const compose = COMPOSE_PROGRAMS.includes(program);
@@ -67,7 +80,7 @@ export function container(w: Walker, inv: Invocation): boolean {
 }
 
 /** `exec`/`run`: options, then the container or image, then the command. */
-function run(w: Walker, inv: Invocation, grammar: OptionGrammar, from: number): boolean {
+function run(w: Walk, inv: Invocation, grammar: OptionGrammar, from: number): boolean {
   const { program, words, base, ctx } = inv;
   const scan = scanOptions(
     words.map((x) => x.word),

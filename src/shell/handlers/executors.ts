@@ -3,10 +3,10 @@
  * `print | "cmd"`) and sed (the `e` command and the `e` flag of `s///e`). Literal command text is
  * analysed as a shell string; text built at run time is `dynamic-code`.
  */
-import { scanOptions } from "../_options.ts";
+import { scanOptions } from "../option-scanner.ts";
 import { AWK_GRAMMAR, SED_GRAMMAR } from "../tables/programs.ts";
 import { plain, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { hostCtx, shellString } from "./code.ts";
 
 /** A piece of a program: a string literal or anything else. */
@@ -82,7 +82,7 @@ function awkOperand(
  * stdin). The command may be a string literal, a variable assigned one, or `$0` when awk's input
  * is known (`echo 'cmd' | awk '{system($0)}'`).
  */
-export function awk(w: Walker, inv: Invocation): void {
+export function awk(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const host = w.emit(words, base, ctx);
   const scan = scanOptions(
@@ -100,7 +100,7 @@ export function awk(w: Walker, inv: Invocation): void {
   // the input is the known stdin when no input file follows the program (`var=value` operands are not files)
   const operands = words.slice(scan.next + (programWord === undefined ? 0 : 1));
   const input = operands.every((o) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(o.word.value ?? ""))
-    ? textLines(w.commands[host]?.stdin)
+    ? textLines(w.command(host)?.stdin)
     : undefined;
   const run = (text: string): void =>
     shellString(w, {
@@ -170,7 +170,7 @@ export function awk(w: Walker, inv: Invocation): void {
 }
 
 /** sed: `e command`, `e` (runs the pattern space), and `s/x/y/e` (runs the result). */
-export function sed(w: Walker, inv: Invocation): void {
+export function sed(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const host = w.emit(words, base, ctx);
   const scan = scanOptions(
@@ -186,7 +186,7 @@ export function sed(w: Walker, inv: Invocation): void {
   const script = scripts.length > 0 || fromFile ? scripts : operand?.kind === "operand" ? [operand.word] : [];
   // the pattern space is each line of the known stdin when no input file is named
   const files = scan.events.filter((e) => e.kind === "operand").length - (scripts.length > 0 || fromFile ? 0 : 1);
-  const input = files === 0 ? textLines(w.commands[host]?.stdin) : undefined;
+  const input = files === 0 ? textLines(w.command(host)?.stdin) : undefined;
   for (const word of script) {
     const text = word.value;
     if (text === undefined) {

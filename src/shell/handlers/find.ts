@@ -2,13 +2,13 @@
  * `find`: the start paths bound what `-delete` and `-exec`/`-execdir`/`-ok`/`-okdir` commands
  * receive; each `-exec` command is analysed with run-time arguments (the `{}` placeholder).
  */
-import { syntheticWord } from "../_words.ts";
+import { syntheticWord } from "../words.ts";
 import { FD_EXEC, FD_VALUED } from "../tables/programs.ts";
 import type { ShellWord } from "../types.ts";
 import { copyState, emptyBase, withVia, type ArgWord, type Ctx, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 
-export function find(w: Walker, inv: Invocation): void {
+export function find(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const values = words.map((x) => x.word.value);
   let i = 1;
@@ -70,7 +70,7 @@ export function find(w: Walker, inv: Invocation): void {
 }
 
 /** `fd PATTERN [PATH...] -x CMD`: like `find -exec`, the command gets each match at run time. */
-export function fd(w: Walker, inv: Invocation): void {
+export function fd(w: Walk, inv: Invocation): void {
   const { words, base, ctx } = inv;
   const values = words.map((x) => x.word.value);
   const exec = values.findIndex((v, i) => i > 0 && v !== undefined && FD_EXEC.includes(v));

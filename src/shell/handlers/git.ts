@@ -4,14 +4,15 @@
  * `git -c alias.x=...`) are expanded: `git x` is analysed as `git reset --hard`; a `!` alias is a
  * shell string.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { EMBEDDED_COMMANDS, ENV_COMMANDS } from "../tables/embedded.ts";
 import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Slot, Walk } from "./contract.ts";
+import { deleteEveryListed } from "./listings.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
 
 /** Options whose value is a command the program runs (`rsync -e CMD`, `git -c core.pager=CMD`). */
-export function embedded(w: Walker, inv: Invocation, host: number): void {
+export function embedded(w: Walk, inv: Invocation, host: number): void {
   const { program, words, base, ctx } = inv;
   // `GIT_SSH_COMMAND='...' git fetch`: a command in the environment the program is given
   const names = Object.hasOwn(ENV_COMMANDS, program) ? ENV_COMMANDS[program] : undefined;
@@ -69,18 +70,22 @@ export function embedded(w: Walker, inv: Invocation, host: number): void {
   }
 }
 
+/** Git configuration set on the line (`git config alias.x '...'`), by lowercased key. */
+const CONFIG: Slot<Map<string, string>> = { create: () => new Map() };
+
 /**
  * `git ...`: records configuration set on the line, expands a known alias, then records the command
  * as written or expanded, and the commands it runs (`submodule foreach`, `bisect run`, hooks of
- * `rebase --exec` through {@link embedded}).
+ * `rebase --exec` through {@link embedded}). `git tag -d $(git tag -l)` deletes every tag (`listings.ts`).
  */
-export function git(w: Walker, inv: Invocation): number {
+export function git(w: Walk, given: Invocation): void {
+  const inv = deleteEveryListed(w, given);
   const { words } = inv;
   const view = detailedView(
     "git",
     words.slice(1).map((x) => x.word),
   );
-  const config = new Map(w.gitConfig);
+  const config = new Map(w.memo(CONFIG));
   const fromOption = new Set<string>();
   for (const c of view.values.get("-c") ?? []) {
     const v = c.value;
@@ -120,7 +125,7 @@ export function git(w: Walker, inv: Invocation): number {
       });
     }
     runs(w, { ...inv, words: written }, host);
-    return host;
+    return;
   }
   const expansion = alias
     .split(/\s+/)
@@ -134,7 +139,6 @@ export function git(w: Walker, inv: Invocation): number {
   const host = w.emit(expanded, inv.base, inv.ctx);
   embedded(w, { ...inv, words: expanded }, host);
   runs(w, { ...inv, words: expanded }, host);
-  return host;
 }
 
 /** Values git reads as boolean false (`git config --type=bool`). */
@@ -159,7 +163,7 @@ const FOREACH_OPTIONS = new Set(["--recursive", "-q", "--quiet"]);
  * Commands git runs from its arguments: `git submodule foreach CMD` (one word is a shell string,
  * several are a command and its arguments) and `git bisect run CMD ARGS`.
  */
-function runs(w: Walker, inv: Invocation, host: number): void {
+function runs(w: Walk, inv: Invocation, host: number): void {
   const view = detailedView(
     "git",
     inv.words.slice(1).map((x) => x.word),
@@ -182,12 +186,12 @@ function runs(w: Walker, inv: Invocation, host: number): void {
 }
 
 /** `git config [scope] KEY VALUE` (and `git config set KEY VALUE`) sets a key for the rest of the line. */
-function recordConfig(w: Walker, positionals: readonly (string | undefined)[]): void {
+function recordConfig(w: Walk, positionals: readonly (string | undefined)[]): void {
   if (positionals[0] !== "config") return;
   const rest = positionals[1] === "set" ? positionals.slice(2) : positionals.slice(1);
   const [key, value] = rest;
   if (key === undefined || !key.includes(".")) return;
   const name = key.toLowerCase();
-  if (value === undefined) w.gitConfig.delete(name);
-  else w.gitConfig.set(name, value);
+  if (value === undefined) w.memo(CONFIG).delete(name);
+  else w.memo(CONFIG).set(name, value);
 }

@@ -1,88 +1,72 @@
 /**
- * Dispatch from a program to the handler of its family. Each handler records the command and
- * what it would execute (nested commands, code), read, write and delete; programs without a
- * handler are recorded as they are, with their embedded commands and the builtins' effect on
- * the value environment.
+ * The program registry: which handler runs a program. Each handler records the command and what
+ * it would execute (nested commands, code), read, write and delete; a program no row claims is
+ * recorded as it is (`unclaimed.ts`), with its embedded commands and the builtins' effect on the
+ * value environment. Teaching the walk a new program family is one module here and one row in
+ * {@link PROGRAMS}.
+ *
+ * Lookup: a row that names the program wins; then the matcher rows, in table order; then `unclaimed`.
+ * No program is claimed by a name row and a matcher row both (test/shell/handlers.test.ts), so
+ * the order of the rows only matters among matchers.
  */
-import { readInterpreter } from "../_interpreters.ts";
+import { interpreterName } from "../interpreter-input.ts";
 import { EVAL_COMMANDS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
-import { joinWords, type Invocation, type State } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
-import { builtinState, trap } from "./builtins.ts";
 import {
-  evalCommand,
-  hostCtx,
-  interpreter,
-  scheduled,
-  shellString,
-  sourceCommand,
-  stdinCode,
-  writtenProgram,
-} from "./code.ts";
+  AWK_PROGRAMS,
+  COMPOSE_PROGRAMS,
+  C_COMPILERS,
+  DOCKER_LIKE,
+  REMOTE_EXEC,
+  SED_PROGRAMS,
+} from "../tables/programs.ts";
+import type { Invocation } from "../walk/context.ts";
+import { trap } from "./builtins.ts";
+import { evalCommand, interpreter, scheduled, sourceCommand, stdinEvaluator } from "./code.ts";
 import { compiler } from "./compilers.ts";
 import { container } from "./containers.ts";
-import { AWK_PROGRAMS, SED_PROGRAMS } from "../tables/programs.ts";
+import type { Handler, ProgramRow, Walk } from "./contract.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
-import { embedded, git } from "./git.ts";
-import { killEveryProcess } from "./processes.ts";
-import { deleteEveryListed } from "./listings.ts";
+import { git } from "./git.ts";
+import { unclaimed } from "./unclaimed.ts";
 
 export { unwrap } from "./wrappers.ts";
 
-/** Runs the handler of `inv.program`; `shellState` is the state builtins change. */
-export function dispatch(inv: Invocation, w: Walker, shellState: State): void {
-  const program = inv.program;
-  if (program === "find") return find(w, inv);
-  if (program === "fd" || program === "fdfind") return fd(w, inv);
-  if (program === "at" || program === "batch") return scheduled(w, inv);
-  if (EVAL_COMMANDS.includes(program)) return evalCommand(w, inv);
-  if (SOURCE_COMMANDS.includes(program)) return sourceCommand(w, inv);
-  const read = readInterpreter(
-    program,
-    inv.words.slice(1).map((x) => x.word),
-  );
-  if (read !== undefined) return interpreter(w, read, inv);
-  if (STDIN_EVALUATORS.includes(program.toLowerCase())) {
-    // `iwr https://x | iex`: PowerShell's Invoke-Expression runs its argument or what is piped in
-    const host = w.emit(inv.words, inv.base, inv.ctx);
-    const inner = hostCtx(inv.ctx, { host, base: inv.base });
-    if (inv.words.length === 1)
-      stdinCode(w, {
-        language: "powershell",
-        interpreter: program,
-        host,
-        base: inv.base,
-        hostCtx: inner,
-        ctx: inv.ctx,
-      });
-    else
-      shellString(w, {
-        word: joinWords(inv.words.slice(1)),
-        interpreter: program,
-        host,
-        base: inv.base,
-        ctx: inner,
-        via: "shell-string",
-        language: "powershell",
-      });
-    return;
-  }
-  if (program === "trap") return trap(w, inv, shellState);
-  if (program === "git") {
-    // `git tag -d $(git tag -l)`: every tag
-    git(w, deleteEveryListed(w, inv));
-    return;
-  }
-  if (AWK_PROGRAMS.includes(program)) return awk(w, inv);
-  if (SED_PROGRAMS.includes(program)) return sed(w, inv);
-  // a listing of every container or object fed to a delete (`docker rm -f $(docker ps -aq)`)
-  const listed = deleteEveryListed(w, inv);
-  if (container(w, listed)) return;
-  if (compiler(w, listed)) return;
-  if (writtenProgram(w, listed)) return;
-  const call = killEveryProcess(w, listed);
-  const index = w.emit(call.words, call.base, call.ctx);
-  embedded(w, call, index);
-  builtinState(w, call, shellState);
+/** The program families and their handlers (see the module comment for the lookup order). */
+export const PROGRAMS: readonly ProgramRow[] = [
+  { programs: ["find"], handler: find },
+  { programs: ["fd", "fdfind"], handler: fd },
+  { programs: ["at", "batch"], handler: scheduled },
+  { programs: EVAL_COMMANDS, handler: evalCommand },
+  { programs: SOURCE_COMMANDS, handler: sourceCommand },
+  {
+    family: "shells and interpreters, with version suffixes and in any case (`python3.12`, `PowerShell.exe`)",
+    matches: (inv) => interpreterName(inv.program) !== undefined,
+    handler: interpreter,
+  },
+  {
+    family: "PowerShell's evaluators, in any case (`IEX`, `Invoke-Expression`)",
+    matches: (inv) => STDIN_EVALUATORS.includes(inv.program.toLowerCase()),
+    handler: stdinEvaluator,
+  },
+  { programs: ["trap"], handler: trap },
+  { programs: ["git"], handler: git },
+  { programs: AWK_PROGRAMS, handler: awk },
+  { programs: SED_PROGRAMS, handler: sed },
+  { programs: [...DOCKER_LIKE, ...COMPOSE_PROGRAMS, ...REMOTE_EXEC], handler: container },
+  { programs: C_COMPILERS, handler: compiler },
+];
+
+const BY_NAME = new Map<string, Handler>();
+for (const row of PROGRAMS) if ("programs" in row) for (const name of row.programs) BY_NAME.set(name, row.handler);
+const MATCHERS = PROGRAMS.filter((row) => "matches" in row);
+
+/** The handler of a program: its name row, else the first matcher row that takes it, else `unclaimed`. */
+export function handlerOf(inv: Invocation): Handler {
+  return BY_NAME.get(inv.program) ?? MATCHERS.find((row) => row.matches(inv))?.handler ?? unclaimed;
+}
+
+/** Runs the handler of `inv.program`. */
+export function dispatch(walk: Walk, inv: Invocation): void {
+  handlerOf(inv)(walk, inv);
 }

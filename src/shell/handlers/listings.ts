@@ -8,11 +8,11 @@
  * read c`) hands each item to the body, the same as a substitution. A listing narrowed on the way
  * (`--filter`, a label selector, names, a tag pattern, `grep PATTERN`) is a run-time argument as before.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { PROCESS_PASS_THROUGH } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type ArgWord, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 
 const CONTAINER_CLIS: readonly string[] = ["docker", "podman", "nerdctl", "finch"];
 const KUBECTLS: readonly string[] = ["kubectl", "oc", "k", "kubecolor"];
@@ -135,10 +135,10 @@ function echoesContainers(c: ShellCommand): boolean {
 }
 
 /** What the commands producing a text list every one of, unnarrowed. */
-function listingOf(w: Walker, producers: readonly number[]): Listing | undefined {
+function listingOf(w: Walk, producers: readonly number[]): Listing | undefined {
   let listing: Listing | undefined;
   for (const i of producers) {
-    const c = w.commands[i];
+    const c = w.command(i);
     if (c === undefined) return undefined;
     if (containerListing(c)) listing = { kind: "containers" };
     else if (tagListing(c)) listing = { kind: "tags" };
@@ -159,7 +159,7 @@ function listingOf(w: Walker, producers: readonly number[]): Listing | undefined
  * mechanism behind `kill $(ps -e -o pid=)` (processes.ts) and `docker rm -f $(docker ps -aq)`.
  */
 export function replaceListings(
-  w: Walker,
+  w: Walk,
   inv: Invocation,
   every: (producers: readonly number[]) => readonly ArgWord[] | undefined,
 ): Invocation {
@@ -195,7 +195,7 @@ function deletesTags(inv: Invocation): boolean {
  * `aws s3 rm s3://B/{}` (xargs) or `aws s3 rm "s3://B/$k"` (a loop) fed the objects `aws s3 ls
  * s3://B/` lists: every object of the bucket, which `aws` spells `rm s3://B/ --recursive`.
  */
-function removeEveryObject(w: Walker, inv: Invocation): Invocation {
+function removeEveryObject(w: Walk, inv: Invocation): Invocation {
   if (!inv.words.some((x) => x.word.value === "rm")) return inv;
   const view = detailedView(
     "aws",
@@ -219,7 +219,7 @@ function removeEveryObject(w: Walker, inv: Invocation): Invocation {
 }
 
 /** `docker rm` / `docker container rm` / `kubectl delete` / `git tag -d` with the words that mean "every one". */
-export function deleteEveryListed(w: Walker, inv: Invocation): Invocation {
+export function deleteEveryListed(w: Walk, inv: Invocation): Invocation {
   if (AWS_CLIS.includes(inv.program)) return removeEveryObject(w, inv);
   const argv = inv.words.map((x) => x.word.value);
   const docker =

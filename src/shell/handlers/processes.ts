@@ -5,11 +5,11 @@
  * itself spells `-- -1`: the words are replaced by that. A listing narrowed on the way (`pgrep
  * node`, `ps -C node`, `grep node`, an awk pattern) is a run-time argument as before.
  */
-import { detailedView } from "../_argview.ts";
+import { detailedView } from "../detailed-view.ts";
 import { POWERSHELL_PROCESS_FLAGS, PS_SELECTORS } from "../tables/programs.ts";
 import type { ShellCommand } from "../types.ts";
 import { synthetic, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { passesOn, replaceListings } from "./listings.ts";
 
 /** `pgrep` patterns that match every process name. */
@@ -43,9 +43,9 @@ function role(c: ShellCommand): "lister" | "pass" | "narrow" {
 }
 
 /** True when the commands producing a text are a listing of every process, unnarrowed. */
-export function listsEveryProcess(w: Walker, producers: readonly number[]): boolean {
+export function listsEveryProcess(w: Walk, producers: readonly number[]): boolean {
   const roles = producers.map((i) => {
-    const c = w.commands[i];
+    const c = w.command(i);
     return c === undefined ? "narrow" : role(c);
   });
   return roles.includes("lister") && !roles.includes("narrow");
@@ -55,7 +55,7 @@ export function listsEveryProcess(w: Walker, producers: readonly number[]): bool
  * `kill`'s words with every whole substitution that lists every process replaced by `-- -1`, and
  * `-- -1` added when `xargs` feeds it such a listing (`ps -e -o pid= | xargs sudo kill`).
  */
-export function killEveryProcess(w: Walker, inv: Invocation): Invocation {
+export function killEveryProcess(w: Walk, inv: Invocation): Invocation {
   const stopProcess = ["stop-process", "spps"].includes(inv.program.toLowerCase());
   if (stopProcess) {
     // `Get-Process | Stop-Process -Force`: the processes come from the pipeline, every one of them

@@ -10,7 +10,7 @@
 import { REMOTE_CODE_WORDS } from "../tables/interpreters.ts";
 import type { CodeLanguage } from "../types.ts";
 import { emptyBase, plain, type Ctx } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Slot, Walk } from "./contract.ts";
 
 const isWordChar = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "0" && c <= "9") || c === "-" || c === "_";
 
@@ -51,19 +51,23 @@ function firstUrl(text: string): string | undefined {
   return end < 0 ? text.slice(at) : text.slice(at, at + end);
 }
 
+/** Code already scanned for download-and-evaluate expressions on this line, by language and text. */
+const SCANNED: Slot<Set<string>> = { create: () => new Set() };
+
 /**
  * Records remote code when `code` (code of `language`, or a line the POSIX parser could not read,
  * as PowerShell) both downloads and evaluates. `host` is the command that runs the code, when there
  * is one (`powershell -c`, `python3 -c`); otherwise the evaluator itself is recorded as the command.
  */
 export function remoteCodeIn(
-  w: Walker,
+  w: Walk,
   o: { language: CodeLanguage; code: string; ctx: Ctx; host: number | undefined },
 ): void {
   const table = REMOTE_CODE_WORDS[o.language];
   const key = `${o.language}\n${o.code}`;
-  if (table === undefined || w.remoteScanned.has(key)) return;
-  w.remoteScanned.add(key);
+  const scanned = w.memo(SCANNED);
+  if (table === undefined || scanned.has(key)) return;
+  scanned.add(key);
   const coded = words(o.code);
   const found = coded.map((x) => x.word);
   const download = found.find((x) => Object.hasOwn(table.downloads, x));

@@ -5,8 +5,8 @@
  * (`curl -o f`). Text that reaches a shell or interpreter is analysed as the code it is.
  */
 import { posix } from "node:path";
-import { echoOutput, printfOutput } from "../_echo.ts";
-import { detailedView } from "../_argview.ts";
+import { echoOutput, printfOutput } from "../echo.ts";
+import { detailedView } from "../detailed-view.ts";
 import { DOWNLOADERS, type DownloadSpec } from "../tables/programs.ts";
 import type { AnalyzeOptions, ShellRedirect, ShellWord } from "../types.ts";
 import { resolveDir, varValue, type State } from "../walk/context.ts";

@@ -5,8 +5,8 @@
  * `ShellCommand.wrappers`, so the wrapped argv is exact.
  */
 import { parse } from "unbash";
-import { optionsOf, scanOptions } from "../_options.ts";
-import { resolveWord } from "../_words.ts";
+import { optionsOf, scanOptions } from "../option-scanner.ts";
+import { resolveWord } from "../words.ts";
 import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
@@ -25,7 +25,7 @@ import {
   type Ctx,
   type Invocation,
 } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { hostCtx, shellString, stdinCode } from "./code.ts";
 import { embedded } from "./git.ts";
 import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
@@ -57,7 +57,7 @@ function packageCommand(rest: readonly ArgWord[]): readonly ArgWord[] {
 }
 
 /** The wrapper runs `word` as a shell string (`su -c STR`, `watch 'cmd'`, `doppler run --command STR`). */
-function runsShellString(w: Walker, inv: Invocation, word: ArgWord): undefined {
+function runsShellString(w: Walk, inv: Invocation, word: ArgWord): undefined {
   const host = w.emit(inv.words, inv.base, inv.ctx);
   shellString(w, {
     word,
@@ -70,8 +70,11 @@ function runsShellString(w: Walker, inv: Invocation, word: ArgWord): undefined {
   return undefined;
 }
 
-/** Removes one wrapper. */
-export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped {
+/**
+ * Removes one wrapper (a row of `tables/wrappers.ts`): returns the command it runs, for the walk
+ * to run in turn, or `undefined` when the wrapper was recorded here (what it runs too).
+ */
+export function unwrap(w: Walk, inv: Invocation, spec: WrapperSpec): Unwrapped {
   const { program, words, base, ctx } = inv;
   const plainWords = words.map((x) => x.word);
   const wrapped = (rest: readonly ArgWord[], extra: Partial<Ctx> = {}, via: Via = "wrapper"): Unwrapped => ({
@@ -251,7 +254,7 @@ export function unwrap(inv: Invocation, spec: WrapperSpec, w: Walker): Unwrapped
  * The home directory on the other end of `ssh [-l USER] [USER@]HOST`: the user's home, laid out
  * as homes are here (ssh logs in with the local login name unless told otherwise).
  */
-function remoteHome(w: Walker, inv: Invocation, scan: ReturnType<typeof scanOptions>): string | undefined {
+function remoteHome(w: Walk, inv: Invocation, scan: ReturnType<typeof scanOptions>): string | undefined {
   const destination = inv.words[scan.next]?.word.value;
   const login = optionsOf(scan).get("-l")?.at(-1)?.value;
   const at = destination?.indexOf("@") ?? -1;
@@ -264,7 +267,7 @@ function remoteHome(w: Walker, inv: Invocation, scan: ReturnType<typeof scanOpti
 const firstOption = (spec: WrapperSpec): number => (spec.subcommands === undefined ? 1 : 2);
 
 function shellOptionWrapper(
-  w: Walker,
+  w: Walk,
   inv: Invocation,
   spec: WrapperSpec,
   wrapped: (rest: readonly ArgWord[], extra?: Partial<Ctx>) => Unwrapped,
@@ -304,7 +307,7 @@ function shellOptionWrapper(
 }
 
 /** `env -S STR`: the string split into words (parsed, never split by hand); `undefined` when it is not one plain command. */
-function splitString(w: Walker, word: ShellWord, text: string, ctx: Ctx): ArgWord[] | undefined {
+function splitString(w: Walk, word: ShellWord, text: string, ctx: Ctx): ArgWord[] | undefined {
   if (word.value === undefined) {
     w.report("dynamic-code", text);
     return undefined;

@@ -8,15 +8,15 @@ import type { ShellWord } from "../types.ts";
 import { LISTERS } from "../tables/programs.ts";
 import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
-import type { Walker } from "../walk/traverse.ts";
+import type { Walk } from "./contract.ts";
 import { hostCtx, shellString } from "./code.ts";
-import { detailedView } from "../_argview.ts";
-import { scanOptions } from "../_options.ts";
-import { syntheticWord } from "../_words.ts";
+import { detailedView } from "../detailed-view.ts";
+import { scanOptions } from "../option-scanner.ts";
+import { syntheticWord } from "../words.ts";
 
 /** The arguments xargs reads, when known: static words, or a listing as a glob. */
 export function xargsInput(
-  w: Walker,
+  w: Walk,
   o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
 ): { words: ArgWord[]; runtime: boolean; searchRoots?: readonly ShellWord[] } | undefined {
   const { options, base, ctx } = o;
@@ -36,7 +36,7 @@ export function xargsInput(
   }
   const producers = ctx.stdin?.immediate ?? [];
   if (producers.length !== 1) return undefined;
-  const lister = w.commands[producers[0] as number];
+  const lister = w.command(producers[0] as number);
   // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`;
   // `git ls-files [PATHSPEC] | xargs cmd`: the files under its pathspecs, as find over them would
   const findRoots = (): readonly ShellWord[] => {
@@ -55,7 +55,7 @@ export function xargsInput(
   // `ls DIR | grep PATTERN | xargs cmd`: some entries of DIR, selected like `find DIR -name` selects
   // (`grep -v`, `grep .`: as many as the listing itself)
   if (lister?.program !== undefined && NAME_FILTERS.includes(lister.program)) {
-    const feeders = w.pipes.filter((p) => p.to === producers[0]).map((p) => w.commands[p.from]);
+    const feeders = w.pipedInto(producers[0] as number).map((from) => w.command(from));
     const listed = feeders.length === 1 ? listing(feeders[0]) : undefined;
     if (listed === undefined) return undefined;
     if (inverts(lister.args))
@@ -155,7 +155,7 @@ function listing(
  * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
  */
 export function xargsReplace(
-  w: Walker,
+  w: Walk,
   o: { command: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
 ): ArgWord[][] | undefined {
   const { options } = o;
@@ -167,7 +167,7 @@ export function xargsReplace(
   if (text === undefined) {
     // `ls dist | xargs -I{} rm -rf dist/{}`: `{}` is each listed name, `*` (or the glob `ls` was given)
     const producers = o.ctx.stdin?.immediate ?? [];
-    const listed = producers.length === 1 ? listing(w.commands[producers[0] as number]) : undefined;
+    const listed = producers.length === 1 ? listing(w.command(producers[0] as number)) : undefined;
     if (listed === undefined) return undefined;
     const names = listed.glob ? listed.value : "*";
     return [
@@ -224,7 +224,7 @@ const quoted = (value: string): string =>
  * lines. Inputs are quoted as parallel does (`parallel sh -c ::: 'a b'` runs `sh -c 'a b'`). Without
  * `:::` inputs the arguments come from stdin (run-time arguments).
  */
-export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
+export function parallel(w: Walk, inv: Invocation, spec: WrapperSpec): void {
   const { program, words, base, ctx } = inv;
   const scan = scanOptions(
     words.map((x) => x.word),
@@ -246,7 +246,7 @@ export function parallel(w: Walker, inv: Invocation, spec: WrapperSpec): void {
   }
   const host = w.emit(words, base, ctx);
   // static stdin lines are inputs too (`printf 'a\nb\n' | parallel rm`)
-  const stdinText = inputs.length === 0 && !fromFiles ? w.commands[host]?.stdin : undefined;
+  const stdinText = inputs.length === 0 && !fromFiles ? w.command(host)?.stdin : undefined;
   if (stdinText !== undefined)
     for (const line of stdinText.split("\n").filter((l) => l.length > 0))
       inputs.push(plain({ text: line, value: line, glob: false }));

@@ -1,9 +1,9 @@
 /**
  * Destructive and code-running standard-library APIs of the interpreters lanes reads, as data.
  * Keys are canonical dotted names after import aliases are resolved (`from shutil import rmtree`
- * makes `rmtree(...)` the call `shutil.rmtree`). The matcher is `_code-calls.ts`.
+ * makes `rmtree(...)` the call `shutil.rmtree`). The matcher is `code/calls.ts`.
  */
-import type { CodeTokenLanguage } from "../_code-tokens.ts";
+import type { CodeTokenLanguage } from "../types.ts";
 import type { InterpreterCall } from "../types.ts";
 
 /** How an exec API takes its command. */

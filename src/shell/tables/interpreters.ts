@@ -1,8 +1,8 @@
 /**
- * Shells and interpreters: how each one is told which code to run. Data only; `_interpreters.ts`
+ * Shells and interpreters: how each one is told which code to run. Data only; `interpreter-input.ts`
  * reads a command's argv with these entries.
  */
-import type { OptionGrammar } from "../_options.ts";
+import type { OptionGrammar } from "../option-scanner.ts";
 import type { CodeLanguage } from "../types.ts";
 
 /** One shell or interpreter program family. */
@@ -289,5 +289,5 @@ export const SOURCE_COMMANDS: readonly string[] = ["source", "."];
 /** `eval ARGS`: the arguments joined by spaces are shell code run in the current shell. */
 export const EVAL_COMMANDS: readonly string[] = ["eval"];
 
-/** Commands whose output is their static arguments, so piping them into a shell pipes literal code. */
+/** Commands whose output is their static arguments (`echo`, `printf`): what they pipe into a shell or a client is literal text. */
 export const LITERAL_PRODUCERS: readonly string[] = ["echo", "printf"];

@@ -105,7 +105,7 @@ export const SECRET_PATTERN_WORDS: readonly string[] = ["token", "secret", "pass
 /** socat address types that connect to a peer, before `:host:port`. */
 export const SOCAT_PEERS: readonly string[] = ["tcp", "tcp4", "tcp6", "tcp-connect", "udp", "udp4", "udp6", "openssl", "ssl", "openssl-connect", "sctp", "sctp-connect"];
 
-/** How interpreter code names the whole environment and sends data over the network (`_code-env.ts`). */
+/** How interpreter code names the whole environment and sends data over the network (`code/env.ts`). */
 export interface EnvironmentCode {
   /** Dotted names of the environment (`os.environ`, `process.env`, `ENV`); `::` and `->` count as dots. */
   readonly environment: readonly string[];

@@ -3,7 +3,7 @@
  * (subcommands, `key=value` operands, old-style clusters). Data only; programs not listed here
  * get the default grammar (every `-x`/`--x` is a flag without a value, short options cluster).
  */
-import type { Arity, OptionGrammar } from "../_options.ts";
+import type { Arity, OptionGrammar } from "../option-scanner.ts";
 
 /** A program's argument grammar. */
 export interface ProgramGrammar extends OptionGrammar {
@@ -415,3 +415,34 @@ export const FIND_FILTERS: readonly string[] = [
 
 /** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */
 export const FIND_WIDENERS: readonly string[] = ["-o", "-or", ",", "!", "-not"];
+
+/**
+ * Options that never take a value, across the CLIs the built-in rules name: an operand after one
+ * of these is an operand, not the option's value (`ArgView.suspect`).
+ */
+// prettier-ignore
+export const VALUELESS_OPTIONS: readonly string[] = [
+  "-f", "--force", "-y", "--yes", "-q", "--quiet", "-v", "--verbose", "-a", "--all", "-A", "--all-namespaces", "-r",
+  "-R", "--recursive", "-d", "--delete", "-D", "--now", "--wait", "--no-wait", "--force-with-lease",
+  "--force-if-includes", "--mirror", "--prune", "--tags", "--atomic", "--no-verify", "-u", "--set-upstream",
+  "--porcelain", "--purge", "--cascade", "--ignore-not-found", "--keep-history", "--skip-seed", "--noinput",
+  "--no-input", "--seed", "--debug", "--json", "--insecure", "--async", "--sync", "-auto-approve", "--auto-approve",
+  "--force-reset", "--accept-data-loss", "--volumes", "--remove-orphans", "-i", "--interactive", "-t", "--tty",
+  "--rm", "-P", "--progress", "-h", "--help", "-x", "--hard", "--soft", "--mixed", "--merge", "--keep", "-m",
+  "--quick", "-s", "-S", "-Force", "-Recurse", "--nodeps", "-e", "--erase", "--force-remove-essential",
+  "--force-all", "-Rdd", "-Rns", "-Rs", "-Rn", "-p", "--paginate", "--bare", "--literal-pathspecs",
+  "--glob-pathspecs", "--icase-pathspecs", "--version", "--tls", "--global", "--system", "--local", "--replace-all",
+  "-B", "--batch-mode", "-ntp", "--no-transfer-progress", "--tlsverify", "--ours", "--theirs", "--no-overlay",
+  "--discard-changes", "--worktree", "--staged", "--ignore-unmatch",
+];
+
+/**
+ * Options whose value is statement text, across clients (`psql -c`, `mysql -e`, `sqlcmd -Q`,
+ * `clickhouse-client --query`, `mongosh --eval`, `sqlite3 -cmd`, `influx -execute`) and the request
+ * bodies of HTTP clients (ClickHouse and other SQL-over-HTTP servers): `statements.ts`.
+ */
+// prettier-ignore
+export const STATEMENT_OPTIONS: readonly string[] = [
+  "-c", "--command", "-e", "--execute", "-execute", "--eval", "-q", "-Q", "--query", "--sql", "-cmd", "-s",
+  "--init-command", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--post-data", "--body-data",
+];

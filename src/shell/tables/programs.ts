@@ -2,7 +2,7 @@
  * Option grammars and program lists of the handlers in `handlers/` (containers, awk and sed,
  * fd, downloads, listings). Data only: inlined as JSON at build time like every table here.
  */
-import type { OptionGrammar } from "../_options.ts";
+import type { OptionGrammar } from "../option-scanner.ts";
 
 /** `docker exec` options. */
 export const DOCKER_EXEC: OptionGrammar = {

@@ -4,7 +4,7 @@
  * data: the wrapper's real option syntax and how its command is given. The unwrapping code in
  * `_walk.ts` is generic over these entries.
  */
-import type { OptionGrammar } from "../_options.ts";
+import type { OptionGrammar } from "../option-scanner.ts";
 
 /**
  * How a wrapper gives its command:

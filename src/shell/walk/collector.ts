@@ -4,11 +4,12 @@
  * The bound is a count (nodes visited, nesting depth), never the clock: the same command gets the
  * same answer on every machine.
  */
+import { NO_DISK, type DiskView } from "../../host/disk-view.ts";
+import type { CodeRecord, WrittenFile } from "../handlers/contract.ts";
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
 import type {
   AnalyzeOptions,
   CodeExecution,
-  CodeLanguage,
   InterpreterCall,
   ShellAnalysis,
   ShellCommand,
@@ -32,27 +33,6 @@ export class BudgetExceeded extends Error {
   }
 }
 
-/** A file written earlier on the same command line: its text when static, and who wrote it. */
-export interface WrittenFile {
-  readonly text: string | undefined;
-  readonly producers: readonly number[];
-  /**
-   * The text was appended (`>>`, `tee -a`) to a file the line did not write first: `text` is the
-   * known end of the file, after whatever it already held (a script that exists is run as such).
-   */
-  readonly partial?: boolean;
-}
-
-/** One code execution to record (an options object: `addCode({ language, ... })`). */
-export interface CodeRecord {
-  readonly language: CodeLanguage;
-  readonly interpreter: string;
-  readonly command: number;
-  readonly source: CodeExecution["source"];
-  readonly code?: string | undefined;
-  readonly producers?: readonly number[];
-}
-
 /** The collected analysis; the traversal extends it. */
 export class Collector {
   readonly commands: Mutable<ShellCommand>[] = [];
@@ -67,18 +47,14 @@ export class Collector {
   readonly loops: ShellLoop[] = [];
   /** Commands inside the substitutions of each command's words. */
   readonly subProducers = new Map<number, readonly number[]>();
-  /** Aliases defined on the line (`alias x='...'`). */
-  readonly aliases = new Map<string, string>();
-  /** Git configuration set on the line (`git config alias.x '...'`), by lowercased key. */
-  readonly gitConfig = new Map<string, string>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
-  /** Code already scanned for download-and-evaluate expressions (`handlers/remote-code.ts`), by language and text. */
-  readonly remoteScanned = new Set<string>();
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;
   private readonly maxNodes: number;
+  /** The disk at hook time (see `Walk.disk`). */
+  readonly disk: DiskView;
 
   constructor(
     readonly source: string,
@@ -86,12 +62,14 @@ export class Collector {
   ) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
+    this.disk = options.disk ?? NO_DISK;
   }
 
   /** The analysis collected so far (complete unless the budget stopped the walk). */
   result(): ShellAnalysis {
     return {
       source: this.source,
+      cwd: this.options.cwd,
       commands: this.commands,
       pipes: this.pipes,
       code: this.code,
@@ -129,6 +107,27 @@ export class Collector {
   /** Charges the parse of `text`. */
   tickText(text: string): void {
     this.tick(1 + Math.floor(text.length / CHARS_PER_NODE));
+  }
+
+  /** A command recorded earlier, by index. */
+  command(index: number): ShellCommand | undefined {
+    return this.commands[index];
+  }
+
+  /** The commands piped into the command at `index`. */
+  pipedInto(index: number): number[] {
+    return this.pipes.filter((p) => p.to === index).map((p) => p.from);
+  }
+
+  addCall(call: InterpreterCall): void {
+    this.calls.push(call);
+  }
+
+  /** True, recording `depth-limit`, when one level below `ctx` passes the nesting bound. */
+  beyondDepth(ctx: Ctx, text?: string): boolean {
+    if (ctx.depth + 1 <= this.maxDepth) return false;
+    this.stop("depth-limit", text);
+    return true;
   }
 
   addCode(record: CodeRecord): void {

@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import type { CommandNode, CompoundList } from "unbash";
-import { syntheticWord, type Binding } from "../_words.ts";
+import { syntheticWord, type Binding } from "../words.ts";
 import type { ShellRedirect, ShellWord, Via } from "../types.ts";
 
 /**
@@ -109,6 +109,11 @@ export interface Invocation {
   readonly words: readonly ArgWord[];
   readonly base: Base;
   readonly ctx: Ctx;
+  /**
+   * The state builtins change (`cd`, `export`, `read`): the shell's own, also where `ctx.state` is
+   * a copy for this command only (`FOO=1 cd x`: the command sees FOO, the shell keeps the `cd`).
+   */
+  readonly shell: State;
 }
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -248,4 +253,25 @@ export function loginName(home: string): string | undefined {
   const parent = posix.dirname(home);
   const name = posix.basename(home);
   return (parent === "/home" || parent === "/Users") && name.length > 0 ? name : undefined;
+}
+
+/** The context of the top level of a line (and of a handler under test). */
+export function topCtx(source: string, state: State): Ctx {
+  return {
+    source,
+    via: [],
+    wrappers: [],
+    depth: 0,
+    state,
+    sink: [],
+    stdin: undefined,
+    runtimeArgs: false,
+    searchRoots: [],
+    launchedBy: undefined,
+    forking: false,
+    frames: [],
+    aliasing: [],
+    redirects: [],
+    stdinRedirects: [],
+  };
 }

@@ -3,8 +3,9 @@
  * node kinds is exhaustive; an unknown kind is reported as `unknown-node`, never skipped),
  * threads the value environment (`State`) through lists, branches and loops, resolves words, and
  * hands each simple command to `execute`, which expands aliases and functions and dispatches to
- * the handler of the program's family (`../handlers/`). What commands mean lives in the
- * handlers; this file only knows the shell's grammar.
+ * the handler of the program's family (the registry in `../handlers/index.ts`). What commands
+ * mean lives in the handlers, which see this walker only as the `Walk` of
+ * `../handlers/contract.ts`; this file only knows the shell's grammar.
  */
 import { posix } from "node:path";
 import { parse } from "unbash";
@@ -26,7 +27,8 @@ import type {
   Word,
   WordPart,
 } from "unbash";
-import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../_words.ts";
+import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../words.ts";
+import type { Slot, Walk } from "../handlers/contract.ts";
 import { dispatch, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
@@ -56,6 +58,7 @@ import {
   isName,
   userHome,
   loginName,
+  topCtx,
   type ArgWord,
   type Base,
   type Ctx,
@@ -83,8 +86,6 @@ function stripTabs(body: string): string {
     .join("\n");
 }
 
-/** The walker. One instance per `analyzeShell` call. */
-
 /** XDG base directory variables and their defaults under the home directory (`$XDG_CACHE_HOME/pip`). */
 const XDG_DIRS: readonly (readonly [string, string])[] = [
   ["XDG_CONFIG_HOME", ".config"],
@@ -92,13 +93,18 @@ const XDG_DIRS: readonly (readonly [string, string])[] = [
   ["XDG_DATA_HOME", ".local/share"],
   ["XDG_STATE_HOME", ".local/state"],
 ];
-export class Walker extends Collector {
+/** The walker. One instance per `analyzeShell` call. */
+export class Walker extends Collector implements Walk {
   /** The word environment of each state. */
   private readonly envs = new WeakMap<State, WordEnv>();
   /** Function definitions with the context they were defined in. */
   private readonly uncalled: { info: FunctionInfo; ctx: Ctx }[] = [];
   /** Work that runs when the script ends (`trap` handlers), walked after the whole source. */
-  readonly atExit: (() => void)[] = [];
+  private readonly exitWork: (() => void)[] = [];
+  /** Aliases defined on the line (`alias x='...'`). */
+  private readonly aliases = new Map<string, string>();
+  /** The memory of each program family that keeps some for the line (see `Slot`). */
+  private readonly memos = new Map<Slot<unknown>, unknown>();
   /** Background jobs started so far (`cmd &`), to tell loops that spawn them. */
   private backgroundJobs = 0;
   /** Static outputs of command substitution parts, by part. */
@@ -119,8 +125,8 @@ export class Walker extends Collector {
       // the XDG base directories, at their specified defaults under the home directory
       for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
       const state: State = { cwd: this.options.cwd, vars, positional: undefined };
-      this.parseAndWalk(this.source, rootCtx(this.source, state));
-      for (let i = 0; i < this.atExit.length; i++) this.atExit[i]?.();
+      this.parseAndWalk(this.source, topCtx(this.source, state));
+      for (let i = 0; i < this.exitWork.length; i++) this.exitWork[i]?.();
       for (let i = 0; i < this.uncalled.length; i++) {
         const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
         if (!info.called) this.walkFunction(info, ctx, undefined);
@@ -134,6 +140,20 @@ export class Walker extends Collector {
       else this.report("internal-error", this.source, error instanceof Error ? error.message : undefined);
     }
     return this.result();
+  }
+
+  atExit(run: () => void): void {
+    this.exitWork.push(run);
+  }
+
+  defineAlias(name: string, text: string | undefined): void {
+    if (text === undefined) this.aliases.delete(name);
+    else this.aliases.set(name, text);
+  }
+
+  memo<T>(slot: Slot<T>): T {
+    if (!this.memos.has(slot)) this.memos.set(slot, slot.create());
+    return this.memos.get(slot) as T;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1035,14 +1055,16 @@ export class Walker extends Collector {
           this.callFunction(fn, words, b, c, shellState);
           return;
         }
-        dispatch(
-          { program, words, base: b, ctx: c },
-          this,
-          guard === 0 || c.state === ctx.state ? shellState : c.state,
-        );
+        dispatch(this, {
+          program,
+          words,
+          base: b,
+          ctx: c,
+          shell: guard === 0 || c.state === ctx.state ? shellState : c.state,
+        });
         return;
       }
-      const next = unwrap({ program, words, base: b, ctx: c }, spec, this);
+      const next = unwrap(this, { program, words, base: b, ctx: c, shell: c.state }, spec);
       if (next === undefined) return;
       ({ words, ctx: c, base: b } = next);
     }
@@ -1083,27 +1105,6 @@ export class Walker extends Collector {
       words.slice(1).map((w) => w.word.value),
     );
   }
-}
-
-/** The context of the top level. */
-function rootCtx(source: string, state: State): Ctx {
-  return {
-    source,
-    via: [],
-    wrappers: [],
-    depth: 0,
-    state,
-    sink: [],
-    stdin: undefined,
-    runtimeArgs: false,
-    searchRoots: [],
-    launchedBy: undefined,
-    forking: false,
-    frames: [],
-    aliasing: [],
-    redirects: [],
-    stdinRedirects: [],
-  };
 }
 
 /** `read A B C` splitting with the default IFS: blanks separate, the last name takes the rest. */

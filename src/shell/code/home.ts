@@ -4,9 +4,9 @@
  * interpolation too), the working directory (`os.getcwd()`, `process.cwd()`, `Dir.pwd`: `.`), path joins of static parts (`os.path.join`, `path.join`, `File.join`,
  * pathlib's `/`) and glob calls (`glob("~/.ssh/*")` stands for its pattern): rewritten into string
  * tokens whose value starts with `~`, which the policy resolves like the shell's `~`. Used by
- * `_code-calls.ts` on the arguments of file API calls.
+ * `calls.ts` on the arguments of file API calls.
  */
-import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
+import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./tokens.ts";
 
 /**
  * A token pattern: exact token texts; `$S` any static string (its value is the result when the

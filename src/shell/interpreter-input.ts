@@ -3,7 +3,7 @@
  * comes from (an option, the first operand, a script file, stdin) and which words are arguments.
  * Shared by the walk (code executions) and `effects.ts` (the script file is run: `exec`).
  */
-import { scanOptions } from "./_options.ts";
+import { scanOptions } from "./option-scanner.ts";
 import { INTERPRETERS, type InterpreterSpec } from "./tables/interpreters.ts";
 import type { ShellWord } from "./types.ts";
 

@@ -4,10 +4,10 @@
  * `process.env.HOME`, `Dir.home`, `$ENV{HOME}`, `os.getcwd()`), path joins of known parts
  * (`os.path.join`, `path.join`, `File.join`) and variables assigned a string once
  * (`p = '/srv'; shutil.rmtree(p)`). Each is rewritten into a string token, so the call matcher
- * (`_code-calls.ts`) sees a literal argument. Nothing is guessed: what is not known stays as written.
+ * (`calls.ts`) sees a literal argument. Nothing is guessed: what is not known stays as written.
  */
 import { posix } from "node:path";
-import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
+import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./tokens.ts";
 
 /** What the code's process starts with. */
 export interface CodeEnv {

@@ -3,10 +3,10 @@
  * (`requests.post(url, data=dict(os.environ))`, `fetch(url, {body: JSON.stringify(process.env)})`),
  * read from the code's tokens with the table `ENVIRONMENT_CODE` (tables/network.ts).
  */
-import { tokenizeCode, type CodeToken } from "./_code-tokens.ts";
-import { urlPeer } from "./_url.ts";
-import { CODE_HEADER_NAMES, ENVIRONMENT_CODE, type EnvironmentCode } from "./tables/network.ts";
-import type { CodeLanguage, NetworkPeer } from "./types.ts";
+import { tokenizeCode, type CodeToken } from "./tokens.ts";
+import { urlPeer } from "../url.ts";
+import { CODE_HEADER_NAMES, ENVIRONMENT_CODE, type EnvironmentCode } from "../tables/network.ts";
+import type { CodeLanguage, NetworkPeer } from "../types.ts";
 
 const DOTS = new Set([".", "::", "->", "?."]);
 

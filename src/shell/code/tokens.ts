@@ -1,13 +1,12 @@
 /**
  * A small tokenizer for interpreter one-liners (python, node, perl, ruby, php): strings with their
  * static values, comments, names, variables, numbers and punctuation. It exists to find calls of
- * destructive standard-library APIs (`_code-calls.ts`); it is not a parser and never sees shell text.
+ * destructive standard-library APIs (`calls.ts`); it is not a parser and never sees shell text.
  * Input it cannot make sense of (an unterminated string or comment) yields `undefined`.
  */
-import type { CodeLanguage } from "./types.ts";
+import type { CodeTokenLanguage } from "../types.ts";
 
-/** A language `tokenizeCode` understands. */
-export type CodeTokenLanguage = Exclude<CodeLanguage, "shell" | "powershell" | "c">;
+export type { CodeTokenLanguage };
 
 /** One token. */
 export interface CodeToken {

@@ -1,13 +1,13 @@
 /**
  * Finds calls of the APIs in `tables/apis.ts` in interpreter code, over the tokens of
- * `_code-tokens.ts`: dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
+ * `tokens.ts`: dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
  * `Path('/x').unlink()`), import aliases, paren-less perl/ruby calls and backtick strings.
  */
-import { withHome } from "./_code-home.ts";
-import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./_code-tokens.ts";
-import { knownValues, type CodeEnv } from "./_code-values.ts";
-import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "./tables/apis.ts";
-import type { InterpreterCall } from "./types.ts";
+import { withHome } from "./home.ts";
+import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./tokens.ts";
+import { knownValues, type CodeEnv } from "./values.ts";
+import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "../tables/apis.ts";
+import type { InterpreterCall } from "../types.ts";
 
 /** What an exec API runs. */
 export type FoundExec =

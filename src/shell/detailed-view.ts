@@ -2,7 +2,7 @@
  * The option grammar applied to one command: shared by `argView` (public) and `effects.ts`, which
  * also needs to know which operands came after `--`.
  */
-import { scanOptions, type OptionEvent, type OptionGrammar } from "./_options.ts";
+import { scanOptions, type OptionEvent, type OptionGrammar } from "./option-scanner.ts";
 import {
   FIND_EXEC_PRIMARIES,
   FIND_PRIMARIES,
