@@ -66,7 +66,9 @@ export function verifyIndependence(
         b.writes.flatMap((y) => {
           const path = sharedPath(a, b, x, y, options);
           if (path === undefined) return [];
-          return [`${x === y ? `\`${x}\`` : `\`${x}\` and \`${y}\``} (e.g. \`${showWitness(path)}\`)`];
+          const globs = x === y ? `\`${x}\`` : `\`${x}\` and \`${y}\``;
+          const example = showWitness(path);
+          return [example === x || example === y ? globs : `${globs} (e.g. \`${example}\`)`];
         }),
       );
       if (shared.length > 0) {
