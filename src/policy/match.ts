@@ -693,6 +693,21 @@ function indexOf(rules: readonly CompiledRule[]): string {
   return index;
 }
 
+/**
+ * A hit's subject with the file it comes from, when what matched was read from disk or is stored
+ * by the call: the command's own file and line (`\`rm -rf ~\` (Makefile:12)`), else the file of
+ * interpreter code the command runs (`deletes \`/home/dev\` (scripts/wipe.py)`).
+ */
+function withOrigin(hit: Hit, facts: Facts): string {
+  if (!hit.scope.startsWith("cmd:")) return hit.subject;
+  const end = hit.scope.indexOf(":", 4);
+  const index = Number(hit.scope.slice(4, end < 0 ? undefined : end));
+  const origin = facts.commands[index]?.command.origin;
+  if (origin !== undefined) return `${hit.subject} (${origin.file}:${origin.line})`;
+  const file = facts.code.find((c) => c.command === index && c.source === "disk" && c.language !== "shell")?.path;
+  return file === undefined ? hit.subject : `${hit.subject} (${file})`;
+}
+
 /** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */
 export function matchRule(
   rule: CompiledRule,
@@ -708,7 +723,7 @@ export function matchRule(
     effect: subagent && rule.subagentEffect !== undefined ? rule.subagentEffect : rule.effect,
     why: rule.why,
     instead: rule.instead,
-    subject: hit.subject,
+    subject: withOrigin(hit, facts),
     source: rule.source,
     scope: hit.scope,
   }));

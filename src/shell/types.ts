@@ -139,6 +139,19 @@ export interface ShellCommand {
    * the line (`echo ... > q.sql && psql -f q.sql`, also as `--file=q.sql`). In operand order.
    */
   readonly inputs?: readonly string[];
+  /**
+   * Where the command is written when it comes from a file read from disk at hook time (a script,
+   * a Makefile recipe, a package.json script, a git hook) or from code a call stores for a tool to
+   * run later: the file as shown in messages (relative to the project when inside it) and the line.
+   * A command nested in such a command (`bash -c` in a recipe) has the line of the command it is in.
+   */
+  readonly origin?: CommandOrigin;
+}
+
+/** A file and line a command is written on (see {@link ShellCommand.origin}). */
+export interface CommandOrigin {
+  readonly file: string;
+  readonly line: number;
 }
 
 /** A language whose code lanes can recognise being executed. */
@@ -162,15 +175,28 @@ export interface CodeExecution {
    * - `literal`: a static string in the command (`-c`, `-e`, heredoc, herestring, echo piped in);
    * - `stdin`: the output of other commands, piped in;
    * - `process-substitution` / `command-substitution`: the output of the commands inside;
-   * - `file`: a script file named on the command line (not analysed);
+   * - `file`: a script file named on the command line, not read (no disk is known: a pure
+   *   evaluation, or its path is only known at run time);
+   * - `disk`: a file read from disk at hook time (`bash x.sh`, a Makefile recipe, a package.json
+   *   script, a git hook), or code a call stores for a tool to run later; `code` is its text and
+   *   `path` the file as shown in messages;
    * - `written-file`: a file written earlier on the same line whose text is not static (a
    *   download: `curl -o f URL && sh f`); `producers` are the commands that wrote it;
    * - `dynamic`: a run-time value (a variable).
    */
   readonly source:
-    "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "written-file" | "dynamic";
-  /** The code itself when `source` is `literal`. */
+    | "literal"
+    | "stdin"
+    | "process-substitution"
+    | "command-substitution"
+    | "file"
+    | "written-file"
+    | "dynamic"
+    | "disk";
+  /** The code itself when `source` is `literal` or `disk`. */
   readonly code: string | undefined;
+  /** With `disk`: the file the code was read from, as shown in messages. */
+  readonly path?: string;
   /** Indices of the commands whose output becomes the code (for `stdin` and substitutions). */
   readonly producers: readonly number[];
 }
@@ -242,6 +268,27 @@ export interface ShellAnalysis {
   readonly loops: readonly ShellLoop[];
   /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
+  /** The files read from disk at hook time for the code they hold, in the order they were asked for (`lanes check` shows them). */
+  readonly reads: readonly FileRead[];
+}
+
+/**
+ * A file the analysis looked for on disk because a command runs the code in it (a script, a
+ * Makefile, a package.json, a git hook) or a call stores code in it.
+ */
+export interface FileRead {
+  /** The file as shown in messages (relative to the project when inside it, `~/` under the home). */
+  readonly path: string;
+  /** What the file is read as (`shell script`, `Makefile`, `package.json scripts`, `git hook`). */
+  readonly as: string;
+  /**
+   * `read`: its code was judged; `missing`: there is no such file (nothing runs); `skipped`: a file
+   * lanes does not read as code (a compiled program, a hook git does not run); `unread`: it could
+   * not be read (too large, unreadable, past the bounds), which is judged as unknown code.
+   */
+  readonly outcome: "read" | "missing" | "skipped" | "unread";
+  /** Why it was skipped or unread; for `read`, what ran from it (`target clean`). */
+  readonly detail?: string;
 }
 
 /** Options of {@link analyzeShell}. */

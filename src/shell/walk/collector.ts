@@ -10,6 +10,7 @@ import { staticOutput, writtenFiles } from "../handlers/text.ts";
 import type {
   AnalyzeOptions,
   CodeExecution,
+  FileRead,
   InterpreterCall,
   ShellAnalysis,
   ShellCommand,
@@ -49,6 +50,8 @@ export class Collector {
   readonly subProducers = new Map<number, readonly number[]>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
+  /** Files read from disk for their code (see `ShellAnalysis.reads`). */
+  readonly reads: FileRead[] = [];
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;
@@ -83,6 +86,7 @@ export class Collector {
       unrepresentable: this.unrepresentable,
       loops: this.loops,
       budgetExceeded: this.budgetExceeded,
+      reads: this.reads,
     };
   }
 
@@ -138,7 +142,17 @@ export class Collector {
       source: record.source,
       code: record.code,
       producers: record.producers ?? [],
+      ...(record.path !== undefined && { path: record.path }),
     });
+  }
+
+  noteRead(read: FileRead): void {
+    if (!this.reads.some((r) => r.path === read.path && r.as === read.as && r.detail === read.detail))
+      this.reads.push(read);
+  }
+
+  writtenFiles(): ReadonlyMap<string, WrittenFile> {
+    return this.files;
   }
 
   /** The statically known text a command reads on stdin: a heredoc, a herestring, a written file, or what is piped in. */
@@ -227,6 +241,7 @@ export class Collector {
       launchedBy: ctx.launchedBy,
     };
     if (stdin !== undefined) command.stdin = stdin;
+    if (ctx.origin !== undefined) command.origin = { file: ctx.origin.file, line: ctx.origin.line };
     const inputs = this.operandTexts(words.slice(1), ctx);
     if (inputs.length > 0) command.inputs = inputs;
     this.commands.push(command);

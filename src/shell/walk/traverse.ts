@@ -564,6 +564,7 @@ export class Walker extends Collector implements Walk {
       body,
       source: ctx.source,
       wrapped: ctx.wrappers.length,
+      origin: ctx.origin?.text === ctx.source ? ctx.origin : undefined,
     };
     this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
     const previous = this.functions.get(info.name);
@@ -583,6 +584,7 @@ export class Walker extends Collector implements Walk {
       via: withVia(ctx, "function-body"),
       forking: false,
       frames: [...ctx.frames, info],
+      ...(info.origin !== undefined && { origin: info.origin }),
     };
     if (info.body.type === "CompoundList") this.compoundList(info.body, inner);
     else this.commandNode(info.body, inner);
@@ -964,7 +966,8 @@ export class Walker extends Collector implements Walk {
   // ---------------------------------------------------------------------------------------------
   // simple commands
 
-  private simpleCommand(node: UCommand, ctx: Ctx): void {
+  private simpleCommand(node: UCommand, at: Ctx): void {
+    const ctx = located(at, node.pos);
     const text = ctx.source.slice(node.pos, node.end);
     const assignments: { name: string; value: ShellWord; binding: Binding | undefined }[] = [];
     const redirects: ShellRedirect[] = [];
@@ -1105,6 +1108,34 @@ export class Walker extends Collector implements Walk {
       words.slice(1).map((w) => w.word.value),
     );
   }
+}
+
+/** Where each line of a file's text starts, by text (a file's commands are located by binary search). */
+const LINE_STARTS = new Map<string, number[]>();
+
+/**
+ * The context of a command at `pos` of `ctx.source`: when the source is the text of a file read
+ * from disk (`ctx.origin.text`), the origin names the command's own line, which the commands
+ * nested in it keep (their text is not the file's).
+ */
+function located(ctx: Ctx, pos: number): Ctx {
+  const origin = ctx.origin;
+  if (origin?.text === undefined || origin.text !== ctx.source) return ctx;
+  let starts = LINE_STARTS.get(origin.text);
+  if (starts === undefined) {
+    starts = [0];
+    for (let i = origin.text.indexOf("\n"); i >= 0; i = origin.text.indexOf("\n", i + 1)) starts.push(i + 1);
+    if (LINE_STARTS.size > 32) LINE_STARTS.clear();
+    LINE_STARTS.set(origin.text, starts);
+  }
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return { ...ctx, origin: { file: origin.file, line: origin.line + lo } };
 }
 
 /** `read A B C` splitting with the default IFS: blanks separate, the last name takes the rest. */
