@@ -25,6 +25,7 @@ import {
 import type { Walk, WrittenFile } from "./contract.ts";
 import { noteFile, readCode, unreadCode } from "./on-disk.ts";
 import { remoteCodeIn } from "./remote-code.ts";
+import { pythonModule } from "./scripts.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -497,6 +498,8 @@ export function interpreter(w: Walk, inv: Invocation): void {
   const inner = hostCtx(ctx, { host, base: input.kind === "stdin" ? undefined : base });
   switch (input.kind) {
     case "none":
+      // `python -m pkg.mod`: a module of the working directory is a script
+      if (language === "python") pythonModule(w, inv, host);
       return;
     case "code": {
       if (input.words.length === 0) {

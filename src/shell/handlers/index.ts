@@ -10,7 +10,8 @@
  * the order of the rows only matters among matchers.
  */
 import { interpreterName } from "../interpreter-input.ts";
-import { EVAL_COMMANDS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
+import { EVAL_COMMANDS, SCRIPT_RUNNERS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
+import { MANAGERS, RUNTIMES } from "../tables/runners.ts";
 import {
   AWK_PROGRAMS,
   COMPOSE_PROGRAMS,
@@ -28,6 +29,8 @@ import type { Handler, ProgramRow, Walk } from "./contract.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
+import { packageManager } from "./package-scripts.ts";
+import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
 
 export { unwrap } from "./wrappers.ts";
@@ -41,7 +44,10 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: SOURCE_COMMANDS, handler: sourceCommand },
   {
     family: "shells and interpreters, with version suffixes and in any case (`python3.12`, `PowerShell.exe`)",
-    matches: (inv) => interpreterName(inv.program) !== undefined,
+    matches: (inv) => {
+      const name = interpreterName(inv.program);
+      return name !== undefined && !RUNTIMES.includes(name);
+    },
     handler: interpreter,
   },
   {
@@ -55,6 +61,9 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: SED_PROGRAMS, handler: sed },
   { programs: [...DOCKER_LIKE, ...COMPOSE_PROGRAMS, ...REMOTE_EXEC], handler: container },
   { programs: C_COMPILERS, handler: compiler },
+  { programs: Object.keys(MANAGERS), handler: packageManager },
+  { programs: ["deno"], handler: deno },
+  { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
 ];
 
 const BY_NAME = new Map<string, Handler>();

@@ -14,7 +14,8 @@
 import { posix } from "node:path";
 import { NO_DISK } from "../../host/disk-view.ts";
 import type { CodeLanguage, FileRead } from "../types.ts";
-import type { Ctx } from "../walk/context.ts";
+import { copyState, plain, type Base, type Ctx } from "../walk/context.ts";
+import { shellString } from "./code.ts";
 import type { Walk } from "./contract.ts";
 
 /** Bytes of one file lanes reads for its code; a larger file is judged as unknown code. */
@@ -153,4 +154,63 @@ export function findFile(w: Walk, dir: string | undefined, names: readonly strin
     first ??= file;
   }
   return first;
+}
+
+/** `ctx` with its working directory set to `dir` (the directory a runner runs its code in). */
+export function inDir(ctx: Ctx, dir: string): Ctx {
+  const state = copyState(ctx.state);
+  state.cwd = dir;
+  state.vars.set("PWD", { set: true, value: dir });
+  return { ...ctx, state };
+}
+
+/** Directories above a start directory searched for a runner's file (`npm` in `src/` uses the project's package.json). */
+const MAX_UP = 12;
+
+/** The nearest `name` in `dir` or a directory above it: a file, or the missing one in `dir`. */
+export function findUp(w: Walk, dir: string | undefined, names: readonly string[]): CodeFile | undefined {
+  if (dir === undefined) return findFile(w, dir, names);
+  let first: CodeFile | undefined;
+  let at = dir;
+  for (let i = 0; i < MAX_UP; i++) {
+    const file = findFile(w, at, names);
+    if (file === undefined || file.kind !== "missing") return file;
+    first ??= file;
+    if (at === "/") break;
+    at = posix.dirname(at);
+  }
+  return first;
+}
+
+/** A shell string of code read from disk (options object of {@link diskShell}). */
+export interface DiskShellOptions {
+  readonly code: string;
+  /** The file it is written in, as messages show it, and its first line there. */
+  readonly shown: string;
+  readonly line: number;
+  readonly interpreter: string;
+  readonly host: number;
+  readonly base: Base;
+  readonly ctx: Ctx;
+  /** Arguments the runner appends (`npm run x -- a b`), as the script's `"$@"`; `undefined`: a run-time value. */
+  readonly args?: readonly (string | undefined)[];
+}
+
+/** Walks shell code read from a file on disk (a recipe, a package.json script, a hook) one level deeper. */
+export function diskShell(w: Walk, o: DiskShellOptions): void {
+  const args = o.args ?? [];
+  const code = args.length === 0 ? o.code : `${o.code} "$@"`;
+  const ctx =
+    args.length === 0
+      ? o.ctx
+      : { ...o.ctx, state: { ...copyState(o.ctx.state), positional: [o.interpreter, ...args] } };
+  shellString(w, {
+    word: plain({ text: o.code, value: code, glob: false }),
+    interpreter: o.interpreter,
+    host: o.host,
+    base: o.base,
+    ctx,
+    via: "shell-string",
+    disk: { shown: o.shown, line: o.line },
+  });
 }

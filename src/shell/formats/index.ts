@@ -1,0 +1,6 @@
+/**
+ * The files build and task runners read their code from, parsed into what runs: package.json
+ * scripts (and deno.json tasks), Makefiles, justfiles, Taskfiles. Pure functions of a file's
+ * text, cached by content (`cache.ts`).
+ */
+export { readPackageJson, type PackageJson, type PackageScript } from "./package-json.ts";
