@@ -4,3 +4,4 @@
  * text, cached by content (`cache.ts`).
  */
 export { readPackageJson, type PackageJson, type PackageScript } from "./package-json.ts";
+export { planMake, type MakeInput, type MakePlan, type RecipeLine, type RecipeRun } from "./makefile.ts";

@@ -29,6 +29,7 @@ import type { Handler, ProgramRow, Walk } from "./contract.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
+import { make } from "./make.ts";
 import { packageManager } from "./package-scripts.ts";
 import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
@@ -62,6 +63,7 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: [...DOCKER_LIKE, ...COMPOSE_PROGRAMS, ...REMOTE_EXEC], handler: container },
   { programs: C_COMPILERS, handler: compiler },
   { programs: Object.keys(MANAGERS), handler: packageManager },
+  { programs: ["make", "gmake"], handler: make },
   { programs: ["deno"], handler: deno },
   { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
 ];
