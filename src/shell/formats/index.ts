@@ -5,3 +5,4 @@
  */
 export { readPackageJson, type PackageJson, type PackageScript } from "./package-json.ts";
 export { planMake, type MakeInput, type MakePlan, type RecipeLine, type RecipeRun } from "./makefile.ts";
+export { readGitConfig } from "./git-config.ts";

@@ -83,6 +83,8 @@ export interface ShellStringOptions {
 export interface DiskSource {
   readonly shown: string;
   readonly line?: number;
+  /** The file's absolute path, when the whole file is the code (a script: judged once per chain). */
+  readonly path?: string;
 }
 
 /** A shell string (`bash -c`, `eval`, `su -c`, `ssh host ...`): parsed and walked one level deeper. */
@@ -194,13 +196,25 @@ export function runCode(
     sameShell?: boolean;
   },
 ): void {
+  const path = o.disk?.path;
+  if (path !== undefined && o.ctx.running?.includes(path) === true) {
+    // a script that runs itself again (`sh -e "$0"`): its code is being judged already
+    w.noteRead({
+      path: o.disk!.shown,
+      as: `${o.interpreter} script`,
+      outcome: "skipped",
+      detail: "runs itself again: judged once",
+    });
+    return;
+  }
+  const running = path === undefined ? o.ctx : { ...o.ctx, running: [...(o.ctx.running ?? []), path] };
   if (o.language === "shell" || o.language === "powershell") {
     shellString(w, {
       word: o.word,
       interpreter: o.interpreter,
       host: o.host,
       base: o.base,
-      ctx: o.ctx,
+      ctx: running,
       via: "shell-string",
       language: o.language,
       ...(o.disk !== undefined && { disk: o.disk }),
@@ -221,7 +235,7 @@ export function runCode(
     code,
     ...(o.disk !== undefined && { path: o.disk.shown }),
   });
-  const ctx = o.disk === undefined ? o.ctx : { ...o.ctx, origin: { file: o.disk.shown, line: o.disk.line ?? 1 } };
+  const ctx = o.disk === undefined ? running : { ...running, origin: { file: o.disk.shown, line: o.disk.line ?? 1 } };
   interpreterCode(w, { language: o.language, code, host: o.host, ctx });
 }
 
@@ -468,7 +482,7 @@ function diskScript(w: Walk, o: ScriptOptions, appended: WrittenFile | undefined
         host: o.host,
         base: o.base,
         ctx: o.ctx,
-        disk: { shown: file.shown },
+        disk: { shown: file.shown, path: file.path },
         ...(o.sameShell === true && { sameShell: true }),
       });
       return true;
@@ -618,7 +632,7 @@ export function writtenProgram(w: Walk, inv: Invocation): boolean {
     host,
     base: inv.base,
     ctx: inner,
-    disk: { shown: file.shown },
+    disk: { shown: file.shown, path: file.path },
   });
   return true;
 }

@@ -80,9 +80,15 @@ export function readCode(
   const abs = absolute(path, dir);
   if (abs === undefined) return { kind: "unread", shown: path, why: "is in a directory known only at run time" };
   const shown = shownPath(w, abs);
-  const real = w.disk.realpath(abs);
-  if (real === undefined) return { kind: "unread", shown, why: "cannot be resolved within lanes' bounds" };
-  const kind = w.disk.kind(real);
+  // the directories above are followed by the system; a final symlink is resolved to be read
+  let real = abs;
+  let kind = w.disk.kind(abs);
+  if (kind?.kind === "symlink") {
+    const resolved = w.disk.realpath(abs);
+    if (resolved === undefined) return { kind: "unread", shown, why: "cannot be resolved within lanes' bounds" };
+    real = resolved;
+    kind = w.disk.kind(real);
+  }
   if (kind === undefined)
     return { kind: "unread", shown, why: "cannot be read (no permission, or past lanes' bounds)" };
   if (kind.kind === "missing" || kind.kind === "dir") return { kind: "missing", path: real, shown };

@@ -197,3 +197,43 @@ export const SCRIPT_RUNNER_OPTIONS: Readonly<Record<string, ScriptRunnerSpec>> =
  * the registry (`handlers/package-scripts.ts`, `handlers/scripts.ts`), not the interpreters' row.
  */
 export const RUNTIMES: readonly string[] = ["bun", "deno"];
+
+/** The hooks one git command may run, and those `--no-verify` skips. */
+export interface GitHookSpec {
+  readonly hooks: readonly string[];
+  readonly verified?: readonly string[];
+}
+
+const COMMIT_HOOKS = ["prepare-commit-msg", "commit-msg", "post-commit", "reference-transaction"];
+
+// prettier-ignore
+/**
+ * The client-side hooks each git command runs (githooks(5)); `git commit --amend` also runs
+ * `post-rewrite`, `git worktree add` runs `post-checkout`. Commands not listed run none of the
+ * repository's hooks (`status`, `log`, `diff`, `fetch`).
+ */
+export const GIT_HOOKS: Readonly<Record<string, GitHookSpec>> = {
+  commit: { hooks: ["pre-commit", ...COMMIT_HOOKS], verified: ["pre-commit", "commit-msg"] },
+  merge: { hooks: ["pre-merge-commit", ...COMMIT_HOOKS, "post-merge"], verified: ["pre-merge-commit", "commit-msg"] },
+  pull: { hooks: ["pre-merge-commit", ...COMMIT_HOOKS, "post-merge", "pre-rebase", "post-rewrite", "post-checkout"], verified: ["pre-merge-commit", "commit-msg"] },
+  push: { hooks: ["pre-push", "reference-transaction"], verified: ["pre-push"] },
+  checkout: { hooks: ["post-checkout", "reference-transaction"] },
+  switch: { hooks: ["post-checkout", "reference-transaction"] },
+  rebase: { hooks: ["pre-rebase", "post-rewrite", "post-checkout", "reference-transaction"], verified: ["pre-rebase"] },
+  am: { hooks: ["applypatch-msg", "pre-applypatch", "post-applypatch", ...COMMIT_HOOKS, "post-rewrite"], verified: ["applypatch-msg", "pre-applypatch"] },
+  "cherry-pick": { hooks: COMMIT_HOOKS },
+  revert: { hooks: COMMIT_HOOKS },
+  worktree: { hooks: ["post-checkout"] },
+  reset: { hooks: ["reference-transaction"] },
+  branch: { hooks: ["reference-transaction"] },
+  tag: { hooks: ["reference-transaction"] },
+};
+
+/** Every hook name git runs from the client side (the files of a hooks directory that matter). */
+export const GIT_HOOK_NAMES: readonly string[] = [
+  "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg",
+  "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "post-rewrite",
+  "reference-transaction", "pre-auto-gc", "post-index-change", "push-to-checkout", "sendemail-validate",
+  "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+  "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+];

@@ -81,6 +81,8 @@ export interface Ctx {
    * on), and a command's line is counted from its position; without, every command is on `line`.
    */
   readonly origin?: Origin;
+  /** The files read from disk whose code is being walked, outermost first (a script that runs itself is judged once). */
+  readonly running?: readonly string[];
 }
 
 /** Where the code being walked is written (see {@link Ctx.origin}). */
