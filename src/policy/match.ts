@@ -703,7 +703,8 @@ function withOrigin(hit: Hit, facts: Facts): string {
   const end = hit.scope.indexOf(":", 4);
   const index = Number(hit.scope.slice(4, end < 0 ? undefined : end));
   const origin = facts.commands[index]?.command.origin;
-  if (origin !== undefined) return `${hit.subject} (${origin.file}:${origin.line})`;
+  if (origin !== undefined)
+    return `${hit.subject} (${origin.line > 0 ? `${origin.file}:${origin.line}` : origin.file})`;
   const file = facts.code.find((c) => c.command === index && c.source === "disk" && c.language !== "shell")?.path;
   return file === undefined ? hit.subject : `${hit.subject} (${file})`;
 }

@@ -6,3 +6,6 @@
 export { readPackageJson, type PackageJson, type PackageScript } from "./package-json.ts";
 export { planMake, type MakeInput, type MakePlan, type RecipeLine, type RecipeRun } from "./makefile.ts";
 export { readGitConfig } from "./git-config.ts";
+export { planJust, type JustInput, type JustPlan, type JustRun } from "./justfile.ts";
+export { planTask, type TaskInput, type TaskPlan } from "./taskfile.ts";
+export { parseYaml } from "./yaml.ts";

@@ -30,6 +30,7 @@ import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
 import { make } from "./make.ts";
+import { just, task } from "./task-runners.ts";
 import { packageManager } from "./package-scripts.ts";
 import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
@@ -64,6 +65,8 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: C_COMPILERS, handler: compiler },
   { programs: Object.keys(MANAGERS), handler: packageManager },
   { programs: ["make", "gmake"], handler: make },
+  { programs: ["just"], handler: just },
+  { programs: ["task", "go-task"], handler: task },
   { programs: ["deno"], handler: deno },
   { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
 ];
