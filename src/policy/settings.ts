@@ -151,6 +151,8 @@ export function matchSettingsRules(
     const syntax = toolSpec(rule.tool)?.ruleSyntax;
     switch (syntax) {
       case "command":
+        // commands a Write stores in a Makefile are not Bash calls: Claude Code's Bash rules judge calls
+        if (toolSpec(facts.tool)?.command === undefined) break;
         for (const command of facts.commands) {
           const lines = [
             command.line,

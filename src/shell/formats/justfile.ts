@@ -55,6 +55,8 @@ export interface JustInput {
   readonly home: string;
   readonly include: (path: string) => { text: string; file: string } | "missing" | { why: string };
   readonly tick: (units: number) => void;
+  /** Plan every recipe (code stored for later), each without arguments. */
+  readonly all?: boolean;
 }
 
 const MAX_RECIPES = 128;
@@ -307,7 +309,7 @@ export function planJust(input: JustInput): JustPlan {
         p.name,
         args[i] !== undefined || given
           ? { text: (value as string[]).join(" "), known: true }
-          : args.length > i
+          : args.length > i || (input.all === true && p.default === undefined)
             ? unknownEnv(p.name)
             : { text: p.default ?? "", known: true },
       );
@@ -373,7 +375,8 @@ export function planJust(input: JustInput): JustPlan {
 
   // the command line: recipes, each followed by as many arguments as it takes
   const args = input.args;
-  if (args.length === 0) {
+  if (input.all === true) for (const name of order) run(name, [], 0);
+  else if (args.length === 0) {
     const first =
       order.find((n) => recipes.get(n)?.attributes.includes("default") === true) ??
       order.find((n) => !n.startsWith("_"));

@@ -81,6 +81,8 @@ export interface MakeInput {
   readonly tick: (units: number) => void;
   /** The value of `$(MAKE)` (`make -n` under a dry run: a recursive make only prints too). */
   readonly make: string;
+  /** Plan every target (code stored for later: any target may be built), not only the goals. */
+  readonly all?: boolean;
 }
 
 /** Bounds of one read: nested expansions, targets visited, recipe lines produced, files included. */
@@ -358,13 +360,15 @@ class MakeReader {
     const shellName = shell === undefined ? "sh" : posix.basename(words(shell.value)[0] ?? "sh");
     const goal = this.lookup(".DEFAULT_GOAL");
     const goals =
-      this.input.goals.length > 0
-        ? [...this.input.goals]
-        : goal !== undefined && goal.value.trim() !== ""
-          ? words(this.expand(goal.value, undefined).text)
-          : this.firstTarget === undefined
-            ? []
-            : [this.firstTarget];
+      this.input.all === true
+        ? [...this.rules.keys()].filter((t) => !(t.startsWith(".") && !t.includes("/")))
+        : this.input.goals.length > 0
+          ? [...this.input.goals]
+          : goal !== undefined && goal.value.trim() !== ""
+            ? words(this.expand(goal.value, undefined).text)
+            : this.firstTarget === undefined
+              ? []
+              : [this.firstTarget];
     const runs = this.walkGoals(goals);
     return {
       goals,

@@ -31,11 +31,13 @@ import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
 import { make } from "./make.ts";
 import { just, task } from "./task-runners.ts";
+import { husky } from "./stored.ts";
 import { packageManager } from "./package-scripts.ts";
 import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
 
 export { unwrap } from "./wrappers.ts";
+export { judgeStored, storedFiles, storedKind } from "./stored.ts";
 
 /** The program families and their handlers (see the module comment for the lookup order). */
 export const PROGRAMS: readonly ProgramRow[] = [
@@ -67,6 +69,7 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: ["make", "gmake"], handler: make },
   { programs: ["just"], handler: just },
   { programs: ["task", "go-task"], handler: task },
+  { programs: ["husky"], handler: husky },
   { programs: ["deno"], handler: deno },
   { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
 ];

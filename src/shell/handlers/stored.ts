@@ -6,10 +6,13 @@
  * in the file's directory: nothing the line set holds there.
  */
 import { posix } from "node:path";
-import type { ArgWord, Base, Ctx } from "../walk/context.ts";
-import { hostCtx } from "./code.ts";
+import { parseYaml, planJust, planMake, planTask, readPackageJson } from "../formats/index.ts";
+import { GIT_HOOK_NAMES, HOOK_DIRS, STORED_EXTENSIONS, STORED_FILES, type StoredKind } from "../tables/runners.ts";
+import type { CodeLanguage } from "../types.ts";
+import { emptyBase, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
+import { hostCtx, runCode, shebangOf } from "./code.ts";
 import type { Walk } from "./contract.ts";
-import { diskShell } from "./on-disk.ts";
+import { absolute, diskShell, readCode, shownPath } from "./on-disk.ts";
 
 /** A fresh shell in `dir` started by the command at `host` (the one that stores the code). */
 export function laterCtx(w: Walk, ctx: Ctx, host: number, dir: string | undefined): Ctx {
@@ -118,5 +121,285 @@ export function storedPackageScripts(
   return true;
 }
 
-/** The directory of a file path (`/work/app/Makefile` → `/work/app`). */
-export const dirOf = (path: string): string => posix.dirname(path);
+/** The kind of code a file at `path` stores for a tool to run later, if any. */
+export function storedKind(path: string): StoredKind | undefined {
+  const name = posix.basename(path);
+  if (Object.hasOwn(STORED_FILES, name)) return STORED_FILES[name];
+  const dot = name.lastIndexOf(".");
+  const ext = dot > 0 ? name.slice(dot) : "";
+  if (Object.hasOwn(STORED_EXTENSIONS, ext)) return STORED_EXTENSIONS[ext];
+  const dir = posix.dirname(path);
+  if (GIT_HOOK_NAMES.includes(name) && HOOK_DIRS.some((d) => dir === `/${d}` || dir.endsWith(`/${d}`))) return "hook";
+  return undefined;
+}
+
+/** One piece of stored code that runs as a whole: a target's recipe, a script, a recipe, a task, a hook. */
+interface Unit {
+  readonly key: string;
+  readonly lines: readonly { readonly code: string; readonly shown: string; readonly line: number }[];
+  /** The language of a unit that is one script (a hook, a `#!` recipe); shell lines otherwise. */
+  readonly language?: CodeLanguage | { readonly runs: string };
+  /** The directory it runs in. */
+  readonly dir: string;
+}
+
+/** The units of stored code in `text` (a file of `kind` at `path`, shown as `shown`). */
+function unitsOf(w: Walk, kind: StoredKind, text: string, path: string, shown: string): Unit[] {
+  const dir = posix.dirname(path);
+  const tick = (units: number): void => w.tick(units);
+  const include = (p: string): { text: string; file: string } | "missing" | { why: string } => {
+    const file = readCode(w, p, dir);
+    if (file === undefined || file.kind === "missing") return "missing";
+    if (file.kind !== "text") return { why: file.kind === "unread" ? file.why : "is not a text file" };
+    return { text: file.text, file: file.shown };
+  };
+  const env = new Map<string, string | undefined>([["HOME", w.options.home]]);
+  switch (kind) {
+    case "make": {
+      const plan = planMake({
+        makefiles: [{ text, file: shown }],
+        dir,
+        goals: [],
+        overrides: new Map(),
+        env,
+        envOverrides: false,
+        evals: [],
+        make: "make",
+        include,
+        tick,
+        all: true,
+      });
+      return [
+        ...plan.parseShells.map((s, i) => ({
+          key: `$(shell) ${i} ${s.code}`,
+          lines: [{ code: s.code, shown: s.file, line: s.line }],
+          dir,
+        })),
+        ...plan.runs.map((r) => ({
+          key: r.target,
+          lines: r.lines.map((l) => ({ code: l.code, shown: l.file, line: l.line })),
+          dir,
+        })),
+      ];
+    }
+    case "package":
+    case "deno": {
+      const scripts = readPackageJson(text, kind === "deno" ? "tasks" : "scripts").scripts;
+      return [...(scripts?.values() ?? [])].map((s) => ({
+        key: s.name,
+        lines: [{ code: s.code, shown, line: s.line }],
+        dir,
+      }));
+    }
+    case "just": {
+      const plan = planJust({
+        text,
+        file: shown,
+        args: [],
+        overrides: new Map(),
+        env,
+        dir,
+        home: w.options.home,
+        include,
+        tick,
+        all: true,
+      });
+      return [
+        ...plan.parseShells.map((s, i) => ({
+          key: `\`${i}\` ${s.code}`,
+          lines: [{ code: s.code, shown: s.file, line: s.line }],
+          dir,
+        })),
+        ...plan.runs.map((r) =>
+          r.script === undefined
+            ? { key: r.recipe, lines: r.lines.map((l) => ({ code: l.code, shown: l.file, line: l.line })), dir }
+            : {
+                key: r.recipe,
+                lines: [
+                  {
+                    code: r.lines.map((l) => l.code).join("\n"),
+                    shown: r.lines[0]?.file ?? shown,
+                    line: r.lines[0]?.line ?? 1,
+                  },
+                ],
+                language: r.script.startsWith("#!") ? shebangOf(r.lines.map((l) => l.code).join("\n")) : "shell",
+                dir,
+              },
+        ),
+      ];
+    }
+    case "task": {
+      const document = parseYaml(text);
+      const names =
+        typeof document === "object" &&
+        document !== null &&
+        typeof (document as Record<string, unknown>)["tasks"] === "object"
+          ? Object.keys((document as { tasks: object }).tasks ?? {})
+          : [];
+      const plan = planTask({
+        document,
+        file: shown,
+        dir,
+        tasks: names,
+        vars: new Map(),
+        cliArgs: undefined,
+        include: () => "missing",
+        tick,
+      });
+      const by = new Map<string, Unit["lines"][number][]>();
+      for (const l of plan.lines) by.set(l.task, [...(by.get(l.task) ?? []), { code: l.code, shown: l.file, line: 0 }]);
+      return [...by].map(([key, lines]) => ({ key, lines, dir }));
+    }
+    case "hook":
+      return [
+        {
+          key: "hook",
+          lines: [{ code: text, shown, line: 1 }],
+          language: shebangOf(text),
+          dir: w.options.repoRoot ?? dir,
+        },
+      ];
+    default: {
+      const unknown: never = kind;
+      return unknown;
+    }
+  }
+}
+
+/** What each kind of stored file is called in `lanes check`. */
+const STORED_AS: Readonly<Record<StoredKind, string>> = {
+  make: "Makefile",
+  package: "package.json scripts",
+  deno: "deno.json tasks",
+  just: "justfile",
+  task: "Taskfile",
+  hook: "git hook",
+};
+
+/**
+ * Code stored in the file at `path` (`text`, replacing `before`, the file's text on disk), judged
+ * as it will run: every unit (target, script, recipe, task, hook) that the change adds or alters,
+ * in a fresh shell in its directory, as commands started by `host`. True when `path` is such a file.
+ */
+export function judgeStored(
+  w: Walk,
+  o: {
+    readonly path: string;
+    readonly text: string;
+    readonly before: string | undefined;
+    readonly host: number;
+    readonly base: Base;
+    readonly ctx: Ctx;
+    readonly interpreter: string;
+  },
+): boolean {
+  const kind = storedKind(o.path);
+  if (kind === undefined) return false;
+  const shown = shownPath(w, o.path);
+  const was = new Map(
+    (o.before === undefined ? [] : unitsOf(w, kind, o.before, o.path, shown)).map((u) => [
+      u.key,
+      u.lines.map((l) => l.code).join("\n"),
+    ]),
+  );
+  const changed = unitsOf(w, kind, o.text, o.path, shown).filter(
+    (u) => was.get(u.key) !== u.lines.map((l) => l.code).join("\n"),
+  );
+  w.noteRead({
+    path: shown,
+    as: `stored ${STORED_AS[kind]}`,
+    outcome: "read",
+    detail:
+      changed.length === 0
+        ? "no code added or changed"
+        : `judged: ${changed.map((u) => `\`${u.key.split(" ")[0]}\``).join(", ")}`,
+  });
+  for (const unit of changed) {
+    const ctx = laterCtx(w, o.ctx, o.host, unit.dir);
+    const language = unit.language ?? "shell";
+    if (typeof language !== "string") {
+      w.report(
+        "unread-file",
+        o.base.text,
+        `\`${shown}\` stores a \`${language.runs}\` script, which lanes does not read`,
+      );
+      continue;
+    }
+    for (const line of unit.lines) {
+      if (language === "shell")
+        diskShell(w, {
+          code: line.code,
+          shown: line.shown,
+          line: line.line,
+          interpreter: o.interpreter,
+          host: o.host,
+          base: o.base,
+          ctx,
+        });
+      else
+        runCode(w, {
+          language,
+          word: plain({ text: line.code, value: line.code, glob: false }),
+          interpreter: o.interpreter,
+          host: o.host,
+          base: o.base,
+          ctx,
+          disk: { shown: line.shown, line: line.line },
+        });
+    }
+  }
+  return true;
+}
+
+/**
+ * At the end of the line: the files it wrote that hold code a tool runs later (`cat > Makefile`,
+ * `echo ... >> package.json`, a heredoc into `.git/hooks/pre-commit`), judged by the code they
+ * store. A file appended to is the file on disk with what the line appends; a file written from a
+ * run-time value (a download) stores code only known at run time.
+ */
+export function storedFiles(w: Walk, ctx: Ctx): void {
+  for (const [path, file] of w.writtenFiles()) {
+    if (storedKind(path) === undefined) continue;
+    const host = file.producers.at(-1) ?? 0;
+    const text = w.command(host)?.text ?? path;
+    const base = emptyBase(text);
+    if (file.text === undefined) {
+      w.report("dynamic-code", text, `\`${shownPath(w, path)}\` stores code only known at run time`);
+      continue;
+    }
+    const disk = readCode(w, path, undefined);
+    const before = disk?.kind === "text" ? disk.text : undefined;
+    const full = file.partial === true ? (before ?? "") + file.text : file.text;
+    const interpreter = w.command(host)?.program ?? "sh";
+    judgeStored(w, { path, text: full, before, host, base, ctx, interpreter });
+  }
+}
+
+/**
+ * `husky add FILE CMD`, `husky set FILE CMD` (husky 4 to 8): the command is stored in the hook
+ * FILE (appended, or as the whole hook), judged now as that hook's code.
+ */
+export function husky(w: Walk, inv: Invocation): void {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  const values = inv.words.slice(1).map((x) => x.word.value);
+  const verb = values[0];
+  if ((verb !== "add" && verb !== "set") || values.length < 3) return;
+  const file = values[1];
+  const code = values[2];
+  if (code === undefined) {
+    w.report("dynamic-code", inv.base.text, "the hook's command is only known at run time");
+    return;
+  }
+  const path = file === undefined ? undefined : absolute(file, inv.ctx.state.cwd);
+  const shown = path === undefined ? (inv.words[2]?.word.text ?? "the hook") : shownPath(w, path);
+  storedShell(w, {
+    code,
+    shown,
+    line: 0,
+    interpreter: "husky",
+    host,
+    base: inv.base,
+    ctx: inv.ctx,
+    dir: w.options.repoRoot ?? inv.ctx.state.cwd,
+  });
+}

@@ -29,7 +29,7 @@ import type {
 } from "unbash";
 import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../words.ts";
 import type { Slot, Walk } from "../handlers/contract.ts";
-import { dispatch, unwrap } from "../handlers/index.ts";
+import { dispatch, judgeStored, storedFiles, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
@@ -112,25 +112,54 @@ export class Walker extends Collector implements Walk {
 
   /** Walks the whole source, converting budget exhaustion and crashes into results. */
   run(): ShellAnalysis {
-    try {
-      const vars = new Map<string, Binding | undefined>([
-        ["HOME", { set: true, value: this.options.home }],
-        ["PWD", { set: true, value: this.options.cwd }],
-      ]);
-      // the login name is the home directory's name where homes live by name (`/home/$USER`)
-      // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
-      for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
-      const user = loginName(this.options.home);
-      if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
-      // the XDG base directories, at their specified defaults under the home directory
-      for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
-      const state: State = { cwd: this.options.cwd, vars, positional: undefined };
-      this.parseAndWalk(this.source, topCtx(this.source, state));
+    return this.guarded(() => {
+      const state = this.initialState();
+      const top = topCtx(this.source, state);
+      this.parseAndWalk(this.source, top);
       for (let i = 0; i < this.exitWork.length; i++) this.exitWork[i]?.();
       for (let i = 0; i < this.uncalled.length; i++) {
         const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
         if (!info.called) this.walkFunction(info, ctx, undefined);
       }
+      // files the line wrote that hold code a tool runs later (a Makefile, a git hook)
+      if (this.files.size > 0) storedFiles(this, topCtx(this.source, this.initialState()));
+    });
+  }
+
+  /**
+   * Judges the code a file tool stores (`Write` of a Makefile, an `Edit` of package.json): the
+   * file at `path` gets `text`, replacing `before`. The call is one command without a program
+   * (`tool`, shown as `tool path`) that starts the stored code.
+   */
+  runStored(tool: string, path: string, text: string, before: string | undefined): ShellAnalysis {
+    return this.guarded(() => {
+      const ctx = topCtx(this.source, this.initialState());
+      const base = emptyBase(`${tool} ${path}`);
+      const host = this.emit([], base, ctx);
+      judgeStored(this, { path, text, before, host, base, ctx, interpreter: tool });
+    });
+  }
+
+  /** The state a line starts in: the home, the working directory, the login and XDG variables. */
+  private initialState(): State {
+    const vars = new Map<string, Binding | undefined>([
+      ["HOME", { set: true, value: this.options.home }],
+      ["PWD", { set: true, value: this.options.cwd }],
+    ]);
+    // the login name is the home directory's name where homes live by name (`/home/$USER`)
+    // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
+    for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
+    const user = loginName(this.options.home);
+    if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
+    // the XDG base directories, at their specified defaults under the home directory
+    for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
+    return { cwd: this.options.cwd, vars, positional: undefined };
+  }
+
+  /** Runs `walk`, converting budget exhaustion and crashes into results. */
+  private guarded(walk: () => void): ShellAnalysis {
+    try {
+      walk();
     } catch (error) {
       // a broken install (the built bundle's data file missing or from another build) is not a
       // command lanes cannot analyse: it blocks every call until lanes is installed again
@@ -552,8 +581,8 @@ export class Walker extends Collector implements Walk {
 
   /**
    * A function definition: the body is walked at each call, with the caller's state and
-   * arguments; a function never called is walked once at the end, as it was defined (what it
-   * would run if something the analysis cannot see called it).
+   * arguments; a function of the command line never called is walked once at the end, as it was
+   * defined (what it would run if something the analysis cannot see called it).
    */
   private defineFunction(nameWord: Word, body: CommandNode | CompoundList, ctx: Ctx): void {
     const info: FunctionInfo = {
@@ -566,7 +595,8 @@ export class Walker extends Collector implements Walk {
       wrapped: ctx.wrappers.length,
       origin: ctx.origin?.text === ctx.source ? ctx.origin : undefined,
     };
-    this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
+    // a function of a file read from disk that nothing calls does not run: the call's shell ends with the line
+    if (ctx.origin === undefined) this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
     const previous = this.functions.get(info.name);
     if (previous !== undefined) this.functionOrder.splice(this.functionOrder.indexOf(previous), 1);
     this.functions.set(info.name, info);
