@@ -16,6 +16,7 @@ import type {
   Unrepresentable,
 } from "../shell/types.ts";
 import type { DiskView } from "../host/disk-view.ts";
+import { storedKind } from "../shell/stored-kind.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { normalizePath } from "../host/paths.ts";
@@ -270,6 +271,8 @@ function storedFacts(
   if (stores === undefined || raw === undefined || spec === undefined) return undefined;
   const ctx = options.pathContext;
   const path = normalizePath(raw, { cwd: ctx.cwd, home: ctx.home });
+  // most files hold no code a tool runs: nothing is read and the shell analysis is not loaded
+  if (storedKind(path) === undefined) return undefined;
   const current = options.disk?.readText(path, 1 << 20);
   const before = current === undefined || current.truncated ? undefined : current.text;
   let text: string | undefined;

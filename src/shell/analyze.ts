@@ -14,7 +14,7 @@
  * - `code/`: interpreter code read for its calls (tokens, known values, API calls);
  * - `tables/`: the data (wrappers, interpreters, option grammars, effects, flag writes, APIs).
  */
-import { storedKind } from "./handlers/index.ts";
+import { storedKind } from "./stored-kind.ts";
 import { Walker } from "./walk/traverse.ts";
 import type { AnalyzeOptions, ShellAnalysis } from "./types.ts";
 

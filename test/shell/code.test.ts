@@ -237,7 +237,8 @@ describe("code handed to shells and interpreters", () => {
     ["python3 -m http.server", []],
     ["node --version", []],
     ["bun install", []],
-    ["deno run main.ts", []],
+    // a script file Deno runs (read from disk when there is one, see test/cases/runners-scripts.yaml)
+    ["deno run main.ts", [{ language: "node", interpreter: "deno", source: "file", code: undefined, producers: [] }]],
     ["bash", []],
     ["bash --version", []],
     ["php -l x.php", []],

@@ -10,7 +10,8 @@
 import { posix } from "node:path";
 import { detailedView } from "../detailed-view.ts";
 import { readGitConfig } from "../formats/index.ts";
-import { GIT_HOOK_NAMES, GIT_HOOKS } from "../tables/runners.ts";
+import { GIT_HOOKS } from "../tables/runners.ts";
+import { GIT_HOOK_NAMES } from "../tables/stored.ts";
 import type { Invocation } from "../walk/context.ts";
 import { hostCtx, runCode, shebangOf } from "./code.ts";
 import type { Walk } from "./contract.ts";

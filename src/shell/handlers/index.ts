@@ -37,7 +37,7 @@ import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
 
 export { unwrap } from "./wrappers.ts";
-export { judgeStored, storedFiles, storedKind } from "./stored.ts";
+export { judgeStored, storedFiles } from "./stored.ts";
 
 /** The program families and their handlers (see the module comment for the lookup order). */
 export const PROGRAMS: readonly ProgramRow[] = [

@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path";
 import { parseYaml, planJust, planMake, planTask, readPackageJson } from "../formats/index.ts";
-import { GIT_HOOK_NAMES, HOOK_DIRS, STORED_EXTENSIONS, STORED_FILES, type StoredKind } from "../tables/runners.ts";
+import { storedKind, type StoredKind } from "../stored-kind.ts";
 import type { CodeLanguage } from "../types.ts";
 import { emptyBase, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import { hostCtx, runCode, shebangOf } from "./code.ts";
@@ -119,18 +119,6 @@ export function storedPackageScripts(
     store(name, code);
   }
   return true;
-}
-
-/** The kind of code a file at `path` stores for a tool to run later, if any. */
-export function storedKind(path: string): StoredKind | undefined {
-  const name = posix.basename(path);
-  if (Object.hasOwn(STORED_FILES, name)) return STORED_FILES[name];
-  const dot = name.lastIndexOf(".");
-  const ext = dot > 0 ? name.slice(dot) : "";
-  if (Object.hasOwn(STORED_EXTENSIONS, ext)) return STORED_EXTENSIONS[ext];
-  const dir = posix.dirname(path);
-  if (GIT_HOOK_NAMES.includes(name) && HOOK_DIRS.some((d) => dir === `/${d}` || dir.endsWith(`/${d}`))) return "hook";
-  return undefined;
 }
 
 /** One piece of stored code that runs as a whole: a target's recipe, a script, a recipe, a task, a hook. */
