@@ -38,8 +38,9 @@ const FORBIDDEN_ON_HOT_PATH = [
   "src/config/load.ts",
   "src/config/compile.ts",
 ];
-/** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
+/** The shell analysis (Bash calls only), glob compilation and YAML are loaded lazily; a hot bundle must not contain them. */
 const LAZY_ON_HOT_PATH = [
+  "src/shell/formats/yaml.ts",
   "node_modules/unbash/",
   "src/shell/analyze.ts",
   "node_modules/picomatch/",
@@ -114,7 +115,7 @@ function defaultPolicy(): string {
 
 /**
  * The loader of a hot hook: runs `<name>.impl.cjs` (and, on the first Bash call, `shell.impl.cjs`;
- * on the first glob compiled at run time, `globs.impl.cjs`) through `vm.Script` with a V8 code
+ * on the first glob compiled at run time, `globs.impl.cjs`; on a `task` call, `yaml.impl.cjs`) through `vm.Script` with a V8 code
  * cache, so a warm start skips compiling the bundles (Node 20 has no module compile cache). These
  * bundles are built already wrapped in the CommonJS function (`IMPL_WRAPPER`): the loader hands
  * V8 the file's text as read, without copying hundreds of kilobytes into a wrapped string.
@@ -216,6 +217,20 @@ const lazyShell: Plugin = {
       args.importer.includes(join("src", "hooks", "recompile.ts"))
         ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") }
         : undefined,
+    );
+  },
+};
+
+/**
+ * In the shell bundle of the hot hooks, the YAML reader of Taskfiles goes to its lazy proxy
+ * (src/hooks/yaml-proxy.ts): the `yaml` package is a bundle of its own, loaded by a `task` call.
+ */
+const lazyYaml: Plugin = {
+  name: "lanes-lazy-yaml",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "formats", "yaml.ts");
+    b.onResolve({ filter: /yaml\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target ? { path: join(ROOT, "src", "hooks", "yaml-proxy.ts") } : undefined,
     );
   },
 };
@@ -508,7 +523,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
     format: "cjs",
     ...IMPL_WRAPPER,
     inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
-    plugins: [dataTables(tables)],
+    plugins: [dataTables(tables), lazyYaml],
   });
   writeFileSync(join(outDir, "shell.tables"), tables.contents());
   problems.push(
@@ -517,6 +532,15 @@ export async function buildAll(outDir: string): Promise<string[]> {
       .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
       .map((i) => `shell: imports \`${i}\``),
   );
+  // the YAML reader of Taskfiles, loaded by the shell bundle on a `task` call (src/hooks/yaml-proxy.ts)
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "formats", "yaml.ts")],
+    outfile: join(outDir, "yaml.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+  });
+  problems.push(...nonAscii(join(outDir, "yaml.impl.cjs")));
   const globs = await build({
     ...common,
     entryPoints: [join(ROOT, "src", "globs", "compile.ts")],
@@ -562,6 +586,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
         [name]: bundleId(join(outDir, file)),
         shell: bundleId(join(outDir, "shell.impl.cjs")),
         globs: bundleId(join(outDir, "globs.impl.cjs")),
+        yaml: bundleId(join(outDir, "yaml.impl.cjs")),
       };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
     }
