@@ -33,6 +33,7 @@ export const DIST_FILES: readonly string[] = [
   "shell.impl.cjs",
   "shell.tables",
   "globs.impl.cjs",
+  "yaml.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",
   "policy.default.json",
