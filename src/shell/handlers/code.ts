@@ -695,6 +695,14 @@ export function scriptLanguage(program: string): CodeLanguage | undefined {
   return Object.hasOwn(SCRIPT_RUNNERS, program) ? SCRIPT_RUNNERS[program] : undefined;
 }
 
+/** The lines of `code` before the first occurrence of `text` (0 when it is not found as written). */
+function linesBefore(code: string, text: string): number {
+  const at = code.indexOf(text);
+  let lines = 0;
+  for (let i = code.indexOf("\n"); i >= 0 && i < at; i = code.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(
   w: Walk,
@@ -734,6 +742,8 @@ export function interpreterCode(
       state,
       launchedBy: host,
       redirects: [],
+      // code read from a file: the commands it runs are on the line of the call
+      ...(ctx.origin !== undefined && { origin: { file: ctx.origin.file, line: ctx.origin.line + linesBefore(code, call.text) } }),
     };
     if (exec.kind === "code") {
       // `exec('...')`: literal code of the same language is analysed as such; other code is not followed

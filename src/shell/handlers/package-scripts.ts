@@ -32,25 +32,33 @@ interface ManagerCall {
   readonly values: ReadonlyMap<string, readonly ArgWord[]>;
 }
 
-/** Reads `words` (program first) with the manager's grammar. */
+/**
+ * Reads `words` (program first) with the manager's grammar. The script's arguments are the words
+ * after its name (npm: its positional words, and every word after `--`; npm's options stay npm's).
+ */
 function readCall(spec: ManagerSpec, words: readonly ArgWord[]): ManagerCall {
   const flags = new Set<string>();
   const values = new Map<string, ArgWord[]>();
   const positionals: ArgWord[] = [];
-  let args: ArgWord[] | undefined;
+  const args: ArgWord[] = [];
   let lifecycle: LifecycleSpec | undefined;
   let command: string | undefined;
   let script: ArgWord | undefined;
+  /** After `--`: every word is the script's. */
+  let rest = false;
+  const npmStyle = spec.ownOptionsAfterScript === true;
   for (let i = 1; i < words.length; i++) {
     const word = words[i] as ArgWord;
     const v = word.word.value;
-    // the script's own words start after its name (`npm run x --flag`, `yarn x -- a`)
-    if (args !== undefined) {
-      if (!(v === "--" && args.length === 0)) args.push(word);
+    const named = script !== undefined;
+    if (rest || (named && !npmStyle)) {
+      // `yarn x -- a`: a first `--` after the name is dropped
+      if (!(v === "--" && !rest && args.length === 0)) args.push(word);
+      if (v === "--") rest = true;
       continue;
     }
     if (v === "--") {
-      args = [];
+      rest = true;
       continue;
     }
     if (v !== undefined && v.startsWith("-") && v.length > 1) {
@@ -63,6 +71,10 @@ function readCall(spec: ManagerSpec, words: readonly ArgWord[]): ManagerCall {
         values.set(name, [...(values.get(name) ?? []), words[++i] as ArgWord]);
       continue;
     }
+    if (named) {
+      args.push(word);
+      continue;
+    }
     positionals.push(word);
     if (positionals.length === 1) {
       // the command: one that runs scripts, a script name (`yarn build`), or the manager's own
@@ -73,18 +85,14 @@ function readCall(spec: ManagerSpec, words: readonly ArgWord[]): ManagerCall {
         lifecycle = spec.commands["run"];
         command = "run";
         script = word;
-        args = [];
       }
-    } else if (positionals.length === 2 && command === "run" && script === undefined) {
-      script = word;
-      args = [];
-    }
+    } else if (positionals.length === 2 && command === "run") script = word;
   }
   if (positionals.length === 0 && spec.bare !== undefined) {
     command = spec.bare;
     lifecycle = spec.commands[spec.bare];
   }
-  return { command, lifecycle, script, args: args ?? [], operands: positionals.slice(1), flags, values };
+  return { command, lifecycle, script, args, operands: positionals.slice(1), flags, values };
 }
 
 /** Yarn 2 and later (a `.yarnrc.yml`, or `packageManager: yarn@2+`) run no pre/post scripts of a script. */

@@ -57,6 +57,11 @@ export interface ManagerSpec {
   readonly workspaceOptions: readonly string[];
   /** Options after which nothing runs (`--help`, `--version`). */
   readonly noRun: readonly string[];
+  /**
+   * Options after the script's name are the manager's own (npm: `npm run build -w api`); the
+   * script's arguments come after `--`. Otherwise every word after the name is the script's (pnpm, yarn, bun).
+   */
+  readonly ownOptionsAfterScript?: boolean;
 }
 
 const NPM_VALUES = [
@@ -83,6 +88,7 @@ export const MANAGERS: Readonly<Record<string, ManagerSpec>> = {
     dirOptions: ["--prefix", "-C"],
     workspaceOptions: ["-w", "--workspace"],
     noRun: ["--help", "-h", "--version", "-v"],
+    ownOptionsAfterScript: true,
   },
   pnpm: {
     commands: {
