@@ -182,7 +182,8 @@ export const checkCommand: Command = {
         ctx.out(`  reason: ${reason}\n`);
       }
       ctx.out(`trace, highest layer first:\n${traceLines(trace).join("\n")}\n`);
-      if (reads.length > 0) ctx.out(`files read for the code they hold (as they are now):\n${readLines(reads).join("\n")}\n`);
+      if (reads.length > 0)
+        ctx.out(`files read for the code they hold (as they are now):\n${readLines(reads).join("\n")}\n`);
       ctx.out(`policy: ${origin}\n`);
       if (note !== undefined) ctx.err(`${note}\n`);
       for (const p of problems) ctx.err(`${p}\n`);

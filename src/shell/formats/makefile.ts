@@ -395,9 +395,13 @@ class MakeReader {
   // ---------------------------------------------------------------------------------------------
   // reading
 
-  /** Reads a makefile's text (`file` as shown in messages). */
-  private read(text: string, file: string): void {
-    if (this.reading.includes(file)) return;
+  /** Reads a makefile's text (`file` as shown in messages); `evaluated`: text of `$(eval)`, read where it is. */
+  private read(text: string, file: string, evaluated = false): void {
+    if (!evaluated && this.reading.includes(file)) return;
+    if (this.reading.length > MAX_INCLUDES) {
+      this.limited = true;
+      return;
+    }
     this.reading.push(file);
     const lines = logicalLines(text);
     this.input.tick(1 + Math.floor(text.length / 64));
@@ -947,8 +951,14 @@ class MakeReader {
       case "eval": {
         // the text is read as makefile lines now (rules and variables it defines)
         const value = e(argText);
-        if (value.known) this.read(value.text, at?.file ?? "$(eval)");
-        else this.limited = true;
+        if (!value.known) {
+          this.limited = true;
+          return { text: "", known: true };
+        }
+        const saved = { current: this.current, patterns: this.currentPatterns };
+        this.read(value.text, at?.file ?? "$(eval)", true);
+        this.current = saved.current;
+        this.currentPatterns = saved.patterns;
         return { text: "", known: true };
       }
       case "shell": {

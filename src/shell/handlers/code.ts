@@ -600,7 +600,7 @@ export function writtenProgram(w: Walk, inv: Invocation): boolean {
     file.kind === "binary" ||
     (file.kind === "text" && !file.executable && written === undefined && !chmodOnLine(w))
   ) {
-    noteFile(w, file, as, file.kind === "text" ? "not executable: the shell does not run it" : undefined);
+    noteFile(w, file, as, file.kind === "text" ? "not executable: the shell does not run it" : undefined, true);
     return false;
   }
   const host = w.emit(inv.words, inv.base, inv.ctx);
@@ -743,7 +743,9 @@ export function interpreterCode(
       launchedBy: host,
       redirects: [],
       // code read from a file: the commands it runs are on the line of the call
-      ...(ctx.origin !== undefined && { origin: { file: ctx.origin.file, line: ctx.origin.line + linesBefore(code, call.text) } }),
+      ...(ctx.origin !== undefined && {
+        origin: { file: ctx.origin.file, line: ctx.origin.line + linesBefore(code, call.text) },
+      }),
     };
     if (exec.kind === "code") {
       // `exec('...')`: literal code of the same language is analysed as such; other code is not followed

@@ -104,7 +104,7 @@ function runHooks(
       continue;
     }
     if (!file.executable) {
-      noteFile(w, file, as, "not executable: git does not run it");
+      noteFile(w, file, as, "not executable: git does not run it", true);
       continue;
     }
     const language = shebangOf(file.text);

@@ -111,11 +111,13 @@ export function readCode(
   return { kind: "text", path: real, shown, text: read.text, executable };
 }
 
-/** Records what was done with a file looked for (`ShellAnalysis.reads`). */
-export function noteFile(w: Walk, file: CodeFile, as: string, detail?: string): void {
+/** Records what was done with a file looked for (`ShellAnalysis.reads`); `skipped`: a text file whose code does not run. */
+export function noteFile(w: Walk, file: CodeFile, as: string, detail?: string, skipped = false): void {
   const outcome: FileRead["outcome"] =
     file.kind === "text"
-      ? "read"
+      ? skipped
+        ? "skipped"
+        : "read"
       : file.kind === "binary"
         ? "skipped"
         : file.kind === "missing"
