@@ -10,7 +10,9 @@
  *    without those variables and `node -e 0` with this environment's. The lane checks' cost is the
  *    ratio of a subagent call (definition lookup, owned paths, MUST NOT rules, agent tree) to the
  *    same call from the main session.
- * 2. Decision time in-process: `evaluate` over every command of the test corpus, p50 and p99.
+ * 2. Decision time in-process: `evaluate` over every command of the test corpus, p50 and p99; and
+ *    for commands that run code on disk (`make all` with a 300-line Makefile, `bash` of a 200-line
+ *    script, read through the real disk view as the hook reads them).
  * 3. Runtime: progress-file update latency (locked read-modify-write), p50 and p99.
  *
  * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--baseline DIR` (another
@@ -27,7 +29,9 @@ import { parse as parseYaml } from "yaml";
 import { compilePathGlob } from "../src/globs/compile.ts";
 import { loadPolicy } from "../src/config/load.ts";
 import { evaluate } from "../src/policy/evaluate.ts";
+import { realDisk } from "../src/host/disk.ts";
 import { HOOK_CLEARED_VARIABLES } from "../src/install/wiring.ts";
+import { benchMakefile, benchScript } from "./bench-files.ts";
 import { benchProgressUpdates } from "./bench-runtime.ts";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
@@ -65,6 +69,10 @@ function makeProject(cli = join(ROOT, "dist", "cli.mjs")): BenchProject {
   const project = join(dir, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, "src", "server"), { recursive: true });
+  // the code on disk the `make` and `bash` rows run
+  mkdirSync(join(project, "scripts"), { recursive: true });
+  writeFileSync(join(project, "Makefile"), benchMakefile(300));
+  writeFileSync(join(project, "scripts", "build.sh"), benchScript(200));
   const init = spawnSync(process.execPath, [cli, "init", project], {
     env: { ...process.env, HOME: home },
     encoding: "utf8",
@@ -125,6 +133,10 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     const cases: Record<string, Case> = {
       "pre-tool-use Bash `git status` (main)": () => call(pre, hookInput(p.dir, "Bash", { command: "git status" })),
       "pre-tool-use Bash `rm -rf /` (main, deny)": () => call(pre, hookInput(p.dir, "Bash", { command: "rm -rf /" })),
+      "pre-tool-use Bash `make all` (300-line Makefile)": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "make all" })),
+      "pre-tool-use Bash `bash scripts/build.sh` (200 lines)": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "bash scripts/build.sh" })),
       "pre-tool-use Write (main)": () => call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" })),
       "pre-tool-use Write (backend subagent, in lane)": () =>
         call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" }, "backend")),
@@ -218,12 +230,33 @@ function decisionTime(project: string, home: string) {
       times.push(performance.now() - start);
     }
   }
+  const onDisk = (command: string) => {
+    const judgeOnDisk = () =>
+      evaluate(
+        { tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined },
+        { ...context, disk: realDisk() },
+      );
+    for (let i = 0; i < 20; i++) judgeOnDisk();
+    const xs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const start = performance.now();
+      judgeOnDisk();
+      xs.push(performance.now() - start);
+    }
+    return {
+      p50Ms: +percentile(xs, 50).toFixed(3),
+      p99Ms: +percentile(xs, 99).toFixed(3),
+      maxMs: +Math.max(...xs).toFixed(3),
+    };
+  };
   return {
     commands: commands.length,
     evaluations: times.length,
     p50Ms: +percentile(times, 50).toFixed(3),
     p99Ms: +percentile(times, 99).toFixed(3),
     maxMs: +Math.max(...times).toFixed(3),
+    make300: onDisk("make all"),
+    script200: onDisk("bash scripts/build.sh"),
   };
 }
 
@@ -261,6 +294,13 @@ try {
     process.stdout.write(
       `decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n`,
     );
+    for (const [name, t] of [
+      ["`make all`, 300-line Makefile", decisions.make300],
+      ["`bash scripts/build.sh`, 200 lines", decisions.script200],
+    ] as const)
+      process.stdout.write(
+        `decision time in-process, ${name} read from disk x200: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, max ${t.maxMs} ms\n`,
+      );
     process.stdout.write(`progress update latency: ${JSON.stringify(runtime)}\n`);
   }
 } finally {
