@@ -47,6 +47,13 @@ const LAZY_ON_HOT_PATH = [
   "src/globs/compile.ts",
 ];
 
+/** The shell bundle loads these lazily, as bundles of their own (src/hooks/formats-proxy.ts, yaml-proxy.ts). */
+const LAZY_IN_SHELL = [
+  "src/shell/formats/makefile.ts",
+  "src/shell/formats/justfile.ts",
+  "src/shell/formats/taskfile.ts",
+];
+
 const version = (): string =>
   (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -115,7 +122,7 @@ function defaultPolicy(): string {
 
 /**
  * The loader of a hot hook: runs `<name>.impl.cjs` (and, on the first Bash call, `shell.impl.cjs`;
- * on the first glob compiled at run time, `globs.impl.cjs`; on a `task` call, `yaml.impl.cjs`) through `vm.Script` with a V8 code
+ * on the first glob compiled at run time, `globs.impl.cjs`; on a `make`, `just` or `task` call, `formats.impl.cjs` and `yaml.impl.cjs`) through `vm.Script` with a V8 code
  * cache, so a warm start skips compiling the bundles (Node 20 has no module compile cache). These
  * bundles are built already wrapped in the CommonJS function (`IMPL_WRAPPER`): the loader hands
  * V8 the file's text as read, without copying hundreds of kilobytes into a wrapped string.
@@ -230,7 +237,26 @@ const lazyYaml: Plugin = {
   setup(b) {
     const target = join(ROOT, "src", "shell", "formats", "yaml.ts");
     b.onResolve({ filter: /yaml\.ts$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === target ? { path: join(ROOT, "src", "hooks", "yaml-proxy.ts") } : undefined,
+      resolve(args.resolveDir, args.path) === target
+        ? { path: join(ROOT, "src", "hooks", "yaml-proxy.ts") }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * In the shell bundle of the hot hooks, the readers of Makefiles, justfiles and Taskfiles go to
+ * their lazy proxy (src/hooks/formats-proxy.ts): a bundle of their own, loaded by a call that runs
+ * or stores such a file.
+ */
+const lazyFormats: Plugin = {
+  name: "lanes-lazy-formats",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "formats", "index.ts");
+    b.onResolve({ filter: /index\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target
+        ? { path: join(ROOT, "src", "hooks", "formats-proxy.ts") }
+        : undefined,
     );
   },
 };
@@ -523,13 +549,13 @@ export async function buildAll(outDir: string): Promise<string[]> {
     format: "cjs",
     ...IMPL_WRAPPER,
     inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
-    plugins: [dataTables(tables), lazyYaml],
+    plugins: [dataTables(tables), lazyYaml, lazyFormats],
   });
   writeFileSync(join(outDir, "shell.tables"), tables.contents());
   problems.push(
     ...nonAscii(join(outDir, "shell.impl.cjs")),
     ...Object.keys(shell.metafile.inputs)
-      .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
+      .filter((i) => [...FORBIDDEN_ON_HOT_PATH, ...LAZY_IN_SHELL].some((f) => i.includes(f)))
       .map((i) => `shell: imports \`${i}\``),
   );
   // the YAML reader of Taskfiles, loaded by the shell bundle on a `task` call (src/hooks/yaml-proxy.ts)
@@ -541,6 +567,16 @@ export async function buildAll(outDir: string): Promise<string[]> {
     ...IMPL_WRAPPER,
   });
   problems.push(...nonAscii(join(outDir, "yaml.impl.cjs")));
+  // the readers of Makefiles, justfiles and Taskfiles, loaded by the shell bundle when a call runs one (src/hooks/formats-proxy.ts)
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "formats", "index.ts")],
+    outfile: join(outDir, "formats.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+    plugins: [lazyYaml],
+  });
+  problems.push(...nonAscii(join(outDir, "formats.impl.cjs")));
   const globs = await build({
     ...common,
     entryPoints: [join(ROOT, "src", "globs", "compile.ts")],
@@ -587,6 +623,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
         shell: bundleId(join(outDir, "shell.impl.cjs")),
         globs: bundleId(join(outDir, "globs.impl.cjs")),
         yaml: bundleId(join(outDir, "yaml.impl.cjs")),
+        formats: bundleId(join(outDir, "formats.impl.cjs")),
       };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
     }

@@ -11,7 +11,7 @@ declare const __lanesLoad: ((name: string) => unknown) | undefined;
  * Runs the lazily loaded bundle `name` through the hook loader. The bundles are built wrapped for
  * the loader (`IMPL_WRAPPER` in scripts/build.ts) and cannot run any other way.
  */
-export function loadBundle(name: "shell" | "globs" | "yaml"): unknown {
+export function loadBundle(name: "shell" | "globs" | "yaml" | "formats"): unknown {
   if (typeof __lanesLoad !== "function")
     throw new Error(
       `the ${name} bundle runs only through the lanes hook loader; run the hook's \`.cjs\` entry, not its \`.impl.cjs\` bundle`,

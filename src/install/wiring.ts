@@ -34,6 +34,7 @@ export const DIST_FILES: readonly string[] = [
   "shell.tables",
   "globs.impl.cjs",
   "yaml.impl.cjs",
+  "formats.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",
   "policy.default.json",

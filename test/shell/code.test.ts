@@ -237,8 +237,12 @@ describe("code handed to shells and interpreters", () => {
     ["python3 -m http.server", []],
     ["node --version", []],
     ["bun install", []],
-    // a script file Deno runs (read from disk when there is one, see test/cases/runners-scripts.yaml)
-    ["deno run main.ts", [{ language: "node", interpreter: "deno", source: "file", code: undefined, producers: [] }]],
+    // without write, run or network permission a Deno script changes nothing: it is not read
+    ["deno run main.ts", []],
+    [
+      "deno run -A main.ts",
+      [{ language: "node", interpreter: "deno", source: "file", code: undefined, producers: [] }],
+    ],
     ["bash", []],
     ["bash --version", []],
     ["php -l x.php", []],

@@ -16,6 +16,8 @@ export interface PackageScript {
 export interface PackageJson {
   /** `undefined` when the file is not a JSON object (a package manager refuses it: nothing runs). */
   readonly scripts: ReadonlyMap<string, PackageScript> | undefined;
+  /** The package's `name`. */
+  readonly name: string | undefined;
   /** `packageManager` (`yarn@4.1.0`), when given. */
   readonly packageManager: string | undefined;
   /** The workspaces' globs (`workspaces`, or `workspaces.packages`). */
@@ -80,9 +82,9 @@ export function readPackageJson(text: string, key = "scripts"): PackageJson {
     try {
       data = JSON.parse(key === "tasks" ? withoutComments(text) : text);
     } catch {
-      return { scripts: undefined, packageManager: undefined, workspaces: [] };
+      return { scripts: undefined, name: undefined, packageManager: undefined, workspaces: [] };
     }
-    if (!isObject(data)) return { scripts: undefined, packageManager: undefined, workspaces: [] };
+    if (!isObject(data)) return { scripts: undefined, name: undefined, packageManager: undefined, workspaces: [] };
     const scripts = new Map<string, PackageScript>();
     const table = data[key];
     const from = Math.max(0, text.indexOf(JSON.stringify(key)));
@@ -102,6 +104,7 @@ export function readPackageJson(text: string, key = "scripts"): PackageJson {
     const globs = Array.isArray(spaces) ? spaces : isObject(spaces) ? spaces["packages"] : undefined;
     return {
       scripts,
+      name: typeof data["name"] === "string" ? data["name"] : undefined,
       packageManager: typeof data["packageManager"] === "string" ? data["packageManager"] : undefined,
       workspaces: Array.isArray(globs) ? globs.filter((g): g is string => typeof g === "string") : [],
     };

@@ -25,7 +25,8 @@ import {
 import type { Walk, WrittenFile } from "./contract.ts";
 import { noteFile, readCode, unreadCode } from "./on-disk.ts";
 import { remoteCodeIn } from "./remote-code.ts";
-import { pythonModule } from "./scripts.ts";
+import { extensionLanguage, pythonModule } from "./scripts.ts";
+import { EXTENSION_RUNNERS } from "../tables/runners.ts";
 
 /** How a host command starts the code it runs (options object of {@link hostCtx}). */
 export interface HostOptions {
@@ -279,7 +280,21 @@ export function stdinCode(
           source: "written-file",
           producers: written.producers,
         });
-      else w.addCode({ language: o.language, interpreter: o.interpreter, command: o.host, source: "file" });
+      else if (
+        !diskScript(
+          w,
+          {
+            language: o.language,
+            interpreter: o.interpreter,
+            host: o.host,
+            file: redirect.word,
+            base: o.base,
+            ctx: o.hostCtx,
+          },
+          undefined,
+        )
+      )
+        w.addCode({ language: o.language, interpreter: o.interpreter, command: o.host, source: "file" });
     } else
       runCode(w, {
         language: o.language,
@@ -311,7 +326,55 @@ export function stdinCode(
     const c = w.command(i);
     return c?.program === "cat" && c.args.length > 0 && c.args.every((a) => a.value !== undefined && !a.glob);
   });
+  // `cat x.sh | bash`: the files on disk are the code
+  if (fromFiles && catFiles(w, o, stdin.immediate)) return;
   if (!fromFiles && !generated(w, stdin.immediate)) w.report("dynamic-code", o.base.text);
+}
+
+/**
+ * The files `cat` feeds to a shell or interpreter (`cat a.sh b.sh | bash`), read from disk and
+ * run as one text; false without a disk (nothing read: the code is `stdin` from files, as before).
+ */
+function catFiles(
+  w: Walk,
+  o: { language: CodeLanguage; interpreter: string; host: number; base: Base; hostCtx: Ctx },
+  cats: readonly number[],
+): boolean {
+  let text = "";
+  let first: string | undefined;
+  for (const i of cats) {
+    const c = w.command(i);
+    for (const a of c?.args ?? []) {
+      if (a.value?.startsWith("-") === true) continue;
+      const written = w.writtenFile(a.value, { ...o.hostCtx, state: { ...o.hostCtx.state, cwd: c?.cwd } });
+      if (written !== undefined) return false;
+      const file = readCode(w, a.value, c?.cwd, a.text);
+      if (file === undefined) return false;
+      const as = `${o.interpreter} input`;
+      if (file.kind === "missing" || file.kind === "binary") {
+        noteFile(w, file, as);
+        continue;
+      }
+      if (file.kind === "unread") {
+        unreadCode(w, { file, as, language: o.language, interpreter: o.interpreter, host: o.host, text: o.base.text });
+        return true;
+      }
+      noteFile(w, file, as);
+      first ??= file.shown;
+      text += file.text;
+    }
+  }
+  if (first === undefined) return true;
+  runCode(w, {
+    language: o.language,
+    word: plain({ text: o.base.text, value: text, glob: false }),
+    interpreter: o.interpreter,
+    host: o.host,
+    base: o.base,
+    ctx: o.hostCtx,
+    disk: { shown: first },
+  });
+  return true;
 }
 
 /** `eval ARGS`: the arguments joined by spaces run in this shell. */
@@ -575,6 +638,13 @@ export function interpreter(w: Walk, inv: Invocation): void {
  */
 export function writtenProgram(w: Walk, inv: Invocation): boolean {
   const path = inv.words[0]?.word.value;
+  // `uv run x.py`: a runner that runs a script file by its extension, with or without a `/`
+  const wrapper = inv.ctx.wrappers.at(-1);
+  const byExtension =
+    path !== undefined && wrapper !== undefined && EXTENSION_RUNNERS.includes(wrapper)
+      ? extensionLanguage(path)
+      : undefined;
+  if (byExtension !== undefined && path !== undefined) return extensionScript(w, inv, path, byExtension);
   if (path === undefined || !path.includes("/")) return false;
   const written = w.writtenFile(path, inv.ctx);
   if (written !== undefined && written.partial !== true) {
@@ -633,6 +703,23 @@ export function writtenProgram(w: Walk, inv: Invocation): boolean {
     base: inv.base,
     ctx: inner,
     disk: { shown: file.shown, path: file.path },
+  });
+  return true;
+}
+
+/** `uv run x.py`: the file, read as a script of the language of its extension. */
+function extensionScript(w: Walk, inv: Invocation, path: string, language: CodeLanguage): boolean {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  const inner = hostCtx(inv.ctx, { host });
+  if (language === "shell") inner.state.positional = inv.words.map((a) => a.word.value);
+  scriptFile(w, {
+    language,
+    interpreter: `${inv.ctx.wrappers.at(-1) ?? ""} run`.trim(),
+    host,
+    file: inv.words[0] as ArgWord,
+    base: inv.base,
+    ctx: inner,
+    outer: inv.ctx,
   });
   return true;
 }

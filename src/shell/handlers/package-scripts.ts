@@ -7,13 +7,24 @@
  * it is judged as that code now (`stored.ts`).
  */
 import { posix } from "node:path";
-import { readPackageJson, type PackageJson } from "../formats/index.ts";
+import { parseYaml, readPackageJson, type PackageJson } from "../formats/index.ts";
 import { readInterpreter } from "../interpreter-input.ts";
 import { GLOBAL_INSTALL, IGNORE_SCRIPTS, MANAGERS, type LifecycleSpec, type ManagerSpec } from "../tables/runners.ts";
 import type { ArgWord, Invocation } from "../walk/context.ts";
 import { hostCtx, interpreter } from "./code.ts";
 import type { Walk } from "./contract.ts";
-import { absolute, diskShell, findFile, findUp, hasDisk, inDir, noteFile, readCode, unreadCode } from "./on-disk.ts";
+import {
+  absolute,
+  diskShell,
+  findFile,
+  findUp,
+  hasDisk,
+  inDir,
+  noteFile,
+  readCode,
+  unreadCode,
+  type CodeFile,
+} from "./on-disk.ts";
 import { storedPackageScripts } from "./stored.ts";
 import { bunFile } from "./scripts.ts";
 
@@ -121,7 +132,10 @@ export function packageManager(w: Walk, inv: Invocation): void {
   const host = w.emit(words, base, ctx);
   const spec = Object.hasOwn(MANAGERS, program) ? MANAGERS[program] : undefined;
   if (spec === undefined) return;
-  const call = readCall(spec, words);
+  // `yarn workspace NAME SCRIPT ...`: the script of that workspace
+  const at = program === "yarn" ? words.findIndex((x, i) => i > 0 && x.word.value === "workspace") : -1;
+  const named = at > 0 ? words[at + 1] : undefined;
+  const call = readCall(spec, named === undefined ? words : [words[0] as ArgWord, ...words.slice(at + 2)]);
   if (storedPackageScripts(w, { program, words, host, base, ctx })) return;
   if (call.lifecycle === undefined || !hasDisk(w)) return;
   if (spec.noRun.some((o) => call.flags.has(o))) return;
@@ -130,7 +144,7 @@ export function packageManager(w: Walk, inv: Invocation): void {
   // the package: `--prefix DIR`, `-C DIR`, `--cwd DIR`, a workspace by its path, else the nearest package.json
   const dirWord = spec.dirOptions.flatMap((o) => call.values.get(o) ?? []).at(-1);
   const start = dirWord === undefined ? ctx.state.cwd : absolute(dirWord.word.value ?? "", ctx.state.cwd);
-  const workspace = spec.workspaceOptions.flatMap((o) => call.values.get(o) ?? []).at(-1);
+  const workspace = named ?? spec.workspaceOptions.flatMap((o) => call.values.get(o) ?? []).at(-1);
   const file =
     dirWord !== undefined && dirWord.word.value === undefined
       ? readCode(w, undefined, undefined, dirWord.word.text)
@@ -217,17 +231,47 @@ export function packageManager(w: Walk, inv: Invocation): void {
   }
 }
 
-/** The package.json of a workspace named by its path (`npm -w packages/api`, `pnpm --filter ./apps/web`). */
-function workspaceFile(w: Walk, start: string | undefined, workspace: ArgWord) {
-  const value = workspace.word.value;
-  if (value === undefined) return readCode(w, undefined, undefined, workspace.word.text);
-  const path = value.startsWith("./") || value.startsWith("../") || value.includes("/") ? value : undefined;
-  // a workspace named by its package name: where it lives is in the workspaces' package.json files
-  if (path === undefined)
-    return {
-      kind: "unread" as const,
-      shown: `workspace \`${value}\``,
-      why: "is named by its package name, which lanes does not look up",
-    };
-  return findFile(w, absolute(path.replace(/\{|\}/g, ""), start), ["package.json"]);
+/**
+ * The package.json of a workspace: named by its path (`npm -w packages/api`, `pnpm --filter
+ * ./apps/web`, `{apps/web}`), or by its package name (`-w api`, `--filter @acme/api`), looked for
+ * where the root's workspace globs put a directory of that name (`packages/*` → `packages/api`).
+ */
+function workspaceFile(w: Walk, start: string | undefined, workspace: ArgWord): CodeFile | undefined {
+  const given = workspace.word.value;
+  if (given === undefined) return readCode(w, undefined, undefined, workspace.word.text);
+  // pnpm's selectors: `api...` (with its dependencies), `...api`, `^...`, `{dir}`
+  const value = given.replace(/^\.\.\.\^?|\.\.\.$/g, "").replace(/^\{(.*)\}$/, "./$1");
+  if (
+    value.startsWith("./") ||
+    value.startsWith("../") ||
+    value.startsWith("/") ||
+    (value.includes("/") && !value.startsWith("@"))
+  )
+    return findFile(w, absolute(value, start), ["package.json"]);
+  const unread = (why: string): CodeFile => ({ kind: "unread", shown: `workspace \`${given}\``, why });
+  if (value.includes("*") || value.startsWith("!"))
+    return unread("selects workspaces by a pattern, which lanes does not list");
+  const root = findUp(w, start, ["pnpm-workspace.yaml", "package.json"]);
+  if (root === undefined) return undefined;
+  if (root.kind !== "text") return unread("has no workspace root lanes can read");
+  const globs = root.path.endsWith(".yaml") ? yamlPackages(root.text) : readPackageJson(root.text).workspaces;
+  const base = value.slice(value.lastIndexOf("/") + 1);
+  const rootDir = posix.dirname(root.path);
+  for (const glob of globs) {
+    const dir = glob.replace(/\/\*\*?$/, "");
+    const candidates = dir === glob ? [dir] : [posix.join(dir, base)];
+    for (const candidate of candidates) {
+      const file = findFile(w, absolute(candidate, rootDir), ["package.json"]);
+      if (file?.kind === "text" && readPackageJson(file.text).name === value) return file;
+    }
+  }
+  return unread("is not found where the workspaces' globs put a directory of its name");
+}
+
+/** The `packages:` globs of a pnpm-workspace.yaml. */
+function yamlPackages(text: string): string[] {
+  const data = parseYaml(text);
+  const packages =
+    typeof data === "object" && data !== null ? (data as Record<string, unknown>)["packages"] : undefined;
+  return Array.isArray(packages) ? packages.filter((p): p is string => typeof p === "string") : [];
 }

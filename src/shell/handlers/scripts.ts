@@ -125,13 +125,30 @@ export function deno(w: Walk, inv: Invocation): void {
   }
   if (sub === "run" || sub === "serve") {
     const index = operand(inv.words, first + 1, spec.values);
-    if (index !== undefined) runScript(w, inv, host, index, "node");
+    if (index !== undefined && denoMayChange(inv, index)) runScript(w, inv, host, index, "node");
     return;
   }
   // `deno x.ts`: a file, not a subcommand
   if (spec.subcommands.includes(sub) || (!sub.includes("/") && extensionLanguage(sub) === undefined)) return;
-  runScript(w, inv, host, first, "node");
+  if (denoMayChange(inv, first)) runScript(w, inv, host, first, "node");
 }
+
+/**
+ * Deno runs a file with the permissions its options grant: without write, run, FFI or network
+ * access (`deno run --allow-read x.ts`), the script cannot change the disk, start a program or send
+ * anything, and is not read.
+ */
+function denoMayChange(inv: Invocation, script: number): boolean {
+  return inv.words.slice(1, script).some((x) => {
+    const v = x.word.value;
+    if (v === undefined) return true;
+    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    return DENO_GRANTS.includes(name) || (/^-[A-Za-z]+$/.test(v) && [...v.slice(1)].some((c) => "AWNP".includes(c)));
+  });
+}
+
+/** Deno's options that let a script change the disk, run programs or reach the network. */
+const DENO_GRANTS = ["--allow-all", "--allow-write", "--allow-run", "--allow-ffi", "--allow-net", "--permission-set"];
 
 /** `deno task NAME`: the task of deno.json(c) (or a package.json script), run by Deno's shell. */
 function denoTask(w: Walk, inv: Invocation, host: number, from: number): void {

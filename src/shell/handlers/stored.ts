@@ -346,6 +346,7 @@ export function judgeStored(
  * run-time value (a download) stores code only known at run time.
  */
 export function storedFiles(w: Walk, ctx: Ctx): void {
+  copiedFiles(w, ctx);
   for (const [path, file] of w.writtenFiles()) {
     if (storedKind(path) === undefined) continue;
     const host = file.producers.at(-1) ?? 0;
@@ -390,4 +391,72 @@ export function husky(w: Walk, inv: Invocation): void {
     ctx: inv.ctx,
     dir: w.options.repoRoot ?? inv.ctx.state.cwd,
   });
+}
+
+/** Programs that put a file's content at another path: `cp`, `install`, `mv`, and `ln` (a link to it). */
+const COPIERS = ["cp", "install", "mv", "ln"];
+
+/**
+ * `cp hooks/pre-commit .git/hooks/`, `ln -s ../../tools/pre-push .git/hooks/pre-push`, `install -m
+ * 755 x .git/hooks/post-merge`: a file copied, moved or linked to where a tool runs it stores the
+ * code it holds (read from disk, or as the line wrote it).
+ */
+function copiedFiles(w: Walk, ctx: Ctx): void {
+  for (let i = 0; ; i++) {
+    const c = w.command(i);
+    if (c === undefined) return;
+    if (c.program === undefined || !COPIERS.includes(c.program)) continue;
+    const operands = c.args.filter((a) => a.value === undefined || !a.value.startsWith("-"));
+    // `install -m 755 SRC DEST`: the mode is an option's value
+    const values = c.program === "install" ? operandsAfterMode(c.args) : operands;
+    if (values.length < 2 || values.some((a) => a.value === undefined)) continue;
+    const dest = absolute(values.at(-1)!.value!, c.cwd);
+    if (dest === undefined) continue;
+    const destKind = w.disk.kind(dest);
+    const symbolic = c.program === "ln" && c.args.some((a) => a.value !== undefined && /^-[a-zA-Z]*s/.test(a.value));
+    for (const source of values.slice(0, -1)) {
+      const target =
+        destKind?.kind === "dir" || dest.endsWith("/") ? posix.join(dest, posix.basename(source.value!)) : dest;
+      if (storedKind(target) === undefined) continue;
+      // a symbolic link's target is relative to the link's directory
+      const from =
+        symbolic && !source.value!.startsWith("/")
+          ? posix.join(posix.dirname(target), source.value!)
+          : absolute(source.value!, c.cwd);
+      if (from === undefined) continue;
+      const written = w.writtenFile(from, ctx);
+      const disk = written?.text === undefined ? readCode(w, from, undefined) : undefined;
+      const text = written?.text ?? (disk?.kind === "text" ? disk.text : undefined);
+      if (text === undefined) {
+        if (disk !== undefined && disk.kind !== "missing")
+          w.report("unread-file", c.text, `\`${shownPath(w, target)}\` gets code lanes cannot read`);
+        continue;
+      }
+      const current = readCode(w, target, undefined);
+      judgeStored(w, {
+        path: target,
+        text,
+        before: current?.kind === "text" ? current.text : undefined,
+        host: c.index,
+        base: emptyBase(c.text),
+        ctx,
+        interpreter: c.program,
+      });
+    }
+  }
+}
+
+/** The operands of `install`, without the values of its options (`-m 755`, `-o root`, `-g wheel`). */
+function operandsAfterMode(args: readonly { value: string | undefined; text: string }[]) {
+  const out: { value: string | undefined; text: string }[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "-m" || v === "--mode" || v === "-o" || v === "--owner" || v === "-g" || v === "--group" || v === "-t") {
+      i++;
+      continue;
+    }
+    if (v !== undefined && v.startsWith("-")) continue;
+    out.push(args[i]!);
+  }
+  return out;
 }

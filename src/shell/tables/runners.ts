@@ -151,6 +151,9 @@ export const SCRIPT_EXTENSIONS: Readonly<Record<string, "shell" | "python" | "no
   ".jsx": "node", ".py": "python", ".rb": "ruby", ".pl": "perl", ".php": "php", ".sh": "shell", ".bash": "shell",
 };
 
+/** Wrappers that run a script file named as their command by its extension (`uv run x.py`, `pipx run x.py`). */
+export const EXTENSION_RUNNERS: readonly string[] = ["uv", "pipx"];
+
 /** The command line of a program that runs script files (`handlers/scripts.ts`). */
 export interface ScriptRunnerSpec {
   /** Options that take a value as the next word. */

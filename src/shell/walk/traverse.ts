@@ -122,7 +122,7 @@ export class Walker extends Collector implements Walk {
         if (!info.called) this.walkFunction(info, ctx, undefined);
       }
       // files the line wrote that hold code a tool runs later (a Makefile, a git hook)
-      if (this.files.size > 0) storedFiles(this, topCtx(this.source, this.initialState()));
+      storedFiles(this, topCtx(this.source, this.initialState()));
     });
   }
 
