@@ -1,6 +1,6 @@
 /**
- * In the shell analysis bundle of the hot hooks, the readers of Makefiles, justfiles and
- * Taskfiles (`src/shell/formats/`) are a separate bundle, `formats.impl.cjs`, loaded on first use:
+ * In the shell analysis bundle of the hot hooks, the readers of Makefiles, justfiles,
+ * Taskfiles, Rakefiles and mise tasks (`src/shell/formats/`) are a separate bundle, `formats.impl.cjs`, loaded on first use:
  * only a `make`, `just` or `task` call, or a write of such a file, pays for them. The small readers
  * every `npm` or `git` call needs (package.json, git config) stay in the shell bundle, and YAML has
  * a bundle of its own (yaml-proxy.ts). The build swaps the shell's import of `formats/index.ts` for
@@ -19,3 +19,5 @@ const formats = (): typeof Formats => (loaded ??= loadBundle("formats") as typeo
 export const planMake: typeof Formats.planMake = (input) => formats().planMake(input);
 export const planJust: typeof Formats.planJust = (input) => formats().planJust(input);
 export const planTask: typeof Formats.planTask = (input) => formats().planTask(input);
+export const readRakefile: typeof Formats.readRakefile = (text) => formats().readRakefile(text);
+export const readMiseTasks: typeof Formats.readMiseTasks = (text) => formats().readMiseTasks(text);

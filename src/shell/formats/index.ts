@@ -9,3 +9,5 @@ export { readGitConfig } from "./git-config.ts";
 export { planJust, type JustInput, type JustPlan, type JustRun } from "./justfile.ts";
 export { planTask, type TaskInput, type TaskPlan } from "./taskfile.ts";
 export { parseYaml } from "./yaml.ts";
+export { readRakefile, type RakeTask, type Rakefile } from "./rakefile.ts";
+export { readMiseTasks, type MiseTask } from "./mise.ts";

@@ -30,7 +30,7 @@ import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
 import { make } from "./make.ts";
-import { just, task } from "./task-runners.ts";
+import { just, mise, rake, task } from "./task-runners.ts";
 import { husky } from "./stored.ts";
 import { packageManager } from "./package-scripts.ts";
 import { deno, tsRunner } from "./scripts.ts";
@@ -70,6 +70,8 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: ["just"], handler: just },
   { programs: ["task", "go-task"], handler: task },
   { programs: ["husky"], handler: husky },
+  { programs: ["rake"], handler: rake },
+  { programs: ["mise", "rtx"], handler: mise },
   { programs: ["deno"], handler: deno },
   { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
 ];

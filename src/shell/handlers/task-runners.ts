@@ -6,7 +6,7 @@
  * Listing, showing and dry-run options run no recipe.
  */
 import { posix } from "node:path";
-import { parseYaml, planJust, planTask, type JustPlan } from "../formats/index.ts";
+import { parseYaml, planJust, planTask, readMiseTasks, readRakefile, type JustPlan } from "../formats/index.ts";
 import type { CodeLanguage } from "../types.ts";
 import { emptyBase, varValue, type ArgWord, type Invocation } from "../walk/context.ts";
 import { hostCtx, runCode, shebangOf } from "./code.ts";
@@ -404,4 +404,223 @@ function lineOf(file: string, text: string): number {
   let line = 1;
   for (let i = file.indexOf("\n"); i >= 0 && i < at; i = file.indexOf("\n", i + 1)) line++;
   return line;
+}
+
+/** The names `rake` looks for. */
+const RAKEFILES = ["rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"];
+/** `rake` options that take a value as the next word. */
+const RAKE_VALUES = new Set([
+  "-f",
+  "--rakefile",
+  "-C",
+  "--directory",
+  "-I",
+  "--libdir",
+  "-R",
+  "--rakelibdir",
+  "-r",
+  "--require",
+  "-E",
+  "--execute-continue",
+  "-e",
+  "--execute",
+  "-p",
+  "--execute-print",
+  "-j",
+  "--jobs",
+]);
+/** `rake` options after which no task runs (listing, describing, a dry run). */
+const RAKE_NO_RUN = new Set([
+  "-T",
+  "--tasks",
+  "-D",
+  "--describe",
+  "-W",
+  "--where",
+  "-P",
+  "--prereqs",
+  "-n",
+  "--dry-run",
+  "-h",
+  "--help",
+  "-V",
+  "--version",
+  "-A",
+  "--all",
+]);
+
+/** `rake [options] [tasks...] [VAR=value]`: the tasks it runs, prerequisites first, and the Rakefile's own code. */
+export function rake(w: Walk, inv: Invocation): void {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  if (!hasDisk(w)) return;
+  const call = readRunner(inv.words, RAKE_VALUES);
+  const as = "Rakefile";
+  const unread = (file: Extract<CodeFile, { kind: "unread" }>): void =>
+    unreadCode(w, { file, as, language: "ruby", interpreter: "rake", host, text: inv.base.text });
+  if ([...call.options.keys()].some((o) => RAKE_NO_RUN.has(o))) return;
+  const dirWord = [...(call.options.get("-C") ?? []), ...(call.options.get("--directory") ?? [])].at(-1);
+  const start = dirWord === undefined ? inv.ctx.state.cwd : absolute(dirWord.word.value ?? "", inv.ctx.state.cwd);
+  const file = runnerFile(
+    w,
+    inv,
+    [...(call.options.get("-f") ?? []), ...(call.options.get("--rakefile") ?? [])].at(-1),
+    start,
+    RAKEFILES,
+  );
+  if (file === undefined) return;
+  if (file.kind === "unread") return unread(file);
+  if (file.kind !== "text") {
+    noteFile(w, file, as, file.kind === "missing" ? "no Rakefile: rake stops" : undefined);
+    return;
+  }
+  const rakefile = readRakefile(file.text);
+  const names: string[] = [];
+  for (const o of call.operands) {
+    const v = o.word.value;
+    if (v === undefined)
+      return unread({
+        kind: "unread",
+        shown: file.shown,
+        why: `runs a task named only at run time (\`${o.word.text}\`)`,
+      });
+    // `rake db:seed[prod]`: the task's arguments in brackets
+    names.push(v.includes("[") ? v.slice(0, v.indexOf("[")) : v);
+  }
+  const order: string[] = [];
+  const missing: string[] = [];
+  const visit = (name: string, depth: number): void => {
+    if (order.includes(name) || depth > 32 || order.length > 128) return;
+    const t = rakefile.tasks.get(name);
+    if (t === undefined) {
+      missing.push(name);
+      return;
+    }
+    for (const d of t.deps)
+      visit(
+        rakefile.tasks.has(`${name.slice(0, name.lastIndexOf(":") + 1)}${d}`)
+          ? `${name.slice(0, name.lastIndexOf(":") + 1)}${d}`
+          : d,
+        depth + 1,
+      );
+    order.push(name);
+  };
+  for (const n of names.length === 0 ? ["default"] : names) visit(n, 0);
+  noteFile(
+    w,
+    file,
+    as,
+    missing.length > 0 ? `no task \`${missing[0]}\`: rake stops` : `tasks ${order.map((t) => `\`${t}\``).join(", ")}`,
+  );
+  const ctx = inDir(hostCtx(inv.ctx, { host }), posix.dirname(file.path));
+  const ruby = (code: string, line: number): void =>
+    runCode(w, {
+      language: "ruby",
+      word: { word: { text: code, value: code, glob: false }, producers: [], substitution: undefined },
+      interpreter: "rake",
+      host,
+      base: inv.base,
+      ctx,
+      disk: { shown: file.shown, line },
+    });
+  // rake runs the Rakefile's own code when it loads it, before any task
+  if (rakefile.top.trim() !== "") ruby(rakefile.top, 1);
+  if (missing.length > 0) return;
+  for (const name of order) {
+    const t = rakefile.tasks.get(name)!;
+    if (t.body.trim() !== "") ruby(t.body, t.line);
+  }
+}
+
+/** Where mise keeps its configuration and its file tasks, in each directory up from the working one. */
+const MISE_CONFIGS = [
+  "mise.toml",
+  ".mise.toml",
+  "mise.local.toml",
+  ".mise.local.toml",
+  ".config/mise.toml",
+  ".config/mise/config.toml",
+  "mise/config.toml",
+  ".mise/config.toml",
+];
+const MISE_TASK_DIRS = ["mise-tasks", ".mise-tasks", "mise/tasks", ".mise/tasks", ".config/mise/tasks"];
+
+/** `mise run TASK [args]`, `mise r TASK`, `mise tasks run TASK`: the task, its dependencies first. */
+export function mise(w: Walk, inv: Invocation): void {
+  const host = w.emit(inv.words, inv.base, inv.ctx);
+  if (!hasDisk(w)) return;
+  const call = readRunner(inv.words, new Set(["-C", "--cd", "-j", "--jobs", "-E", "--env", "-o", "--output"]));
+  const values = call.operands.map((o) => o.word.value);
+  const at = values[0] === "run" || values[0] === "r" ? 1 : values[0] === "tasks" && values[1] === "run" ? 2 : -1;
+  if (at < 0) return;
+  const name = values[at];
+  const as = "mise tasks";
+  const unread = (file: Extract<CodeFile, { kind: "unread" }>): void =>
+    unreadCode(w, { file, as, language: "shell", interpreter: "mise", host, text: inv.base.text });
+  if (call.operands[at] === undefined) return;
+  if (name === undefined)
+    return unread({ kind: "unread", shown: "mise.toml", why: "runs a task named only at run time" });
+  const dirWord = [...(call.options.get("-C") ?? []), ...(call.options.get("--cd") ?? [])].at(-1);
+  const start = dirWord === undefined ? inv.ctx.state.cwd : absolute(dirWord.word.value ?? "", inv.ctx.state.cwd);
+  const config = findUp(w, start, MISE_CONFIGS);
+  if (config === undefined) return;
+  if (config.kind === "unread") return unread(config);
+  const tasks = config.kind === "text" ? readMiseTasks(config.text) : new Map<string, never>();
+  const root = config.kind === "text" ? posix.dirname(config.path) : start;
+  const done = new Set<string>();
+  const run = (task: string, args: readonly (string | undefined)[], depth: number): void => {
+    if (done.has(task) || depth > 32 || done.size > 128) return;
+    done.add(task);
+    const t = tasks.get(task);
+    if (t !== undefined) {
+      if (config.kind === "text") noteFile(w, config, as, `task \`${task}\``);
+      for (const d of t.depends) run(d.split(/\s+/)[0] ?? d, [], depth + 1);
+      const dir = t.dir === undefined ? root : (absolute(t.dir.replace("{{config_root}}", root ?? ""), root) ?? root);
+      const ctx = dir === undefined ? hostCtx(inv.ctx, { host }) : inDir(hostCtx(inv.ctx, { host }), dir);
+      for (const code of t.run)
+        diskShell(w, {
+          code,
+          shown: config.kind === "text" ? config.shown : "mise.toml",
+          line: t.line,
+          interpreter: "mise",
+          host,
+          base: inv.base,
+          ctx,
+          ...(args.length > 0 && { args }),
+        });
+      return;
+    }
+    // a file task: an executable script named after the task (`ci:lint` → `ci/lint`)
+    for (const d of MISE_TASK_DIRS) {
+      const file = readCode(w, posix.join(d, task.replaceAll(":", "/")), root);
+      if (file === undefined || file.kind === "missing") continue;
+      if (file.kind === "unread") return unread(file);
+      if (file.kind === "binary") return noteFile(w, file, as);
+      const language = shebangOf(file.text);
+      if (typeof language !== "string")
+        return unread({
+          kind: "unread",
+          shown: file.shown,
+          why: `is a \`${language.runs}\` script, which lanes does not read`,
+        });
+      noteFile(w, file, as, `file task \`${task}\``);
+      const ctx = root === undefined ? hostCtx(inv.ctx, { host }) : inDir(hostCtx(inv.ctx, { host }), root);
+      ctx.state.positional = [file.path, ...args];
+      runCode(w, {
+        language,
+        word: { word: { text: file.text, value: file.text, glob: false }, producers: [], substitution: undefined },
+        interpreter: "mise",
+        host,
+        base: inv.base,
+        ctx,
+        disk: { shown: file.shown, path: file.path },
+      });
+      return;
+    }
+    if (config.kind === "text") noteFile(w, config, as, `no task \`${task}\`: mise stops`);
+  };
+  run(
+    name,
+    call.operands.slice(at + 1).map((o) => o.word.value),
+    0,
+  );
 }

@@ -235,6 +235,8 @@ const RUBY: LanguageApis = {
     "File.open": { access: "read", mode: { index: 1, write: "wa+" } },
     "File.chmod": { access: "chmod", paths: "from-1" },
     system: exec("argv"),
+    // Rake's `sh "cmd"` in a Rakefile task
+    sh: exec("argv"),
     exec: exec("argv"),
     spawn: exec("argv"),
     "Kernel.system": exec("argv"),
