@@ -8,7 +8,7 @@
 import { posix } from "node:path";
 import { parseYaml, planJust, planMake, planTask, readPackageJson } from "../formats/index.ts";
 import { storedKind, type StoredKind } from "../stored-kind.ts";
-import type { CodeLanguage } from "../types.ts";
+import type { CodeLanguage, ShellCommand } from "../types.ts";
 import { emptyBase, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import { hostCtx, runCode, shebangOf } from "./code.ts";
 import type { Walk } from "./contract.ts";
@@ -347,6 +347,7 @@ export function judgeStored(
  */
 export function storedFiles(w: Walk, ctx: Ctx): void {
   copiedFiles(w, ctx);
+  editedFiles(w, ctx);
   for (const [path, file] of w.writtenFiles()) {
     if (storedKind(path) === undefined) continue;
     const host = file.producers.at(-1) ?? 0;
@@ -459,4 +460,198 @@ function operandsAfterMode(args: readonly { value: string | undefined; text: str
     out.push(args[i]!);
   }
   return out;
+}
+
+/**
+ * Edits of a file a tool runs later by a command: `sed -i 's/.../.../' package.json` (its `s`
+ * commands applied to the file on disk) and `jq '.scripts.x = "..."' package.json` (the scripts it
+ * assigns). The code they store is judged; a `sed` script lanes cannot apply is unknown code.
+ */
+function editedFiles(w: Walk, ctx: Ctx): void {
+  for (let i = 0; ; i++) {
+    const c = w.command(i);
+    if (c === undefined) return;
+    if (c.program === "sed") sedInPlace(w, ctx, c);
+    else if (c.program === "jq") jqScripts(w, ctx, c);
+  }
+}
+
+/** One `s` command of a sed script, as a JavaScript replacement. */
+interface Substitution {
+  readonly pattern: RegExp;
+  readonly replacement: string;
+}
+
+/** A sed script of `s` commands only (`s/a/b/g; s|x|y|`), as substitutions; `undefined` for anything else. */
+function substitutions(script: string, extended: boolean): Substitution[] | undefined {
+  const out: Substitution[] = [];
+  let i = 0;
+  while (i < script.length) {
+    while (i < script.length && /[\s;]/.test(script[i] as string)) i++;
+    if (i >= script.length) break;
+    if (script[i] !== "s") return undefined;
+    const delimiter = script[i + 1];
+    if (delimiter === undefined || delimiter === "\\" || delimiter === "\n") return undefined;
+    const parts: string[] = [];
+    let current = "";
+    let j = i + 2;
+    for (; j < script.length && parts.length < 2; j++) {
+      const ch = script[j] as string;
+      if (ch === "\\" && j + 1 < script.length) {
+        current += script[j + 1] === delimiter ? delimiter : `\\${script[j + 1]}`;
+        j++;
+      } else if (ch === delimiter) {
+        parts.push(current);
+        current = "";
+      } else current += ch;
+    }
+    if (parts.length < 2) return undefined;
+    let flags = "";
+    while (j < script.length && /[gIi]/.test(script[j] as string)) flags += script[j++];
+    if (j < script.length && !/[\s;]/.test(script[j] as string)) return undefined;
+    const source = posixClasses(extended ? (parts[0] as string) : basicToExtended(parts[0] as string));
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(source, `${flags.includes("g") ? "g" : ""}${/[Ii]/.test(flags) ? "i" : ""}`);
+    } catch {
+      return undefined;
+    }
+    const replacement = (parts[1] as string)
+      .replace(/\$/g, "$$$$")
+      .replace(/\\([1-9])/g, "$$$1")
+      .replace(/(^|[^\\])&/g, "$1$$&")
+      .replace(/\\&/g, "&")
+      .replace(/\\n/g, "\n")
+      .replace(/\\t/g, "\t")
+      .replace(/\\(.)/g, "$1");
+    out.push({ pattern, replacement });
+    i = j;
+  }
+  return out;
+}
+
+/** POSIX character classes in brackets (`[[:space:]]`) as JavaScript's. */
+function posixClasses(re: string): string {
+  const classes: Readonly<Record<string, string>> = {
+    alpha: "a-zA-Z",
+    digit: "0-9",
+    alnum: "a-zA-Z0-9",
+    upper: "A-Z",
+    lower: "a-z",
+    space: "\\s",
+    blank: " \\t",
+    punct: "!-\\/:-@\\[-`{-~",
+    xdigit: "0-9A-Fa-f",
+    word: "\\w",
+  };
+  return re.replace(/\[:(\w+):\]/g, (m, name: string) => classes[name] ?? m);
+}
+
+/** A POSIX basic regular expression as an extended one (`\(` groups, literal `(`, `+`, `?`, `|`, `{`). */
+function basicToExtended(re: string): string {
+  let out = "";
+  for (let i = 0; i < re.length; i++) {
+    const ch = re[i] as string;
+    if (ch === "\\" && i + 1 < re.length) {
+      const next = re[++i] as string;
+      out += "(){}+?|".includes(next) ? next : `\\${next}`;
+    } else out += "(){}+?|".includes(ch) ? `\\${ch}` : ch;
+  }
+  return out;
+}
+
+function sedInPlace(w: Walk, ctx: Ctx, c: ShellCommand): void {
+  const values = c.args.map((a) => a.value);
+  if (
+    !values.some(
+      (v) => v !== undefined && (v === "--in-place" || v.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(v)),
+    )
+  )
+    return;
+  const extended = values.some((v) => v === "-E" || v === "-r" || v === "--regexp-extended");
+  const scripts: (string | undefined)[] = [];
+  const files: string[] = [];
+  for (let k = 0; k < c.args.length; k++) {
+    const v = values[k];
+    if (v === "-e" || v === "--expression") scripts.push(values[++k]);
+    else if (v !== undefined && v.startsWith("-") && v !== "-") continue;
+    else if (scripts.length === 0 && !values.slice(0, k).some((x) => x === "-e" || x === "--expression"))
+      scripts.push(v);
+    else if (v !== undefined) files.push(v);
+  }
+  for (const file of files) {
+    const path = absolute(file, c.cwd);
+    if (path === undefined || storedKind(path) === undefined) continue;
+    const disk = readCode(w, path, undefined);
+    if (disk === undefined || disk.kind !== "text") continue;
+    const subs = scripts.every((s) => s !== undefined)
+      ? scripts.flatMap((s) => substitutions(s as string, extended) ?? [undefined])
+      : [undefined];
+    if (subs.some((s) => s === undefined)) {
+      w.report("unread-file", c.text, `\`${disk.shown}\` is edited by a sed script lanes does not apply`);
+      continue;
+    }
+    let text = disk.text;
+    for (const s of subs as Substitution[])
+      text = text
+        .split("\n")
+        .map((line) => line.replace(s.pattern, s.replacement))
+        .join("\n");
+    judgeStored(w, { path, text, before: disk.text, host: c.index, base: emptyBase(c.text), ctx, interpreter: "sed" });
+  }
+}
+
+/** `jq '.scripts.x = "CODE"' package.json`, `jq --arg c CODE '.scripts.x = $c'`, `.scripts += {"x": "CODE"}`. */
+function jqScripts(w: Walk, ctx: Ctx, c: ShellCommand): void {
+  const values = c.args.map((a) => a.value);
+  const vars = new Map<string, string | undefined>();
+  const operands: (string | undefined)[] = [];
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (v === "--arg" || v === "--argjson") {
+      vars.set(values[k + 1] ?? "", v === "--arg" ? values[k + 2] : undefined);
+      k += 2;
+    } else if (v !== undefined && v.startsWith("-")) continue;
+    else operands.push(v);
+  }
+  const [filter, ...files] = operands;
+  if (filter === undefined || !filter.includes(".scripts")) return;
+  const target = files
+    .map((f) => (f === undefined ? undefined : absolute(f, c.cwd)))
+    .find((p) => p !== undefined && storedKind(p) === "package");
+  if (target === undefined) return;
+  const scripts: [string, string | undefined][] = [];
+  const literal = (text: string): string | undefined => {
+    if (text.startsWith("$")) return vars.get(text.slice(1));
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === "string" ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const value = String.raw`("(?:[^"\\]|\\.)*"|\$\w+)`;
+  for (const m of filter.matchAll(
+    new RegExp(String.raw`\.scripts(?:\.("?)([\w:.-]+)\1|\[\s*"([^"]+)"\s*\])\s*\|?=\s*${value}`, "g"),
+  ))
+    scripts.push([(m[2] ?? m[3]) as string, literal(m[4] as string)]);
+  for (const block of filter.matchAll(/\.scripts\s*\+?=\s*(?:\.scripts\s*\+\s*)?\{([^}]*)\}/g))
+    for (const m of (block[1] as string).matchAll(new RegExp(String.raw`"([^"]+)"\s*:\s*${value}`, "g")))
+      scripts.push([m[1] as string, literal(m[2] as string)]);
+  for (const [name, code] of scripts) {
+    if (code === undefined) {
+      w.report("dynamic-code", c.text, `the script \`${name}\` stored is only known at run time`);
+      continue;
+    }
+    storedShell(w, {
+      code,
+      shown: `${shownPath(w, target)} scripts.${name}`,
+      line: 0,
+      interpreter: "jq",
+      host: c.index,
+      base: emptyBase(c.text),
+      ctx,
+      dir: posix.dirname(target),
+    });
+  }
 }
