@@ -9,7 +9,9 @@ import {
   planMake,
   planTask,
   readGitConfig,
+  readMiseTasks,
   readPackageJson,
+  readRakefile,
   type MakeInput,
 } from "../../src/shell/formats/index.ts";
 
@@ -226,5 +228,49 @@ describe("package.json, deno.json and git config", () => {
     const config = readGitConfig(`[core]\n\tHooksPath = "tools/hooks" ; local\n[remote "origin"]\n\turl = x\n`);
     expect(config.get("core.hookspath")).toBe("tools/hooks");
     expect(config.get("remote.origin.url")).toBe("x");
+  });
+});
+
+describe("Rakefiles and mise tasks", () => {
+  it("reads tasks with namespaces, prerequisites, bodies and the file's own code", () => {
+    const rake = readRakefile(`require "fileutils"
+namespace :db do
+  task reset: [:drop, :seed] do
+    puts "reset"
+  end
+  task :drop do
+    sh "dropdb app"
+  end
+end
+task default: :test
+task(:test) { sh "rspec" }
+`);
+    expect([...rake.tasks.values()].map((t) => [t.name, t.deps, t.body.trim(), t.line])).toEqual([
+      ["db:reset", ["drop", "seed"], 'puts "reset"', 4],
+      ["db:drop", [], 'sh "dropdb app"', 7],
+      ["default", ["test"], "", 11],
+      ["test", [], 'sh "rspec"', 12],
+    ]);
+    expect(rake.top.trim()).toBe('require "fileutils"');
+  });
+
+  it("reads mise.toml tasks: tables, the shorthand table, strings and lists", () => {
+    const tasks = readMiseTasks(`[tools]
+node = "20"
+
+[tasks.build]
+run = ["npm ci", 'npm run build']
+depends = ["gen"]
+dir = "web"
+
+[tasks]
+gen = "go generate ./..."
+lint = { run = "eslint .", depends = ["gen"] }
+`);
+    expect([...tasks.values()].map((t) => [t.name, t.run, t.depends, t.dir])).toEqual([
+      ["build", ["npm ci", "npm run build"], ["gen"], "web"],
+      ["gen", ["go generate ./..."], [], undefined],
+      ["lint", ["eslint ."], ["gen"], undefined],
+    ]);
   });
 });
