@@ -16,9 +16,10 @@ import { corpusCommands } from "../helpers/corpus.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 const commands = corpusCommands();
 
-function loadBundle(): typeof Shell {
-  const file = join(ROOT, "dist", "shell.impl.cjs");
-  const mod = { exports: {} as typeof Shell };
+/** Runs a bundle of `dist/` built for the hook loader (`<name>.impl.cjs`). */
+function loadBundle<T = typeof Shell>(name = "shell"): T {
+  const file = join(ROOT, "dist", `${name}.impl.cjs`);
+  const mod = { exports: {} as T };
   (runInThisContext(readFileSync(file, "utf8"), { filename: file }) as (...args: unknown[]) => void)(
     mod.exports,
     createRequire(file),
@@ -28,6 +29,14 @@ function loadBundle(): typeof Shell {
   );
   return mod.exports;
 }
+
+// the shell bundle loads the readers of runner files and YAML as bundles of their own, as the
+// hook loader does (src/hooks/loader.ts)
+const lazy = new Map<string, unknown>();
+(globalThis as { __lanesLoad?: (name: string) => unknown }).__lanesLoad = (name) => {
+  if (!lazy.has(name)) lazy.set(name, loadBundle<unknown>(name));
+  return lazy.get(name);
+};
 
 describe("built shell bundle", () => {
   it("analyses every corpus command as the source does", () => {

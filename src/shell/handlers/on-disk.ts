@@ -37,8 +37,17 @@ export type CodeFile =
     }
   /** No such file, or a directory: a command that runs it fails, nothing runs. */
   | { readonly kind: "missing"; readonly path: string; readonly shown: string }
-  /** A compiled program: not code lanes reads (it is judged by its name, as before). */
-  | { readonly kind: "binary"; readonly path: string; readonly shown: string; readonly executable: boolean }
+  /**
+   * Not code lanes reads: a compiled program, or lanes' own programs and a plugin's (`why`); it is
+   * judged by its name, as before.
+   */
+  | {
+      readonly kind: "binary";
+      readonly path: string;
+      readonly shown: string;
+      readonly executable: boolean;
+      readonly why?: string;
+    }
   /** It could not be read within the bounds: judged as unknown code. */
   | { readonly kind: "unread"; readonly shown: string; readonly why: string };
 
@@ -60,6 +69,26 @@ export function shownPath(w: Walk, path: string): string {
   return path;
 }
 
+/** What {@link claudeVariable} returns for a path under the running plugin's root. */
+const PLUGIN = "\u0000plugin";
+
+/**
+ * A path written with the variables Claude Code sets for the commands it runs: under
+ * `$CLAUDE_PROJECT_DIR` (the project, known), or under `$CLAUDE_PLUGIN_ROOT` (a plugin's own files,
+ * {@link PLUGIN}: its programs, such as lanes' CLI, are judged by name). `undefined` otherwise.
+ */
+function claudeVariable(w: Walk, written: string): string | undefined {
+  const text = written.replace(/^"|"$/g, "");
+  const m =
+    /^\$(?:\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}|(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)(?![A-Za-z0-9_]))(\/[^$`"'\\]*)$/.exec(
+      text,
+    );
+  if (m === null) return undefined;
+  if ((m[1] ?? m[2]) === "CLAUDE_PLUGIN_ROOT") return PLUGIN;
+  const root = w.options.repoRoot;
+  return root === undefined ? undefined : `${root}${m[3]}`;
+}
+
 /** Text that is a compiled program rather than a script (a NUL byte, an executable's magic). */
 const isBinary = (text: string): boolean =>
   text.includes("\u0000") || text.startsWith("\u007fELF") || text.startsWith("MZ");
@@ -76,10 +105,17 @@ export function readCode(
   written: string = path ?? "the file",
 ): CodeFile | undefined {
   if (!hasDisk(w)) return undefined;
-  if (path === undefined) return { kind: "unread", shown: written, why: "is named only at run time" };
-  const abs = absolute(path, dir);
-  if (abs === undefined) return { kind: "unread", shown: path, why: "is in a directory known only at run time" };
+  const named = path ?? claudeVariable(w, written);
+  if (named === PLUGIN)
+    return { kind: "binary", path: written, shown: written, executable: true, why: "a plugin's own program" };
+  if (named === undefined) return { kind: "unread", shown: written, why: "is named only at run time" };
+  const abs = absolute(named, dir);
+  if (abs === undefined) return { kind: "unread", shown: named, why: "is in a directory known only at run time" };
   const shown = shownPath(w, abs);
+  // lanes' own programs (its CLI, which skills run), guarded from changes like the rest of its files
+  const root = w.options.repoRoot;
+  if (root !== undefined && abs.startsWith(`${root}/.claude/lanes/dist/`))
+    return { kind: "binary", path: abs, shown, executable: true, why: "lanes' own program" };
   // the directories above are followed by the system; a final symlink is resolved to be read
   let real = abs;
   let kind = w.disk.kind(abs);
@@ -123,7 +159,7 @@ export function noteFile(w: Walk, file: CodeFile, as: string, detail?: string, s
         : file.kind === "missing"
           ? "missing"
           : file.kind;
-  const why = file.kind === "unread" ? file.why : file.kind === "binary" ? "a compiled program" : detail;
+  const why = file.kind === "unread" ? file.why : file.kind === "binary" ? (file.why ?? "a compiled program") : detail;
   w.noteRead({ path: file.shown, as, outcome, ...(why !== undefined && { detail: why }) });
 }
 
