@@ -1,6 +1,6 @@
 /**
  * YAML for the shell analysis, for the only runner file written in it (a Taskfile). In the hot
- * hook bundles this module is swapped for `src/hooks/yaml-proxy.ts`, which loads the `yaml`
+ * hook bundles this module is swapped for `src/hooks/lazy/yaml-proxy.ts`, which loads the `yaml`
  * package as its own bundle (`yaml.impl.cjs`) on the first `task` call or Taskfile write: no other
  * call pays for it (scripts/build.ts). Source, tests and the CLI import it as it is.
  */
