@@ -38,12 +38,15 @@ const FORBIDDEN_ON_HOT_PATH = [
   "src/config/load.ts",
   "src/config/compile.ts",
 ];
+/** The interpreter code analysis (parsers and evaluator) is loaded lazily by the shell bundle; neither it nor a hot bundle contains it. */
+const CODE_ONLY = ["node_modules/@lezer/", "src/shell/code/interpret.ts", "src/shell/code/tokens.ts"];
 /** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
 const LAZY_ON_HOT_PATH = [
   "node_modules/unbash/",
   "src/shell/analyze.ts",
   "node_modules/picomatch/",
   "src/globs/compile.ts",
+  ...CODE_ONLY,
 ];
 
 const version = (): string =>
@@ -215,6 +218,23 @@ const lazyShell: Plugin = {
     b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
       args.importer.includes(join("src", "hooks", "recompile.ts"))
         ? { path: join(ROOT, "src", "hooks", "compiler-proxy.ts") }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * In the shell bundle, imports of the interpreter code analysis (src/shell/code/index.ts, from
+ * outside that folder) go to its lazy proxy (src/hooks/code-proxy.ts).
+ */
+const lazyCode: Plugin = {
+  name: "lanes-lazy-code",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "code", "index.ts");
+    const folder = join(ROOT, "src", "shell", "code");
+    b.onResolve({ filter: /code\/index\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target && !args.importer.startsWith(folder)
+        ? { path: join(ROOT, "src", "hooks", "code-proxy.ts") }
         : undefined,
     );
   },
@@ -508,14 +528,29 @@ export async function buildAll(outDir: string): Promise<string[]> {
     format: "cjs",
     ...IMPL_WRAPPER,
     inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
-    plugins: [dataTables(tables)],
+    plugins: [lazyCode, dataTables(tables)],
   });
   writeFileSync(join(outDir, "shell.tables"), tables.contents());
   problems.push(
     ...nonAscii(join(outDir, "shell.impl.cjs")),
     ...Object.keys(shell.metafile.inputs)
+      .filter((i) => [...FORBIDDEN_ON_HOT_PATH, ...CODE_ONLY].some((f) => i.includes(f)))
+      .map((i) => `shell: imports \`${i}\` (the interpreter code analysis is loaded through src/hooks/code-proxy.ts)`),
+  );
+  // the interpreter code analysis, loaded by the shell bundle on the first call with interpreter code
+  const codeBundle = await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "code", "index.ts")],
+    outfile: join(outDir, "code.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+    plugins: [dataTables()],
+  });
+  problems.push(
+    ...nonAscii(join(outDir, "code.impl.cjs")),
+    ...Object.keys(codeBundle.metafile.inputs)
       .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
-      .map((i) => `shell: imports \`${i}\``),
+      .map((i) => `code: imports \`${i}\``),
   );
   const globs = await build({
     ...common,
@@ -562,6 +597,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
         [name]: bundleId(join(outDir, file)),
         shell: bundleId(join(outDir, "shell.impl.cjs")),
         globs: bundleId(join(outDir, "globs.impl.cjs")),
+        code: bundleId(join(outDir, "code.impl.cjs")),
       };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
     }

@@ -32,6 +32,7 @@ export const DIST_FILES: readonly string[] = [
   ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`),
   "shell.impl.cjs",
   "shell.tables",
+  "code.impl.cjs",
   "globs.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",

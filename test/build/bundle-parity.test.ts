@@ -1,8 +1,9 @@
 /**
  * The built shell bundle (`dist/shell.impl.cjs`, what every Bash hook call runs) analyses every
  * command of the case corpus exactly as the source does: the build rewrites the data tables into
- * lazily parsed views (scripts/build.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
- * and this is where a difference would show. The drift test keeps `dist/` built from the source.
+ * lazily parsed views (scripts/build.ts `dataTables`), replaces `TextDecoder` with a lazy shim and
+ * loads the interpreter code analysis as a bundle of its own (`dist/code.impl.cjs`, through the
+ * hook loader's `__lanesLoad`, given here), and this is where a difference would show. The drift test keeps `dist/` built from the source.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,9 +17,9 @@ import { corpusCommands } from "../helpers/corpus.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 const commands = corpusCommands();
 
-function loadBundle(): typeof Shell {
-  const file = join(ROOT, "dist", "shell.impl.cjs");
-  const mod = { exports: {} as typeof Shell };
+function runImpl<T>(name: string): T {
+  const file = join(ROOT, "dist", `${name}.impl.cjs`);
+  const mod = { exports: {} as T };
   (runInThisContext(readFileSync(file, "utf8"), { filename: file }) as (...args: unknown[]) => void)(
     mod.exports,
     createRequire(file),
@@ -27,6 +28,15 @@ function loadBundle(): typeof Shell {
     join(ROOT, "dist"),
   );
   return mod.exports;
+}
+
+function loadBundle(): typeof Shell {
+  const loaded = new Map<string, unknown>();
+  (globalThis as { __lanesLoad?: (name: string) => unknown }).__lanesLoad = (name) => {
+    if (!loaded.has(name)) loaded.set(name, runImpl(name));
+    return loaded.get(name);
+  };
+  return runImpl<typeof Shell>("shell");
 }
 
 describe("built shell bundle", () => {

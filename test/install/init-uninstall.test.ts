@@ -99,6 +99,7 @@ describe("lanes init / lanes uninstall", () => {
       "pre-tool-use.impl.cjs",
       "shell.impl.cjs",
       "shell.tables",
+      "code.impl.cjs",
       "compile.impl.cjs",
       "session-start.cjs",
       "cli.mjs",

@@ -246,6 +246,18 @@ function isTrue(v: Value | undefined): boolean {
   return v !== undefined && ((v.t === "bool" && v.v) || (v.t === "num" && v.v === 1));
 }
 
+const ROOTS = new Map<Language, Set<string>>();
+
+/** The first names of the table's APIs (`os`, `shutil`, `fs`). */
+function apiRoots(language: Language): Set<string> {
+  let roots = ROOTS.get(language);
+  if (roots === undefined) {
+    roots = new Set(Object.keys(LANGUAGE_APIS[language].apis).map((k) => k.split(".")[0] as string));
+    ROOTS.set(language, roots);
+  }
+  return roots;
+}
+
 /** The table key an event's name stands for: the name itself, a bare name, or a method of any receiver. */
 function apiKey(name: string, language: Language): string | undefined {
   const apis = LANGUAGE_APIS[language];
