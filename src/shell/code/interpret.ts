@@ -31,7 +31,7 @@ import {
   type CallArgs,
   type Value,
 } from "./value.ts";
-import { ENVIRON_NAMES, NODE_MODULES, VALUE_CALLS, type ValueOp } from "../tables/code-values.ts";
+import { ENVIRON_NAMES, FACTORY_METHODS, NODE_MODULES, VALUE_CALLS, type ValueOp } from "../tables/code-values.ts";
 
 /** What the code's process starts with. */
 export interface CodeEnv {
@@ -539,6 +539,7 @@ export class Interpreter {
     if (calls.length === 0) {
       if (this.environNames.includes(name)) return { t: "environ" };
       if (this.table[name] === "argv") return this.argv();
+      if (this.table[name] === "ppid" && this.language === "node") return unknownFrom(["PPID"]);
     }
     return lib(name, calls);
   }
@@ -569,7 +570,9 @@ export class Interpreter {
           const full = `${o.name}.${name}`;
           if (o.calls.length === 0 && this.environNames.includes(full)) return { t: "environ" };
           if (o.calls.length === 0 && this.table[full] === "argv") return this.argv();
-          return { ...o, name: full, state: undefined };
+          if (o.calls.length === 0 && this.table[full] === "ppid" && this.language === "node")
+            return unknownFrom(["PPID"]);
+          return { ...o, name: full };
         }
         case "environ":
           return this.language === "node" ? this.envVar(str(name)) : { t: "method", recv: o, name };
@@ -771,6 +774,11 @@ export class Interpreter {
     text: string,
   ): Value {
     const name = callee.name;
+    // a promise's callback runs with what the promise resolves to: the value before `.then`
+    const dot = name.lastIndexOf(".");
+    const method = name.slice(dot + 1);
+    if ((method === "then" || method === "catch" || method === "finally") && args[0]?.t === "func" && dot > 0)
+      return this.invoke(args[0], [{ ...callee, name: name.slice(0, dot) }], new Map(), false);
     this.record(name, callee, undefined, args, kw, isNew, text);
     // loaders: `require('fs')`, `__import__('os')`
     if ((this.language === "node" && name === "require") || (this.language === "python" && PYTHON_LOADERS.has(name))) {
@@ -782,8 +790,13 @@ export class Interpreter {
       // `Path.home()`, `Path.cwd()` are paths (`Path.home() / ".ssh"`)
       return name.startsWith("pathlib.") && v.t !== "path" ? { t: "path", p: v } : v;
     }
-    // `boto3.client("s3")`: the value is named by the call that made it
-    return this.libValue(`${name}()`, [...callee.calls, { args, kw }]);
+    // `kc.makeApiClient(k8s.CoreV1Api)`: an instance of the class given
+    const given = args[0];
+    if (FACTORY_METHODS.includes(method) && given?.t === "lib")
+      return this.libValue(`${given.name}()`, [...given.calls, { args: [], kw: new Map() }]);
+    // `boto3.client("s3")`: the value is named by the call that made it (a socket's `fileno()` keeps its peer)
+    const made = this.libValue(`${name}()`, [...callee.calls, { args, kw }]);
+    return made.t === "lib" && callee.state !== undefined ? { ...made, state: callee.state } : made;
   }
 
   private valueOp(op: ValueOp, args: Value[], kw: Map<string, Value>): Value {
@@ -875,6 +888,8 @@ export class Interpreter {
       }
       case "names":
         return { t: "list", items: [], of: UNKNOWN };
+      case "ppid":
+        return unknownFrom(["PPID"]);
       default: {
         const unknown: never = op;
         return unknown;

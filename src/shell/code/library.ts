@@ -335,7 +335,13 @@ function fileCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
                 ? [recv.p, ...positional][i]
                 : (positional[i] ?? e.kw.get(["path", "src", "dst"][i] ?? "")),
             );
-  const paths = (values.length === 0 ? [undefined] : values).flatMap((v) => pathArg(v, language));
+  const paths = (values.length === 0 ? [undefined] : values)
+    .flatMap((v) => pathArg(v, language))
+    .map((p) =>
+      spec.glob === true && p.value !== undefined && /[*?[]/.test(p.value)
+        ? { ...p, detail: { ...p.detail, glob: true } }
+        : p,
+    );
   const main: FoundCall = {
     api: key,
     access,
@@ -409,10 +415,15 @@ function execCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
       spec.paths === "from-1"
         ? e.args.slice(1)
         : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => e.args[i] ?? UNKNOWN);
-    const words = (pids.length === 0 ? [UNKNOWN] : pids).map((p) => {
+    const words = (pids.length === 0 ? [UNKNOWN] : pids).map((p): CodeWord => {
       const integer =
         p.t === "num" && Number.isInteger(p.v) ? String(p.v) : p.t === "str" && /^-?\d+$/.test(p.v) ? p.v : undefined;
-      return { text: integer ?? "<pid>", value: integer };
+      if (integer !== undefined) return { text: integer, value: integer };
+      // `os.getppid()`: the shell's `$PPID`
+      const env = taint(p);
+      return env.length === 1
+        ? { text: `$${env[0] as string}`, value: undefined, env }
+        : { text: "<pid>", value: undefined };
     });
     const argvWords = [{ text: "kill", value: "kill" }, { text: "--", value: "--" }, ...words];
     return [{ ...base, args: argvWords.map((w) => w.value), exec: { kind: "argv", argv: argvWords } }];

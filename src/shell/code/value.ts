@@ -162,7 +162,8 @@ export function concat(a: Value, b: Value): Value {
       const v = l.v + r.v;
       if (v.length > MAX_TEXT) return unknownFrom(env);
       const glob = l.glob === true || r.glob === true;
-      return env.length === 0 ? str(v, glob) : { t: "str", v, ...(glob && { glob }), env };
+      const filtered = l.filtered === true || r.filtered === true;
+      return { t: "str", v, ...(glob && { glob }), ...(filtered && { filtered }), ...(env.length > 0 && { env }) };
     }
     // what lies between is unknown: a known side keeps its own end
     const head = l.t === "str" ? (r.t === "part" ? l.v + r.head : l.v) : l.t === "part" ? l.head : "";
@@ -177,10 +178,12 @@ export function joinPaths(parts: readonly Value[], cwd?: string): Value {
   return distribute(parts, (vs) => {
     let acc: Value = cwd === undefined ? str("") : str(cwd);
     let glob = false;
+    let filtered = false;
     for (const p of vs) {
       const text = p.t === "path" ? p.p : p;
       if (text.t === "str") {
         glob ||= text.glob === true;
+        filtered ||= text.filtered === true;
         if (text.v.startsWith("/")) acc = str(text.v);
         else if (acc.t === "str" && acc.v === "") acc = str(text.v);
         else acc = concat(acc, str(acc.t === "str" && acc.v.endsWith("/") ? text.v : `/${text.v}`));
@@ -192,7 +195,9 @@ export function joinPaths(parts: readonly Value[], cwd?: string): Value {
     }
     if (acc.t === "str") {
       const normal = acc.v === "" ? "" : posix.normalize(acc.v);
-      return str(normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal, glob || acc.glob === true);
+      const v = normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal;
+      const isGlob = glob || acc.glob === true;
+      return filtered && isGlob ? { t: "str", v, glob: true, filtered: true } : str(v, isGlob);
     }
     return acc;
   });

@@ -36,6 +36,8 @@ export interface ApiSpec {
   readonly paths?: readonly number[] | "all" | "from-1";
   /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
   readonly mode?: { readonly index: number; readonly write: string };
+  /** Its paths are glob patterns (`del(["dist/**"])`, `rimraf("build/*", { glob: true })`). */
+  readonly glob?: boolean;
   /** The write replaces the content (`truncate`), whatever the API's name says. */
   readonly overwrite?: boolean;
   /**
@@ -219,11 +221,11 @@ const NODE: LanguageApis = {
     "rimraf.native": del({ recursive: true, paths: "all" }),
     "rimraf.nativeSync": del({ recursive: true, paths: "all" }),
     "rimraf.manual": del({ recursive: true, paths: "all" }),
-    "del": del({ recursive: true }),
-    "del.deleteAsync": del({ recursive: true }),
-    "del.deleteSync": del({ recursive: true }),
-    "del.sync": del({ recursive: true }),
-    "trash": del({ recursive: true }),
+    "del": del({ recursive: true, glob: true }),
+    "del.deleteAsync": del({ recursive: true, glob: true }),
+    "del.deleteSync": del({ recursive: true, glob: true }),
+    "del.sync": del({ recursive: true, glob: true }),
+    "trash": del({ recursive: true, glob: true }),
     "shelljs.rm": { access: "delete", recursive: true, paths: "from-1" },
     "shelljs.exec": exec("shell"),
     "execa.execa": exec("argv"),

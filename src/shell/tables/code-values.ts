@@ -47,7 +47,9 @@ export type ValueOp =
   /** `shlex.join(list)`: the words joined by spaces. */
   | "shell-join"
   /** Names only (`Object.keys(process.env)`): nothing of the values. */
-  | "names";
+  | "names"
+  /** The parent process's id: the shell's `$PPID`. */
+  | "ppid";
 
 /** Value-building calls by language. */
 export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<string, ValueOp>>>> = {
@@ -99,6 +101,7 @@ export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<str
     "shlex.quote": "identity",
     "shlex.join": "shell-join",
     "sys.argv": "argv",
+    "os.getppid": "ppid",
   },
   node: {
     "path.join": "join",
@@ -140,8 +143,12 @@ export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<str
     "Deno.args": "argv",
     "Bun.argv": "argv",
     "process.argv": "argv",
+    "process.ppid": "ppid",
   },
 };
+
+/** Methods that return an instance of the class they are given, whatever the receiver (`kc.makeApiClient(k8s.CoreV1Api)`). */
+export const FACTORY_METHODS: readonly string[] = ["makeApiClient"];
 
 /** Node module names as imported → the canonical module (`node:fs` → `fs`, `fs/promises` → `fs.promises`). */
 export const NODE_MODULES: Readonly<Record<string, string>> = {
