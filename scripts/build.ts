@@ -40,6 +40,8 @@ const FORBIDDEN_ON_HOT_PATH = [
 ];
 /** The interpreter code analysis (parsers and evaluator) is loaded lazily by the shell bundle; neither it nor a hot bundle contains it. */
 const CODE_ONLY = ["node_modules/@lezer/", "src/shell/code/interpret.ts", "src/shell/code/tokens.ts"];
+/** The parsers are loaded lazily by the code bundle, each on the first code of its language. */
+const PARSERS = ["python", "javascript"] as const;
 /** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
 const LAZY_ON_HOT_PATH = [
   "node_modules/unbash/",
@@ -237,6 +239,24 @@ const lazyCode: Plugin = {
         ? { path: join(ROOT, "src", "hooks", "code-proxy.ts") }
         : undefined,
     );
+  },
+};
+
+/**
+ * In the code bundle, imports of a parser (src/shell/code/python.ts, javascript.ts) go to its lazy
+ * proxy (src/hooks/python-proxy.ts, javascript-proxy.ts).
+ */
+const lazyParsers: Plugin = {
+  name: "lanes-lazy-parsers",
+  setup(b) {
+    for (const language of PARSERS) {
+      const target = join(ROOT, "src", "shell", "code", `${language}.ts`);
+      b.onResolve({ filter: new RegExp(`${language}\\.ts$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === target
+          ? { path: join(ROOT, "src", "hooks", `${language}-proxy.ts`) }
+          : undefined,
+      );
+    }
   },
 };
 
@@ -544,14 +564,30 @@ export async function buildAll(outDir: string): Promise<string[]> {
     outfile: join(outDir, "code.impl.cjs"),
     format: "cjs",
     ...IMPL_WRAPPER,
-    plugins: [dataTables()],
+    plugins: [lazyParsers, dataTables()],
   });
   problems.push(
     ...nonAscii(join(outDir, "code.impl.cjs")),
     ...Object.keys(codeBundle.metafile.inputs)
-      .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
-      .map((i) => `code: imports \`${i}\``),
+      .filter((i) => [...FORBIDDEN_ON_HOT_PATH, "node_modules/@lezer/"].some((f) => i.includes(f)))
+      .map((i) => `code: imports \`${i}\` (the parsers are loaded through src/hooks/*-proxy.ts)`),
   );
+  // each language's parser, loaded by the code bundle on the first code of that language
+  for (const language of PARSERS) {
+    const parser = await build({
+      ...common,
+      entryPoints: [join(ROOT, "src", "shell", "code", `${language}.ts`)],
+      outfile: join(outDir, `${language}.impl.cjs`),
+      format: "cjs",
+      ...IMPL_WRAPPER,
+    });
+    problems.push(
+      ...nonAscii(join(outDir, `${language}.impl.cjs`)),
+      ...Object.keys(parser.metafile.inputs)
+        .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
+        .map((i) => `${language}: imports \`${i}\``),
+    );
+  }
   const globs = await build({
     ...common,
     entryPoints: [join(ROOT, "src", "globs", "compile.ts")],
@@ -598,6 +634,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
         shell: bundleId(join(outDir, "shell.impl.cjs")),
         globs: bundleId(join(outDir, "globs.impl.cjs")),
         code: bundleId(join(outDir, "code.impl.cjs")),
+        ...Object.fromEntries(PARSERS.map((l) => [l, bundleId(join(outDir, `${l}.impl.cjs`))])),
       };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource(name, ids));
     }

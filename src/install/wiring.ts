@@ -33,6 +33,8 @@ export const DIST_FILES: readonly string[] = [
   "shell.impl.cjs",
   "shell.tables",
   "code.impl.cjs",
+  "python.impl.cjs",
+  "javascript.impl.cjs",
   "globs.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",

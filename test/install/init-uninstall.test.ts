@@ -100,6 +100,8 @@ describe("lanes init / lanes uninstall", () => {
       "shell.impl.cjs",
       "shell.tables",
       "code.impl.cjs",
+      "python.impl.cjs",
+      "javascript.impl.cjs",
       "compile.impl.cjs",
       "session-start.cjs",
       "cli.mjs",

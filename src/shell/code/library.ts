@@ -71,8 +71,23 @@ export interface CodeSend {
 
 const PATTERNS = new Map<string, RegExp>();
 
+const ROOT_CACHE = new Map<string, readonly string[]>();
+
+/** The literal starts a name must have to match a pattern (`{requests,httpx}.get`: `requests`, `httpx`). */
+function patternRoots(pattern: string): readonly string[] {
+  let roots = ROOT_CACHE.get(pattern);
+  if (roots === undefined) {
+    const head = pattern.startsWith("{") ? pattern.slice(1, pattern.indexOf("}")).split(",") : [pattern];
+    roots = head.map((h) => h.slice(0, h.search(/[.*{(]|$/)));
+    ROOT_CACHE.set(pattern, roots);
+  }
+  return roots;
+}
+
 /** Whether a canonical call name matches a table pattern (see `tables/libraries.ts`). */
 export function matchName(pattern: string, name: string): boolean {
+  // most names share no first word with most patterns: no expression is built for them
+  if (!patternRoots(pattern).some((r) => name.startsWith(r))) return false;
   let re = PATTERNS.get(pattern);
   if (re === undefined) {
     let source = "";
