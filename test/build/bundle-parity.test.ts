@@ -55,5 +55,6 @@ describe("built shell bundle", () => {
         expect(JSON.stringify(bundle.fileEffects(built)), command).toBe(JSON.stringify(fileEffects(source)));
       }
     }
-  });
+    // every corpus command twice through each side: on two loaded cores this takes tens of seconds
+  }, 180_000);
 });

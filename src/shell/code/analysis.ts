@@ -73,9 +73,10 @@ function read(code: string, language: "python" | "node", env: CodeEnv): Reading 
   const cached = READINGS.get(key);
   if (cached !== undefined) return cached;
   const program: Program = language === "python" ? parsePython(code) : parseJavaScript(code);
-  const { events, steps } = interpret(program, language, code, env, known(language));
-  // a snippet the parser had to repair and that does not even tokenize is not code that runs as read
-  const broken = program.errors > 0 && tokenizeCode(code, language) === undefined;
+  const { events, steps, complete } = interpret(program, language, code, env, known(language));
+  // a snippet the parser had to repair and that does not even tokenize is not code that runs as read;
+  // code too long to read to its end is not known either
+  const broken = !complete || (program.errors > 0 && tokenizeCode(code, language) === undefined);
   const reading = { events, cost: program.nodes + steps, broken };
   if (READINGS.size >= 16) READINGS.delete(READINGS.keys().next().value as string);
   READINGS.set(key, reading);

@@ -67,6 +67,8 @@ export interface Interpretation {
   readonly events: readonly CodeEvent[];
   /** Evaluation steps taken, for the analysis budget. */
   readonly steps: number;
+  /** False when the reading stopped at its bound (steps or calls): what follows was not read. */
+  readonly complete: boolean;
 }
 
 type Language = "python" | "node";
@@ -93,6 +95,7 @@ const MAX_STEPS = 40_000;
 const MAX_CALLS_PER_FUNCTION = 6;
 const MAX_DEPTH = 6;
 const MAX_ITEMS = 16;
+const MAX_EVENTS = 2000;
 
 /** Type checks in a condition (`p.is_dir()`, `os.path.isfile(f)`): they select by kind, not by name. */
 const KIND_TESTS = new Set([
@@ -118,6 +121,7 @@ const PYTHON_LOADERS = new Set(["__import__", "importlib.import_module"]);
 export class Interpreter {
   readonly events: CodeEvent[] = [];
   steps = 0;
+  private complete = true;
   private depth = 0;
   private readonly called = new Map<FunctionDef, number>();
   private readonly escaped = new Map<FunctionDef, Extract<Value, { t: "func" }>>();
@@ -154,8 +158,9 @@ export class Interpreter {
       }
     } catch (error) {
       if (!(error instanceof Budget)) throw error;
+      this.complete = false;
     }
-    return { events: this.events, steps: this.steps };
+    return { events: this.events, steps: this.steps, complete: this.complete && this.events.length < MAX_EVENTS };
   }
 
   // ------------------------------------------------------------------ statements
@@ -747,7 +752,7 @@ export class Interpreter {
     isNew: boolean,
     text: string,
   ): void {
-    if (this.events.length < 2000) this.events.push({ name, callee, recv, args, kw, isNew, text });
+    if (this.events.length < MAX_EVENTS) this.events.push({ name, callee, recv, args, kw, isNew, text });
   }
 
   private apply(callee: Value, args: Value[], kw: Map<string, Value>, isNew: boolean, text: string): Value {
