@@ -69,7 +69,7 @@ function mayCall(code: string, language: "python" | "node"): boolean {
 }
 
 function read(code: string, language: "python" | "node", env: CodeEnv): Reading {
-  const key = `${language}\0${env.home ?? ""}\0${env.cwd ?? ""}\0${(env.argv ?? []).join("\0")}\0${code}`;
+  const key = `${language}\0${env.home ?? ""}\0${env.cwd ?? ""}\0${env.script ?? ""}\0${(env.argv ?? []).join("\0")}\0${code}`;
   const cached = READINGS.get(key);
   if (cached !== undefined) return cached;
   const program: Program = language === "python" ? parsePython(code) : parseJavaScript(code);

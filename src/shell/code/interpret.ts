@@ -41,6 +41,8 @@ export interface CodeEnv {
   readonly tmp?: string;
   /** The arguments after the code (`python -c CODE a b`: `sys.argv[1:]`), when known. */
   readonly argv?: readonly (string | undefined)[];
+  /** The script's file, for code read from one (`__file__`, `__dirname`); code given inline has none. */
+  readonly script?: string;
 }
 
 /** One library call the code makes. */
@@ -532,8 +534,12 @@ export class Interpreter {
   private name(name: string, frame: Frame): Value {
     const bound = frame.lookup(name);
     if (bound !== undefined) return bound;
-    if (this.language === "python" && (name === "__file__" || name === "__name__")) return UNKNOWN;
-    if (this.language === "node" && (name === "__dirname" || name === "__filename")) return UNKNOWN;
+    // a script's own path; node runs inline code (`node -e`) with `__dirname` the working directory
+    const script = this.env.script;
+    if (name === "__file__" || name === "__filename") return script === undefined ? UNKNOWN : str(script);
+    if (name === "__name__") return UNKNOWN;
+    if (this.language === "node" && name === "__dirname")
+      return script !== undefined ? dirname(str(script)) : this.env.cwd === undefined ? UNKNOWN : str(this.env.cwd);
     // a name a star import brought (`from shutil import *; rmtree(...)`)
     for (const module of this.stars) if (this.known(`${module}.${name}`)) return this.libValue(`${module}.${name}`, []);
     return this.libValue(name, []);
@@ -545,6 +551,7 @@ export class Interpreter {
       if (this.environNames.includes(name)) return { t: "environ" };
       if (this.table[name] === "argv") return this.argv();
       if (this.table[name] === "ppid" && this.language === "node") return unknownFrom(["PPID"]);
+      if (this.table[name] === "interpreter") return this.interpreterName();
     }
     return lib(name, calls);
   }
@@ -555,6 +562,11 @@ export class Interpreter {
     // `sys.argv[0]` is the script (`-c`), node's `process.argv` starts with node and the script
     const head: Value[] = this.language === "python" ? [str("-c")] : [str("node"), UNKNOWN];
     return given === undefined ? { t: "list", items: head, of: UNKNOWN } : { t: "list", items: [...head, ...args] };
+  }
+
+  /** The interpreter running the code (`sys.executable`, `process.execPath`), by its program name. */
+  private interpreterName(): Value {
+    return str(this.language === "python" ? "python3" : "node");
   }
 
   private envVar(name: Value): Value {
@@ -577,6 +589,7 @@ export class Interpreter {
           if (o.calls.length === 0 && this.table[full] === "argv") return this.argv();
           if (o.calls.length === 0 && this.table[full] === "ppid" && this.language === "node")
             return unknownFrom(["PPID"]);
+          if (o.calls.length === 0 && this.table[full] === "interpreter") return this.interpreterName();
           return { ...o, name: full };
         }
         case "environ":
@@ -895,6 +908,8 @@ export class Interpreter {
         return { t: "list", items: [], of: UNKNOWN };
       case "ppid":
         return unknownFrom(["PPID"]);
+      case "interpreter":
+        return this.interpreterName();
       default: {
         const unknown: never = op;
         return unknown;

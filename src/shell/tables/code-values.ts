@@ -49,7 +49,9 @@ export type ValueOp =
   /** Names only (`Object.keys(process.env)`): nothing of the values. */
   | "names"
   /** The parent process's id: the shell's `$PPID`. */
-  | "ppid";
+  | "ppid"
+  /** The interpreter running the code (`sys.executable`): `python3`, `node`. */
+  | "interpreter";
 
 /** Value-building calls by language. */
 export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<string, ValueOp>>>> = {
@@ -102,6 +104,7 @@ export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<str
     "shlex.join": "shell-join",
     "sys.argv": "argv",
     "os.getppid": "ppid",
+    "sys.executable": "interpreter",
   },
   node: {
     "path.join": "join",
@@ -144,6 +147,8 @@ export const VALUE_CALLS: Readonly<Record<"python" | "node", Readonly<Record<str
     "Bun.argv": "argv",
     "process.argv": "argv",
     "process.ppid": "ppid",
+    "process.execPath": "interpreter",
+    "process.argv0": "interpreter",
   },
 };
 
