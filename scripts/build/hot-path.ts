@@ -26,13 +26,16 @@ export const FORMATS_ONLY = [
   "src/shell/formats/justfile.ts",
   "src/shell/formats/taskfile.ts",
 ];
-/** The shell analysis (Bash calls only), glob compilation and YAML are loaded lazily; a hot bundle must not contain them. */
+/** The interpreter code analysis is loaded lazily by the shell bundle; neither it nor a hot bundle contains it. */
+export const CODE_ONLY = ["node_modules/@lezer/", "src/shell/code/interpret.ts", "src/shell/code/tokens.ts"];
+/** The shell analysis (Bash calls only), glob compilation, YAML and interpreter code are loaded lazily; a hot bundle must not contain them. */
 const LAZY_ON_HOT_PATH = [
   "src/shell/formats/yaml.ts",
   "node_modules/unbash/",
   "src/shell/analyze.ts",
   "node_modules/picomatch/",
   "src/globs/compile.ts",
+  ...CODE_ONLY,
 ];
 
 /**

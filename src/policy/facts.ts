@@ -344,18 +344,26 @@ function shellFacts(shell: ShellAnalysis, options: FactOptions): Omit<Facts, "to
     const args = call.args.length === 0 ? [undefined] : call.args;
     // `writeFileSync`, `write_text`, `open(p, "w")` replace the content; `open(p, "a")` and `appendFile` do not
     const overwrite = call.overwrite === true;
-    for (const arg of args) {
+    args.forEach((arg, i) => {
+      const detail = call.details?.[i];
       files.push(
         fileFact(
           arg ?? "<dynamic>",
           call.access,
           "interpreter",
           call.command,
-          { recursive: call.recursive, overwrite, dynamic: arg === undefined, cwd },
+          {
+            recursive: call.recursive,
+            overwrite,
+            dynamic: arg === undefined,
+            cwd,
+            glob: detail?.glob === true,
+            filtered: detail?.filtered === true,
+          },
           ctx,
         ),
       );
-    }
+    });
   }
   // what write flags make programs write (`eslint --fix`), after the interpreters' calls
   files.push(...flagWrites(shell).map(fromEffect));

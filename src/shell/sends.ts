@@ -5,7 +5,7 @@
  * interpreter code that sends the whole environment (`code/env.ts`).
  */
 import { detailedView } from "./detailed-view.ts";
-import { environmentSend } from "./code/index.ts";
+import { environmentSends } from "./code/index.ts";
 import { hostOf, urlPeer } from "./url.ts";
 import {
   ARGUMENT_PRINTERS,
@@ -241,8 +241,7 @@ export function networkSends(analysis: ShellAnalysis): NetworkSend[] {
   }
   for (const exec of analysis.code) {
     if (exec.source !== "literal" || exec.code === undefined) continue;
-    const sent = environmentSend(exec.code, exec.language);
-    if (sent !== undefined)
+    for (const sent of environmentSends(exec.code, exec.language))
       sends.push({
         command: exec.command,
         peers: sent.peers,

@@ -216,6 +216,12 @@ export interface InterpreterCall {
   readonly overwrite?: boolean;
   /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
   readonly args: readonly (string | undefined)[];
+  /**
+   * Per argument, when one is a pattern for the entries of a listing (`os.path.join(d, f)` for
+   * each `f` of `os.listdir(d)` is `d/*`), and whether a test the analysis does not follow selects
+   * among them (`filtered`). Absent when no argument is a pattern.
+   */
+  readonly details?: readonly { readonly glob?: boolean; readonly filtered?: boolean }[];
 }
 
 /** A shell function defined in the command string. */

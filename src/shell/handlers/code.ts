@@ -14,6 +14,7 @@ import {
   emptyBase,
   joinWords,
   plain,
+  resolveDir,
   synthetic,
   varValue,
   withVia,
@@ -195,6 +196,8 @@ export function runCode(
     disk?: DiskSource;
     /** Runs in the current shell (`source FILE`). */
     sameShell?: boolean;
+    /** The arguments after the code (`python -c CODE a b`), for `sys.argv` and `process.argv`. */
+    argv?: readonly (string | undefined)[];
   },
 ): void {
   const path = o.disk?.path;
@@ -237,7 +240,14 @@ export function runCode(
     ...(o.disk !== undefined && { path: o.disk.shown }),
   });
   const ctx = o.disk === undefined ? running : { ...running, origin: { file: o.disk.shown, line: o.disk.line ?? 1 } };
-  interpreterCode(w, { language: o.language, code, host: o.host, ctx });
+  interpreterCode(w, {
+    language: o.language,
+    code,
+    host: o.host,
+    ctx,
+    ...(o.argv !== undefined && { argv: o.argv }),
+    ...(o.disk?.path !== undefined && { script: o.disk.path }),
+  });
 }
 
 /**
@@ -601,8 +611,9 @@ export function interpreter(w: Walk, inv: Invocation): void {
       }
       const pieces = input.words.map((i) => args[i] ?? synthetic(""));
       const code = pieces.length === 1 ? (pieces[0] as ArgWord) : joinWords(pieces, input.separator ?? "\n");
-      if (language === "shell") inner.state.positional = args.slice(input.argsFrom).map((a) => a.word.value);
-      runCode(w, { language, word: code, interpreter: read.name, host, base, ctx: inner });
+      const rest = args.slice(input.argsFrom).map((a) => a.word.value);
+      if (language === "shell") inner.state.positional = rest;
+      runCode(w, { language, word: code, interpreter: read.name, host, base, ctx: inner, argv: rest });
       return;
     }
     case "script": {
@@ -793,16 +804,23 @@ function linesBefore(code: string, text: string): number {
 /** Interpreter code: API calls from the tables, and the shell commands they run. */
 export function interpreterCode(
   w: Walk,
-  o: { readonly language: CodeLanguage; readonly code: string; readonly host: number; readonly ctx: Ctx },
+  o: {
+    readonly language: CodeLanguage;
+    readonly code: string;
+    readonly host: number;
+    readonly ctx: Ctx;
+    readonly argv?: readonly (string | undefined)[];
+  },
 ): void {
   const { language, code, host, ctx } = o;
   if (language === "shell" || language === "powershell" || language === "c") return;
   remoteCodeIn(w, { language, code, ctx, host });
   const lang: CodeTokenLanguage = language;
-  // tokens are cheap next to syntax nodes: charge one node per eight tokens
+  // syntax nodes and evaluation steps are cheap next to shell syntax nodes: charge one per eight
   const found = findCalls(code, lang, (units) => w.tick(Math.ceil(units / 8)), {
     home: varValue(ctx.state, "HOME"),
     cwd: ctx.state.cwd,
+    ...(o.argv !== undefined && { argv: o.argv }),
   });
   if (found === undefined) {
     w.report("interpreter-code", code);
@@ -817,11 +835,14 @@ export function interpreterCode(
       recursive: call.recursive,
       ...(call.overwrite && { overwrite: true }),
       args: call.args,
+      ...(call.details !== undefined && { details: call.details }),
     });
     const exec = call.exec;
     if (exec === undefined) continue;
     const state = copyState(ctx.state);
     state.positional = undefined;
+    // `subprocess.run(..., cwd="infra")`: the command runs there
+    if (call.cwd !== undefined) state.cwd = call.cwd.startsWith("/") ? call.cwd : resolveDir(ctx.state.cwd, call.cwd);
     const inner: Ctx = {
       ...ctx,
       via: withVia(ctx, "interpreter"),
@@ -854,7 +875,15 @@ export function interpreterCode(
       continue;
     }
     if (w.beyondDepth(ctx)) continue;
-    const argv = exec.argv.map((a) => plain({ text: a.text, value: a.value, glob: false }));
+    const argv = exec.argv.map((a) =>
+      plain({
+        text: a.text,
+        value: a.value,
+        glob: false,
+        ...(a.env !== undefined && { env: a.env }),
+        ...(a.known !== undefined && { known: a.known }),
+      }),
+    );
     if (argv.length > 0) w.execute(argv, emptyBase(call.text), { ...inner, source: call.text });
   }
 }
