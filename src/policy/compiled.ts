@@ -10,7 +10,7 @@ import { buildRuleIndex } from "./rule-index.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 11;
+export const COMPILED_FORMAT = 12;
 
 /**
  * Where the parts of a compiled policy file lie: byte offsets counted from the start of its second

@@ -227,6 +227,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     home: ctx.home,
     cwd: ctx.cwd,
     repoRoot: ctx.projectDir,
+    ...(ctx.caseInsensitive && { caseInsensitive: true }),
     ...(options.disk !== undefined && { disk: options.disk }),
   });
   // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)

@@ -28,9 +28,17 @@ interface Hit {
 
 const hasAny = <T>(set: ReadonlySet<T>, items: readonly T[]): boolean => items.some((i) => set.has(i));
 
-function programMatches(program: string | undefined, names: readonly string[]): boolean {
+/**
+ * True when the program is one of `names` (`x*`: any name starting with `x`); `fold`: in any case,
+ * on a file system that ignores case (the analysis then records programs lowercased).
+ */
+function programMatches(program: string | undefined, names: readonly string[], fold = false): boolean {
   if (program === undefined) return false;
-  return names.some((name) => (name.endsWith("*") ? program.startsWith(name.slice(0, -1)) : program === name));
+  const p = fold ? program.toLowerCase() : program;
+  return names.some((given) => {
+    const name = fold ? given.toLowerCase() : given;
+    return name.endsWith("*") ? p.startsWith(name.slice(0, -1)) : p === name;
+  });
 }
 
 /** True when one of the option's values matches one of the wanted words (`*` matches any text). */
@@ -176,9 +184,9 @@ function matchCommand(
   for (const fact of facts.commands) {
     // `npx prisma migrate deploy` runs `prisma migrate deploy`: a package runner the shell analysis
     // does not unwrap is seen through for rules of lanes.yaml and agent files
-    const direct = programMatches(fact.program, m.program);
+    const direct = programMatches(fact.program, m.program, ctx.caseInsensitive);
     const run = direct || !seeThrough ? undefined : fact.view.runs;
-    if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
+    if (!direct && !(run !== undefined && programMatches(run.program, m.program, ctx.caseInsensitive))) continue;
     const args = m.args ?? [];
     let positionals = run === undefined ? fact.view.positionals : run.positionals;
     const words =
@@ -380,7 +388,9 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     const classes = m.targets.filter((c) => fact.classes.has(c));
     if (classes.length === 0) continue;
     // a file that one plain `rm` destroys (`~/.bashrc`), anything in another user's home: no flag needed
-    const narrow = classes.some((c) => c === "system" || c === "device" || c === "home-file" || c === "other-home");
+    const narrow = classes.some(
+      (c) => c === "system" || c === "served" || c === "device" || c === "home-file" || c === "other-home",
+    );
     if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
     if (!fact.filtered && !narrow && !bulk) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -446,11 +456,11 @@ function matchForkBomb(facts: Facts): Hit[] {
  * A command of a `from` program whose output reaches a command of a `to` program through pipes,
  * directly or through filters in between (`env | base64 | curl -d @- URL`).
  */
-function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): Hit[] {
+function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts, fold: boolean): Hit[] {
   const pipes = facts.shell?.pipes ?? [];
   const hits: Hit[] = [];
   for (const source of facts.commands) {
-    if (!programMatches(source.program, m.from)) continue;
+    if (!programMatches(source.program, m.from, fold)) continue;
     if (m.fromArgs !== undefined && matchArgs(m.fromArgs, argWords(source)) === -1) continue;
     const seen = new Set<number>([source.index]);
     const queue = [source.index];
@@ -461,7 +471,7 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): H
         seen.add(pipe.to);
         queue.push(pipe.to);
         const sink = facts.commands[pipe.to];
-        if (sink !== undefined && programMatches(sink.program, m.to))
+        if (sink !== undefined && programMatches(sink.program, m.to, fold))
           hits.push({
             subject: `${quote(source.command.text)} piped into ${quote(sink.command.text)}`,
             scope: sink.scope,
@@ -478,7 +488,7 @@ function onScratch(
   scratch: NonNullable<Extract<CompiledMatch, { kind: "sql" }>["scratch"]>,
   ctx: PathContext,
 ): boolean {
-  if (!programMatches(fact.program, scratch.clients)) return false;
+  if (!programMatches(fact.program, scratch.clients, ctx.caseInsensitive)) return false;
   const database = fact.view.positionals[0];
   if (database === undefined) return true;
   if (database.value === undefined) return false;
@@ -493,7 +503,7 @@ function onScratch(
 function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx: PathContext): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
-    if (!programMatches(fact.program, m.clients)) continue;
+    if (!programMatches(fact.program, m.clients, ctx.caseInsensitive)) continue;
     if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
     const texts = facts.shell === undefined ? [] : statementTexts(facts.shell, fact.index, m.after);
     const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
@@ -501,7 +511,7 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
     if (fact.command.runtimeArgs)
       for (const pipe of facts.shell?.pipes ?? []) {
         const producer = pipe.to === fact.index ? facts.commands[pipe.from] : undefined;
-        if (producer === undefined || !programMatches(producer.program, m.clients)) continue;
+        if (producer === undefined || !programMatches(producer.program, m.clients, ctx.caseInsensitive)) continue;
         for (const k of classifyKeyDeletion(producer.argv.slice(1), fact.argv.slice(1))) kinds.add(k);
       }
     const found = m.statements.filter((k) => kinds.has(k));
@@ -627,7 +637,7 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     case "fork-bomb":
       return matchForkBomb(facts);
     case "pipe":
-      return matchPipe(m, facts);
+      return matchPipe(m, facts, ctx.caseInsensitive);
     case "sql":
       return matchSql(m, facts, ctx);
     case "send":

@@ -486,6 +486,11 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   const roots = view.operands.length > 0 ? view.operands.map((o) => o.word) : [syntheticWord(".")];
   if (view.flags.has("-delete")) {
     const filtered = findFiltered(cmd.args);
+    // `find . -type d -empty -delete` removes only empty directories: the tree changes, no data goes
+    if (emptyDirectoriesOnly(cmd.args)) {
+      for (const root of roots) push("write", root, { recursive: true, filtered: true });
+      return;
+    }
     for (const root of roots) push("delete", root, { recursive: true, filtered });
     if (filtered) for (const child of findNamedChildren(cmd.args, roots)) push("delete", child, { recursive: true });
   }
@@ -493,6 +498,13 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
     const file = view.values.get(option)?.[0];
     if (file !== undefined) push("write", file);
   }
+}
+
+/** `-type d` and `-empty`, with no `-o`/`-or`/`,` that would select other entries too. */
+function emptyDirectoriesOnly(args: readonly ShellWord[]): boolean {
+  const values = args.map((a) => a.value);
+  const typeDir = values.some((v, i) => v === "-type" && values[i + 1] === "d");
+  return typeDir && values.includes("-empty") && !values.some((v) => v === "-o" || v === "-or" || v === ",");
 }
 
 function interpreterEffects(

@@ -260,6 +260,11 @@ export interface AnalyzeOptions {
   readonly budgetMs?: number;
   /** The repository root, the output of `git rev-parse --show-toplevel` (`undefined`: unknown). */
   readonly repoRoot?: string;
+  /**
+   * The file system ignores case (macOS, Windows: the policy's `case_insensitive_paths`): a program
+   * named in other cases is that program (`RM -rf /`, `Sudo rm`), recorded under its lowercased name.
+   */
+  readonly caseInsensitive?: boolean;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
   /**

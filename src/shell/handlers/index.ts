@@ -30,7 +30,7 @@ import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
 import { unclaimed } from "./unclaimed.ts";
 
-export { unwrap } from "./wrappers.ts";
+export { runnerOptions, unwrap } from "./wrappers.ts";
 
 /** The program families and their handlers (see the module comment for the lookup order). */
 export const PROGRAMS: readonly ProgramRow[] = [
