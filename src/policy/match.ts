@@ -563,6 +563,30 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
       if (remote.length === 0) continue;
       known = remote.filter((p) => p.host !== undefined);
     }
+    if (m.shell === true && send.shell === true)
+      hits.push({ subject: `${shown} ties a shell to a network socket`, scope: client.scope });
+    if (m.uploads === true && send.files !== undefined && send.files.length > 0) {
+      const peer = known.find((p) => !privateNetwork(p.host!) && !(m.trusted ?? []).some((h) => wildcard(h, p.host!)));
+      if (peer !== undefined)
+        hits.push({
+          subject: `${shown} uploads ${quote(send.files.map((f) => f.value ?? f.text).join(" "))} to \`${peer.host!}\``,
+          scope: client.scope,
+        });
+    }
+    if (m.methods !== undefined && send.method !== undefined && m.methods.includes(send.method)) {
+      const peer = known[0];
+      if (peer !== undefined)
+        hits.push({ subject: `${shown} sends \`${send.method}\` to \`${peer.host!}\``, scope: client.scope });
+    }
+    if (m.tokens !== undefined) {
+      // (as request data a secret is net.secret-variable-exfiltration's, whatever the host)
+      const misplaced = tokenElsewhere(m.tokens, send.credentials ?? [], known);
+      if (misplaced !== undefined)
+        hits.push({
+          subject: `${shown} sends \`$${misplaced.name}\` to \`${misplaced.host}\`, not to its service`,
+          scope: client.scope,
+        });
+    }
     if (m.env !== undefined) {
       const leaked = send.env.find(
         (name) =>
@@ -604,6 +628,41 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
     }
   }
   return hits;
+}
+
+/**
+ * A host of the private network: an RFC 1918 address (`10.0.0.5`, `192.168.1.20`, `172.16-31.x.x`)
+ * or a name of one label (`deploy@build:`, resolved in the local search domain).
+ */
+function privateNetwork(host: string): boolean {
+  if (!host.includes(".") && !host.includes(":")) return true;
+  const octets = host.split(".");
+  if (
+    octets.length !== 4 ||
+    !octets.every((o) => o.length > 0 && o.length <= 3 && [...o].every((c) => c >= "0" && c <= "9"))
+  )
+    return false;
+  const [a, b] = octets.map(Number) as [number, number];
+  return a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+}
+
+/**
+ * The first well-known token (`tokens`: variable name wildcards to the hosts of its service) sent
+ * to a known peer outside its service, with that peer's host; `undefined` when there is none.
+ */
+function tokenElsewhere(
+  tokens: Readonly<Record<string, readonly string[]>>,
+  names: readonly string[],
+  peers: readonly NetworkPeer[],
+): { name: string; host: string } | undefined {
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    const hosts = Object.entries(tokens).flatMap(([glob, list]) => (wildcard(glob, lower) ? list : []));
+    if (hosts.length === 0) continue;
+    const peer = peers.find((p) => !hosts.some((h) => wildcard(h, p.host!)));
+    if (peer !== undefined) return { name, host: peer.host! };
+  }
+  return undefined;
 }
 
 function matchUnrepresentable(facts: Facts): Hit[] {

