@@ -188,7 +188,7 @@ export type CompiledMatch =
        * The schema's modes, and two for built-in rules only: `no-write` (writes and deletes count,
        * mode changes do not: `chmod 600 ~/.ssh/config` is no edit) and `no-read` (reads and runs count).
        */
-      readonly access: PathMatch["access"] | "no-write" | "no-read";
+      readonly access: PathMatch["access"] | "no-write" | "no-read" | "no-list" | "no-share";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }

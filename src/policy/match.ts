@@ -269,6 +269,10 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
       return a === "write" || a === "delete";
     case "no-read":
       return a === "read" || a === "exec";
+    case "no-list":
+      return a === "list";
+    case "no-share":
+      return a === "share";
     default:
       return assertNever(mode);
   }
@@ -306,6 +310,8 @@ function describeFile(fact: FileFact): string {
     chown: "changes the owner of",
     exec: "runs",
     use: "uses",
+    list: "lists",
+    share: "hands on",
   }[fact.access];
   return `${verb} ${quote(fact.raw)}`;
 }

@@ -15,8 +15,13 @@ import {
   type Access,
   type EffectSpec,
 } from "./tables/effects.ts";
+import { ENVIRONMENT_PRINTERS } from "./tables/network.ts";
 import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
+import { DOCKER_LIKE } from "./tables/programs.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
+
+/** Container CLIs whose `run` takes `--env-file`. */
+const CONTAINER_RUNNERS: readonly string[] = DOCKER_LIKE;
 
 /** Stands for the paths a command receives at run time (`xargs rm`): unknown, so `value` is undefined. */
 const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined, glob: false };
@@ -137,7 +142,8 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
     // env file it loads into its own environment is used, not shown (`uvicorn --env-file .env`)
     for (const operand of view.operands)
       if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
-    for (const word of view.values.get("--env-file") ?? []) push("use", word);
+    const envAccess = containerEnvAccess(cmd, analysis);
+    for (const word of view.values.get("--env-file") ?? []) push(envAccess, word);
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
@@ -156,6 +162,35 @@ function windowsDelete(cmd: ShellCommand, push: Push): void {
   const recursive = switches.has("/s");
   const force = switches.has("/q") || switches.has("/f");
   for (const word of cmd.args) if (!isSwitch(word)) push("delete", word, { recursive, force });
+}
+
+/**
+ * What a command does with the env file it is given (`--env-file F`): a program loads it into its
+ * own environment (`use`); a container run prints it when its command prints the environment
+ * (`docker run --env-file .env alpine env`: `read`), and hands it to code nobody here wrote when the
+ * image is someone's (`ghcr.io/someone/tool`, a name with a namespace: `share`).
+ */
+function containerEnvAccess(cmd: ShellCommand, analysis: ShellAnalysis): Access {
+  if (cmd.program === undefined || !CONTAINER_RUNNERS.includes(cmd.program)) return "use";
+  const operands = detailedView(cmd.program, cmd.args).operands.map((o) => o.word.value);
+  const verb = operands[0] === "container" ? 1 : 0;
+  if (operands[verb] !== "run" && operands[verb] !== "create") return "use";
+  // what the container runs, also through a shell in it (`alpine sh -c env`)
+  const launched = (c: ShellCommand): boolean => {
+    for (let at = c.launchedBy, hops = 0; at !== undefined && hops < 8; at = analysis.commands[at]?.launchedBy, hops++)
+      if (at === cmd.index) return true;
+    return false;
+  };
+  const inside = analysis.commands.filter(launched);
+  const prints = inside.some(
+    (c) =>
+      c.program !== undefined &&
+      Object.hasOwn(ENVIRONMENT_PRINTERS, c.program) &&
+      c.args.every((a) => a.value?.startsWith("-") === true),
+  );
+  if (prints) return "read";
+  const image = operands[verb + 1];
+  return image === undefined || image.includes("/") ? "share" : "use";
 }
 
 function has(view: DetailedView, names: readonly string[] | undefined): boolean {
@@ -529,6 +564,8 @@ export function findNamedChildren(args: readonly ShellWord[], roots: readonly Sh
 
 function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   const roots = view.operands.length > 0 ? view.operands.map((o) => o.word) : [syntheticWord(".")];
+  // what find prints is the names under its roots
+  if (!view.flags.has("-delete")) for (const root of roots) push("list", root, { recursive: true });
   if (view.flags.has("-delete")) {
     const filtered = findFiltered(cmd.args);
     // `find . -type d -empty -delete` removes only empty directories: the tree changes, no data goes

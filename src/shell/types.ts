@@ -346,9 +346,12 @@ export interface FileEffect {
   readonly command: number;
   /**
    * `use`: the program consumes the file without showing its content (a key or certificate for a
-   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`).
+   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`);
+   * `list`: it shows the names in a directory, not their content (`ls ~/.ssh`, `find ~/.aws`,
+   * `tree`); `share`: it hands the content to a program whose behaviour is not known, which may
+   * show or send it (`docker run --env-file .env someone/tool`).
    */
-  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "list" | "share";
   /** The path operand (may be dynamic or a glob). */
   readonly path: ShellWord;
   /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */

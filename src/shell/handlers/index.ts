@@ -16,6 +16,7 @@ import {
   COMPOSE_PROGRAMS,
   C_COMPILERS,
   DOCKER_LIKE,
+  PARAMETER_FILE_CLIS,
   REMOTE_EXEC,
   SED_PROGRAMS,
 } from "../tables/programs.ts";
@@ -28,6 +29,7 @@ import type { Handler, ProgramRow, Walk } from "./contract.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
+import { parameterFiles } from "./parameter-files.ts";
 import { unclaimed } from "./unclaimed.ts";
 
 export { runnerOptions, unwrap } from "./wrappers.ts";
@@ -55,6 +57,7 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: SED_PROGRAMS, handler: sed },
   { programs: [...DOCKER_LIKE, ...COMPOSE_PROGRAMS, ...REMOTE_EXEC], handler: container },
   { programs: C_COMPILERS, handler: compiler },
+  { programs: PARAMETER_FILE_CLIS, handler: parameterFiles },
 ];
 
 const BY_NAME = new Map<string, Handler>();

@@ -10,6 +10,7 @@ import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walk } from "./contract.ts";
 import { hostCtx, shellString } from "./code.ts";
+import { fileTextAt } from "./file-text.ts";
 import { detailedView } from "../detailed-view.ts";
 import { optionsOf, scanOptions } from "../option-scanner.ts";
 import { syntheticWord } from "../words.ts";
@@ -94,25 +95,15 @@ const argFile = (options: ReadonlyMap<string, readonly ShellWord[]>): ShellWord 
 const argWordOf = (words: readonly ArgWord[], word: ShellWord): ArgWord =>
   words.find((x) => x.word === word) ?? plain(word);
 
-/** The most of an argument file read from the disk at hook time. */
-const ARG_FILE_BYTES = 64 * 1024;
-
 /**
  * The text of an argument file (`xargs -a F`, `parallel :::: F`, `parallel -a F`) when it is known
- * before the line runs: a process substitution with static output (`<(echo /)`), a file written
- * earlier on the line, or a file on the disk at hook time; `undefined` otherwise.
+ * before the line runs: a process substitution with static output (`<(echo /)`), else the file's
+ * (`file-text.ts`); `undefined` otherwise.
  */
 function argFileText(w: Walk, word: ArgWord, ctx: Ctx): string | undefined {
   if (word.substitution === "process") return word.output;
   const path = word.word.value;
-  if (path === undefined || word.word.glob || path.length === 0) return undefined;
-  const written = w.writtenFile(path, ctx);
-  if (written !== undefined) return written.partial === true ? undefined : written.text;
-  const dir = ctx.state.cwd;
-  if (!path.startsWith("/") && dir === undefined) return undefined;
-  const real = w.disk.realpath(path.startsWith("/") ? path : `${dir as string}/${path}`);
-  const read = real === undefined ? undefined : w.disk.readText(real, ARG_FILE_BYTES);
-  return read === undefined || read.truncated ? undefined : read.text;
+  return path === undefined || word.word.glob ? undefined : fileTextAt(w, path, ctx);
 }
 
 /**

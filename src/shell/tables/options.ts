@@ -96,6 +96,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramGrammar>> = {
   reflog: g({ "--expire": "optional", "--expire-unreachable": "optional", ...flags("--all", "--rewrite", "--updateref", "--stale-fix", "-n", "--dry-run", "--verbose") }),
   "update-ref": g({ ...values("-m"), ...flags("-d", "--no-deref", "--stdin", "-z", "--create-reflog") }),
   apply: g({ ...values("-p", "-C", "--directory", "--exclude", "--include"), ...flags("--check", "--stat", "--index", "--cached", "-R", "--reverse", "--3way", "-3", "--reject") }),
+  clone: g({ ...values("--depth", "-b", "--branch", "-o", "--origin", "--reference", "--reference-if-able", "--separate-git-dir", "-c", "--config", "--filter", "-j", "--jobs", "--template", "-u", "--upload-pack", "--shallow-since", "--shallow-exclude", "--revision", "--bundle-uri", "--server-option"), ...flags("--bare", "--mirror", "-l", "--local", "--no-hardlinks", "-s", "--shared", "-q", "--quiet", "-v", "--verbose", "--progress", "-n", "--no-checkout", "--single-branch", "--no-single-branch", "--no-tags", "--recurse-submodules", "--recursive", "--shallow-submodules", "--remote-submodules", "--sparse", "--dissociate") }),
 };
 
 /** git's own options before the subcommand. */
