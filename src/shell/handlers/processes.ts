@@ -166,6 +166,17 @@ function namedProcesses(w: Walk, producers: readonly number[]): string[] | undef
         selections++;
         continue;
       }
+      case "awk":
+      case "gawk":
+      case "mawk": {
+        if (passesOn(c)) continue;
+        // `awk '/sshd/ {print $2}'`: the lines matching one name, a column of them
+        const selected = /^\/([^/\\]+)\/\s*\{\s*print\s+\$\d+\s*\}$/.exec(operands[0]?.trim() ?? "")?.[1];
+        if (selected === undefined || operands.length > 1) return undefined;
+        names.push(patternName(selected, false));
+        selections++;
+        continue;
+      }
       default:
         if (!passesOn(c)) return undefined;
     }
