@@ -1173,7 +1173,9 @@ function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly num
     return undefined;
   if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
     return { set: true, value: undefined, listed: producers };
-  return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+  const env = value.env !== undefined && value.env.length > 0 ? { env: value.env } : {};
+  if (value.known !== undefined) return { set: true, value: undefined, known: value.known, ...env };
+  return value.env !== undefined && value.env.length > 0 ? { set: true, value: undefined, ...env } : undefined;
 }
 
 /** Commands whose presence in a loop body means it may act on some items only. */
