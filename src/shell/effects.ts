@@ -144,6 +144,10 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
       if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
     const envAccess = containerEnvAccess(cmd, analysis);
     for (const word of view.values.get("--env-file") ?? []) push(envAccess, word);
+    const dataAccess = dataFileAccess(cmd);
+    for (const option of DATA_FILE_OPTIONS)
+      for (const word of view.values.get(option) ?? [])
+        push(dataAccess, dataFile(word), { basis: dataAccess === "read" ? "operand" : "known" });
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
@@ -191,6 +195,29 @@ function containerEnvAccess(cmd: ShellCommand, analysis: ShellAnalysis): Access 
   if (prints) return "read";
   const image = operands[verb + 1];
   return image === undefined || image.includes("/") ? "share" : "use";
+}
+
+/** Options of programs without a table that name a file whose content the program takes in. */
+const DATA_FILE_OPTIONS: readonly string[] = ["--secret-file", "--from-env-file", "--from-file", "--data-file"];
+
+/** `--from-file=KEY=PATH`: the path. */
+function dataFile(word: ShellWord): ShellWord {
+  const v = word.value;
+  const eq = v === undefined || v.startsWith("/") || v.startsWith(".") ? -1 : v.indexOf("=");
+  return eq > 0 ? { text: word.text, value: v!.slice(eq + 1), glob: word.glob } : word;
+}
+
+/**
+ * What a program does with a file of secrets or data named by option: `kubectl create secret
+ * --from-env-file .env` stores it in the cluster's secret store (`use`); `kubectl create configmap`
+ * stores it where anyone with the cluster can read it (`share`); any other program may show it (`read`).
+ */
+function dataFileAccess(cmd: ShellCommand): Access {
+  if (cmd.program !== "kubectl" && cmd.program !== "oc") return "read";
+  const operands = detailedView(cmd.program, cmd.args).operands.map((o) => o.word.value);
+  const create = operands.indexOf("create");
+  if (create < 0) return "read";
+  return operands[create + 1] === "secret" ? "use" : "share";
 }
 
 function has(view: DetailedView, names: readonly string[] | undefined): boolean {

@@ -131,7 +131,12 @@ export const pathRules: readonly RuleSpec[] = [
         "credentials.json",
         "service-account*.json",
       ],
-      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config"],
+      // public material and settings: public keys and certificates, known hosts, the GnuPG public keyring, trust database and configuration
+      except: [
+        "~/.ssh/*.pub", "~/.ssh/**/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config", "~/.ssh/*.crt", "~/.ssh/*-cert.pem",
+        "~/.gnupg/pubring.kbx", "~/.gnupg/pubring.kbx~", "~/.gnupg/pubring.gpg", "~/.gnupg/trustdb.gpg", "~/.gnupg/gpg.conf", "~/.gnupg/gpg-agent.conf",
+        "~/.gnupg/dirmngr.conf", "~/.gnupg/scdaemon.conf", "~/.gnupg/common.conf", "~/.gnupg/sshcontrol",
+      ],
     },
     why: "credential files hold tokens and keys",
     instead: "ask the user to run the authenticated command, or to provide a scoped token",
@@ -147,10 +152,11 @@ export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.env-file-shared",
     effect: "ask",
-    // `docker run --env-file .env someone/tool`: the secrets go into code nobody here wrote (a container printing them is a read)
+    // `docker run --env-file .env someone/tool`: the secrets go into code nobody here wrote (a container printing
+    // them is a read); `kubectl create configmap --from-env-file .env`: into a store anyone with the cluster reads
     paths: { access: "no-share", patterns: ENV_FILES, except: ENV_TEMPLATES },
-    why: "it hands the secrets of an environment file to a container image whose behaviour is not known",
-    instead: "pass only the variables the container needs (`-e NAME`), or use an image you built from this project",
+    why: "it hands the secrets of an environment file to a container image whose behaviour is not known, or to a store that is not secret",
+    instead: "pass only the variables the container needs (`-e NAME`), use an image you built from this project, or a `kubectl create secret`",
   },
   {
     id: "secrets.terraform-state",
