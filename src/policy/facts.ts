@@ -25,9 +25,10 @@ import type { GuardRequest } from "./types.ts";
 
 /**
  * How a fact touches a file. `exec` runs it; `use` hands it to a program that consumes it without
- * showing it (`curl --key`, `ssh-add`).
+ * showing it (`curl --key`, `ssh-add`); `list` shows the names in a directory (`ls ~/.ssh`);
+ * `share` hands it to a program that may show or send it (`docker run --env-file .env x/tool`).
  */
-export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
+export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "list" | "share";
 
 /** One simple command of a Bash call. */
 export interface CommandFact {
@@ -228,6 +229,7 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     home: ctx.home,
     cwd: ctx.cwd,
     repoRoot: ctx.projectDir,
+    ...(ctx.caseInsensitive && { caseInsensitive: true }),
     ...(options.disk !== undefined && { disk: options.disk }),
   });
   return shellFacts(shell, options);

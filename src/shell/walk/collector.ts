@@ -215,13 +215,22 @@ export class Collector {
     return out;
   }
 
+  /**
+   * The program a command word names: its basename, lowercased where the file system ignores case
+   * (`RM -rf /` runs `rm` on macOS: {@link AnalyzeOptions.caseInsensitive}).
+   */
+  programName(word: ShellWord | undefined): string | undefined {
+    const program = programOf(word);
+    return program !== undefined && this.options.caseInsensitive === true ? program.toLowerCase() : program;
+  }
+
   /** Records one command, its static output and the files it writes. */
   emit(words: readonly ArgWord[], base: Base, ctx: Ctx, searchRoots?: ShellCommand["searchRoots"]): number {
     const argv =
       ctx.mounts === undefined || ctx.mounts.length === 0
         ? words.map((w) => w.word)
         : words.map((w, i) => (i === 0 ? w.word : hostPath(w.word, ctx.mounts ?? [])));
-    const program = programOf(argv[0]);
+    const program = this.programName(argv[0]);
     const index = this.commands.length;
     const stdin = this.stdinText(base, ctx);
     const command: Mutable<ShellCommand> = {

@@ -29,7 +29,7 @@ import type {
 } from "unbash";
 import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../words.ts";
 import type { Slot, Walk } from "../handlers/contract.ts";
-import { dispatch, judgeStored, storedFiles, unwrap } from "../handlers/index.ts";
+import { dispatch, judgeStored, runnerOptions, storedFiles, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
@@ -49,7 +49,6 @@ import {
   emptyBase,
   mergeStates,
   plain,
-  programOf,
   sameState,
   synthetic,
   unknownState,
@@ -117,9 +116,11 @@ export class Walker extends Collector implements Walk {
       const top = topCtx(this.source, state);
       this.parseAndWalk(this.source, top);
       for (let i = 0; i < this.exitWork.length; i++) this.exitWork[i]?.();
+      // a function never called does not run, unless something the walk cannot see may call it
+      const unseen = this.unseenCaller();
       for (let i = 0; i < this.uncalled.length; i++) {
         const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
-        if (!info.called) this.walkFunction(info, ctx, undefined);
+        if (!info.called && (unseen || this.exported(info.name))) this.walkFunction(info, ctx, undefined);
       }
       // files the line wrote that hold code a tool runs later (a Makefile, a git hook)
       storedFiles(this, topCtx(this.source, this.initialState()));
@@ -169,6 +170,25 @@ export class Walker extends Collector implements Walk {
       else this.report("internal-error", this.source, error instanceof Error ? error.message : undefined);
     }
     return this.result();
+  }
+
+  /**
+   * True when the line runs something that may call a function the walk did not see called: a
+   * command named only at run time (`"$@"`, `$CMD`), code read from a file or a variable (`source
+   * lib.sh`, `eval "$X"`), or anything else the analysis could not represent.
+   */
+  private unseenCaller(): boolean {
+    return this.unrepresentable.length > 0 || this.code.some((c) => c.source !== "literal");
+  }
+
+  /** `export -f NAME`, `declare -fx NAME`: the function is in the environment of every child shell. */
+  private exported(name: string): boolean {
+    return this.commands.some(
+      (c) =>
+        (c.program === "export" || c.program === "declare" || c.program === "typeset") &&
+        c.args.some((a) => a.value?.startsWith("-") === true && a.value.includes("f")) &&
+        c.args.some((a) => a.value === name),
+    );
   }
 
   atExit(run: () => void): void {
@@ -1072,7 +1092,7 @@ export class Walker extends Collector implements Walk {
     let b = base;
     for (let guard = 0; guard < MAX_UNWRAP; guard++) {
       const first = words[0];
-      const program = programOf(first?.word);
+      const program = this.programName(first?.word);
       if (program === undefined) {
         this.emit(words, b, c);
         this.report("dynamic-command-name", b.text);
@@ -1080,8 +1100,15 @@ export class Walker extends Collector implements Walk {
       }
       if (guard === 0 && first !== undefined && this.expandAlias(first, words, b, c)) return;
       let spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
-      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`
-      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) spec = undefined;
+      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`, and so does `pnpm -C web exec x`
+      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) {
+        const runner = runnerOptions({ program, words, base: b, ctx: c, shell: c.state }, spec);
+        if (runner !== undefined) {
+          ({ words, ctx: c, base: b } = runner);
+          continue;
+        }
+        spec = undefined;
+      }
       if (spec === undefined) {
         const fn = this.functions.get(first?.word.value ?? "");
         if (fn !== undefined && guard === 0 && c.wrappers.length === fn.wrapped) {
@@ -1207,7 +1234,9 @@ function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly num
     return undefined;
   if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
     return { set: true, value: undefined, listed: producers };
-  return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+  const env = value.env !== undefined && value.env.length > 0 ? { env: value.env } : {};
+  if (value.known !== undefined) return { set: true, value: undefined, known: value.known, ...env };
+  return value.env !== undefined && value.env.length > 0 ? { set: true, value: undefined, ...env } : undefined;
 }
 
 /** Commands whose presence in a loop body means it may act on some items only. */
