@@ -810,6 +810,8 @@ export function interpreterCode(
     readonly host: number;
     readonly ctx: Ctx;
     readonly argv?: readonly (string | undefined)[];
+    /** The script file the code was read from (`__file__`, `__dirname`). */
+    readonly script?: string;
   },
 ): void {
   const { language, code, host, ctx } = o;
@@ -821,6 +823,7 @@ export function interpreterCode(
     home: varValue(ctx.state, "HOME"),
     cwd: ctx.state.cwd,
     ...(o.argv !== undefined && { argv: o.argv }),
+    ...(o.script !== undefined && { script: o.script }),
   });
   if (found === undefined) {
     w.report("interpreter-code", code);
