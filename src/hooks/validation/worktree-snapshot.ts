@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { gitText } from "../io/git.ts";
+import { gitText } from "../../io/git.ts";
 
 /** The state of the dirty paths of a work tree at one moment. */
 export interface WorktreeSnapshot {
