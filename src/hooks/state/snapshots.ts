@@ -31,6 +31,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
@@ -313,6 +314,7 @@ function gitCapture(root: string, stateDir: string, scope: readonly string[], li
   // the tree: HEAD (or nothing) in a private index, plus the changes
   const dir = snapshotsDir(stateDir);
   ensurePrivateDir(dir);
+  sweepIndexes(dir);
   const index = join(dir, `index-${process.pid}-${Date.now().toString(36)}.tmp`);
   try {
     const head = git(root, { args: ["read-tree", "HEAD"], indexFile: index, writes: true });
@@ -344,6 +346,17 @@ function gitCapture(root: string, stateDir: string, scope: readonly string[], li
     return { tree, kept, bytes };
   } finally {
     rmSync(index, { force: true });
+  }
+}
+
+/** Private indexes a killed snapshot left behind (older than a minute: no running snapshot takes that long). */
+function sweepIndexes(dir: string): void {
+  try {
+    for (const name of readdirSync(dir))
+      if (name.startsWith("index-") && name.endsWith(".tmp") && Date.now() - statSync(join(dir, name)).mtimeMs > 60_000)
+        rmSync(join(dir, name), { force: true });
+  } catch {
+    // a sweep is best effort
   }
 }
 
