@@ -16,6 +16,27 @@ export interface SnapshotScope {
   readonly basis: "effects" | "unknown-code";
 }
 
+/**
+ * git subcommands that rewrite the work tree without naming the files (`git reset --hard`, `git
+ * checkout .`, `git switch -f`, `git stash`): run after a human's override or under a team's own
+ * rule, they keep the project. Most of their destructive forms are denied by the git rules.
+ */
+const GIT_WORKTREE_REWRITES: ReadonlySet<string> = new Set([
+  "reset",
+  "checkout",
+  "switch",
+  "restore",
+  "clean",
+  "stash",
+  "merge",
+  "rebase",
+  "pull",
+  "cherry-pick",
+  "revert",
+  "am",
+  "apply",
+]);
+
 /** Code sources whose text lanes has read, and whose effects are in the file facts already. */
 const READ_SOURCES: ReadonlySet<string> = new Set(["literal"]);
 
@@ -34,6 +55,8 @@ export function snapshotScope(
   const inProject = (p: string) => isWithin(p, projectDir, caseInsensitive) && !isWithin(p, stateDir, caseInsensitive);
   // code lanes did not read (a script file, stdin from other commands, a download) may change any file
   if (facts.code.some((c) => !READ_SOURCES.has(c.source))) return { paths: [projectDir], basis: "unknown-code" };
+  if (facts.commands.some((c) => c.program === "git" && GIT_WORKTREE_REWRITES.has(c.view.positionals[0]?.value ?? "")))
+    return { paths: [projectDir], basis: "effects" };
   const touched: string[] = [];
   for (const f of facts.files) {
     if (f.access !== "delete" && f.access !== "write") continue;
