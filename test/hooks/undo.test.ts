@@ -264,6 +264,22 @@ describe("lanes undo", () => {
     expect(tree(p)).toEqual(before);
   });
 
+  test("a file made since where a deleted folder was is not removed without --force", () => {
+    project = workProject();
+    const p = project;
+    const before = tree(p);
+    const { input } = pre(p, "rm -rf data/raw");
+    sh(p, "rm -rf data/raw");
+    post(p, input);
+    p.write("data/raw", "a file made after the call\n");
+    const undo = lanes(p, "undo");
+    expect(undo.status).toBe(1);
+    expect(undo.stderr).toContain("`data/raw/blob.bin`, `data/raw/input.json`");
+    expect(p.read("data/raw")).toBe("a file made after the call\n");
+    expect(lanes(p, "undo", "--force").status).toBe(0);
+    expect(tree(p)).toEqual(before);
+  });
+
   test("--list shows time, agent, command, files and size; an id picks an older snapshot", () => {
     project = workProject();
     const p = project;

@@ -45,6 +45,7 @@ import { runGit, type GitCall } from "../../io/git.ts";
 import { withLockSync } from "../../io/lock.ts";
 import { isoTime } from "../../io/time.ts";
 import { relativeWithin } from "../../host/paths.ts";
+import { redactSecrets } from "../../shell/redact.ts";
 import { ensureStateDir } from "./state-dir.ts";
 
 /** Bounds of the snapshot store. */
@@ -444,6 +445,8 @@ function locate(projectDir: string, scope: readonly string[]): { store: "git" | 
   return { store: repo === undefined ? "copy" : "git", root, rel: [...new Set(rel)] };
 }
 
+const cut = (text: string): string => (text.length > 300 ? `${text.slice(0, 297)}...` : text);
+
 /** What {@link takeSnapshot} needs to know of the call. */
 export interface SnapshotCall {
   readonly session: string;
@@ -497,7 +500,8 @@ export function takeSnapshot(
       session: call.session,
       ...(call.agent !== undefined && { agent: call.agent }),
       ...(call.toolUseId !== undefined && { tool_use_id: call.toolUseId }),
-      command: call.command.length > 300 ? `${call.command.slice(0, 297)}...` : call.command,
+      // as the audit log shows it: secrets in the command redacted
+      command: cut(redactSecrets(call.command)),
       store,
       root,
       scope: rel,
@@ -714,9 +718,25 @@ export function planUndo(entry: SnapshotEntry, stateDir: string): UndoPlan {
       continue;
     }
     const byTheCall = after === undefined ? is === undefined : same(after.get(path), is);
-    files.push({ path, action: byTheCall ? "restore" : "changed" });
+    // a directory where the file was, or a file where one of its folders was: made since, never removed without --force
+    files.push({ path, action: byTheCall && !blocked(entry.root, path) ? "restore" : "changed" });
   }
   return { entry, files, unchanged };
+}
+
+/** Whether restoring `rel` would remove something that is not a file of the snapshot: a directory at its place, a non-directory at a parent's. */
+function blocked(root: string, rel: string): boolean {
+  const parts = rel.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    let stat;
+    try {
+      stat = lstatSync(join(root, ...parts.slice(0, i)));
+    } catch {
+      return false;
+    }
+    if (i < parts.length ? !stat.isDirectory() : stat.isDirectory()) return true;
+  }
+  return false;
 }
 
 /** Writes the snapshot's version of `files` back, byte for byte, with their modes; returns the paths written. */
