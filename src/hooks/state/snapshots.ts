@@ -65,7 +65,7 @@ export interface SnapshotLimits {
 /** The default bounds; `LANES_SNAPSHOT_MAX_BYTES` lowers the per-snapshot size (tests, small disks). */
 export const SNAPSHOT_LIMITS: SnapshotLimits = {
   maxBytes: 64 * 1024 * 1024,
-  maxFiles: 10_000,
+  maxFiles: 5_000,
   maxTotalBytes: 512 * 1024 * 1024,
   keep: 50,
   maxAgeMs: 7 * 24 * 3_600_000,
