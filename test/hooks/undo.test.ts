@@ -305,6 +305,24 @@ describe("lanes undo", () => {
     expect(audit).toContain('"event":"undo"');
   });
 
+  test("the statusline offers the last snapshot of the session until it is undone", () => {
+    project = workProject();
+    const p = project;
+    const { input } = pre(p, "rm -rf src");
+    sh(p, "rm -rf src");
+    post(p, input);
+    const status = () =>
+      spawnSync(process.execPath, [CLI, "statusline"], {
+        cwd: p.dir,
+        env: { PATH: process.env["PATH"], HOME: p.home },
+        input: JSON.stringify({ session_id: input["session_id"], cwd: p.dir }),
+        encoding: "utf8",
+      }).stdout;
+    expect(status()).toMatch(/ · snapshot [0-9a-f]{10} \d+s ago: `lanes undo` restores it\n$/);
+    expect(lanes(p, "undo").status).toBe(0);
+    expect(status()).not.toContain("snapshot");
+  });
+
   test("without a repository, lanes' own store keeps and restores the files", () => {
     project = workProject();
     const p = project;
