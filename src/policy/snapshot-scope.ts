@@ -53,8 +53,9 @@ export function snapshotScope(
 ): SnapshotScope | undefined {
   if (facts.shell === undefined) return undefined;
   const inProject = (p: string) => isWithin(p, projectDir, caseInsensitive) && !isWithin(p, stateDir, caseInsensitive);
-  // code lanes did not read (a script file, stdin from other commands, a download) may change any file
-  if (facts.code.some((c) => !READ_SOURCES.has(c.source))) return { paths: [projectDir], basis: "unknown-code" };
+  // code lanes did not read (a script file, stdin from other commands, a download), or shell it could not analyse (asked): may change any file
+  if (facts.code.some((c) => !READ_SOURCES.has(c.source)) || facts.unrepresentable.length > 0 || facts.budgetExceeded)
+    return { paths: [projectDir], basis: "unknown-code" };
   if (facts.commands.some((c) => c.program === "git" && GIT_WORKTREE_REWRITES.has(c.view.positionals[0]?.value ?? "")))
     return { paths: [projectDir], basis: "effects" };
   const touched: string[] = [];

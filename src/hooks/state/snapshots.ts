@@ -315,7 +315,8 @@ function gitCapture(root: string, stateDir: string, scope: readonly string[], li
   // the tree: HEAD (or nothing) in a private index, plus the changes
   const dir = snapshotsDir(stateDir);
   ensurePrivateDir(dir);
-  sweepIndexes(dir);
+  // private indexes a killed snapshot left behind (no running snapshot takes a minute)
+  sweepOld(dir, "index-", 60_000);
   const index = join(dir, `index-${process.pid}-${Date.now().toString(36)}.tmp`);
   try {
     const head = git(root, { args: ["read-tree", "HEAD"], indexFile: index, writes: true });
@@ -350,11 +351,11 @@ function gitCapture(root: string, stateDir: string, scope: readonly string[], li
   }
 }
 
-/** Private indexes a killed snapshot left behind (older than a minute: no running snapshot takes that long). */
-function sweepIndexes(dir: string): void {
+/** Removes the files of `dir` whose name starts with `prefix` and that are older than `ageMs`; best effort. */
+function sweepOld(dir: string, prefix: string, ageMs: number): void {
   try {
     for (const name of readdirSync(dir))
-      if (name.startsWith("index-") && name.endsWith(".tmp") && Date.now() - statSync(join(dir, name)).mtimeMs > 60_000)
+      if (name.startsWith(prefix) && Date.now() - statSync(join(dir, name)).mtimeMs > ageMs)
         rmSync(join(dir, name), { force: true });
   } catch {
     // a sweep is best effort
@@ -551,6 +552,8 @@ export function takeSnapshot(
         "update-ref",
       );
     if (call.toolUseId !== undefined) {
+      // markers of calls that never ran (the human said no to an ask) go after a day
+      sweepOld(dirname(pendingPath(stateDir, call.toolUseId)), "", 86_400_000);
       ensurePrivateDir(dirname(pendingPath(stateDir, call.toolUseId)));
       writeFileSync(pendingPath(stateDir, call.toolUseId), id, { mode: 0o600 });
     }
