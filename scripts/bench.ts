@@ -14,8 +14,12 @@
  *    for commands that run code on disk (`make all` with a 300-line Makefile, `bash` of a 200-line
  *    script, read through the real disk view as the hook reads them).
  * 3. Runtime: progress-file update latency (locked read-modify-write), p50 and p99.
+ * 4. Snapshots (issue 25): in a repository of 5,000 committed files with 20 changed (10 edited, 10
+ *    untracked), the PreToolUse hook on `rm -rf src` (keeps a snapshot) and on `ls src` (keeps none),
+ *    interleaved with `node -e 0`.
  *
- * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--baseline DIR` (another
+ * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--snapshots` (section 4
+ * only), `--baseline DIR` (another
  * lanes build, a checkout or its `dist/`, installed into its own project and timed in the same
  * like-for-like rounds: a regression shows as its rows beside this build's).
  */
@@ -38,6 +42,7 @@ const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1] ?? 41) || 41;
 const asJson = args.includes("--json");
+const onlySnapshots = args.includes("--snapshots");
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -308,6 +313,66 @@ function decisionTime(project: string, home: string) {
   };
 }
 
+/** Section 4: the cost of a call that keeps a snapshot and of one that does not, in a repository of 5,000 files. */
+function snapshotCost() {
+  const p = makeProject();
+  const git = (...a: string[]) => {
+    const r = spawnSync("git", a, { cwd: p.dir, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${a.join(" ")}: ${r.stderr}`);
+  };
+  try {
+    git("init", "-q");
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(join(p.dir, "src", `mod${d}`), { recursive: true });
+      for (let f = 0; f < 50; f++)
+        writeFileSync(join(p.dir, "src", `mod${d}`, `file${f}.ts`), `export const v${d}_${f} = ${d * f};\n`.repeat(20));
+    }
+    git("add", "-A");
+    git("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "base");
+    for (let i = 0; i < 10; i++) {
+      writeFileSync(join(p.dir, "src", `mod${i * 7}`, "file3.ts"), `// edited ${i}\n`);
+      writeFileSync(join(p.dir, "src", `mod${i * 9}`, `new${i}.ts`), `// untracked ${i}\n`.repeat(50));
+    }
+    const env = { ...process.env, HOME: p.home, CLAUDE_PROJECT_DIR: p.dir };
+    const pre = join(p.dir, ".claude", "lanes", "dist", "pre-tool-use.cjs");
+    const series: Record<string, () => number> = {
+      "node -e 0": () => timeNode(["-e", "0"], "", process.env),
+      "pre-tool-use Bash `rm -rf src` (keeps a snapshot)": () =>
+        timeNode([pre], hookInput(p.dir, "Bash", { command: "rm -rf src" }), env),
+      "pre-tool-use Bash `ls src` (keeps none)": () =>
+        timeNode([pre], hookInput(p.dir, "Bash", { command: "ls src" }), env),
+    };
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(series).map((k) => [k, []]));
+    for (let i = 0; i < 3; i++) for (const run of Object.values(series)) run();
+    const names = Object.keys(series);
+    for (let i = 0; i < runs; i++)
+      for (const name of i % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(series[name]!());
+    const base = median(samples["node -e 0"]!);
+    return Object.entries(samples).map(([name, xs]) => ({
+      name,
+      medianMs: +median(xs).toFixed(1),
+      ratio: +(median(xs) / base).toFixed(3),
+      overMs: +(median(xs) - base).toFixed(1),
+    }));
+  } finally {
+    rmSync(join(p.dir, ".."), { recursive: true, force: true });
+  }
+}
+
+const snapshotRow = (r: { name: string; medianMs: number; ratio: number; overMs: number }) =>
+  `  ${r.name.padEnd(58)} ${r.medianMs.toFixed(1).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0` +
+  (r.name === "node -e 0" ? "\n" : `  (${r.overMs < 0 ? "-" : "+"}${Math.abs(r.overMs).toFixed(1)} ms)\n`);
+
+if (onlySnapshots) {
+  const rows = snapshotCost();
+  if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, snapshots: rows })}\n`);
+  else {
+    process.stdout.write(`lanes bench (${process.version}, ${runs} rounds): snapshots, 5,000 files, 20 changed\n`);
+    for (const r of rows) process.stdout.write(snapshotRow(r));
+  }
+  process.exit(0);
+}
+
 const project = makeProject();
 const cli = baselineCli();
 const baseline = cli === undefined ? undefined : makeProject(cli);
@@ -317,7 +382,8 @@ try {
   const installed = coldStart(project, true);
   const decisions = decisionTime(project.dir, project.home);
   const runtime = benchProgressUpdates(200);
-  const report = { node: process.version, cold, installed: { cleared, ...installed }, decisions, runtime };
+  const snapshots = snapshotCost();
+  const report = { node: process.version, cold, installed: { cleared, ...installed }, decisions, runtime, snapshots };
   if (asJson) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
@@ -351,6 +417,8 @@ try {
         `decision time in-process, ${name} read from disk x200: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, max ${t.maxMs} ms\n`,
       );
     process.stdout.write(`progress update latency: ${JSON.stringify(runtime)}\n`);
+    process.stdout.write("\nsnapshots in a repository of 5,000 files, 20 changed (median wall time):\n");
+    for (const r of snapshots) process.stdout.write(snapshotRow(r));
   }
 } finally {
   for (const p of [project, baseline]) if (p !== undefined) rmSync(join(p.dir, ".."), { recursive: true, force: true });

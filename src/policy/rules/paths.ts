@@ -212,6 +212,21 @@ export const pathRules: readonly RuleSpec[] = [
     instead: "ask the user to uninstall lanes",
   },
   {
+    // `lanes undo` writes files back over the work tree: the human says when (the model may list and propose)
+    id: "lanes.undo",
+    effect: "ask",
+    command: { program: ["lanes"], args: ["undo"], flags_none: ["--help", "-h", "--dry-run", "--list"] },
+    why: "`lanes undo` writes a snapshot's files back over the work tree, which the user decides",
+    instead: "run `lanes undo --list` or `lanes undo --dry-run` and propose the undo to the user",
+  },
+  {
+    id: "lanes.undo-script",
+    effect: "ask",
+    command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/cli.mjs|*lanes/dist/cli.cjs|*lanes/dist/cli.js", "undo"], flags_none: ["--help", "-h", "--dry-run", "--list"] },
+    why: "`lanes undo` writes a snapshot's files back over the work tree, which the user decides",
+    instead: "run `lanes undo --list` or `lanes undo --dry-run` and propose the undo to the user",
+  },
+  {
     // the human override (src/hooks/state/override.ts): only the hooks write offers and grants, from the human's prompt
     id: "lanes.override",
     effect: "deny",
