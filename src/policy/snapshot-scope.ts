@@ -1,8 +1,8 @@
 /**
  * What of the work tree a call may destroy, from the facts the evaluator already computed: the
  * paths inside the project that a Bash call deletes, truncates, overwrites, edits, moves over or
- * extracts into, and the whole project for code lanes cannot read (a script file, code piped in
- * from other commands). Pure: the guard takes the snapshot (src/hooks/guard/snapshot.ts) only when
+ * extracts into, and the whole project for code lanes cannot read (a file it could not read or a
+ * compiled program it runs, code piped in from other commands). Pure: the guard takes the snapshot (src/hooks/guard/snapshot.ts) only when
  * this is not `undefined`, so a call that destroys nothing costs no git process and no tree walk.
  */
 import { globBase, isWithin } from "../host/paths.ts";
@@ -41,6 +41,12 @@ const GIT_WORKTREE_REWRITES: ReadonlySet<string> = new Set([
 const READ_SOURCES: ReadonlySet<string> = new Set(["literal"]);
 
 /**
+ * Code read from a file on disk or written earlier on the line: read, and its effects in the file
+ * facts, when every file the call runs was read (none unread, none a compiled program).
+ */
+const FILE_SOURCES: ReadonlySet<string> = new Set(["disk", "file", "written-file"]);
+
+/**
  * The scope of a snapshot before the call of `facts` runs in `projectDir`; `undefined` when the call
  * destroys nothing in the project (reads, writes outside it, new files by name only are still kept:
  * a write by name may overwrite). `stateDir` (lanes' own state) is never part of a scope.
@@ -51,10 +57,13 @@ export function snapshotScope(
   stateDir: string,
   caseInsensitive = false,
 ): SnapshotScope | undefined {
-  if (facts.shell === undefined) return undefined;
+  // a file tool is covered by Claude Code's checkpoints; the code a Write or an Edit stores runs later, not now
+  if (facts.shell === undefined || facts.tool !== "Bash") return undefined;
   const inProject = (p: string) => isWithin(p, projectDir, caseInsensitive) && !isWithin(p, stateDir, caseInsensitive);
-  // code lanes did not read (a script file, stdin from other commands, a download), or shell it could not analyse (asked): may change any file
-  if (facts.code.some((c) => !READ_SOURCES.has(c.source)) || facts.unrepresentable.length > 0 || facts.budgetExceeded)
+  // code lanes did not read (stdin from other commands, a download, a file it could not read), or shell it could not analyse (asked): may change any file
+  const filesRead = facts.shell.reads.length > 0 && facts.shell.reads.every((r) => r.outcome === "read" || r.outcome === "missing");
+  const unread = (source: string) => !READ_SOURCES.has(source) && !(filesRead && FILE_SOURCES.has(source));
+  if (facts.code.some((c) => unread(c.source)) || facts.unrepresentable.length > 0 || facts.budgetExceeded)
     return { paths: [projectDir], basis: "unknown-code" };
   if (facts.commands.some((c) => c.program === "git" && GIT_WORKTREE_REWRITES.has(c.view.positionals[0]?.value ?? "")))
     return { paths: [projectDir], basis: "effects" };
