@@ -426,10 +426,21 @@ function execCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
     return all.map((words) => ({ ...base, args: words.map((w) => w.value), exec: { kind: "argv", argv: words } }));
   };
   if (spec.exec === "signal") {
+    if (spec.pids === "every") {
+      const every = [
+        { text: "kill", value: "kill" },
+        { text: "--", value: "--" },
+        { text: "-1", value: "-1" },
+      ];
+      return [{ ...base, args: every.map((w) => w.value), exec: { kind: "argv", argv: every } }];
+    }
+    const made = e.callee.t === "lib" ? e.callee.calls[0]?.args[0] : undefined;
     const pids =
-      spec.paths === "from-1"
-        ? e.args.slice(1)
-        : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => e.args[i] ?? UNKNOWN);
+      spec.pids === "constructor"
+        ? [made ?? UNKNOWN]
+        : spec.paths === "from-1"
+          ? e.args.slice(1)
+          : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => e.args[i] ?? UNKNOWN);
     const words = (pids.length === 0 ? [UNKNOWN] : pids).map((p): CodeWord => {
       const integer =
         p.t === "num" && Number.isInteger(p.v) ? String(p.v) : p.t === "str" && /^-?\d+$/.test(p.v) ? p.v : undefined;

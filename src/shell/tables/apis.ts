@@ -32,6 +32,12 @@ export interface ApiSpec {
   readonly recursiveOption?: string;
   /** For `exec` APIs: how the command is given. */
   readonly exec?: ExecForm;
+  /**
+   * For a signal sent by a method of a process object: its pid is the first argument of the call
+   * that made the object (`psutil.Process(1).kill()`), or the object is each of every process
+   * (`for p in psutil.process_iter(): p.kill()`, reported as `kill -- -1`).
+   */
+  readonly pids?: "constructor" | "every";
   /** Which arguments are paths (or, for a signal, process ids): indices, or `"all"` (perl `unlink LIST`), or `"from-1"` (perl `chmod MODE, LIST`). Default `[0]`. */
   readonly paths?: readonly number[] | "all" | "from-1";
   /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
@@ -76,8 +82,17 @@ const move: ApiSpec = { access: "delete", recursive: true, also: { access: "writ
 /** `os.kill(pid, sig)`: the pids are the first argument; `Process.kill(sig, *pids)`: from the second. */
 const signal = (pids: ApiSpec["paths"]): ApiSpec => ({ access: "exec", exec: "signal", paths: pids });
 
+/** The methods of a process object that send it a signal. */
+const processSignals = (object: string, pids: NonNullable<ApiSpec["pids"]>): Record<string, ApiSpec> =>
+  Object.fromEntries(
+    ["kill", "terminate", "send_signal", "suspend"].map((m) => [`${object}.${m}`, { access: "exec", exec: "signal", pids }]),
+  );
+
 const PYTHON: LanguageApis = {
   apis: {
+    ...processSignals("psutil.Process()", "constructor"),
+    ...processSignals("psutil.process_iter()[]", "every"),
+    ...processSignals("psutil.process_iter()", "every"),
     "shutil.rmtree": del({ recursive: true }),
     "os.remove": del(),
     "os.unlink": del(),
