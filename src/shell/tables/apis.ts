@@ -74,6 +74,8 @@ const del = (extra: Partial<ApiSpec> = {}): ApiSpec => ({ access: "delete", ...e
 const write: ApiSpec = { access: "write" };
 const read: ApiSpec = { access: "read" };
 const chmod: ApiSpec = { access: "chmod" };
+/** Reads the names in a directory (`os.listdir`, `fs.readdirSync`): judged as `ls` of it. */
+const list: ApiSpec = { access: "list" };
 const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
 /** Reads the source (argument 0), writes the destination (argument 1). */
 const copy = (recursive = false): ApiSpec => ({ access: "read", recursive, also: { access: "write", paths: [1], recursive } });
@@ -90,6 +92,11 @@ const processSignals = (object: string, pids: NonNullable<ApiSpec["pids"]>): Rec
 
 const PYTHON: LanguageApis = {
   apis: {
+    "os.listdir": list,
+    "os.scandir": list,
+    "os.walk": { access: "list", recursive: true },
+    "os.fwalk": { access: "list", recursive: true },
+    "pathlib.Path.iterdir": list,
     ...processSignals("psutil.Process()", "constructor"),
     ...processSignals("psutil.process_iter()[]", "every"),
     ...processSignals("psutil.process_iter()", "every"),
@@ -168,6 +175,7 @@ const PYTHON: LanguageApis = {
     write_bytes: "pathlib.Path.write_bytes",
     read_text: "pathlib.Path.read_text",
     read_bytes: "pathlib.Path.read_bytes",
+    iterdir: "pathlib.Path.iterdir",
   },
   pathReceivers: ["pathlib.Path", "pathlib.PosixPath"],
   loaders: ["__import__", "importlib.import_module"],
@@ -175,6 +183,12 @@ const PYTHON: LanguageApis = {
 
 const NODE: LanguageApis = {
   apis: {
+    "fs.readdirSync": { access: "list", recursiveOption: "recursive" },
+    "fs.readdir": { access: "list", recursiveOption: "recursive" },
+    "fs.promises.readdir": { access: "list", recursiveOption: "recursive" },
+    "fs.opendirSync": list,
+    "fs.opendir": list,
+    "fs.promises.opendir": list,
     "fs.rmSync": del({ recursiveOption: "recursive" }),
     "fs.rm": del({ recursiveOption: "recursive" }),
     "fs.promises.rm": del({ recursiveOption: "recursive" }),
