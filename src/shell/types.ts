@@ -208,8 +208,8 @@ export interface InterpreterCall {
   readonly command: number;
   /** Canonical API name from the language table, e.g. `shutil.rmtree`, `fs.rmSync`, `unlink`. */
   readonly api: string;
-  /** What the API does to its path arguments. */
-  readonly access: "delete" | "write" | "read" | "exec" | "chmod";
+  /** What the API does to its path arguments (`list`: reads the names in a directory, `os.listdir`). */
+  readonly access: "delete" | "write" | "read" | "exec" | "chmod" | "list";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
   /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */

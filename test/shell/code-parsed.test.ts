@@ -18,8 +18,11 @@ function shown(c: FoundCall): string {
   );
   return `${c.api}(${args.join(", ")})`;
 }
+/** What the code changes or runs: listings (`os.listdir`, judged as `ls`) are asserted in test/cases/run-more.yaml. */
 const calls = (language: "python" | "node", code: string, argv?: string[]): string[] =>
-  (findCalls(code, language, () => undefined, { ...env, ...(argv !== undefined && { argv }) }) ?? []).map(shown);
+  (findCalls(code, language, () => undefined, { ...env, ...(argv !== undefined && { argv }) }) ?? [])
+    .filter((c) => c.access !== "list")
+    .map(shown);
 
 describe("interpreter code, parsed", () => {
   const cases: [string, "python" | "node", string, string[]][] = [

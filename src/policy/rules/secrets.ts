@@ -390,6 +390,16 @@ export const secretRules: readonly RuleSpec[] = [
     instead: "there is no safe form of this; ask the user",
   },
   {
+    id: "net.shell-to-socket",
+    effect: "deny",
+    pipe: {
+      from: ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "pwsh"],
+      to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"],
+    },
+    why: "it pipes a shell on this machine to a network socket (a named pipe or the socket feeds its input back: a reverse shell)",
+    instead: "there is no safe form of this; ask the user",
+  },
+  {
     id: "net.socat-exec",
     effect: "deny",
     command: { program: ["socat"], args: ["**", "exec:*|system:*|*,exec:*|*:exec:*"] },

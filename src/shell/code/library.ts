@@ -55,6 +55,10 @@ export interface FoundCall {
   readonly cwd?: string;
   /** The call as written. */
   readonly text: string;
+  /** For a write: the text it writes, when known (`appendFileSync(p, "...")`, `open(p, "a").write("...")`). */
+  readonly content?: string;
+  /** Only the content it stores is news: the path's write is another call's (`open(p, "a")` of `open(p, "a").write(...)`). */
+  readonly storesOnly?: boolean;
 }
 
 /** What code sends to a network peer: where, and the variables whose values go as data. */
@@ -367,7 +371,9 @@ function fileCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
     exec: undefined,
     text: e.text,
   };
-  const out = [main];
+  // `fs.appendFileSync(p, TEXT)`, `Path(p).write_text(TEXT)`: the text the write stores
+  const written = access === "write" ? positional[recv !== undefined ? 0 : 1] : undefined;
+  const out = [written?.t === "str" && spec.mode === undefined ? { ...main, content: written.v } : main];
   // copies and moves also write their destination
   if (spec.also !== undefined) {
     const all = recv !== undefined ? [recv.p, ...positional] : positional;
@@ -426,10 +432,21 @@ function execCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
     return all.map((words) => ({ ...base, args: words.map((w) => w.value), exec: { kind: "argv", argv: words } }));
   };
   if (spec.exec === "signal") {
+    if (spec.pids === "every") {
+      const every = [
+        { text: "kill", value: "kill" },
+        { text: "--", value: "--" },
+        { text: "-1", value: "-1" },
+      ];
+      return [{ ...base, args: every.map((w) => w.value), exec: { kind: "argv", argv: every } }];
+    }
+    const made = e.callee.t === "lib" ? e.callee.calls[0]?.args[0] : undefined;
     const pids =
-      spec.paths === "from-1"
-        ? e.args.slice(1)
-        : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => e.args[i] ?? UNKNOWN);
+      spec.pids === "constructor"
+        ? [made ?? UNKNOWN]
+        : spec.paths === "from-1"
+          ? e.args.slice(1)
+          : (Array.isArray(spec.paths) ? spec.paths : [0]).map((i) => e.args[i] ?? UNKNOWN);
     const words = (pids.length === 0 ? [UNKNOWN] : pids).map((p): CodeWord => {
       const integer =
         p.t === "num" && Number.isInteger(p.v) ? String(p.v) : p.t === "str" && /^-?\d+$/.test(p.v) ? p.v : undefined;
@@ -832,6 +849,24 @@ export function libraryCalls(events: readonly CodeEvent[], language: Language): 
   const out: FoundCall[] = [];
   const apis = LANGUAGE_APIS[language];
   for (const e of events) {
+    // `open(p, "a").write(TEXT)`, `with open(p, "w") as f: f.write(TEXT)`: the text stored at `p`
+    if (language === "python" && e.name === "open().write" && e.callee.t === "lib") {
+      const [path, mode] = e.callee.calls[0]?.args ?? [];
+      const text = e.args[0];
+      const modeText = mode === undefined ? "r" : mode.t === "str" ? mode.v : "";
+      if (path?.t === "str" && text?.t === "str" && /[wa]/.test(modeText))
+        out.push({
+          api: "open().write",
+          access: "write",
+          recursive: false,
+          overwrite: modeText.includes("w"),
+          args: [path.v],
+          exec: undefined,
+          text: e.text,
+          content: text.v,
+          storesOnly: true,
+        });
+    }
     const key = apiKey(e.name, language);
     if (key !== undefined) {
       const spec = apis.apis[key] as ApiSpec;

@@ -331,6 +331,52 @@ function stringVariables(tokens: readonly CodeToken[]): Map<string, { value: str
   return out;
 }
 
+/** The longest call inlined for a variable (tokens). */
+const MAX_INLINED = 48;
+
+/**
+ * Variables assigned exactly once, at the top level, to one call (`my @keys = glob("~/.ssh/*")`):
+ * each later use, where a value is read, becomes that call (`unlink @keys` → `unlink
+ * glob("~/.ssh/*")`), so what a call of the tables takes is known through the variable.
+ */
+function inlineCalls(tokens: readonly CodeToken[]): { tokens: CodeToken[]; changed: boolean } {
+  const assigned = new Map<string, { call: CodeToken[] | undefined; at: number }>();
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as CodeToken;
+    if (t.kind === "punct" && (t.text === "(" || t.text === "[" || t.text === "{")) depth++;
+    else if (t.kind === "punct" && (t.text === ")" || t.text === "]" || t.text === "}")) depth--;
+    if (depth !== 0 || t.kind !== "var" || !isPunct(tokens[i + 1], "=")) continue;
+    const head = tokens[i + 2];
+    const close = head?.kind === "name" && isPunct(tokens[i + 3], "(") ? closing(tokens, i + 3) : -1;
+    const after = close < 0 ? undefined : tokens[close + 1];
+    const complete = close > 0 && (after === undefined || after.kind === "newline" || isPunct(after, ";"));
+    const call = complete && close - i - 1 <= MAX_INLINED ? tokens.slice(i + 2, close + 1) : undefined;
+    assigned.set(t.text, assigned.has(t.text) ? { call: undefined, at: i } : { call, at: close });
+  }
+  const calls = [...assigned].filter(([, a]) => a.call !== undefined);
+  if (calls.length === 0) return { tokens: [...tokens], changed: false };
+  const by = new Map(calls);
+  let changed = false;
+  const out: CodeToken[] = [];
+  tokens.forEach((t, i) => {
+    const a = t.kind === "var" ? by.get(t.text) : undefined;
+    const before = tokens[i - 1];
+    if (
+      a?.call === undefined ||
+      i <= a.at ||
+      isPunct(tokens[i + 1], "=") ||
+      (before !== undefined && before.kind === "name" && DECLARERS.has(before.text))
+    ) {
+      out.push(t);
+      return;
+    }
+    changed = true;
+    out.push(...a.call);
+  });
+  return { tokens: out, changed };
+}
+
 /** Uses of variables assigned a string once become that string. */
 function rewriteVariables(tokens: readonly CodeToken[]): { tokens: CodeToken[]; changed: boolean } {
   const vars = stringVariables(tokens);
@@ -449,10 +495,11 @@ export function knownValues(
   // a few rounds: a variable may hold a known expression, a join may take a variable
   for (let round = 0; round < 3; round++) {
     const expressions = rewriteExpressions(current, table, names, env);
-    const variables = rewriteVariables(expressions.tokens);
+    const inlined = round === 0 ? inlineCalls(expressions.tokens) : { tokens: expressions.tokens, changed: false };
+    const variables = rewriteVariables(inlined.tokens);
     const templates = rewriteTemplates(variables.tokens, language, table, names, env);
     current = templates.tokens;
-    if (!expressions.changed && !variables.changed && !templates.changed) break;
+    if (!expressions.changed && !inlined.changed && !variables.changed && !templates.changed) break;
   }
   return current;
 }

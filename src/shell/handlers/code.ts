@@ -24,7 +24,8 @@ import {
   type Invocation,
 } from "../walk/context.ts";
 import type { Walk, WrittenFile } from "./contract.ts";
-import { noteFile, readCode, unreadCode } from "./on-disk.ts";
+import { absolute, noteFile, readCode, unreadCode } from "./on-disk.ts";
+import { judgeStored } from "./stored.ts";
 import { remoteCodeIn } from "./remote-code.ts";
 import { extensionLanguage, pythonModule } from "./scripts.ts";
 import { EXTENSION_RUNNERS } from "../tables/runners.ts";
@@ -830,16 +831,26 @@ export function interpreterCode(
     return;
   }
   for (const call of found) {
-    w.addCall({
-      language,
-      command: host,
-      api: call.api,
-      access: call.access,
-      recursive: call.recursive,
-      ...(call.overwrite && { overwrite: true }),
-      args: call.args,
-      ...(call.details !== undefined && { details: call.details }),
-    });
+    if (call.storesOnly !== true)
+      w.addCall({
+        language,
+        command: host,
+        api: call.api,
+        access: call.access,
+        recursive: call.recursive,
+        ...(call.overwrite && { overwrite: true }),
+        args: call.args,
+        ...(call.details !== undefined && { details: call.details }),
+      });
+    const stored = call.content !== undefined && call.access === "write" ? call.args[0] : undefined;
+    const path = stored === undefined ? undefined : absolute(stored, ctx.state.cwd);
+    if (path !== undefined && call.content !== undefined) {
+      // code the call stores for later (a shell startup file, a Makefile): judged as that code
+      const disk = readCode(w, path, undefined);
+      const before = disk?.kind === "text" ? disk.text : undefined;
+      const text = call.overwrite ? call.content : (before ?? "") + call.content;
+      judgeStored(w, { path, text, before, host, base: emptyBase(call.text), ctx, interpreter: call.api });
+    }
     const exec = call.exec;
     if (exec === undefined) continue;
     const state = copyState(ctx.state);

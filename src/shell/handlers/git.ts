@@ -80,7 +80,7 @@ const CONFIG: Slot<Map<string, string>> = { create: () => new Map() };
  * `rebase --exec` through {@link embedded}). `git tag -d $(git tag -l)` deletes every tag (`listings.ts`).
  */
 export function git(w: Walk, given: Invocation): void {
-  const inv = deleteEveryListed(w, given);
+  const inv = withEnvConfig(deleteEveryListed(w, given));
   const { words } = inv;
   const view = detailedView(
     "git",
@@ -142,6 +142,34 @@ export function git(w: Walk, given: Invocation): void {
   embedded(w, { ...inv, words: expanded }, host);
   runs(w, { ...inv, words: expanded }, host);
   gitHooks(w, { ...inv, words: expanded }, host, config);
+}
+
+/** The longest `GIT_CONFIG_COUNT` read: a larger count is bounded, not followed to its end. */
+const MAX_ENV_CONFIG = 32;
+
+/**
+ * `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm -rf ~' git x`: configuration
+ * given in the environment (on the command or exported earlier on the line) is what `git -c
+ * KEY=VALUE` gives, so it is added to the words as such and analysed the same way.
+ */
+function withEnvConfig(inv: Invocation): Invocation {
+  const given = new Map(inv.base.assignments.map((a) => [a.name, a.value.value]));
+  const value = (name: string): string | undefined => {
+    if (given.has(name)) return given.get(name);
+    const bound = inv.ctx.state.vars.get(name);
+    return bound?.set === true ? bound.value : undefined;
+  };
+  const count = Number.parseInt(value("GIT_CONFIG_COUNT") ?? "", 10);
+  if (!Number.isInteger(count) || count <= 0) return inv;
+  const added: ArgWord[] = [];
+  for (let i = 0; i < Math.min(count, MAX_ENV_CONFIG); i++) {
+    const key = value(`GIT_CONFIG_KEY_${i}`);
+    const val = value(`GIT_CONFIG_VALUE_${i}`);
+    if (key === undefined || val === undefined) continue;
+    added.push(synthetic("-c"), synthetic(`${key}=${val}`));
+  }
+  if (added.length === 0) return inv;
+  return { ...inv, words: [...inv.words.slice(0, 1), ...added, ...inv.words.slice(1)] };
 }
 
 /** Values git reads as boolean false (`git config --type=bool`). */

@@ -185,9 +185,15 @@ function namedProcesses(w: Walk, producers: readonly number[]): string[] | undef
   return listed && selections === 1 && names.length > 0 ? names : undefined;
 }
 
-/** A word that is `$PPID` alone: at the top of the line, the parent of the Bash tool's shell, the client. */
-const isParentPid = (x: ArgWord, depth: number): boolean =>
-  depth === 0 && x.word.value === undefined && ["$PPID", "${PPID}"].includes(x.word.text.replaceAll('"', ""));
+/**
+ * A word that is `$PPID` alone: at the top of the line, the parent of the Bash tool's shell, the client;
+ * in the code of an interpreter the line runs (`os.kill(os.getppid(), 9)`, `process.kill(process.ppid)`),
+ * the interpreter's parent, the client as well (the shell execs a lone command)
+ */
+const isParentPid = (x: ArgWord, ctx: Invocation["ctx"]): boolean =>
+  (ctx.depth === 0 || (ctx.depth === 1 && ctx.via.at(-1) === "interpreter")) &&
+  x.word.value === undefined &&
+  ["$PPID", "${PPID}"].includes(x.word.text.replaceAll('"', ""));
 
 /**
  * `kill`'s words with every whole substitution that lists every process replaced by `-- -1`, and
@@ -209,7 +215,7 @@ export function killEveryProcess(w: Walk, inv: Invocation): Invocation {
     if (listsEveryProcess(w, producers)) return [synthetic("--"), synthetic("-1")];
     return namedProcesses(w, producers)?.map(synthetic);
   });
-  const depth = inv.ctx.depth;
-  if (!listed.words.some((x) => isParentPid(x, depth))) return listed;
-  return { ...listed, words: listed.words.map((x) => (isParentPid(x, depth) ? synthetic(CLIENT) : x)) };
+  const ctx = inv.ctx;
+  if (!listed.words.some((x) => isParentPid(x, ctx))) return listed;
+  return { ...listed, words: listed.words.map((x) => (isParentPid(x, ctx) ? synthetic(CLIENT) : x)) };
 }

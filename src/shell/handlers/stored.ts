@@ -238,6 +238,9 @@ function unitsOf(w: Walk, kind: StoredKind, text: string, path: string, shown: s
       for (const l of plan.lines) by.set(l.task, [...(by.get(l.task) ?? []), { code: l.code, shown: l.file, line: 0 }]);
       return [...by].map(([key, lines]) => ({ key, lines, dir }));
     }
+    case "startup":
+      // a shell startup file: every later interactive shell runs it, and the aliases it defines
+      return [{ key: "startup", lines: [{ code: startupCode(text), shown, line: 1 }], dir: w.options.home ?? dir }];
     case "hook":
       return [
         {
@@ -262,7 +265,18 @@ const STORED_AS: Readonly<Record<StoredKind, string>> = {
   just: "justfile",
   task: "Taskfile",
   hook: "git hook",
+  startup: "shell startup file",
 };
+
+/**
+ * A shell startup file's code with the body of each alias it defines added after it: the user
+ * runs them later (`alias sudo='rm -rf /'` is `rm -rf /` at the next `sudo`).
+ */
+function startupCode(text: string): string {
+  const bodies: string[] = [];
+  for (const m of text.matchAll(/^\s*alias\s+[^=\s]+=(?:'([^']*)'|"([^"$`\\]*)")/gm)) bodies.push(m[1] ?? m[2] ?? "");
+  return bodies.length === 0 ? text : `${text}\n${bodies.join("\n")}\n`;
+}
 
 /**
  * Code stored in the file at `path` (`text`, replacing `before`, the file's text on disk), judged
@@ -283,6 +297,9 @@ export function judgeStored(
 ): boolean {
   const kind = storedKind(o.path);
   if (kind === undefined) return false;
+  // a startup file appended to: only what the change adds is judged (what it held ran already)
+  if (kind === "startup" && o.before !== undefined && o.text.startsWith(o.before))
+    return judgeStored(w, { ...o, text: o.text.slice(o.before.length), before: undefined });
   const shown = shownPath(w, o.path);
   const was = new Map(
     (o.before === undefined ? [] : unitsOf(w, kind, o.before, o.path, shown)).map((u) => [

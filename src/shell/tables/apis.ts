@@ -32,6 +32,12 @@ export interface ApiSpec {
   readonly recursiveOption?: string;
   /** For `exec` APIs: how the command is given. */
   readonly exec?: ExecForm;
+  /**
+   * For a signal sent by a method of a process object: its pid is the first argument of the call
+   * that made the object (`psutil.Process(1).kill()`), or the object is each of every process
+   * (`for p in psutil.process_iter(): p.kill()`, reported as `kill -- -1`).
+   */
+  readonly pids?: "constructor" | "every";
   /** Which arguments are paths (or, for a signal, process ids): indices, or `"all"` (perl `unlink LIST`), or `"from-1"` (perl `chmod MODE, LIST`). Default `[0]`. */
   readonly paths?: readonly number[] | "all" | "from-1";
   /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
@@ -68,6 +74,8 @@ const del = (extra: Partial<ApiSpec> = {}): ApiSpec => ({ access: "delete", ...e
 const write: ApiSpec = { access: "write" };
 const read: ApiSpec = { access: "read" };
 const chmod: ApiSpec = { access: "chmod" };
+/** Reads the names in a directory (`os.listdir`, `fs.readdirSync`): judged as `ls` of it. */
+const list: ApiSpec = { access: "list" };
 const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
 /** Reads the source (argument 0), writes the destination (argument 1). */
 const copy = (recursive = false): ApiSpec => ({ access: "read", recursive, also: { access: "write", paths: [1], recursive } });
@@ -76,8 +84,22 @@ const move: ApiSpec = { access: "delete", recursive: true, also: { access: "writ
 /** `os.kill(pid, sig)`: the pids are the first argument; `Process.kill(sig, *pids)`: from the second. */
 const signal = (pids: ApiSpec["paths"]): ApiSpec => ({ access: "exec", exec: "signal", paths: pids });
 
+/** The methods of a process object that send it a signal. */
+const processSignals = (object: string, pids: NonNullable<ApiSpec["pids"]>): Record<string, ApiSpec> =>
+  Object.fromEntries(
+    ["kill", "terminate", "send_signal", "suspend"].map((m) => [`${object}.${m}`, { access: "exec", exec: "signal", pids }]),
+  );
+
 const PYTHON: LanguageApis = {
   apis: {
+    "os.listdir": list,
+    "os.scandir": list,
+    "os.walk": { access: "list", recursive: true },
+    "os.fwalk": { access: "list", recursive: true },
+    "pathlib.Path.iterdir": list,
+    ...processSignals("psutil.Process()", "constructor"),
+    ...processSignals("psutil.process_iter()[]", "every"),
+    ...processSignals("psutil.process_iter()", "every"),
     "shutil.rmtree": del({ recursive: true }),
     "os.remove": del(),
     "os.unlink": del(),
@@ -153,6 +175,7 @@ const PYTHON: LanguageApis = {
     write_bytes: "pathlib.Path.write_bytes",
     read_text: "pathlib.Path.read_text",
     read_bytes: "pathlib.Path.read_bytes",
+    iterdir: "pathlib.Path.iterdir",
   },
   pathReceivers: ["pathlib.Path", "pathlib.PosixPath"],
   loaders: ["__import__", "importlib.import_module"],
@@ -160,6 +183,12 @@ const PYTHON: LanguageApis = {
 
 const NODE: LanguageApis = {
   apis: {
+    "fs.readdirSync": { access: "list", recursiveOption: "recursive" },
+    "fs.readdir": { access: "list", recursiveOption: "recursive" },
+    "fs.promises.readdir": { access: "list", recursiveOption: "recursive" },
+    "fs.opendirSync": list,
+    "fs.opendir": list,
+    "fs.promises.opendir": list,
     "fs.rmSync": del({ recursiveOption: "recursive" }),
     "fs.rm": del({ recursiveOption: "recursive" }),
     "fs.promises.rm": del({ recursiveOption: "recursive" }),

@@ -1,6 +1,6 @@
 /**
  * The files that hold code a tool runs later (`Makefile`, `package.json`, a justfile, a
- * Taskfile, a git hook), by name: writing one stores code (`handlers/stored.ts`). Small on
+ * Taskfile, a git hook, a shell startup file every later shell runs), by name: writing one stores code (`handlers/stored.ts`). Small on
  * purpose: the evaluator reads it for every Write and Edit, before the shell analysis is loaded
  * (`stored-kind.ts`). Data only.
  */
@@ -15,7 +15,7 @@ export const GIT_HOOK_NAMES: readonly string[] = [
 ];
 
 /** What a file that holds code a tool runs later is, by its name (`Makefile`, `package.json`). */
-export type StoredKind = "make" | "package" | "deno" | "just" | "task" | "hook";
+export type StoredKind = "make" | "package" | "deno" | "just" | "task" | "hook" | "startup";
 
 // prettier-ignore
 /** Files by name whose code a runner runs later: writing one stores that code. */
@@ -24,6 +24,9 @@ export const STORED_FILES: Readonly<Record<string, StoredKind>> = {
   "package.json": "package", "deno.json": "deno", "deno.jsonc": "deno",
   justfile: "just", Justfile: "just", ".justfile": "just", JUSTFILE: "just",
   "Taskfile.yml": "task", "taskfile.yml": "task", "Taskfile.yaml": "task", "taskfile.yaml": "task",
+  ".bashrc": "startup", ".bash_profile": "startup", ".bash_login": "startup", ".bash_logout": "startup",
+  ".bash_aliases": "startup", ".profile": "startup", ".zshrc": "startup", ".zshenv": "startup", ".zprofile": "startup",
+  ".zlogin": "startup", ".zlogout": "startup", ".kshrc": "startup", ".mkshrc": "startup", ".envrc": "startup",
   "Taskfile.dist.yml": "task", "taskfile.dist.yml": "task", "Taskfile.dist.yaml": "task", "taskfile.dist.yaml": "task",
 };
 
