@@ -100,7 +100,7 @@ rules: []
 
 const STARTER_TESTS = `# yaml-language-server: $schema=./lanes/schemas/lanes-test.schema.json
 # lanes test: tool calls and the decision (deny | ask | none) and rule ids your team expects.
-# Run \`npx lanes test\` (or \`node .claude/lanes/dist/cli.mjs test\`) in CI: a policy edit that loosens
+# Run \`node .claude/lanes/dist/cli.mjs test\` in CI: a policy edit that loosens
 # or tightens something by accident fails the build. Add a case for every rule your team relies on.
 cases:
   - { command: "rm -rf /", decision: deny, rules: [fs.delete-root] }

@@ -9,7 +9,7 @@ import { ensureTracked } from "../../install/git-ignore.ts";
 import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
-import { LANES_VERSION } from "../../host/version.ts";
+import { INIT_COMMAND, LANES_VERSION, PACKAGE_NAME } from "../../host/version.ts";
 import { CliError, type Command } from "../types.ts";
 
 const usage = `usage: lanes init [dir] [options]
@@ -38,7 +38,7 @@ export const initCommand: Command = {
     const root = packRoot();
     if (root === undefined)
       throw new CliError(
-        "cannot find the lanes package this command runs from: run `npx lanes init` from a lanes checkout or npm install",
+        `this lanes CLI has no pack to install from (the copy under .claude/lanes/ runs the installed guard only): run \`${INIT_COMMAND}\` where ${PACKAGE_NAME} is a dev dependency, or \`node <lanes checkout>/dist/cli.mjs init <dir>\``,
       );
 
     const plan = planInstall({
