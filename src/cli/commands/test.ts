@@ -40,6 +40,12 @@ export const testCommand: Command = {
     const projectDir = findProjectDir(ctx.cwd, ctx.env);
     const file = resolve(ctx.cwd, positionals[0] ?? `${projectDir}/.claude/lanes.test.yaml`);
     const shown = relative(ctx.cwd, file) || file;
+    if (!existsSync(file) && positionals[0] !== undefined && !/\.ya?ml$/.test(positionals[0]))
+      throw new CliError(
+        `\`${positionals[0]}\` is not a test table: \`lanes test\` runs a file of cases; to judge one command, did you mean \`lanes check ${JSON.stringify(positionals[0])}\`?`,
+        64,
+        usage,
+      );
     if (!existsSync(file))
       throw new CliError(
         `\`${shown}\` does not exist: write a table of cases (see \`lanes test --help\`), or run \`lanes init\` for the starter`,
