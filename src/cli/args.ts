@@ -16,7 +16,8 @@ export function parseCommandArgs<O extends Options>(
   try {
     return parseArgs({ args: joinDashValues(args, options), options, allowPositionals, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0]!.replace(/\.$/, "") : String(error);
+    const message =
+      error instanceof Error ? error.message.split("\n")[0]!.split(". ")[0]!.replace(/\.$/, "") : String(error);
     throw new CliError(message.charAt(0).toLowerCase() + message.slice(1), 64, usage.trimEnd());
   }
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_NAME } from "../host/version.ts";
 
 /** The directory holding lanes' `package.json`, searched upwards from this module. */
 export function packRoot(): string | undefined {
@@ -14,7 +15,7 @@ export function packRoot(): string | undefined {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "lanes") return dir;
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === PACKAGE_NAME) return dir;
       } catch {
         // not ours
       }

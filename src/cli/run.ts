@@ -1,4 +1,5 @@
 import { commands } from "./commands/index.ts";
+import { didYouMean } from "./suggest.ts";
 import { CliError, type CliContext, type Command } from "./types.ts";
 import { LANES_VERSION } from "../host/version.ts";
 
@@ -9,6 +10,18 @@ function renderHelp(): string {
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `usage: lanes <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nrun \`lanes <command> --help\` for a command's options\n\n${EXIT_CODES}\n`;
 }
+
+/** Commands of similar tools a user may try, and lanes' name for each. */
+const PEER_COMMANDS: Readonly<Record<string, string>> = {
+  explain: "check",
+  status: "doctor",
+  install: "init",
+  setup: "init",
+  remove: "uninstall",
+  audit: "log",
+  list: "rules",
+  validate: "lint",
+};
 
 /** The exit codes of every command. */
 export const EXIT_CODES = `exit codes: 0 success; 1 the command failed (doctor: the guard is not fully active); 2 check: the call would be denied; 3 check: it would be asked; 64 usage error (unknown command or option, bad argument); 70 internal error (please report it)`;
@@ -35,7 +48,15 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   }
   const command = find(name);
   if (command === undefined) {
-    ctx.err(`lanes: unknown command \`${name}\`: run \`lanes help\` for the list\n`);
+    const peer = PEER_COMMANDS[name];
+    const hint =
+      peer !== undefined
+        ? `: lanes calls it \`lanes ${peer}\``
+        : didYouMean(
+            name,
+            commands.map((c) => c.name),
+          );
+    ctx.err(`lanes: unknown command \`${name}\`${hint}: run \`lanes help\` for the list\n`);
     return 64;
   }
   // every command accepts --help (before `--`, which ends the options)
@@ -48,8 +69,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     return (await command.run(rest, ctx)) ?? 0;
   } catch (error) {
     if (error instanceof CliError) {
-      ctx.err(`lanes ${command.name}: ${error.message}\n`);
-      if (error.help !== undefined) ctx.err(`${error.help}\n`);
+      // a usage error is one line and a pointer, not the whole usage
+      if (error.code === 64 && error.help !== undefined)
+        ctx.err(`lanes ${command.name}: ${error.message}: see \`lanes ${command.name} --help\`\n`);
+      else {
+        ctx.err(`lanes ${command.name}: ${error.message}\n`);
+        if (error.help !== undefined) ctx.err(`${error.help}\n`);
+      }
       return error.code;
     }
     const message = error instanceof Error ? error.message : String(error);

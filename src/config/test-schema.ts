@@ -20,9 +20,19 @@ export const TestCase = z
       .array(z.string())
       .optional()
       .describe("The rule ids that decide it (exactly these; omit to check only the decision)."),
+    rules_include: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .describe(
+        "Rule ids that must be among those that decide it (at least these: the repository's own settings or policy may add more).",
+      ),
   })
   .strict()
-  .refine((c) => c.command !== undefined || c.input !== undefined, { message: "give `command` (Bash) or `input`" });
+  .refine((c) => c.command !== undefined || c.input !== undefined, { message: "give `command` (Bash) or `input`" })
+  .refine((c) => c.rules === undefined || c.rules_include === undefined, {
+    message: "give `rules` (exactly these) or `rules_include` (at least these), not both",
+  });
 
 export const TestFile = z
   .object({ cases: z.array(TestCase).min(1).describe("The tool calls and what the team expects of each.") })

@@ -12,6 +12,7 @@ import { settingsFiles, type Env, type SettingsFile } from "../host/env.ts";
 import { hasPolicySources } from "../hooks/guard/policy.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
+import { INIT_COMMAND } from "../host/version.ts";
 import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
 import { readInstallRecord } from "./record.ts";
 import { DIST_FILES, hookWiring, LANES_MARKER, projectCommand, type HookHandler } from "./wiring.ts";
@@ -204,7 +205,7 @@ function installCheck({ project, plugin, userLevel }: Survey): Check[] {
       id: "install",
       status: "fail",
       message: "lanes is not installed here: no lanes hooks in .claude/settings.json, no lanes plugin enabled",
-      fix: "run `npx lanes init`",
+      fix: `run \`${INIT_COMMAND}\``,
     },
   ];
 }
@@ -219,7 +220,7 @@ function hookFilesCheck({ project, paths }: Survey): Check[] {
         id: "hooks",
         status: "fail",
         message: `hook files missing: ${missing.map((m) => `.claude/lanes/dist/${m}`).join(", ")}`,
-        fix: "run `npx lanes init` and commit .claude/",
+        fix: `run \`${INIT_COMMAND}\` and commit .claude/`,
       },
     ];
   return [{ id: "hooks", status: "ok", message: `${DIST_FILES.length} hook files in .claude/lanes/dist/` }];
@@ -242,7 +243,7 @@ function wiringCheck({ project, options }: Survey): Check[] {
           id: "wiring",
           status: want.onFailure === "block" ? "fail" : "warn",
           message: `no lanes ${event} hook in .claude/settings.json`,
-          fix: "run `npx lanes init`",
+          fix: `run \`${INIT_COMMAND}\``,
         });
         continue;
       }
@@ -251,14 +252,14 @@ function wiringCheck({ project, options }: Survey): Check[] {
           id: "wiring",
           status: "warn",
           message: `the ${event} hook command differs from what lanes ${options.lanesVersion} writes (an older install?)`,
-          fix: "run `npx lanes init` to update it",
+          fix: `run \`${INIT_COMMAND}\` to update it`,
         });
       if (want.onFailure === "block" && have.handler["onFailure"] !== "block")
         problems.push({
           id: "wiring",
           status: "fail",
           message: `the ${event} hook lacks \`onFailure: "block"\`: a crash or timeout lets the call through`,
-          fix: "run `npx lanes init`",
+          fix: `run \`${INIT_COMMAND}\``,
         });
       if (have.handler["timeout"] !== want.timeout)
         problems.push({
@@ -307,7 +308,7 @@ function gitCheck({ project, options }: Survey): Check[] {
         id: "git",
         status: "fail",
         message: `git ignores ${ignored.map((i) => `\`${i.path}\` (${i.rule})`).join(", ")}: a clone has no working guard`,
-        fix: "run `npx lanes init` (it adds the negation rules) and commit .claude/",
+        fix: `run \`${INIT_COMMAND}\` (it adds the negation rules) and commit .claude/`,
       },
     ];
   // what a clone gets is the last commit: a file only staged, or changed since (the hook wiring

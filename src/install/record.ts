@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fnv1a64 } from "../io/hash.ts";
 import type { IgnoreFix } from "./git-ignore.ts";
+import type { PendingConflict } from "./merge.ts";
 import type { SettingsRecord } from "./settings-merge.ts";
 
 export interface InstallRecord {
@@ -23,6 +24,8 @@ export interface InstallRecord {
   readonly gitignoreLines: readonly string[];
   /** Negations that keep the install tracked (git-ignore.ts). */
   readonly ignoreFixes: readonly IgnoreFix[];
+  /** Upgrade conflicts still open, by definition path relative to `.claude/` (merge.ts); absent when none. */
+  readonly conflicts?: Readonly<Record<string, PendingConflict>>;
 }
 
 /** Where the record lives, relative to `.claude/`. */
@@ -45,5 +48,7 @@ export function readInstallRecord(claudeDir: string): InstallRecord | undefined 
 /** The record as committed: stable key order, two-space JSON, trailing newline. */
 export function renderInstallRecord(record: InstallRecord): string {
   const files = Object.fromEntries(Object.entries(record.files).sort(([a], [b]) => a.localeCompare(b)));
-  return `${JSON.stringify({ ...record, files }, null, 2)}\n`;
+  const { conflicts, ...rest } = record;
+  const open = conflicts === undefined || Object.keys(conflicts).length === 0 ? {} : { conflicts };
+  return `${JSON.stringify({ ...rest, files, ...open }, null, 2)}\n`;
 }

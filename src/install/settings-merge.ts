@@ -6,6 +6,7 @@
  *
  * A user's changed `timeout` or `matcher` on a lanes handler is kept, and reported.
  */
+import { INIT_COMMAND } from "../host/version.ts";
 import { addItem, addMember, memberOf, parseJsonText, removeItem, removeMember, type JsonNode } from "./json-text.ts";
 import { LANES_MARKER, type HookGroup, type HookWiring } from "./wiring.ts";
 
@@ -82,13 +83,16 @@ function check(existing: string, file: string): { ok: true; root: JsonNode } | {
   } catch {
     return {
       ok: false,
-      message: `\`${file}\` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run \`lanes init\` again`,
+      message: `\`${file}\` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run \`${INIT_COMMAND}\` again`,
     };
   }
   if (!isObject(parsed))
-    return { ok: false, message: `\`${file}\` is not a JSON object: fix it and run \`lanes init\` again` };
+    return { ok: false, message: `\`${file}\` is not a JSON object: fix it and run \`${INIT_COMMAND}\` again` };
   if (parsed["hooks"] !== undefined && !isObject(parsed["hooks"]))
-    return { ok: false, message: `\`hooks\` in \`${file}\` is not an object: fix it and run \`lanes init\` again` };
+    return {
+      ok: false,
+      message: `\`hooks\` in \`${file}\` is not an object: fix it and run \`${INIT_COMMAND}\` again`,
+    };
   return { ok: true, root: parseJsonText(existing) };
 }
 
@@ -156,7 +160,7 @@ export function mergeHookSettings(
         else
           return {
             ok: false,
-            message: `\`hooks.${event}\` in \`${file}\` is not a list: fix it and run \`lanes init\` again`,
+            message: `\`hooks.${event}\` in \`${file}\` is not a list: fix it and run \`${INIT_COMMAND}\` again`,
           };
       }
     }

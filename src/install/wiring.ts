@@ -85,7 +85,7 @@ export const pluginCommand = (entry: string): string => `${NODE} "\${CLAUDE_PLUG
  * double quote in it.
  */
 export const hookLoader = (enforcing: boolean): string =>
-  `const f=process.argv[1];try{require('fs').accessSync(f)}catch{process.stderr.write('lanes: the hook file '+f+' is missing (the install was not committed?): run npx lanes init in the repository and commit .claude/, or remove lanes hooks from .claude/settings.json\\n');process.exit(${enforcing ? 2 : 1})}require(f)`;
+  `const f=process.argv[1];try{require('fs').accessSync(f)}catch{process.stderr.write('lanes: the hook file '+f+' is missing (the install was not committed?): run npx --no-install lanes init in the repository (lanes installed as a dev dependency) and commit .claude/, or remove lanes hooks from .claude/settings.json\\n');process.exit(${enforcing ? 2 : 1})}require(f)`;
 
 /** Commands for a project install (`.claude/settings.json`). */
 export const projectCommand = (entry: string, enforcing: boolean): string =>

@@ -67,7 +67,7 @@ describe("the npm package", () => {
     const install = sh("npm", ["install", "--save-dev", "--offline", "--no-audit", "--no-fund", tarball], repo);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).not.toContain("EBADENGINE");
-    expect(readdirSync(join(repo, "node_modules")).filter((d) => !d.startsWith("."))).toEqual(["lanes"]);
+    expect(readdirSync(join(repo, "node_modules")).filter((d) => !d.startsWith("."))).toEqual(["@lanes-dev"]);
 
     const npx = (...args: string[]) => sh("npx", ["--no-install", "lanes", ...args], repo);
     const init = npx("init");

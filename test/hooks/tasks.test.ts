@@ -303,7 +303,7 @@ describe("the task channel", () => {
     const wrong = lanes("decide", "maybe");
     expect([wrong.status, wrong.stderr.split("\n")[0]]).toEqual([
       64,
-      "lanes decide: the decision is `approve` or `reject`, received `maybe`",
+      "lanes decide: the decision is `approve` or `reject`, received `maybe`: see `lanes decide --help`",
     ]);
   });
 

@@ -36,7 +36,7 @@ describe("lanes test", () => {
     const run = lanes("test");
     expect(run.status).toBe(1);
     expect(run.stdout).toContain(
-      "FAIL  .claude/lanes.test.yaml:13: git reset --hard: expected ask, got deny [git.reset-hard]\n",
+      "FAIL  .claude/lanes.test.yaml:15: git reset --hard: expected ask, got deny [git.reset-hard]\n",
     );
     const json = JSON.parse(lanes("test", "--json").stdout) as {
       ok: boolean;
@@ -52,6 +52,11 @@ describe("lanes test", () => {
       /^lanes test: t\.yaml:2: cases\[0\]\.decision: /,
     ],
     [
+      "both rules and rules_include",
+      "cases:\n  - { command: ls, decision: none, rules: [a], rules_include: [a] }\n",
+      /^lanes test: t\.yaml:2: cases\[0\]: give `rules` \(exactly these\) or `rules_include` \(at least these\), not both/,
+    ],
+    [
       "a case without command or input",
       "cases:\n  - { decision: deny }\n",
       /^lanes test: t\.yaml:2: cases\[0\]: give `command` \(Bash\) or `input`/,
@@ -61,5 +66,47 @@ describe("lanes test", () => {
     const run = lanes("test", "t.yaml");
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);
+  });
+});
+
+describe("lanes test in a repository whose settings have their own deny rules", () => {
+  let own: string;
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [join(own, ".claude/lanes/dist/cli.mjs"), ...args], {
+      cwd: own,
+      env: { PATH: process.env["PATH"], HOME: join(base, "home") },
+      encoding: "utf8",
+    });
+  beforeAll(() => {
+    own = join(base, "own");
+    mkdirSync(join(own, ".claude"), { recursive: true });
+    spawnSync("git", ["init", "-q"], { cwd: own });
+    writeFileSync(
+      join(own, ".claude/settings.json"),
+      '{\n  "permissions": {\n    "deny": ["Bash(rm:*)", "Read(./.env)", "Bash(git push:*)"]\n  }\n}\n',
+    );
+    const init = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "init", "--guard-only"], {
+      cwd: own,
+      env: { PATH: process.env["PATH"], HOME: join(base, "home") },
+      encoding: "utf8",
+    });
+    expect(init.status, init.stderr).toBe(0);
+  });
+
+  it("the starter table passes: its cases name the rules they need at least", () => {
+    const result = run("test");
+    expect([result.status, result.stdout.trim().split("\n").at(-1)], result.stdout).toEqual([0, "7 passed, 0 failed"]);
+    expect(result.stdout).toContain("ok    rm -rf / → deny [settings.deny, fs.delete-root]\n");
+  });
+
+  it.each([
+    ["rules: exactly these, the settings rule is one more", "rules: [fs.delete-root]", 1, "FAIL"],
+    ["rules_include: at least these", "rules_include: [fs.delete-root]", 0, "ok"],
+    ["rules_include: every id must decide", "rules_include: [fs.delete-root, git.push-force]", 1, "FAIL"],
+    ["rules: both, exactly", "rules: [fs.delete-root, settings.deny]", 0, "ok"],
+  ])("%s", (_name, rules, status, verdict) => {
+    writeFileSync(join(own, "t.yaml"), `cases:\n  - { command: "rm -rf /", decision: deny, ${rules} }\n`);
+    const result = run("test", "t.yaml");
+    expect([result.status, result.stdout.split(" ")[0]]).toEqual([status, verdict]);
   });
 });

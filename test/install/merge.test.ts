@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { upgradeDefinition } from "../../src/install/merge.ts";
+import { hashText } from "../../src/install/record.ts";
 
 const base =
   "name: backend\ndescription: the backend\nowns:\n  - src/server/**\nrole: specialist\ntools: [Read, Write]\nmodel: sonnet\n";
@@ -40,5 +41,31 @@ describe("upgrading a shipped definition", () => {
     expect(outcome.kind === "conflict" && outcome.conflict).toContain(
       "<<<<<<< yours\n  - src/server/**\n  - src/jobs/**\n=======\n  - src/api/**\n>>>>>>> lanes\n",
     );
+  });
+
+  const resolution = base.replace("  - src/server/**\n", "  - src/api/**\n  - src/jobs/**\n");
+  const marked = `${base}<<<<<<< yours\n  - src/jobs/**\n=======\n  - src/api/**\n>>>>>>> lanes\n`;
+  const pending = { yours: hashText(yours), lanes: hashText(packClash) };
+  it.each([
+    [
+      "recorded, your file changed since, no markers: resolved, the base advances",
+      resolution,
+      pending,
+      "resolved",
+      packClash,
+    ],
+    ["recorded, your file unchanged: still a conflict", yours, pending, "conflict", base],
+    ["recorded, markers still in your file: still a conflict", marked, pending, "conflict", base],
+    [
+      "recorded for another pack version: a conflict again",
+      resolution,
+      { ...pending, lanes: hashText(packNew) },
+      "conflict",
+      base,
+    ],
+    ["nothing recorded: a conflict", resolution, undefined, "conflict", base],
+  ] as const)("%s", (_name, installed, recorded, kind, nextBase) => {
+    const outcome = upgradeDefinition(installed, base, packClash, recorded);
+    expect([outcome.kind, outcome.content, outcome.base]).toEqual([kind, installed, nextBase]);
   });
 });

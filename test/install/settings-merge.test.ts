@@ -91,10 +91,10 @@ describe("mergeHookSettings", () => {
   it.each([
     [
       "{ not json",
-      "`settings.json` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run `lanes init` again",
+      "`settings.json` is not valid JSON, so lanes will not rewrite it: fix it (or move it away) and run `npx --no-install lanes init` again",
     ],
-    ["[]", "`settings.json` is not a JSON object: fix it and run `lanes init` again"],
-    ['{"hooks": 3}', "`hooks` in `settings.json` is not an object: fix it and run `lanes init` again"],
+    ["[]", "`settings.json` is not a JSON object: fix it and run `npx --no-install lanes init` again"],
+    ['{"hooks": 3}', "`hooks` in `settings.json` is not an object: fix it and run `npx --no-install lanes init` again"],
   ])("refuses to rewrite %s", (text, message) => {
     expect(mergeHookSettings(text, wiring, "settings.json")).toEqual({ ok: false, message });
   });
@@ -169,7 +169,7 @@ describe("the hook command's inline loader", () => {
       expect(run.stdout).toBe("");
       expect(run.stderr.split("\n")).toEqual([
         expect.stringMatching(
-          /^lanes: the hook file \/nonexistent\/repo\/\.claude\/lanes\/dist\/[a-z-]+\.cjs is missing \(the install was not committed\?\): run npx lanes init in the repository and commit \.claude\/, or remove lanes hooks from \.claude\/settings\.json$/,
+          /^lanes: the hook file \/nonexistent\/repo\/\.claude\/lanes\/dist\/[a-z-]+\.cjs is missing \(the install was not committed\?\): run npx --no-install lanes init in the repository \(lanes installed as a dev dependency\) and commit \.claude\/, or remove lanes hooks from \.claude\/settings\.json$/,
         ),
         "",
       ]);

@@ -2,6 +2,8 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
+import { TOOLS, toolSpec } from "../../host/tools.ts";
+import { nearest, didYouMean } from "../suggest.ts";
 import { realDisk } from "../../host/disk.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { compileTaskBlock } from "../../hooks/guard/task-constraints.ts";
@@ -51,6 +53,9 @@ function readLines(reads: readonly FileRead[]): string[] {
   );
 }
 
+/** Claude Code's own agent types, valid without a lanes definition. */
+const BUILT_IN_AGENTS = ["general-purpose", "Explore", "Plan", "statusline-setup", "output-style-setup"];
+
 /** The constraints of `--task`, bound to the checked agent's instance (`lanes-check`). */
 function promptTask(text: string, agent: string, caseInsensitive: boolean) {
   const block = parseTaskBlock(text);
@@ -77,6 +82,15 @@ export const checkCommand: Command = {
       usage,
     );
     const tool = values.tool ?? "Bash";
+    if (toolSpec(tool) === undefined && !tool.startsWith("mcp__"))
+      throw new CliError(
+        `unknown tool \`${tool}\`${didYouMean(
+          tool,
+          TOOLS.map((t) => t.name),
+        )} (tool names are Claude Code's, e.g. Bash, Write, Edit, Read; MCP tools are mcp__<server>__<tool>)`,
+        64,
+        usage,
+      );
     let input: Record<string, unknown>;
     if (tool === "Bash" && values.input === undefined) {
       if (positionals.length === 0)
@@ -102,6 +116,16 @@ export const checkCommand: Command = {
     const projectDir = values.project ?? findProjectDir(cwd, ctx.env);
     const home = homeOf(ctx.env);
     const { policy, origin, note } = policyForCli(projectDir, home);
+    if (values.agent !== undefined && !values.agent.includes(":")) {
+      const known = [...policy.agents.map((a) => a.name), ...Object.keys(policy.subagents.lanes), ...BUILT_IN_AGENTS];
+      const near = known.includes(values.agent) ? undefined : nearest(values.agent, known);
+      if (near !== undefined)
+        throw new CliError(`unknown agent \`${values.agent}\`: did you mean \`${near}\`?`, 64, usage);
+      if (!known.includes(values.agent))
+        ctx.err(
+          `lanes check: \`${values.agent}\` is not an agent of this policy: judged as a subagent without a lanes definition (the default lane)\n`,
+        );
+    }
     const agentPath =
       values.path === undefined
         ? []

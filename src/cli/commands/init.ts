@@ -2,14 +2,16 @@
  * `lanes init [dir]`: install lanes into a repository's `.claude/` (see src/install/install.ts),
  * then compile its policy.
  */
-import { resolve } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { atomicWriteFile } from "../../io/atomic.ts";
 import { buildPolicy } from "../../config/load.ts";
 import { homeOf } from "../../host/env.ts";
 import { ensureTracked } from "../../install/git-ignore.ts";
 import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
-import { LANES_VERSION } from "../../host/version.ts";
+import { INIT_COMMAND, LANES_VERSION, PACKAGE_NAME } from "../../host/version.ts";
 import { CliError, type Command } from "../types.ts";
 
 const usage = `usage: lanes init [dir] [options]
@@ -38,7 +40,7 @@ export const initCommand: Command = {
     const root = packRoot();
     if (root === undefined)
       throw new CliError(
-        "cannot find the lanes package this command runs from: run `npx lanes init` from a lanes checkout or npm install",
+        `this lanes CLI has no pack to install from (the copy under .claude/lanes/ runs the installed guard only): run \`${INIT_COMMAND}\` where ${PACKAGE_NAME} is a dev dependency, or \`node <lanes checkout>/dist/cli.mjs init <dir>\``,
       );
 
     const plan = planInstall({
@@ -57,26 +59,30 @@ export const initCommand: Command = {
       if (change.status === "unchanged" && !dry) continue;
       ctx.out(`  ${change.status.padEnd(9)} .claude/${change.path}\n`);
     }
+    const conflicts = plan.upgrades.filter((up) => up.kind === "conflict");
     for (const up of plan.upgrades) {
       if (up.kind === "kept") ctx.out(`  kept      ${up.path} (your edits; lanes' version did not change)\n`);
       else if (up.kind === "merged") ctx.out(`  merged    ${up.path} (your edits and lanes' update)\n`);
-      else {
-        ctx.err(
-          `lanes init: conflict in ${up.path}: your edits and lanes' update change the same lines; yours is kept unchanged. merge by hand (the pack's version is shown after \`=======\`), then run \`lanes init\` again:\n`,
-        );
-        ctx.err(
-          `${(up.conflict ?? "")
-            .split("\n")
-            .map((l) => `    ${l}`)
-            .join("\n")}\n`,
-        );
-      }
+      else if (up.kind === "resolved")
+        ctx.out(`  resolved  ${up.path} (your resolution of the conflict is kept; lanes' version is the new base)\n`);
     }
     if (dry) {
+      for (const up of conflicts) ctx.err(`lanes init: conflict in \`${up.path}\`: ${up.hunks} hunk(s)\n`);
       ctx.out(`dry run: ${changed.length} file(s) would change in ${target}/.claude; nothing written\n`);
       return 0;
     }
     applyInstall(plan);
+    for (const up of plan.upgrades) {
+      const side = join(".claude", "state", "upgrade", up.path.slice(".claude/lanes/".length));
+      if (up.kind === "resolved") rmSync(join(target, side), { force: true });
+      if (up.kind !== "conflict") continue;
+      // the merge with both sides goes to git-ignored state, for the user to copy over their file
+      mkdirSync(dirname(join(target, side)), { recursive: true, mode: 0o700 });
+      atomicWriteFile(join(target, side), up.conflict ?? "");
+      ctx.err(
+        `lanes init: conflict in \`${up.path}\`: ${up.hunks} hunk(s) where your edits and lanes' update change the same lines; your file is kept unchanged. to resolve: \`cp ${side} ${up.path}\` (both sides, between <<<<<<< yours and >>>>>>> lanes), edit each hunk to what you want, then run \`${INIT_COMMAND}\` again\n`,
+      );
+    }
     const tracked = ensureTracked(target, trackedPaths(plan));
     writeInstallRecord(plan, LANES_VERSION, tracked.git ? tracked.fixes : []);
     for (const note of plan.notes) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
@@ -102,6 +108,10 @@ export const initCommand: Command = {
         "installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools",
       );
     }
+    if (conflicts.length > 0)
+      throw new CliError(
+        `installed, but ${conflicts.length} definition(s) have an upgrade conflict (above): resolve them and run \`${INIT_COMMAND}\` again`,
+      );
     const rules = compiled.policy.rules.length;
     const agents = compiled.policy.agents.length;
     ctx.out(

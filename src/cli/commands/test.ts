@@ -21,6 +21,9 @@ judge every tool call of a table (default .claude/lanes.test.yaml) with this rep
 compare with the decision and rule ids it expects; a case looks like
   - { command: "git push --force", decision: deny, rules: [git.push-force] }
   - { tool: Write, input: { file_path: src/server/a.ts, content: "x" }, agent: frontend, decision: deny }
+  - { command: "rm -rf /", decision: deny, rules_include: [fs.delete-root] }
+\`rules\` is exactly the deciding rule ids; \`rules_include\` is at least these (others, such as the
+repository's own settings rules, may decide too)
 
 options:
   --json   one JSON object: {"ok": boolean, "results": [...]}
@@ -37,6 +40,12 @@ export const testCommand: Command = {
     const projectDir = findProjectDir(ctx.cwd, ctx.env);
     const file = resolve(ctx.cwd, positionals[0] ?? `${projectDir}/.claude/lanes.test.yaml`);
     const shown = relative(ctx.cwd, file) || file;
+    if (!existsSync(file) && positionals[0] !== undefined && !/\.ya?ml$/.test(positionals[0]))
+      throw new CliError(
+        `\`${positionals[0]}\` is not a test table: \`lanes test\` runs a file of cases; to judge one command, did you mean \`lanes check ${JSON.stringify(positionals[0])}\`?`,
+        64,
+        usage,
+      );
     if (!existsSync(file))
       throw new CliError(
         `\`${shown}\` does not exist: write a table of cases (see \`lanes test --help\`), or run \`lanes init\` for the starter`,
@@ -68,14 +77,15 @@ export const testCommand: Command = {
       const decision = evaluation.decision?.effect ?? "none";
       const rules = evaluation.decision?.ruleIds ?? [];
       const rulesOk =
-        c.rules === undefined || (c.rules.length === rules.length && c.rules.every((r) => rules.includes(r)));
+        (c.rules === undefined || (c.rules.length === rules.length && c.rules.every((r) => rules.includes(r)))) &&
+        (c.rules_include === undefined || c.rules_include.every((r) => rules.includes(r)));
       const subject =
         c.name ?? (c.tool === "Bash" && c.command !== undefined ? c.command : `${c.tool} ${JSON.stringify(input)}`);
       return {
         line: parsed.value.line(["cases", i]) ?? 0,
         subject,
         agent: c.agent,
-        expected: { decision: c.decision, rules: c.rules },
+        expected: { decision: c.decision, rules: c.rules, rulesInclude: c.rules_include },
         actual: { decision, rules },
         ok: decision === c.decision && rulesOk,
       };
@@ -89,7 +99,7 @@ export const testCommand: Command = {
         if (r.ok) ctx.out(`ok    ${r.subject}${as} → ${got}\n`);
         else
           ctx.out(
-            `FAIL  ${shown}:${r.line}: ${r.subject}${as}: expected ${r.expected.decision}${r.expected.rules === undefined ? "" : ` [${r.expected.rules.join(", ")}]`}, got ${got}\n`,
+            `FAIL  ${shown}:${r.line}: ${r.subject}${as}: expected ${r.expected.decision}${r.expected.rules === undefined ? "" : ` [${r.expected.rules.join(", ")}]`}${r.expected.rulesInclude === undefined ? "" : ` [at least ${r.expected.rulesInclude.join(", ")}]`}, got ${got}\n`,
           );
       }
       ctx.out(`${results.length - failed.length} passed, ${failed.length} failed\n`);
