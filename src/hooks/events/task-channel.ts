@@ -57,6 +57,7 @@ import {
 } from "../validation/worktree-snapshot.ts";
 import { syncNextStep } from "../state/next-step.ts";
 import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "../state/override.ts";
+import { openPrivateDir } from "../state/private-dir.ts";
 import { isoTime } from "../../io/time.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
@@ -561,14 +562,21 @@ function onNotification(ctx: Ctx): HookOutcome {
  * The human's `lanes allow <code>` (src/hooks/state/override.ts): the live offer of that code in this
  * session becomes a one-use grant for the exact call it was made for. Only a prompt typed by a
  * person counts (no `source`, or `user`/`sdk`; never a subagent). On success the prompt goes
- * through, so the model gets a turn to retry the call (the code is spent by then); an unknown or
+ * through, so the model gets a turn to retry the call (the code is spent by then; the grant serves this turn, the
+ * prompt's `prompt_id`, only); an unknown or
  * expired code blocks the prompt and tells the human why, the model sees nothing.
  */
 function onOverride(ctx: Ctx, code: string): HookOutcome {
   const source = str(ctx.input["source"]);
   if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
     return quiet(ctx.stderr);
-  const redeemed = redeemOffer(ctx.state, ctx.input.session_id, code, ctx.now);
+  const redeemed = redeemOffer(
+    openPrivateDir(ctx.home, ctx.projectDir, false),
+    ctx.input.session_id,
+    ctx.input.prompt_id ?? "",
+    code,
+    ctx.now,
+  );
   if (!redeemed.ok) {
     const reason =
       redeemed.reason === "unknown"
