@@ -29,6 +29,7 @@ import {
   findTask,
   pruneRuns,
   readHold,
+  clearHold,
   readRun,
   setHold,
   updateRun,
@@ -310,7 +311,7 @@ function holdFor(ctx: Ctx, run: RunRecord | undefined, result: ValidationResult,
 }
 
 const holdMessage = (ctx: Ctx, reason: string): string =>
-  `lanes: processing is stopped until a human decides: ${reason}; the human reviews it and runs \`lanes decide approve\` or \`lanes decide reject\` (see \`lanes log --event escalation\`)`;
+  `lanes: processing is stopped until a human decides: ${reason}; the human reviews it and answers with the prompt \`lanes decide approve\` or \`lanes decide reject\` (or runs it in a terminal; see \`lanes log --event escalation\`)`;
 
 function onTaskCreated(ctx: Ctx): HookOutcome {
   const id = str(ctx.input["task_id"]) ?? "";
@@ -599,6 +600,49 @@ function onOverride(ctx: Ctx, code: string): HookOutcome {
   };
 }
 
+/** `lanes decide approve|reject [note]` typed as a prompt: the decision and the note, else `undefined`. */
+export function decidePrompt(prompt: string): { decision: "approve" | "reject"; note: string | undefined } | undefined {
+  const words = prompt.trim().split(/\s+/);
+  if (words.length < 3 || words[0]!.toLowerCase() !== "lanes" || words[1]!.toLowerCase() !== "decide") return undefined;
+  const decision = words[2]!.toLowerCase();
+  if (decision !== "approve" && decision !== "reject") return undefined;
+  const note = words.slice(3).join(" ");
+  return { decision, note: note === "" ? undefined : note };
+}
+
+/**
+ * The human's `lanes decide approve|reject [note]` as a prompt: the same decision as the CLI's
+ * (`lanes decide`, which a tool call may not run: rule `lanes.human-only`), through the human's
+ * channel. Only a prompt a person typed counts; the prompt goes through, so the orchestrator hears
+ * the decision and goes on (or has the work reverted); without a hold it is blocked and says so.
+ */
+function onDecide(ctx: Ctx, answer: { decision: "approve" | "reject"; note: string | undefined }): HookOutcome {
+  const source = str(ctx.input["source"]);
+  if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
+    return quiet(ctx.stderr);
+  const hold = readHold(ctx.state);
+  if (hold === undefined)
+    return { stdout: block("lanes: no decision is pending: nothing changed"), stderr: ctx.stderr };
+  clearHold(ctx.state);
+  audit(ctx, {
+    event: "human-decision",
+    decision: answer.decision === "approve" ? "none" : "deny",
+    subject: answer.decision,
+    reason: hold.reason,
+    agent: hold.agent,
+    ...(hold.agent_id !== undefined && { agent_id: hold.agent_id }),
+    ...(hold.task_id !== undefined && { task_id: hold.task_id }),
+    ...(answer.note !== undefined && { note: answer.note }),
+    held_since: hold.since,
+  } as Omit<AuditEntry, "ts" | "session">);
+  const verdict = answer.decision === "approve" ? "approved" : "rejected";
+  const text = `the human ${verdict} the held outcome (${hold.reason})${answer.note === undefined ? "" : `: ${answer.note}`}; ${answer.decision === "approve" ? "the output stands and work may go on" : "the output is rejected: have it reverted or redone"}`;
+  return {
+    stdout: respond("UserPromptSubmit", { message: `lanes: ${verdict}: ${hold.reason}`, context: text }),
+    stderr: ctx.stderr,
+  };
+}
+
 /** Runs the task-channel hook on one raw input. Never throws. */
 export function runTaskChannel(raw: string, deps: HookDeps): HookOutcome {
   const parsed = readBaseInput(raw);
@@ -628,8 +672,11 @@ export function runTaskChannel(raw: string, deps: HookDeps): HookOutcome {
       case "PostToolUse":
         return onPostToolUse(ctx);
       case "UserPromptSubmit": {
-        const code = overrideCommand(str(input["prompt"]) ?? "");
-        return code === undefined ? onNotification(ctx) : onOverride(ctx, code);
+        const prompt = str(input["prompt"]) ?? "";
+        const code = overrideCommand(prompt);
+        if (code !== undefined) return onOverride(ctx, code);
+        const decided = decidePrompt(prompt);
+        return decided === undefined ? onNotification(ctx) : onDecide(ctx, decided);
       }
       default:
         return quiet([`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`]);
