@@ -564,6 +564,7 @@ class Run {
       .replaceAll("{{SESSION}}", SESSION)
       .replaceAll("{{TRANSCRIPT}}", transcriptPath(w.home, w.project, SESSION))
       .replaceAll("{{PRIVATE}}", () => privateDirOf(w.home, w.project))
+      .replaceAll("{{PROMPT_ID}}", PROMPT_ID)
       .replaceAll("{{CODE}}", this.offer?.code ?? "NOCODE")
       .replaceAll("{{GRANT_STORE}}", () => this.forgedStore());
   }
@@ -602,7 +603,7 @@ class Run {
     const now = new Date();
     const later = new Date(now.getTime() + 9 * 60 * 1000);
     const grant = {
-      id: "0000000000000000",
+      id: "forged0000000000",
       code: "0".repeat(64),
       hash,
       session: SESSION,
