@@ -4,23 +4,11 @@
  * (the evaluator calls the function lazily). Absolute paths; empty outside a git work tree or when
  * git fails (the git rules still judge the command itself).
  *
- * git runs without repository code it could be made to run: no fsmonitor, no hooks, no optional
- * locks, no untracked cache, no pager.
+ * git runs through lanes' safe runner (src/io/git.ts): no repository code (fsmonitor, hooks,
+ * filters, pagers) runs, and no optional lock is taken.
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-
-const SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.untrackedCache=false"];
-
-function git(dir: string, args: readonly string[]): string | undefined {
-  const result = spawnSync("git", [...SAFE, "--no-pager", "--no-optional-locks", "-C", dir, ...args], {
-    encoding: "utf8",
-    timeout: 3000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
-  });
-  return result.error === undefined && result.status === 0 ? result.stdout : undefined;
-}
+import { gitText } from "../../io/git.ts";
 
 /**
  * Paths of `git status --porcelain=v1 -z` (a rename as both its paths). Its own copy of
@@ -48,11 +36,13 @@ export function dirtyFilesReader(projectDir: string): () => readonly string[] {
   let files: readonly string[] | undefined;
   return () => {
     if (files !== undefined) return files;
-    const root = git(projectDir, ["rev-parse", "--show-toplevel"])?.trim();
-    const out =
+    const top = gitText({ args: ["rev-parse", "--show-toplevel"], cwd: projectDir, timeoutMs: 3000 });
+    const root = top.ok ? top.out.trim() : undefined;
+    const status =
       root === undefined || root === ""
         ? undefined
-        : git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+        : gitText({ args: ["status", "--porcelain=v1", "-z", "--untracked-files=all"], cwd: root, timeoutMs: 3000 });
+    const out = status?.ok === true ? status.out : undefined;
     files = root === undefined || out === undefined ? [] : porcelainPaths(out).map((p) => join(root, p));
     return files;
   };
