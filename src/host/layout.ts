@@ -16,8 +16,11 @@
  *                              progress.json, agent tree, checkpoints, phases, conflicts
  *   memory/                    memory files (git-ignored)
  * ~/.claude/lanes.yaml         user-level policy (highest lanes layer)
+ * ~/.claude/lanes/private/<id>/  what no tool may reach (0700): the human override's key and store
  * ```
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { join } from "node:path";
 
 /** The `.claude` directory of a project. */
@@ -68,6 +71,18 @@ export const userPaths = (home: string) => ({
   settings: join(home, ".claude", "settings.json"),
   policy: join(home, ".claude", "lanes.yaml"),
 });
+
+/** The directory of every project's private directory. */
+export const privateRoot = (home: string): string => join(home, ".claude", "lanes", "private");
+
+/**
+ * A project's private directory, out of the project tree so that no directory-wide reader of the
+ * project (`grep -r`, `tar`, `cp -r`, a link inside it) reaches it: `~/.claude/lanes/private/<id>`,
+ * `<id>` the first 16 hex digits of SHA-256 of the project's real path (`realProjectDir`: the caller
+ * resolves links, this module touches no disk).
+ */
+export const privateDir = (home: string, realProjectDir: string): string =>
+  join(privateRoot(home), bytesToHex(sha256(utf8ToBytes(realProjectDir))).slice(0, 16));
 
 /** Claude Code's managed settings files, by platform, in the order Claude Code reads them. */
 export const managedSettingsPaths = (platform: NodeJS.Platform): readonly string[] => {

@@ -34,6 +34,8 @@ export interface ToolSpec {
   readonly reads?: readonly string[];
   /** Input fields holding a file the call writes. */
   readonly writes?: readonly string[];
+  /** The `reads` fields name a directory whose whole tree the call searches (Grep, Glob): a recursive read. */
+  readonly readsTree?: boolean;
   /** Input field holding a glob of files the call reads, relative to the `path` field (Glob's `pattern`, Grep's `glob`). */
   readonly readsGlob?: string;
   /** Input field holding the shell command (Bash). */
@@ -76,8 +78,8 @@ const EDIT: EditFields = { old: "old_string", new: "new_string", all: "replace_a
 export const TOOLS: readonly ToolSpec[] = [
   { name: "Read", reads: ["file_path"], ruleSyntax: "read-paths" },
   { name: "NotebookRead", reads: ["notebook_path"] },
-  { name: "Glob", reads: ["path"], readsGlob: "pattern" },
-  { name: "Grep", reads: ["path"], readsGlob: "glob" },
+  { name: "Glob", reads: ["path"], readsTree: true, readsGlob: "pattern" },
+  { name: "Grep", reads: ["path"], readsTree: true, readsGlob: "glob" },
   { name: "LS", reads: ["path"] },
   { name: "Write", writes: ["file_path"], mutating: true, recordsChanges: true, stores: { content: "content" } },
   // an edit in place also reads: its result shows the lines around the change (a write-only secret stays unread)

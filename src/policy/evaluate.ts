@@ -14,11 +14,14 @@ import { compilePathGlob } from "../globs/compile.ts";
 import type { DiskView } from "../host/disk-view.ts";
 import { combine } from "./combine.ts";
 import type { CompiledPolicy } from "./compiled.ts";
-import { extractFacts, type Facts } from "./facts.ts";
+import { extractFacts, impliedWrite, type Facts } from "./facts.ts";
+import { treeMoves } from "./git-moves.ts";
+import { isWithin, normalizePath } from "../host/paths.ts";
 import type { GlobRoots } from "../globs/match.ts";
 import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lanes.ts";
 import { candidateRules, matchRule } from "./match.ts";
 import { memoryLaneMatches } from "./memory-lane.ts";
+import { stateLaneMatches } from "./state-lane.ts";
 import type { PathContext } from "./paths.ts";
 import { taskToolMatches } from "./tasks.ts";
 import { matchSettingsRules, type PathCompiler, type SettingsRule } from "./settings.ts";
@@ -44,6 +47,11 @@ export interface EvaluateContext {
   readonly taskOwner?: (taskId: string) => string | undefined;
   /** Why work waits for a human decision (task-channel hold), if it does. */
   readonly pendingDecision?: string;
+  /**
+   * The work tree's files with uncommitted changes (absolute paths), read only when a subagent's
+   * command moves them out of the tree (policy/git-moves.ts); absent in pure evaluations.
+   */
+  readonly dirtyFiles?: () => readonly string[];
 }
 
 /** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/guard/sources.ts), tests give it. */
@@ -59,6 +67,7 @@ export interface EvaluationSources {
   readonly disk?: DiskView;
   readonly taskOwner?: EvaluateContext["taskOwner"];
   readonly pendingDecision?: string | undefined;
+  readonly dirtyFiles?: EvaluateContext["dirtyFiles"];
 }
 
 /** The evaluator's context, assembled in one place for the hook, `lanes check` and the tests. */
@@ -75,6 +84,7 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     ...(sources.disk !== undefined && { disk: sources.disk }),
     ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
     ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
+    ...(sources.dirtyFiles !== undefined && { dirtyFiles: sources.dirtyFiles }),
   };
 }
 
@@ -123,6 +133,25 @@ export function evaluate(request: GuardRequest, context: EvaluateContext): Evalu
   return alternative === undefined ? evaluation : { ...evaluation, decision: { ...evaluation.decision, alternative } };
 }
 
+/**
+ * A subagent's git command that moves uncommitted changes out of the tree (`git stash`, `git
+ * checkout <branch>`) writes each dirty file it moves: those writes are added to the facts, and the
+ * lane rules judge them like any other (another lane's work in progress is another lane's file).
+ */
+function withTreeMoves(facts: Facts, context: EvaluateContext, ctx: PathContext): Facts {
+  if (context.dirtyFiles === undefined) return facts;
+  const moves = treeMoves(facts);
+  if (moves.length === 0) return facts;
+  const dirty = context.dirtyFiles();
+  const writes = moves.flatMap((move) => {
+    const specs = move.pathspecs?.map((p) => normalizePath(p, { cwd: ctx.cwd, home: ctx.home }));
+    return dirty
+      .filter((f) => specs === undefined || specs.some((s) => isWithin(f, s, ctx.caseInsensitive)))
+      .map((f) => impliedWrite(f, move.command, ctx));
+  });
+  return writes.length === 0 ? facts : { ...facts, files: [...facts.files, ...writes] };
+}
+
 function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation {
   const policy: CompiledPolicy = context.policy;
   const pathContext: PathContext = {
@@ -138,12 +167,13 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
     caseInsensitive: policy.options.caseInsensitivePaths,
   };
 
-  const facts = extractFacts(request, {
+  const extracted = extractFacts(request, {
     pathContext,
     analysisBudgetMs: policy.options.analysisBudgetMs,
     ...(context.expandGlob !== undefined && { expandGlob: context.expandGlob }),
     ...(context.disk !== undefined && { disk: context.disk }),
   });
+  const facts = request.agent === undefined ? extracted : withTreeMoves(extracted, context, pathContext);
   const matches: Match[] = [
     ...matchSettingsRules(context.settingsRules, facts, {
       cwd: request.cwd,
@@ -175,6 +205,7 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
       ...(context.pendingDecision !== undefined && { pendingDecision: context.pendingDecision }),
     }),
     ...memoryLaneMatches(policy, request.agent?.type, facts, pathContext),
+    ...stateLaneMatches(policy, request.agent?.type, facts, pathContext),
   ];
   return { decision: combine(matches), facts, matches };
 }

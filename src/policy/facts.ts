@@ -202,6 +202,14 @@ function fileFact(
   };
 }
 
+/**
+ * The write of a file a command makes without naming it (a `git stash` of a dirty file): an
+ * absolute path, judged as any written operand of command `command`.
+ */
+export function impliedWrite(absPath: string, command: number, ctx: PathContext): FileFact {
+  return fileFact(absPath, "write", "operand", command, {}, ctx);
+}
+
 /** The values of an option: from the argv view, else `--opt value` and `--opt=value` in argv (programs lanes has no grammar for). */
 export function optionValues(fact: CommandFact, option: string): readonly { readonly value: string | undefined }[] {
   const parsed = fact.view.values.get(option);
@@ -409,7 +417,8 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
   const files: FileFact[] = [];
   for (const key of spec?.reads ?? []) {
     const raw = str(input[key]);
-    if (raw !== undefined) files.push(fileFact(raw, "read", "tool", undefined, {}, ctx));
+    if (raw !== undefined)
+      files.push(fileFact(raw, "read", "tool", undefined, { recursive: spec?.readsTree === true }, ctx));
   }
   if (spec?.readsGlob !== undefined) {
     // The pattern (Glob) or file filter (Grep) names files too: `**/.env` reaches every .env.

@@ -394,6 +394,8 @@ function isClaudeConfig(abs: string, ctx: PathContext): boolean {
     `${project}/state`,
     `${project}/agents`,
     `${project}/skills`,
+    // the user-level home of lanes, where the human override's private directories live
+    `${user}/lanes`,
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
   ];

@@ -38,6 +38,8 @@ export interface JudgeOptions {
   readonly files?: Readonly<Record<string, readonly string[]>>;
   /** The disk the analysis sees (a corpus case's `files:` and `links:`, `caseDisk`); default none. */
   readonly disk?: DiskView;
+  /** The work tree's files with uncommitted changes (absolute), for tree-moving git commands. */
+  readonly dirty?: readonly string[] | (() => readonly string[]);
 }
 
 export function judge(policy: CompiledPolicy, command: string | undefined, options: JudgeOptions = {}): Evaluation {
@@ -59,6 +61,9 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       agentPath: options.agent === undefined ? [...(options.path ?? [])] : [...(options.path ?? []), options.agent],
       tasks: [...(options.task === undefined ? [] : [options.task]), ...(options.tasks ?? [])],
       ...(options.disk !== undefined && { disk: options.disk }),
+      ...(options.dirty !== undefined && {
+        dirtyFiles: typeof options.dirty === "function" ? options.dirty : () => options.dirty as readonly string[],
+      }),
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));

@@ -103,9 +103,12 @@ export function hookInput(project: Project, event: string, fields: Record<string
     transcript_path: join(project.home, ".claude", "projects", "p", "9e59050b-377d-4726-aa64-e18d3d71bc2e.jsonl"),
     cwd: project.dir,
     hook_event_name: event,
-    ...(["PreToolUse", "PostToolUse"].includes(event) && {
+    // the prompt's id is in UserPromptSubmit and in every tool event of its turn (observed, 2.1.330)
+    ...(["PreToolUse", "PostToolUse", "UserPromptSubmit"].includes(event) && {
       permission_mode: "default",
       prompt_id: "57cf6aaa-b7f0-4089-85ef-5e9a9e7f2922",
+    }),
+    ...(["PreToolUse", "PostToolUse"].includes(event) && {
       tool_use_id: `toolu_01${String(++toolUseSeq).padStart(4, "0")}`,
     }),
     ...fields,

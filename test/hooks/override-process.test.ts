@@ -1,9 +1,11 @@
 /**
  * The human override through the built hook processes of an installed project: PreToolUse denies
  * with a code for the human only, UserPromptSubmit (`tasks.cjs`) redeems it, the exact call runs
- * once; every output is one JSON object valid against the SDK's output type.
+ * once (the calls share the prompt id of the turn); every output is one JSON object valid against the SDK's output type.
  */
-import { statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { privateDirOf } from "../../src/hooks/state/private-dir.ts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { hookInput, installedProject, runHook, sdkSchemas, type Project } from "../helpers/hooks.ts";
 
@@ -40,7 +42,11 @@ it("denies with a code for the human, grants the exact call once on `lanes allow
   expect(code).toBeDefined();
   expect(out["permissionDecisionReason"]).not.toContain(code!);
   expect(out["additionalContext"] ?? "").not.toContain(code!);
-  expect(statSync(p.path(".claude/state/overrides.json")).mode & 0o777).toBe(0o600);
+  // out of the project, in the private directory, 0600 and without the code
+  expect(existsSync(p.path(".claude/state/overrides.json"))).toBe(false);
+  const store = join(privateDirOf(p.home, p.dir), "overrides.json");
+  expect(statSync(store).mode & 0o777).toBe(0o600);
+  expect(readFileSync(store, "utf8")).not.toContain(code!);
 
   expect(type("lanes allow ZZZZZZ").json).toMatchObject({ decision: "block" });
   const granted = type(`  lanes allow ${code!.toLowerCase()} `);

@@ -8,6 +8,7 @@ import { policyForCli } from "../policy-source.ts";
 import type { Command } from "../types.ts";
 import { LANE_RULES } from "../../policy/lanes.ts";
 import { MEMORY_LANE_RULE } from "../../policy/memory-lane.ts";
+import { STATE_LANE_RULES } from "../../policy/state-lane.ts";
 import { TASK_RULES } from "../../policy/tasks.ts";
 
 /** Every rule enforced below the policy layers: lane, memory, task-channel, task, spawn-tree, subagents and agent MUST NOT rules. */
@@ -19,6 +20,7 @@ export function laneRules(
     LANE_RULES,
   ).map(([id, r]) => ({ id, layer: r.layer, effect: r.effect, what: r.what, on: !off.has(id) }));
   rows.push({ ...MEMORY_LANE_RULE, on: true });
+  for (const rule of STATE_LANE_RULES) rows.push({ ...rule, on: true });
   for (const [id, r] of Object.entries(TASK_RULES))
     rows.push({ id, layer: r.layer, effect: r.effect, what: r.what, on: !off.has(id) });
   const mustNot = [...policy.subagents.mustNot, ...policy.agents.flatMap((a) => a.mustNot)];

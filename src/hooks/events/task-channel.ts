@@ -29,6 +29,7 @@ import {
   findTask,
   pruneRuns,
   readHold,
+  clearHold,
   readRun,
   setHold,
   updateRun,
@@ -57,6 +58,7 @@ import {
 } from "../validation/worktree-snapshot.ts";
 import { syncNextStep } from "../state/next-step.ts";
 import { overrideCommand, OVERRIDE_TTL_MS, redeemOffer } from "../state/override.ts";
+import { openPrivateDir } from "../state/private-dir.ts";
 import { isoTime } from "../../io/time.ts";
 
 type Input = BaseHookInput & Record<string, unknown>;
@@ -309,7 +311,7 @@ function holdFor(ctx: Ctx, run: RunRecord | undefined, result: ValidationResult,
 }
 
 const holdMessage = (ctx: Ctx, reason: string): string =>
-  `lanes: processing is stopped until a human decides: ${reason}; the human reviews it and runs \`lanes decide approve\` or \`lanes decide reject\` (see \`lanes log --event escalation\`)`;
+  `lanes: processing is stopped until a human decides: ${reason}; the human reviews it and answers with the prompt \`lanes decide approve\` or \`lanes decide reject\` (or runs it in a terminal; see \`lanes log --event escalation\`)`;
 
 function onTaskCreated(ctx: Ctx): HookOutcome {
   const id = str(ctx.input["task_id"]) ?? "";
@@ -561,14 +563,21 @@ function onNotification(ctx: Ctx): HookOutcome {
  * The human's `lanes allow <code>` (src/hooks/state/override.ts): the live offer of that code in this
  * session becomes a one-use grant for the exact call it was made for. Only a prompt typed by a
  * person counts (no `source`, or `user`/`sdk`; never a subagent). On success the prompt goes
- * through, so the model gets a turn to retry the call (the code is spent by then); an unknown or
+ * through, so the model gets a turn to retry the call (the code is spent by then; the grant serves this turn, the
+ * prompt's `prompt_id`, only); an unknown or
  * expired code blocks the prompt and tells the human why, the model sees nothing.
  */
 function onOverride(ctx: Ctx, code: string): HookOutcome {
   const source = str(ctx.input["source"]);
   if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
     return quiet(ctx.stderr);
-  const redeemed = redeemOffer(ctx.state, ctx.input.session_id, code, ctx.now);
+  const redeemed = redeemOffer(
+    openPrivateDir(ctx.home, ctx.projectDir, false),
+    ctx.input.session_id,
+    ctx.input.prompt_id ?? "",
+    code,
+    ctx.now,
+  );
   if (!redeemed.ok) {
     const reason =
       redeemed.reason === "unknown"
@@ -587,6 +596,49 @@ function onOverride(ctx: Ctx, code: string): HookOutcome {
   const text = `the human allowed this exact ${redeemed.tool} call once, despite lanes rules ${redeemed.rules.map((r) => `\`${r}\``).join(", ")}: ${redeemed.subject}; retry it unchanged now if it is still needed (valid until ${redeemed.expires}); any other call is judged as before`;
   return {
     stdout: respond("UserPromptSubmit", { message: `lanes: allowed once: ${redeemed.subject}`, context: text }),
+    stderr: ctx.stderr,
+  };
+}
+
+/** `lanes decide approve|reject [note]` typed as a prompt: the decision and the note, else `undefined`. */
+export function decidePrompt(prompt: string): { decision: "approve" | "reject"; note: string | undefined } | undefined {
+  const words = prompt.trim().split(/\s+/);
+  if (words.length < 3 || words[0]!.toLowerCase() !== "lanes" || words[1]!.toLowerCase() !== "decide") return undefined;
+  const decision = words[2]!.toLowerCase();
+  if (decision !== "approve" && decision !== "reject") return undefined;
+  const note = words.slice(3).join(" ");
+  return { decision, note: note === "" ? undefined : note };
+}
+
+/**
+ * The human's `lanes decide approve|reject [note]` as a prompt: the same decision as the CLI's
+ * (`lanes decide`, which a tool call may not run: rule `lanes.human-only`), through the human's
+ * channel. Only a prompt a person typed counts; the prompt goes through, so the orchestrator hears
+ * the decision and goes on (or has the work reverted); without a hold it is blocked and says so.
+ */
+function onDecide(ctx: Ctx, answer: { decision: "approve" | "reject"; note: string | undefined }): HookOutcome {
+  const source = str(ctx.input["source"]);
+  if (ctx.input.agent_id !== undefined || (source !== undefined && source !== "user" && source !== "sdk"))
+    return quiet(ctx.stderr);
+  const hold = readHold(ctx.state);
+  if (hold === undefined)
+    return { stdout: block("lanes: no decision is pending: nothing changed"), stderr: ctx.stderr };
+  clearHold(ctx.state);
+  audit(ctx, {
+    event: "human-decision",
+    decision: answer.decision === "approve" ? "none" : "deny",
+    subject: answer.decision,
+    reason: hold.reason,
+    agent: hold.agent,
+    ...(hold.agent_id !== undefined && { agent_id: hold.agent_id }),
+    ...(hold.task_id !== undefined && { task_id: hold.task_id }),
+    ...(answer.note !== undefined && { note: answer.note }),
+    held_since: hold.since,
+  } as Omit<AuditEntry, "ts" | "session">);
+  const verdict = answer.decision === "approve" ? "approved" : "rejected";
+  const text = `the human ${verdict} the held outcome (${hold.reason})${answer.note === undefined ? "" : `: ${answer.note}`}; ${answer.decision === "approve" ? "the output stands and work may go on" : "the output is rejected: have it reverted or redone"}`;
+  return {
+    stdout: respond("UserPromptSubmit", { message: `lanes: ${verdict}: ${hold.reason}`, context: text }),
     stderr: ctx.stderr,
   };
 }
@@ -620,8 +672,11 @@ export function runTaskChannel(raw: string, deps: HookDeps): HookOutcome {
       case "PostToolUse":
         return onPostToolUse(ctx);
       case "UserPromptSubmit": {
-        const code = overrideCommand(str(input["prompt"]) ?? "");
-        return code === undefined ? onNotification(ctx) : onOverride(ctx, code);
+        const prompt = str(input["prompt"]) ?? "";
+        const code = overrideCommand(prompt);
+        if (code !== undefined) return onOverride(ctx, code);
+        const decided = decidePrompt(prompt);
+        return decided === undefined ? onNotification(ctx) : onDecide(ctx, decided);
       }
       default:
         return quiet([`lanes tasks: \`${input.hook_event_name}\` is not handled by this hook`]);

@@ -22,6 +22,7 @@ import type { HookDeps } from "../protocol/response.ts";
 import { agentPath, readAgentTree, type AgentTreeFile } from "../state/agent-tree.ts";
 import { findTask, readHold } from "../state/task-store.ts";
 import { choosePolicy } from "./policy.ts";
+import { dirtyFilesReader } from "./dirty-files.ts";
 import { readEvaluationSources } from "./sources.ts";
 import { instanceTask, taskConstraintsChecked, type InstanceTask } from "./task-constraints.ts";
 
@@ -55,6 +56,8 @@ export interface CallToJudge {
   readonly pendingDecision?: string | undefined;
   /** The disk as the call finds it (read-only, bounded per call); absent: the evaluation reads no disk. */
   readonly disk?: DiskView;
+  /** The work tree's dirty files, asked for only by a subagent's tree-moving git command (policy/git-moves.ts). */
+  readonly dirtyFiles?: () => readonly string[];
 }
 
 /** The judgement of one call, and problems met reading the machine (for stderr). */
@@ -73,6 +76,7 @@ export function judgementOf(policy: CompiledPolicy, call: CallToJudge): { judgem
     ...(call.taskOwner !== undefined && { taskOwner: call.taskOwner }),
     ...(call.pendingDecision !== undefined && { pendingDecision: call.pendingDecision }),
     ...(call.disk !== undefined && { disk: call.disk }),
+    ...(call.dirtyFiles !== undefined && { dirtyFiles: call.dirtyFiles }),
   });
   return { judgement: { policy, request, context, main: call.agent === undefined }, problems };
 }
@@ -165,6 +169,7 @@ export function gather(
     tasks: instance?.task === undefined ? [] : [instance.task],
     taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
     disk: realDisk(),
+    ...(input.agent_type !== undefined && { dirtyFiles: dirtyFilesReader(projectDir) }),
     // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
     ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
   });

@@ -19,6 +19,7 @@ import { recordAgentTask, recordSpawnIntent } from "../state/agent-tree.ts";
 import { auditLog, type AuditEntry } from "../state/audit.ts";
 import { claimCall } from "../state/claim.ts";
 import { consumeGrant, offerOverride, peekOverrides } from "../state/override.ts";
+import { openPrivateDir } from "../state/private-dir.ts";
 import { protectEarlierVersions, workflowKey } from "../state/touches.ts";
 import { countDenial } from "../state/violations.ts";
 import type { ProjectPaths } from "../../host/layout.ts";
@@ -30,8 +31,8 @@ import type { SnapshotOutcome } from "./snapshot.ts";
 export interface Granted extends Verdict {
   /** The denial a human's grant let through, if one did (then `decision` is undefined). */
   readonly overridden: Decision | undefined;
-  /** The override store as read once for the grant and the offer. */
-  readonly overrides: ReturnType<typeof peekOverrides>;
+  /** The private directory of the override store, when the verdict is overridable and it exists. */
+  readonly privateDir: string | undefined;
 }
 
 /** What recording produced for the answer. */
@@ -47,22 +48,23 @@ export interface Recorded {
 /** Uses the human's grant for this exact call, if there is one (both installations of lanes agree through the tool_use_id). */
 export function spendGrant(call: GatheredCall, verdict: Verdict, now: Date): Granted {
   const input = call.input;
-  // read once for the grant and the offer (an atomic file: one read is a whole store)
-  const overrides = verdict.overridable ? peekOverrides(call.paths.state) : undefined;
+  const { home, projectDir } = call.judgement.request;
+  const privateDir = verdict.overridable ? openPrivateDir(home, projectDir, false) : undefined;
   const granted =
-    verdict.overridable &&
+    privateDir !== undefined &&
     consumeGrant(
-      call.paths.state,
+      privateDir,
       input.session_id,
+      input.prompt_id ?? "",
       input.tool_name,
       input.tool_input,
       input.tool_use_id,
       now,
-      overrides,
+      peekOverrides(privateDir),
     );
   return granted
-    ? { ...verdict, decision: undefined, overridable: false, overridden: verdict.decision, overrides }
-    : { ...verdict, overridden: undefined, overrides };
+    ? { ...verdict, decision: undefined, overridable: false, overridden: verdict.decision, privateDir }
+    : { ...verdict, overridden: undefined, privateDir };
 }
 
 /** Logs a call that could not be judged for want of a policy. */
@@ -134,7 +136,7 @@ export function record(call: GatheredCall, verdict: Granted, now: Date, snapshot
   const offer =
     decision !== undefined && verdict.overridable
       ? offerOverride(
-          paths.state,
+          verdict.privateDir ?? openPrivateDir(call.judgement.request.home, call.judgement.request.projectDir, true),
           {
             session: input.session_id,
             tool: input.tool_name,
@@ -143,7 +145,6 @@ export function record(call: GatheredCall, verdict: Granted, now: Date, snapshot
             rules: decision.ruleIds,
           },
           now,
-          verdict.overrides,
         )
       : undefined;
   return { recorder: true, reason, offer };

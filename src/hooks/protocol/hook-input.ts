@@ -12,6 +12,11 @@ export interface BaseHookInput {
   readonly hook_event_name: string;
   readonly transcript_path?: string;
   readonly permission_mode?: string;
+  /**
+   * The id of the user prompt the event belongs to: the same in UserPromptSubmit and every tool
+   * event of that turn; absent before the first prompt (SessionStart). Observed with 2.1.330.
+   */
+  readonly prompt_id?: string;
   /** Present only inside a subagent. */
   readonly agent_id?: string;
   /** Present inside a subagent, or on the main thread of a `--agent` session. */

@@ -3,41 +3,64 @@
  *
  * 1. PreToolUse denies a call of the main session: {@link offerOverride} stores an offer bound to
  *    the hash of (session, tool name, canonical JSON input) under a short random code, shown to the
- *    human only (the hook's `systemMessage`), never in the deny reason the model reads.
+ *    human only (the hook's `systemMessage`), never in the deny reason the model reads. The store
+ *    keeps no code in clear: only a MAC of it.
  * 2. The human types `lanes allow <code>` as a prompt: UserPromptSubmit ({@link redeemOffer}) turns
- *    the offer into a grant for that exact call, one use, expiring with the offer.
- * 3. The next identical call of the main session ({@link consumeGrant}) runs once; a different
- *    call, a subagent's call or a second identical call is judged (and denied) as before.
+ *    the offer into a grant for that exact call, one use, expiring with the offer: a MAC
+ *    (HMAC-SHA256 under the key of the private directory) over the offer, the call's hash, the
+ *    session and the prompt id of the human's prompt.
+ * 3. An identical call of the main session in the same turn ({@link consumeGrant}: same session,
+ *    same prompt id, the MAC checks) runs once; a different call, a subagent's call, a call of a
+ *    later turn or a second identical call is judged (and denied) as before.
  *
- * Grants come only from UserPromptSubmit input; the file is protected from every tool by the rule
- * `lanes.override`, and a tool may not continue this session with a prompt of its own
- * (`lanes.override-session`: `claude --resume`). One file, `.claude/state/overrides.json` (0600, atomic writes, under a lock).
+ * Why no tool call can make a grant: the key and the store live in the project's private
+ * directory (`~/.claude/lanes/private/<id>/`, hooks/state/private-dir.ts), out of the project,
+ * reached without following links, and denied to every tool by any path (rule `lanes.override`);
+ * without the key no write makes a valid MAC, and the prompt id of the turn is what the prompt hook
+ * sees (the model only through Claude Code's transcript, whose reads are asked:
+ * `claude.transcript-read`). The prompt hook itself and `lanes decide` are not for tools to run
+ * (`lanes.human-only`, `lanes.hook-run`), nor is a prompt of this session from a tool
+ * (`lanes.override-session`). One file, `overrides.json` (0600, atomic writes, under a lock), and
+ * the key, `mac-key` (32 random bytes, 0600, created once). The old in-project store
+ * (`.claude/state/overrides.json`) is ignored.
  */
+import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type * as Crypto from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWriteFile } from "../../io/atomic.ts";
+import { atomicCreateFile, atomicWriteFile } from "../../io/atomic.ts";
 import { HOOK_LOCK, withLockSync } from "../../io/lock.ts";
-import { ensureStateDir } from "./state-dir.ts";
 import { builtin } from "../../host/builtin.ts";
 import { isoTime } from "../../io/time.ts";
-import { fnv1a64 } from "../../io/hash.ts";
+import { readPrivateFile } from "./private-dir.ts";
 
-/** The rules that protect the override itself (src/policy/rules/paths.ts): their denials are never overridable. */
-export const OVERRIDE_RULES: readonly string[] = ["lanes.override", "lanes.override-session"];
-/** The file of offers and grants, in the state directory. */
+/** The rules that protect the override itself (src/policy/rules/): their denials are never overridable. */
+export const OVERRIDE_RULES: readonly string[] = [
+  "lanes.override",
+  "lanes.override-session",
+  "lanes.human-only",
+  "lanes.human-only-script",
+  "lanes.hook-run",
+  "claude.transcript-read",
+  "claude.transcript-write",
+];
+/** The file of offers and grants, in the private directory. */
 export const OVERRIDES_FILE = "overrides.json";
+/** The MAC key of offers and grants, in the private directory. */
+export const KEY_FILE = "mac-key";
 /** How long an offer (and the grant made from it) lives. */
 export const OVERRIDE_TTL_MS = 10 * 60 * 1000;
-/** At most this many live offers are kept (the oldest go first). */
+/** At most this many live offers are kept (the oldest go first), and this many for one call. */
 const MAX_OFFERS = 32;
+const MAX_OFFERS_PER_CALL = 4;
+const KEY_BYTES = 32;
 /**
  * `node:crypto` takes 3-4 ms to load in a hook process (unlike `node -e`, which preloads it), and
- * every denial in the main session hashes its call for the offer: the hash is `@noble/hashes`'
- * SHA-256, the code's randomness `/dev/urandom`, and `node:crypto` is loaded only where there is no
- * `/dev/urandom` (Windows).
+ * every denial in the main session hashes its call for the offer: the hash and the MAC are
+ * `@noble/hashes`', the randomness `/dev/urandom`, and `node:crypto` is loaded only where there is
+ * no `/dev/urandom` (Windows).
  */
 let loadedCrypto: typeof Crypto | undefined;
 const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= builtin<typeof Crypto>("node:crypto"));
@@ -56,6 +79,8 @@ export interface OverrideCall {
 }
 
 interface Entry {
+  /** Random id of the offer (a grant keeps its offer's). */
+  readonly id: string;
   readonly hash: string;
   readonly session: string;
   readonly tool: string;
@@ -66,16 +91,17 @@ interface Entry {
   readonly expires: string;
 }
 interface Offer extends Entry {
+  /** HMAC of the offer id and the code: the code itself is never stored. */
   readonly code: string;
-  /**
-   * A cheap key of the call (FNV-1a of its canonical JSON), to find the live offer of a call the
-   * model tries again without hashing it. It only picks which code to show again: a grant is bound
-   * to the SHA-256 `hash`, so a key shared by two calls could never let the other one run.
-   */
-  readonly key?: string;
 }
 interface Grant extends Entry {
+  /** The code MAC of the offer it was made from. */
+  readonly code: string;
   readonly granted: string;
+  /** The prompt id of the human's `lanes allow` prompt: the grant serves that turn only. */
+  readonly prompt: string;
+  /** HMAC over (offer id, code MAC, call hash, session, prompt id, expiry). */
+  readonly mac: string;
   /** The tool_use_id that used the grant: the same call judged twice (lanes installed twice) agrees, another never. */
   readonly used?: string;
 }
@@ -100,6 +126,19 @@ export function canonicalJson(value: unknown): string {
 const callText = (session: string, tool: string, input: Readonly<Record<string, unknown>>): string =>
   canonicalJson([session, tool, input]);
 const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
+const mac = (key: Uint8Array, parts: readonly string[]): string =>
+  bytesToHex(hmac(sha256, key, utf8ToBytes(canonicalJson(parts))));
+const codeMac = (key: Uint8Array, id: string, code: string): string => mac(key, ["code", id, code]);
+const grantMac = (key: Uint8Array, g: Omit<Grant, "mac" | "used" | "granted">): string =>
+  mac(key, ["grant", g.id, g.code, g.hash, g.session, g.prompt, g.expires]);
+
+/** Constant-time comparison of two hex strings. */
+function sameHex(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
 
 /** The hash that binds an offer or grant to one exact call of one session. */
 export function callHash(session: string, tool: string, input: Readonly<Record<string, unknown>>): string {
@@ -132,22 +171,34 @@ export function newCode(): string {
   return code;
 }
 
-const pathOf = (stateDir: string): string => join(stateDir, OVERRIDES_FILE);
+const pathOf = (dir: string): string => join(dir, OVERRIDES_FILE);
+
+/** The MAC key of the private directory `dir`, created (once, exclusively) when `create`. */
+function keyOf(dir: string, create: boolean): Uint8Array | undefined {
+  const existing = readPrivateFile(dir, KEY_FILE);
+  if (existing !== undefined) return existing.length === KEY_BYTES ? existing : undefined;
+  if (!create) return undefined;
+  try {
+    atomicCreateFile(join(dir, KEY_FILE), randomBytes(KEY_BYTES), { mode: 0o600 });
+  } catch {
+    // another hook created it first: read theirs
+  }
+  const made = readPrivateFile(dir, KEY_FILE);
+  return made?.length === KEY_BYTES ? made : undefined;
+}
 
 /**
  * The store as it is now, or `undefined` when there is no file (or it cannot be read). Writes
  * replace the file atomically, so one read is a whole store; a hook reads it once
- * ({@link consumeGrant} and {@link offerOverride} take what it read).
+ * ({@link consumeGrant} and {@link offerOverride} take what it read). `dir`: the private
+ * directory (hooks/state/private-dir.ts), `undefined` when there is none.
  */
-export function peekOverrides(stateDir: string): Store | undefined {
-  let text: string;
+export function peekOverrides(dir: string | undefined): Store | undefined {
+  if (dir === undefined) return undefined;
+  const bytes = readPrivateFile(dir, OVERRIDES_FILE);
+  if (bytes === undefined) return undefined;
   try {
-    text = readFileSync(pathOf(stateDir), "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const data = JSON.parse(text) as Partial<Store>;
+    const data = JSON.parse(bytes.toString("utf8")) as Partial<Store>;
     return {
       offers: Array.isArray(data.offers) ? data.offers : [],
       grants: Array.isArray(data.grants) ? data.grants : [],
@@ -157,22 +208,17 @@ export function peekOverrides(stateDir: string): Store | undefined {
   }
 }
 
-const readStore = (stateDir: string): Store => peekOverrides(stateDir) ?? { offers: [], grants: [] };
+const readStore = (dir: string): Store => peekOverrides(dir) ?? { offers: [], grants: [] };
 
 const live = (now: Date) => (e: Entry) => typeof e.expires === "string" && e.expires > isoTime(now);
-/** The offer for a call, and the grant for a call of a session (at most one of each: a new one replaces the old). */
-const offerFor = (store: Store, hash: string): Offer | undefined => store.offers.find((o) => o.hash === hash);
-const grantFor = (store: Store, hash: string, session: string): Grant | undefined =>
-  store.grants.find((g) => g.hash === hash && g.session === session);
 
 /** Reads, changes and writes the store under its lock; `undefined` when the lock or the write fails. */
-function update<T>(stateDir: string, now: Date, change: (store: Store) => { store?: Store; value: T }): T | undefined {
-  ensureStateDir(stateDir);
-  const path = pathOf(stateDir);
+function update<T>(dir: string, now: Date, change: (store: Store) => { store?: Store; value: T }): T | undefined {
+  const path = pathOf(dir);
   const result = withLockSync(
     path,
     () => {
-      const current = readStore(stateDir);
+      const current = readStore(dir);
       const pruned: Store = { offers: current.offers.filter(live(now)), grants: current.grants.filter(live(now)) };
       const { store, value } = change(pruned);
       const next = store ?? pruned;
@@ -190,39 +236,34 @@ function update<T>(stateDir: string, now: Date, change: (store: Store) => { stor
 }
 
 /**
- * Stores an offer for a denied call of the main session and returns its code (the code of a live
- * offer for the same call when there is one), or `undefined` when the store cannot be written.
- * `seen`: the store this hook already read ({@link peekOverrides}).
+ * Stores an offer for a denied call of the main session and returns its code, or `undefined`
+ * when the store cannot be written. The code is not stored, so a call denied again gets a new
+ * code; the last few codes of one call all stay good until one is used or they expire.
  */
-export function offerOverride(
-  stateDir: string,
-  call: OverrideCall,
-  now: Date,
-  seen: Store | undefined = peekOverrides(stateDir),
-): string | undefined {
-  const text = callText(call.session, call.tool, call.input);
-  const key = fnv1a64(text);
-  // the same call denied again while its offer lives (the model retrying): the same code, found by
-  // its key without hashing the call, and nothing to write
-  const standing = seen?.offers.find((o) => o.key === key && o.session === call.session);
-  if (standing !== undefined && live(now)(standing)) return standing.code;
-  const hash = sha256Hex(text);
+export function offerOverride(dir: string | undefined, call: OverrideCall, now: Date): string | undefined {
+  if (dir === undefined) return undefined;
   try {
-    return update(stateDir, now, (store) => {
-      const existing = offerFor(store, hash);
-      if (existing !== undefined) return { value: existing.code };
-      const offer: Offer = {
-        code: newCode(),
-        hash,
-        key,
-        session: call.session,
-        tool: call.tool,
-        subject: call.subject,
-        rules: call.rules,
-        created: isoTime(now),
-        expires: isoTime(new Date(now.getTime() + OVERRIDE_TTL_MS)),
-      };
-      return { store: { ...store, offers: [...store.offers, offer].slice(-MAX_OFFERS) }, value: offer.code };
+    const key = keyOf(dir, true);
+    if (key === undefined) return undefined;
+    const hash = sha256Hex(callText(call.session, call.tool, call.input));
+    const code = newCode();
+    const id = bytesToHex(randomBytes(8));
+    const offer: Offer = {
+      id,
+      code: codeMac(key, id, code),
+      hash,
+      session: call.session,
+      tool: call.tool,
+      subject: call.subject,
+      rules: call.rules,
+      created: isoTime(now),
+      expires: isoTime(new Date(now.getTime() + OVERRIDE_TTL_MS)),
+    };
+    return update(dir, now, (store) => {
+      const same = store.offers.filter((o) => o.hash === hash);
+      const dropped = new Set(same.slice(0, Math.max(0, same.length - MAX_OFFERS_PER_CALL + 1)));
+      const offers = [...store.offers.filter((o) => !dropped.has(o)), offer].slice(-MAX_OFFERS);
+      return { store: { ...store, offers }, value: code };
     });
   } catch {
     return undefined;
@@ -240,18 +281,32 @@ export type Redemption =
     }
   | { readonly ok: false; readonly reason: "unknown" | "unavailable" };
 
-/** Turns the live offer of `code` in `session` into a grant (one use, expiring with the offer); the offer is spent. */
-export function redeemOffer(stateDir: string, session: string, code: string, now: Date): Redemption {
+/**
+ * Turns the live offer of `code` in `session` into a grant for the turn of prompt `prompt` (one
+ * use, expiring with the offer); every offer of that call is spent. Only the UserPromptSubmit hook
+ * calls this, with the human's prompt.
+ */
+export function redeemOffer(
+  dir: string | undefined,
+  session: string,
+  prompt: string,
+  code: string,
+  now: Date,
+): Redemption {
+  // no private directory: nothing was ever offered here
+  if (dir === undefined) return { ok: false, reason: "unknown" };
   const wanted = code.trim().toUpperCase();
   try {
-    const result = update<Redemption>(stateDir, now, (store) => {
-      const offer = store.offers.find((o) => o.code === wanted && o.session === session);
+    const key = keyOf(dir, false);
+    if (key === undefined) return { ok: false, reason: peekOverrides(dir) === undefined ? "unknown" : "unavailable" };
+    const result = update<Redemption>(dir, now, (store) => {
+      const offer = store.offers.find((o) => o.session === session && sameHex(o.code, codeMac(key, o.id, wanted)));
       if (offer === undefined) return { value: { ok: false, reason: "unknown" } };
-      const { code: _spent, ...entry } = offer;
-      const grant: Grant = { ...entry, granted: isoTime(now) };
+      const unsigned = { ...offer, prompt };
+      const grant: Grant = { ...unsigned, granted: isoTime(now), mac: grantMac(key, unsigned) };
       return {
         store: {
-          offers: store.offers.filter((o) => o !== offer),
+          offers: store.offers.filter((o) => o.hash !== offer.hash),
           grants: [...store.grants.filter((g) => g.hash !== offer.hash), grant],
         },
         value: { ok: true, tool: offer.tool, subject: offer.subject, rules: offer.rules, expires: offer.expires },
@@ -263,32 +318,42 @@ export function redeemOffer(stateDir: string, session: string, code: string, now
   }
 }
 
+/** A grant's MAC checks under `key`. */
+const genuine = (key: Uint8Array, g: Grant): boolean =>
+  typeof g.mac === "string" && typeof g.code === "string" && sameHex(g.mac, grantMac(key, g));
+
 /**
- * Uses the live grant for this exact call, if any: true once per grant (and again only for the same
- * `toolUseId`, the same call judged by a second installation of lanes). Never throws.
+ * Uses the live grant for this exact call of this turn, if any: true once per grant (and again
+ * only for the same `toolUseId`, the same call judged by a second installation of lanes). A grant
+ * whose MAC does not check is ignored. Never throws.
  */
 export function consumeGrant(
-  stateDir: string,
+  dir: string | undefined,
   session: string,
+  prompt: string,
   tool: string,
   input: Readonly<Record<string, unknown>>,
   toolUseId: string | undefined,
   now: Date,
-  seen: Store | undefined = peekOverrides(stateDir),
+  seen: Store | undefined = peekOverrides(dir),
 ): boolean {
-  // no file, no grant: the common case reads nothing more
-  if (seen === undefined || seen.grants.length === 0) return false;
+  // no file, no grant of this turn: the common case hashes nothing
+  if (dir === undefined || seen === undefined) return false;
+  const turn = seen.grants.filter((g) => g.session === session && g.prompt === prompt && live(now)(g));
+  if (turn.length === 0) return false;
   const hash = callHash(session, tool, input);
-  // the store is replaced atomically, so this read is a whole store: without a live grant for this
-  // call there is nothing to use and nothing to write, and no lock to take
-  const waiting = grantFor(seen, hash, session);
-  if (waiting === undefined || !live(now)(waiting)) return false;
+  const waiting = turn.find((g) => g.hash === hash);
+  if (waiting === undefined) return false;
+  const key = keyOf(dir, false);
+  if (key === undefined || !genuine(key, waiting)) return false;
   const id = toolUseId ?? `anonymous-${now.getTime()}-${newCode()}`;
   if (waiting.used !== undefined) return waiting.used === id;
   try {
     return (
-      update(stateDir, now, (store) => {
-        const grant = grantFor(store, hash, session);
+      update(dir, now, (store) => {
+        const grant = store.grants.find(
+          (g) => g.hash === hash && g.session === session && g.prompt === prompt && genuine(key, g),
+        );
         if (grant === undefined) return { value: false };
         if (grant.used !== undefined) return { value: grant.used === id };
         return {

@@ -227,15 +227,60 @@ export const pathRules: readonly RuleSpec[] = [
     instead: "run `lanes undo --list` or `lanes undo --dry-run` and propose the undo to the user",
   },
   {
-    // the human override (src/hooks/state/override.ts): only the hooks write offers and grants, from the human's prompt
+    // the human override (src/hooks/state/override.ts): its key and store live in the project's
+    // private directory out of the project; only the hooks write offers and grants, from the
+    // human's prompt. The old in-project store stays covered (a file left by an older lanes).
     id: "lanes.override",
     effect: "deny",
     paths: {
       access: "zero-access",
-      patterns: [".claude/state/overrides.json", ".claude/state/overrides.json.*", ".claude/state/.overrides.json.*"],
+      patterns: ["~/.claude/lanes/private/", ".claude/state/overrides.json", ".claude/state/overrides.json.*", ".claude/state/.overrides.json.*"],
     },
     why: "it holds the human's one-time overrides of denied calls, which only the human grants",
     instead: "ask the user to type the `lanes allow` code lanes showed them, if they want the denied call to run once",
+  },
+  {
+    // Claude Code's transcripts record what the hooks showed only the human (an override code) and
+    // every prompt of every session: a read is the human's call; a subagent has no one to ask
+    id: "claude.transcript-read",
+    effect: "ask",
+    subagentEffect: "deny",
+    paths: { access: "no-read", patterns: ["~/.claude/projects/"] },
+    why: "Claude Code's transcripts hold the conversation, including what lanes showed only the user",
+    instead: "ask the user for what you need from an earlier session",
+  },
+  {
+    // a line written into the transcript is a prompt the session would take for the user's on resume
+    id: "claude.transcript-write",
+    effect: "deny",
+    paths: { access: "read-only", patterns: ["~/.claude/projects/"] },
+    why: "a written transcript line passes for the user's or the model's words when the session is resumed",
+    instead: "leave Claude Code's transcripts to Claude Code; write notes to a file in the project",
+  },
+  // human-only lanes commands: the human's answers (`lanes decide`, `lanes allow`) come through the
+  // prompt (UserPromptSubmit), never from a tool call, under any spelling of the CLI
+  {
+    id: "lanes.human-only",
+    effect: "deny",
+    command: { program: ["lanes"], args: ["decide|allow"], flags_none: ["--help", "-h"] },
+    why: "it gives the user's answer to a hold or a denial, which only the user gives",
+    instead: "stop and ask the user to decide; they answer with `lanes decide` in their terminal or `lanes allow <code>` as a prompt",
+  },
+  {
+    id: "lanes.human-only-script",
+    effect: "deny",
+    command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/cli.mjs|*lanes/dist/cli.cjs|*lanes/dist/cli.js|*lanes/*/dist/cli.mjs|*lanes/*/dist/cli.cjs", "decide|allow"], flags_none: ["--help", "-h"] },
+    why: "it gives the user's answer to a hold or a denial, which only the user gives",
+    instead: "stop and ask the user to decide; they answer with `lanes decide` in their terminal or `lanes allow <code>` as a prompt",
+  },
+  {
+    // a hook run by hand takes its stdin for what Claude Code sends: a made-up UserPromptSubmit
+    // would pass for the user's prompt
+    id: "lanes.hook-run",
+    effect: "deny",
+    command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/*.cjs|*lanes/*/dist/*.cjs|tasks.cjs|events.cjs|pre-tool-use.cjs|post-tool-use.cjs|session-start.cjs"] },
+    why: "it runs one of lanes' hooks by hand, whose input would pass for what Claude Code sends",
+    instead: "let Claude Code run the hooks; judge a command with `lanes check '<command>'`",
   },
   {
     // a prompt of a Claude Code client that a tool started, in this very session, is not the human's
