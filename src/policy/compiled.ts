@@ -286,6 +286,8 @@ export interface CompiledOptions {
   readonly analysisBudgetMs: number;
   readonly auditMaxBytes: number;
   readonly escalateAfter: number;
+  /** `sandbox`: write Claude Code's Bash sandbox settings from the policy (install/sandbox.ts). */
+  readonly sandbox: "on" | "off";
 }
 
 export interface CompiledPolicy {
@@ -335,4 +337,5 @@ export const DEFAULT_OPTIONS: CompiledOptions = {
   analysisBudgetMs: 50,
   auditMaxBytes: 5_000_000,
   escalateAfter: 3,
+  sandbox: "on",
 };

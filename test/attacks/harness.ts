@@ -1278,7 +1278,7 @@ export async function selfCheckCopy(): Promise<{ before: string; after: string }
   const t = await prepareTemplate();
   const w = await copyTemplate(t);
   try {
-    const policy = join(w.project, ".claude", "state", "policy.json");
+    const policy = join(w.project, ".claude", "lanes", "state", "policy.json");
     const before = readFileSync(policy, "utf8");
     sh(w.project, "node .claude/lanes/dist/cli.mjs build >/dev/null", w.env);
     return { before, after: readFileSync(policy, "utf8") };

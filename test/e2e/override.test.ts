@@ -46,7 +46,9 @@ it("lets the human allow one denied call once, with a code the model never sees"
   const [denied] = s.api.toolResults();
   expect(denied?.is_error, explain(first, s.api)).toBe(true);
   expect(denied?.text).toContain("[git.reset-hard]");
-  const store = JSON.parse(s.repo.read(".claude/state/overrides.json") ?? "{}") as { offers?: { code: string }[] };
+  const store = JSON.parse(s.repo.read(".claude/lanes/state/overrides.json") ?? "{}") as {
+    offers?: { code: string }[];
+  };
   const code = store.offers?.[0]?.code ?? "";
   expect(code).toMatch(/^[A-Z2-7]{6}$/);
   // the code went to the human only: no request the model received holds it
@@ -67,7 +69,7 @@ it("lets the human allow one denied call once, with a code the model never sees"
   expect(told).toBe(true);
   expect(s.api.notes).toEqual([]);
 
-  const audit = (s.repo.read(".claude/state/audit.jsonl") ?? "")
+  const audit = (s.repo.read(".claude/lanes/state/audit.jsonl") ?? "")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>)

@@ -40,7 +40,7 @@ it("denies with a code for the human, grants the exact call once on `lanes allow
   expect(code).toBeDefined();
   expect(out["permissionDecisionReason"]).not.toContain(code!);
   expect(out["additionalContext"] ?? "").not.toContain(code!);
-  expect(statSync(p.path(".claude/state/overrides.json")).mode & 0o777).toBe(0o600);
+  expect(statSync(p.path(".claude/lanes/state/overrides.json")).mode & 0o777).toBe(0o600);
 
   expect(type("lanes allow ZZZZZZ").json).toMatchObject({ decision: "block" });
   const granted = type(`  lanes allow ${code!.toLowerCase()} `);
@@ -50,6 +50,6 @@ it("denies with a code for the human, grants the exact call once on `lanes allow
   expect(guard()).toMatchObject({ status: 0, stdout: "" });
   const again = guard().json?.["hookSpecificOutput"] as Record<string, string>;
   expect(again["permissionDecision"]).toBe("deny");
-  const log = p.read(".claude/state/audit.jsonl");
+  const log = p.read(".claude/lanes/state/audit.jsonl");
   expect(log.match(/"event":"human-decision"/g)).toHaveLength(2);
 });

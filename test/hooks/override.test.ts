@@ -274,12 +274,12 @@ describe("the guard and the prompt", () => {
 
   // prettier-ignore
   const tampering: [string, Record<string, unknown>][] = [
-    ["Write", { file_path: ".claude/state/overrides.json", content: "{}" }],
-    ["Edit", { file_path: ".claude/state/overrides.json", old_string: "a", new_string: "b" }],
-    ["Read", { file_path: ".claude/state/overrides.json" }],
-    ["Bash", { command: 'echo "{}" > .claude/state/overrides.json' }],
-    ["Bash", { command: "cat .claude/state/overrides.json" }],
-    ["Bash", { command: "cp /tmp/x .claude/state/overrides.json" }],
+    ["Write", { file_path: ".claude/lanes/state/overrides.json", content: "{}" }],
+    ["Edit", { file_path: ".claude/lanes/state/overrides.json", old_string: "a", new_string: "b" }],
+    ["Read", { file_path: ".claude/lanes/state/overrides.json" }],
+    ["Bash", { command: 'echo "{}" > .claude/lanes/state/overrides.json' }],
+    ["Bash", { command: "cat .claude/lanes/state/overrides.json" }],
+    ["Bash", { command: "cp /tmp/x .claude/lanes/state/overrides.json" }],
   ];
   // a tool may not continue this session with a prompt of its own (it would pass for the human's)
   const resuming: [string, boolean][] = [
