@@ -359,7 +359,7 @@ function makeTemplate(): Template {
  */
 function warm(project: string, env: Record<string, string>): void {
   const hookEnv = { ...env, CLAUDE_PROJECT_DIR: project };
-  const state = join(project, ".claude", "state");
+  const state = join(project, ".claude", "lanes", "state");
   for (const [entry, command] of [
     ["pre-tool-use.cjs", "ls"],
     ["pre-tool-use.cjs", "rm -rf /"],

@@ -7,7 +7,7 @@
  * intact, while everyday commands (`npm test`, `git commit`, `npx tsc`) work in the same session.
  * With `options.sandbox: off` the same calls succeed: what only the first wall holds, documented.
  *
- * Linux only, and only where bubblewrap and socat are installed (`.ci/run` installs them).
+ * Linux only, and only where bubblewrap, socat and gcc are installed (`.ci/run` installs them).
  */
 import { spawnSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
@@ -31,7 +31,7 @@ const onPath = (program: string): boolean =>
 const SANDBOX_MISSING =
   process.platform !== "linux"
     ? `the Bash sandbox e2e runs on Linux only (this is ${process.platform})`
-    : ["bwrap", "socat"].filter((p) => !onPath(p)).map((p) => `\`${p}\` is not installed`)[0];
+    : ["bwrap", "socat", "gcc"].filter((p) => !onPath(p)).map((p) => `\`${p}\` is not installed`)[0];
 if (SANDBOX_MISSING !== undefined) process.stderr.write(`[lanes e2e] sandbox scenarios skipped: ${SANDBOX_MISSING}\n`);
 
 const BUNDLE = ".claude/lanes/dist/pre-tool-use.cjs";

@@ -33,10 +33,10 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 function tempProject(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "lanes-override-")));
   dirs.push(dir);
-  mkdirSync(join(dir, ".claude", "state"), { recursive: true });
+  mkdirSync(join(dir, ".claude", "lanes", "state"), { recursive: true });
   return dir;
 }
-const stateOf = (dir: string) => join(dir, ".claude", "state");
+const stateOf = (dir: string) => join(dir, ".claude", "lanes", "state");
 
 const call = (input: Record<string, unknown> = DANGEROUS, session = "s1") => ({
   session,

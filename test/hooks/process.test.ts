@@ -309,10 +309,10 @@ describe("failure posture", () => {
   it("a fresh clone without a compiled policy is compiled by SessionStart", () => {
     const r = installedProject();
     try {
-      rmSync(r.path(".claude/state"), { recursive: true });
+      rmSync(r.path(".claude/lanes/state"), { recursive: true });
       runHook(r, "session-start.cjs", hookInput(r, "SessionStart", { source: "startup" }));
       expect(existsSync(r.path(".claude/lanes/state/policy.json"))).toBe(true);
-      expect(r.read(".claude/state/.gitignore")).toContain("*");
+      expect(r.read(".claude/lanes/state/.gitignore")).toContain("*");
     } finally {
       r.cleanup();
     }

@@ -119,7 +119,7 @@ describe("snapshots of a real repository", () => {
     mkdirSync(join(repo, "src/gen"), { recursive: true });
     writeFileSync(join(repo, "src/gen/out.ts"), "generated\n");
     mkdirSync(join(repo, ".claude/state"), { recursive: true });
-    writeFileSync(join(repo, ".claude/lanes/state/audit.jsonl"), "{}\n");
+    writeFileSync(join(repo, ".claude/state/audit.jsonl"), "{}\n");
     writeFileSync(join(repo, "c.ts"), "c\n");
     git("add", "c.ts");
     git("commit", "-qm", "c");

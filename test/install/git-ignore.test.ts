@@ -90,7 +90,7 @@ describe("ensureTracked", () => {
 
   it("keeps lanes' own ignores (state/) in force and removeNegations restores the files byte for byte", () => {
     const dir = repo({ ".gitignore": "dist/\n.claude/\n# end\n" });
-    mkdirSync(join(dir, ".claude", "state"), { recursive: true });
+    mkdirSync(join(dir, ".claude", "lanes", "state"), { recursive: true });
     writeFileSync(join(dir, ".claude", "lanes", "state", "policy.json"), "{}");
     const before = {
       root: readFileSync(join(dir, ".gitignore"), "utf8"),
