@@ -477,7 +477,10 @@ function sandboxCheck(found: Survey): Check[] {
           enabled === undefined
             ? `no settings file enables the Bash sandbox: ${without}`
             : `\`sandbox.enabled\` is ${JSON.stringify(enabled.value)} in \`${enabled.file}\`: ${without}`,
-        fix: "run `lanes init` again, or set `sandbox.enabled: true` in that file",
+        fix:
+          enabled === undefined
+            ? "run `lanes init` again (it writes `sandbox.enabled: true`)"
+            : "set `sandbox.enabled: true` in that file (lanes keeps the value a settings file gives it)",
       },
     ];
   const has = options.hasProgram ?? PATH_LOOKUP;

@@ -307,9 +307,12 @@ function makeTemplate(): Template {
   // the corpus's analysis budget (test/policy/corpus.test.ts): on a loaded machine the default 50 ms
   // wall-clock bound turns some calls into `ask`; the suite measures decisions, not time
   const yamlPath = join(project, ".claude", "lanes.yaml");
+  // the suite's figures are the first wall's: lanes init turns the Bash sandbox on (issue 23), and
+  // `LANES_ATTACKS_SANDBOX=1` keeps it on, so that the emulation (sandbox.ts) shows the second wall
+  const sandbox = process.env["LANES_ATTACKS_SANDBOX"] === "1" ? "" : "  sandbox: off\n";
   writeFileSync(
     yamlPath,
-    readFileSync(yamlPath, "utf8").replace("options:\n", "options:\n  analysis_budget_ms: 2000\n"),
+    readFileSync(yamlPath, "utf8").replace("options:\n", `options:\n  analysis_budget_ms: 2000\n${sandbox}`),
   );
   sh(project, "node .claude/lanes/dist/cli.mjs build >/dev/null", env);
   sh(
