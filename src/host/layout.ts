@@ -14,7 +14,7 @@
  *   skills/<id>/SKILL.md       generated skills (committed)
  *   lanes/state/               hook-only state (git-ignored): compiled policy, audit log, agent
  *                              tree, violations, touches, conflicts, task store, claims, holds,
- *                              overrides, code cache
+ *                              overrides, code cache, snapshots
  *   state/                     work state the CLI writes for agents (git-ignored): progress.json,
  *                              checkpoints, phases, handoffs
  *   memory/                    memory files (git-ignored)
@@ -48,6 +48,7 @@ export const LEGACY_HOOK_STATE: readonly string[] = [
   "claims",
   "overrides.json",
   "cache",
+  "snapshots",
 ];
 
 const buildProjectPaths = (projectDir: string) => {

@@ -4,7 +4,7 @@
  */
 import { NO_DISK, type DiskView } from "../../src/host/disk-view.ts";
 import type { CodeRecord, Slot, Walk, WrittenFile } from "../../src/shell/handlers/contract.ts";
-import type { InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
+import type { FileRead, InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
 import type { UnrepresentableCode } from "../../src/shell/unrepresentable.ts";
 import { emptyBase, plain, topCtx, type ArgWord, type Ctx, type Invocation } from "../../src/shell/walk/context.ts";
 import { syntheticWord } from "../../src/shell/words.ts";
@@ -21,6 +21,8 @@ export interface WalkLog {
   readonly executed: { argv: string[]; ctx: Ctx }[];
   /** Shell text the handler asked the walk to parse and walk. */
   readonly walked: string[];
+  /** Files the handler looked for on disk. */
+  readonly reads: FileRead[];
 }
 
 export interface FakeWalkOptions {
@@ -35,7 +37,7 @@ export interface FakeWalkOptions {
 
 /** A fake walk and the log of what the handler did through it. */
 export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: WalkLog } {
-  const log: WalkLog = { emitted: [], code: [], calls: [], reports: [], executed: [], walked: [] };
+  const log: WalkLog = { emitted: [], code: [], calls: [], reports: [], executed: [], walked: [], reads: [] };
   const commands: ShellCommand[] = [];
   const memos = new Map<Slot<unknown>, unknown>();
   const argv = (words: readonly ArgWord[]): string[] => words.map((w) => w.word.value ?? `<${w.word.text}>`);
@@ -79,6 +81,8 @@ export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: Walk
     },
     addCode: (record) => log.code.push(record),
     addCall: (call) => log.calls.push(call),
+    noteRead: (read) => log.reads.push(read),
+    writtenFiles: () => new Map(),
     report: (code, text) => log.reports.push({ code, text }),
     tick: () => {},
     beyondDepth: (ctx) => ctx.depth + 1 > (options.maxDepth ?? 5),

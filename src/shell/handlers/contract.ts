@@ -11,6 +11,7 @@ import type {
   AnalyzeOptions,
   CodeExecution,
   CodeLanguage,
+  FileRead,
   InterpreterCall,
   ShellCommand,
   ShellWord,
@@ -37,6 +38,8 @@ export interface CodeRecord {
   readonly source: CodeExecution["source"];
   readonly code?: string | undefined;
   readonly producers?: readonly number[];
+  /** With source `disk`: the file the code was read from, as shown in messages. */
+  readonly path?: string;
 }
 
 /**
@@ -66,6 +69,8 @@ export interface Walk {
   stdinText(base: Base, ctx: Ctx): string | undefined;
   /** A file written earlier on the line (a path relative to the context's directory, or absolute). */
   writtenFile(path: string | undefined, ctx: Ctx): WrittenFile | undefined;
+  /** Every file written earlier on the line, by absolute path (code stored for a tool to run later). */
+  writtenFiles(): ReadonlyMap<string, WrittenFile>;
   /** The word environment of the context's state, to resolve words the handler parsed itself. */
   env(ctx: Ctx): WordEnv;
   /** The family's memory for this line (see {@link Slot}). */
@@ -76,6 +81,8 @@ export interface Walk {
   emit(words: readonly ArgWord[], base: Base, ctx: Ctx, searchRoots?: readonly ShellWord[]): number;
   addCode(record: CodeRecord): void;
   addCall(call: InterpreterCall): void;
+  /** Records a file looked for on disk for its code (`ShellAnalysis.reads`; `lanes check` lists them). */
+  noteRead(read: FileRead): void;
   /** Records what the analysis cannot represent (the policy asks). */
   report(code: UnrepresentableCode, text: string, detail?: string): void;
   /** Charges `units` nodes against the walk's count bound (the walk unwinds past it). */

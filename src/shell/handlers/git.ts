@@ -10,6 +10,7 @@ import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation }
 import type { Slot, Walk } from "./contract.ts";
 import { deleteEveryListed } from "./listings.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
+import { gitHooks } from "./git-hooks.ts";
 
 /** Options whose value is a command the program runs (`rsync -e CMD`, `git -c core.pager=CMD`). */
 export function embedded(w: Walk, inv: Invocation, host: number): void {
@@ -125,6 +126,7 @@ export function git(w: Walk, given: Invocation): void {
       });
     }
     runs(w, { ...inv, words: written }, host);
+    gitHooks(w, { ...inv, words: written }, host, config);
     return;
   }
   const expansion = alias
@@ -139,6 +141,7 @@ export function git(w: Walk, given: Invocation): void {
   const host = w.emit(expanded, inv.base, inv.ctx);
   embedded(w, { ...inv, words: expanded }, host);
   runs(w, { ...inv, words: expanded }, host);
+  gitHooks(w, { ...inv, words: expanded }, host, config);
 }
 
 /** Values git reads as boolean false (`git config --type=bool`). */
