@@ -98,7 +98,7 @@ function tree(p: Project): Record<string, string> {
     const abs = rel === "" ? p.dir : join(p.dir, rel);
     for (const name of readdirSync(abs).sort()) {
       const r = rel === "" ? name : `${rel}/${name}`;
-      if (r === ".git" || r === ".claude/state") continue;
+      if (r === ".git" || r === ".claude/state" || r === ".claude/lanes/state") continue;
       const st = lstatSync(join(p.dir, r));
       if (st.isDirectory()) walk(r);
       else {
@@ -300,7 +300,7 @@ describe("lanes undo", () => {
     expect(lanes(p, "undo", id).status).toBe(0);
     expect(p.read("data/raw/input.json")).toBe('{"rows": [1, 2, 3]}\n');
     expect(p.read("a.txt")).toBe("");
-    const audit = p.read(".claude/state/audit.jsonl");
+    const audit = p.read(".claude/lanes/state/audit.jsonl");
     expect(audit).toContain('"event":"snapshot"');
     expect(audit).toContain('"event":"undo"');
   });
