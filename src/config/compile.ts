@@ -133,6 +133,7 @@ function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
     analysisBudgetMs: pick("analysis_budget_ms") ?? DEFAULT_OPTIONS.analysisBudgetMs,
     auditMaxBytes: pick("audit_max_bytes") ?? DEFAULT_OPTIONS.auditMaxBytes,
     escalateAfter: pick("escalate_after") ?? DEFAULT_OPTIONS.escalateAfter,
+    sandbox: pick("sandbox") ?? DEFAULT_OPTIONS.sandbox,
     // host lists add up over the layers: each one trusts more hosts
     uploadHosts: [...new Set(layers.flatMap((l) => l.file?.options?.upload_hosts ?? []))],
     tokenHosts: mergeHosts(layers.map((l) => l.file?.options?.token_hosts ?? {})),

@@ -60,6 +60,12 @@ export const PolicyOptions = z
       .min(AUDIT_MIN_BYTES)
       .optional()
       .describe("Size at which the audit log rotates (default 5 MB)."),
+    sandbox: z
+      .enum(["on", "off"])
+      .optional()
+      .describe(
+        "Claude Code's Bash sandbox, configured from this policy by `lanes init` and `lanes build`: the guard zone and settings denied for writing, the zero-access secrets for reading (default: on where the platform supports it).",
+      ),
     escalate_after: z
       .number()
       .int()

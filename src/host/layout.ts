@@ -12,12 +12,21 @@
  *   lanes/dist/*.mjs           the prebuilt hooks and CLI (committed, so a clone works without npm)
  *   agents/*.md                generated agents (committed)
  *   skills/<id>/SKILL.md       generated skills (committed)
- *   state/                     runtime state (git-ignored): compiled policy, audit log,
- *                              progress.json, agent tree, checkpoints, phases, conflicts
+ *   lanes/state/               hook-only state (git-ignored): compiled policy, audit log, agent
+ *                              tree, violations, touches, conflicts, task store, claims, holds,
+ *                              overrides, code cache, snapshots
+ *   state/                     work state the CLI writes for agents (git-ignored): progress.json,
+ *                              checkpoints, phases, handoffs
  *   memory/                    memory files (git-ignored)
  * ~/.claude/lanes.yaml         user-level policy (highest lanes layer)
  * ~/.claude/lanes/private/<id>/  what no tool may reach (0700): the human override's key and store
  * ```
+ *
+ * Two zones (README "Two zones"): the **guard zone** is `.claude/lanes/` whole (bundles,
+ * definitions, base copies, install record, schemas, hook-only state) plus Claude Code's settings
+ * files and lanes' configuration; only the hooks (which run outside the sandbox) and `lanes init`
+ * write it, and the Bash sandbox denies every sandboxed command writing there (install/sandbox.ts).
+ * The **work zone** is `state/` and `memory/`: what agents write through lanes' CLI.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
@@ -26,9 +35,30 @@ import { join } from "node:path";
 /** The `.claude` directory of a project. */
 export const claudeDir = (projectDir: string): string => join(projectDir, ".claude");
 
+/** What the hooks kept in `.claude/state/` before the guard zone had a state folder of its own. */
+export const LEGACY_HOOK_STATE: readonly string[] = [
+  "policy.json",
+  "policy-error.json",
+  "audit.jsonl",
+  "audit.1.jsonl",
+  "agents.json",
+  "violations",
+  "touches.json",
+  "conflicts",
+  "tasks.json",
+  "runs",
+  "hold.json",
+  "claims",
+  "overrides.json",
+  "cache",
+  "snapshots",
+];
+
 const buildProjectPaths = (projectDir: string) => {
   const claude = claudeDir(projectDir);
-  const state = join(claude, "state");
+  // hook-only state (guard zone) and the work state the CLI writes for agents (work zone)
+  const state = join(claude, "lanes", "state");
+  const workState = join(claude, "state");
   return {
     claude,
     settings: join(claude, "settings.json"),
@@ -43,17 +73,20 @@ const buildProjectPaths = (projectDir: string) => {
     skills: join(claude, "skills"),
     gitignore: join(claude, ".gitignore"),
     state,
+    workState,
     compiledPolicy: join(state, "policy.json"),
     audit: join(state, "audit.jsonl"),
-    progress: join(state, "progress.json"),
+    progress: join(workState, "progress.json"),
     agentTree: join(state, "agents.json"),
     violations: join(state, "violations"),
     touches: join(state, "touches.json"),
     conflicts: join(state, "conflicts"),
-    checkpoints: join(state, "checkpoints"),
-    phases: join(state, "phases"),
-    handoffs: join(state, "handoffs"),
+    checkpoints: join(workState, "checkpoints"),
+    phases: join(workState, "phases"),
+    handoffs: join(workState, "handoffs"),
     memory: join(claude, "memory"),
+    /** Hook-only files of `.claude/state/` before they moved to `.claude/lanes/state/` (moved by init). */
+    legacyHookState: LEGACY_HOOK_STATE.map((name) => join(workState, name)),
   };
 };
 export type ProjectPaths = Readonly<ReturnType<typeof buildProjectPaths>>;

@@ -15,6 +15,8 @@ import { projectPaths, userPaths } from "../host/layout.ts";
 import { INIT_COMMAND } from "../host/version.ts";
 import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
 import { readInstallRecord } from "./record.ts";
+import { wantedSandbox } from "./sandbox.ts";
+import { SANDBOX_PLATFORMS } from "./sandbox-apply.ts";
 import { DIST_FILES, hookWiring, LANES_MARKER, projectCommand, type HookHandler } from "./wiring.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -38,6 +40,10 @@ export interface DoctorOptions {
   readonly nodeVersion?: () => string | undefined;
   /** `claude --version`, or undefined when the client is not on PATH. */
   readonly claudeVersion?: () => string | undefined;
+  /** Whether a program is on PATH (`bwrap`, `socat`); default: looks it up. */
+  readonly hasProgram?: (name: string) => boolean;
+  /** The platform (default: this process's). */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** The oldest Claude Code whose hook semantics lanes relies on (`onFailure`, ask vs rules: 2.1.233); tested with 2.1.330. */
@@ -419,6 +425,115 @@ function policyCheck({ options, paths }: Survey): Check[] {
   ];
 }
 
+/** The value a settings key has where Claude Code reads it first (managed > local > project > user). */
+function settingOf(
+  found: Survey,
+  read: (s: Record<string, unknown>) => unknown,
+): { value: unknown; file: string } | undefined {
+  const order: SettingsFile["scope"][] = ["managed", "local", "project", "user"];
+  for (const scope of order)
+    for (const { file } of found.files.filter((f) => f.file.scope === scope)) {
+      const s = found.settings.get(file.path);
+      const value = s === undefined ? undefined : read(s);
+      if (value !== undefined) return { value, file: file.path };
+    }
+  return undefined;
+}
+
+const PATH_LOOKUP = (name: string): boolean =>
+  spawnSync("sh", ["-c", 'command -v "$1" >/dev/null', "sh", name], { timeout: 10_000 }).status === 0;
+
+/**
+ * The second wall: Claude Code's Bash sandbox as lanes configured it (install/sandbox.ts). Never a
+ * `fail` (the guard works without it); a `warn` names what is missing and what then holds.
+ */
+function sandboxCheck(found: Survey): Check[] {
+  const { options, paths } = found;
+  if (readInstallRecord(paths.claude) === undefined) return [];
+  const loaded = loadPolicy({ projectDir: options.projectDir, home: options.home, lanesVersion: options.lanesVersion });
+  const without =
+    "without it a command the guard cannot see through (a compiled program, computed paths, a nested client) is stopped by nothing";
+  if (loaded.ok && loaded.policy.options.sandbox === "off")
+    return [
+      {
+        id: "sandbox",
+        status: "warn",
+        message: `the Bash sandbox is off (\`options.sandbox: off\`): ${without}`,
+        fix: "remove `sandbox: off` from the policy and run `lanes build`",
+      },
+    ];
+  const platform = options.platform ?? process.platform;
+  if (!SANDBOX_PLATFORMS.includes(platform))
+    return [
+      {
+        id: "sandbox",
+        status: "warn",
+        message: `Claude Code's Bash sandbox does not run on ${platform}: ${without}`,
+        fix: "run Claude Code on Linux, WSL 2 or macOS for the second wall",
+      },
+    ];
+  const enabled = settingOf(found, (s) => (s["sandbox"] as Record<string, unknown> | undefined)?.["enabled"]);
+  if (enabled?.value !== true)
+    return [
+      {
+        id: "sandbox",
+        status: "warn",
+        message:
+          enabled === undefined
+            ? `no settings file enables the Bash sandbox: ${without}`
+            : `\`sandbox.enabled\` is ${JSON.stringify(enabled.value)} in \`${enabled.file}\`: ${without}`,
+        fix:
+          enabled === undefined
+            ? "run `lanes init` again (it writes `sandbox.enabled: true`)"
+            : "set `sandbox.enabled: true` in that file (lanes keeps the value a settings file gives it)",
+      },
+    ];
+  const has = options.hasProgram ?? PATH_LOOKUP;
+  const missing = platform === "linux" ? ["bwrap", "socat"].filter((p) => !has(p)) : [];
+  if (missing.length > 0)
+    return [
+      {
+        id: "sandbox",
+        status: "warn",
+        message: `the Bash sandbox is enabled but \`${missing.join("` and `")}\` ${missing.length > 1 ? "are" : "is"} missing: Claude Code warns and runs every command unsandboxed; ${without}`,
+        fix: "install them (`apt-get install bubblewrap socat`, or your distribution's packages)",
+      },
+    ];
+  const listed = (key: "denyWrite" | "denyRead"): Set<string> =>
+    new Set(
+      found.files.flatMap(({ file }) => {
+        const fs = ((found.settings.get(file.path)?.["sandbox"] as Record<string, unknown> | undefined)?.[
+          "filesystem"
+        ] ?? {}) as Record<string, unknown>;
+        return Array.isArray(fs[key]) ? (fs[key] as unknown[]).filter((x): x is string => typeof x === "string") : [];
+      }),
+    );
+  const wanted = loaded.ok ? wantedSandbox(loaded.policy, undefined, options.home) : undefined;
+  const lacking =
+    wanted === undefined
+      ? []
+      : [
+          ...wanted.denyWrite.filter((p) => !listed("denyWrite").has(p)),
+          ...wanted.denyRead.filter((p) => !listed("denyRead").has(p)),
+        ];
+  if (lacking.length > 0)
+    return [
+      {
+        id: "sandbox",
+        status: "warn",
+        message: `the Bash sandbox is active but does not deny ${lacking.length} path(s) the policy protects, e.g. \`${lacking[0]!}\``,
+        fix: "run `lanes build` (it rewrites the sandbox section from the policy)",
+      },
+    ];
+  return [
+    {
+      id: "sandbox",
+      status: "ok",
+      message: `the Bash sandbox is active: it denies writes to ${listed("denyWrite").size} paths (the guard zone, settings, policy) and reads of ${listed("denyRead").size} (the policy's secrets)${wanted !== undefined && wanted.guardOnly.length > 0 ? `; ${wanted.guardOnly.length} secret pattern(s) only the guard holds, e.g. \`${wanted.guardOnly[0]!}\`` : ""}`,
+    },
+  ];
+}
+
 /** The client: a Claude Code with the hook semantics lanes relies on. */
 function claudeCheck({ options }: Survey): Check[] {
   const claude = (options.claudeVersion ?? (() => run("claude", ["--version"])))();
@@ -453,6 +568,7 @@ const DOCTOR_CHECKS: readonly { readonly name: string; readonly run: (survey: Su
   { name: "git", run: gitCheck },
   { name: "duplicate", run: duplicateCheck },
   { name: "policy", run: policyCheck },
+  { name: "sandbox", run: sandboxCheck },
   { name: "claude", run: claudeCheck },
 ];
 

@@ -125,7 +125,7 @@ cases:
   - { name: "…and a subagent is refused outright", command: "echo '{}' > .claude/settings.json", agent: general-purpose, decision: deny, rules_include: [lanes.config, lanes.config-shell] }
 `;
 
-const GITIGNORE_LINES = ["state/", "memory/", "lanes.local.yaml", "settings.local.json"];
+const GITIGNORE_LINES = ["state/", "lanes/state/", "memory/", "lanes.local.yaml", "settings.local.json"];
 
 const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
 

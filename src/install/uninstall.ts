@@ -6,7 +6,9 @@
  * - the files it created, when they still hold what it wrote; a file the team changed (their
  *   `lanes.yaml`, an edited agent definition) is kept and listed, unless `purge`;
  * - the lines it added to `.claude/.gitignore` and the negations it added to ignore files;
- * - its runtime state (`.claude/state/`: compiled policy, caches, progress) and folders left empty;
+ * - the `sandbox` entries it added (install/sandbox.ts), per `.claude/lanes/installed-sandbox.json`;
+ * - its runtime state (`.claude/lanes/state/`: compiled policy, caches; `.claude/state/`: progress)
+ *   and folders left empty;
  *   the audit log stays (it is the team's record of what the guard decided) unless `purge`.
  * Planned apart from applied, like init.
  */
@@ -16,6 +18,7 @@ import { projectPaths } from "../host/layout.ts";
 import { IGNORE_MARKER, removeNegations } from "./git-ignore.ts";
 import { hashText, readInstallRecord, RECORD_PATH } from "./record.ts";
 import { removeHookSettings } from "./settings-merge.ts";
+import { INSTALLED_SANDBOX_FILE, readSandboxRecord, removeSandbox } from "./sandbox.ts";
 import { disableTaskTools, INSTALLED_ENV_FILE } from "./task-env.ts";
 
 export interface UninstallPlan {
@@ -66,13 +69,19 @@ export function planUninstall(target: string, options: { readonly purge?: boolea
     else kept.push(rel);
   }
   remove.push(relative(target, join(paths.claude, RECORD_PATH)));
+  if (existsSync(join(paths.claude, INSTALLED_SANDBOX_FILE)))
+    remove.push(relative(target, join(paths.claude, INSTALLED_SANDBOX_FILE)));
   let settings: string | null | undefined;
   if (existsSync(paths.settings)) {
     const text = readFileSync(paths.settings, "utf8");
     try {
       const env = join(paths.claude, INSTALLED_ENV_FILE);
+      const sandboxRecord = join(paths.claude, INSTALLED_SANDBOX_FILE);
       const next = removeHookSettings(
-        disableTaskTools(text, existsSync(env) ? readFileSync(env, "utf8") : undefined),
+        removeSandbox(
+          disableTaskTools(text, existsSync(env) ? readFileSync(env, "utf8") : undefined),
+          readSandboxRecord(existsSync(sandboxRecord) ? readFileSync(sandboxRecord, "utf8") : undefined),
+        ),
         record.settings,
       );
       settings = next === undefined ? null : next === text ? undefined : next;
@@ -120,10 +129,11 @@ export function applyUninstall(target: string, plan: UninstallPlan): string[] {
   else if (plan.settings !== undefined) writeFileSync(paths.settings, plan.settings);
   if (plan.gitignore !== undefined) writeFileSync(paths.gitignore, plan.gitignore);
   const changed = record === undefined ? [] : removeNegations(target, record.ignoreFixes);
-  if (existsSync(paths.state))
-    for (const entry of readdirSync(paths.state))
-      if (!plan.keptState.includes(relative(target, join(paths.state, entry))))
-        rmSync(join(paths.state, entry), { recursive: true, force: true });
+  for (const dir of [paths.state, paths.workState])
+    if (existsSync(dir))
+      for (const entry of readdirSync(dir))
+        if (!plan.keptState.includes(relative(target, join(dir, entry))))
+          rmSync(join(dir, entry), { recursive: true, force: true });
   removeEmptyDirs(paths.claude, dirname(paths.claude));
   return changed;
 }

@@ -304,6 +304,8 @@ export interface CompiledOptions {
   readonly analysisBudgetMs: number;
   readonly auditMaxBytes: number;
   readonly escalateAfter: number;
+  /** `sandbox`: write Claude Code's Bash sandbox settings from the policy (install/sandbox.ts). */
+  readonly sandbox: "on" | "off";
   /** Hosts (wildcards) local files may be uploaded to without asking (`upload_hosts`, every layer's). */
   readonly uploadHosts: readonly string[];
   /** Hosts a token may be sent to beyond the built-in table, by variable name wildcard (`token_hosts`). */
@@ -357,6 +359,7 @@ export const DEFAULT_OPTIONS: CompiledOptions = {
   analysisBudgetMs: 50,
   auditMaxBytes: 5_000_000,
   escalateAfter: 3,
+  sandbox: "on",
   uploadHosts: [],
   tokenHosts: {},
 };

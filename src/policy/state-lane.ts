@@ -24,7 +24,7 @@ import type { Match } from "./types.ts";
 
 /** Options of `lanes progress step` that set the next step's constraints. */
 const CONSTRAINT_OPTIONS = ["--next-write-path", "--next-tool", "--next-read-only"];
-/** State files that hold other agents' tasks, relative to `.claude/state`. */
+/** State files that hold other agents' tasks, relative to the hooks' state, `.claude/lanes/state`. */
 const SHARED_STATE = ["tasks.json", "agents.json", "audit.jsonl"];
 const READ_ACCESS = new Set(["read", "exec"]);
 
@@ -113,7 +113,7 @@ export function stateLaneMatches(
         ),
       );
   }
-  const state = `${ctx.projectDir}/.claude/state`;
+  const state = `${ctx.projectDir}/.claude/lanes/state`;
   for (const fact of facts.files) {
     if (!READ_ACCESS.has(fact.access) || fact.path === undefined) continue;
     const path = fact.path.replace(/\/+$/, "");
@@ -121,7 +121,7 @@ export function stateLaneMatches(
       const file = `${state}/${f}`;
       return isWithin(path, file, ctx.caseInsensitive) || path.startsWith(`${file}.`);
     });
-    // a tree read of lanes' own directories (`grep -r x .claude/state`) takes them along
+    // a tree read of lanes' own directories (`grep -r x .claude/lanes`) takes them along
     const tree =
       (fact.recursive || fact.glob) &&
       isWithin(state, path, ctx.caseInsensitive) &&

@@ -129,7 +129,7 @@ export function saveCheckpoint(
     resumable: input.resumable ?? true,
     reason: input.reason ?? "manual",
   };
-  ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
+  ensureIgnoredDir(projectPaths(projectDir).workState, "lanes runtime state");
   // exclusive: of several saves with the same id at once, exactly one succeeds
   const written = createStateFile(
     file,

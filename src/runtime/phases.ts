@@ -179,7 +179,7 @@ export function startPhases(
     );
     if (!archived.ok) return propagate(archived);
     const state = startState(skill, taskId, isoTime(now), newId("run", now, randomOf(deps)), args.value);
-    ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
+    ensureIgnoredDir(projectPaths(projectDir).workState, "lanes runtime state");
     const saved = writeStateFile(t.value.file, state, t.value.options.display);
     if (!saved.ok) return propagate(saved);
     const first = t.value.phases.find((p) => p.id === "0")!;

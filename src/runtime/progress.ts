@@ -158,7 +158,7 @@ export function initProgress(projectDir: string, input: InitInput, deps: Progres
         task_context: emptyTaskContextState(input.maxDepth ?? DEFAULT_MAX_DEPTH),
       });
       if (!doc.ok) return doc;
-      ensureIgnoredDir(projectPaths(projectDir).state, "lanes runtime state");
+      ensureIgnoredDir(projectPaths(projectDir).workState, "lanes runtime state");
       const written = writeStateFile(o.file, doc.value, o.display);
       return written.ok ? doc : propagate(written);
     },

@@ -313,9 +313,12 @@ function makeTemplate(): Template {
   // the corpus's analysis budget (test/policy/corpus.test.ts): on a loaded machine the default 50 ms
   // wall-clock bound turns some calls into `ask`; the suite measures decisions, not time
   const yamlPath = join(project, ".claude", "lanes.yaml");
+  // the suite's figures are the first wall's: lanes init turns the Bash sandbox on (issue 23), and
+  // `LANES_ATTACKS_SANDBOX=1` keeps it on, so that the emulation (sandbox.ts) shows the second wall
+  const sandbox = process.env["LANES_ATTACKS_SANDBOX"] === "1" ? "" : "  sandbox: off\n";
   writeFileSync(
     yamlPath,
-    readFileSync(yamlPath, "utf8").replace("options:\n", "options:\n  analysis_budget_ms: 2000\n"),
+    readFileSync(yamlPath, "utf8").replace("options:\n", `options:\n  analysis_budget_ms: 2000\n${sandbox}`),
   );
   sh(project, "node .claude/lanes/dist/cli.mjs build >/dev/null", env);
   sh(
@@ -365,7 +368,7 @@ function makeTemplate(): Template {
  */
 function warm(project: string, env: Record<string, string>): void {
   const hookEnv = { ...env, CLAUDE_PROJECT_DIR: project };
-  const state = join(project, ".claude", "state");
+  const state = join(project, ".claude", "lanes", "state");
   for (const [entry, command] of [
     ["pre-tool-use.cjs", "ls"],
     ["pre-tool-use.cjs", "rm -rf /"],
@@ -1289,7 +1292,7 @@ export async function selfCheckCopy(): Promise<{ before: string; after: string }
   const t = await prepareTemplate();
   const w = await copyTemplate(t);
   try {
-    const policy = join(w.project, ".claude", "state", "policy.json");
+    const policy = join(w.project, ".claude", "lanes", "state", "policy.json");
     const before = readFileSync(policy, "utf8");
     sh(w.project, "node .claude/lanes/dist/cli.mjs build >/dev/null", w.env);
     return { before, after: readFileSync(policy, "utf8") };

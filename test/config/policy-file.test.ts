@@ -154,7 +154,7 @@ describe("compiled policy file", () => {
     );
     const built = buildPolicy({ projectDir: project, home, lanesVersion: "test" });
     if (!built.ok) throw new Error(built.issues[0]?.message);
-    const compiled = join(project, ".claude", "state", "policy.json");
+    const compiled = join(project, ".claude", "lanes", "state", "policy.json");
     expect(readCompiledPolicy(compiled).ok).toBe(true);
     const added = join(project, ".claude", "agents", "writer.md");
     writeFileSync(added, "---\nname: writer\ndescription: writes\n---\nWrite.\n");

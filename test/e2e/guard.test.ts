@@ -74,7 +74,7 @@ describe("the guard in the real client", () => {
     expect(result?.is_error, explain(run, s.api)).toBe(false);
     expect(result?.text).toContain("hello from the repo");
     expect(run.json?.permission_denials).toEqual([]);
-    expect(s.repo.read(".claude/state/audit.jsonl")).toContain('"decision":"none"');
+    expect(s.repo.read(".claude/lanes/state/audit.jsonl")).toContain('"decision":"none"');
   });
 
   it("lets a scoped glob delete run: `rm -rf *.log` removes the logs and nothing else", async () => {

@@ -67,7 +67,7 @@ describe("agent lanes in the real client", () => {
     expect(repo.read("src/server/orders.ts")).toBe("export const orders = [];\n");
     expect(api.notes).toEqual([]);
 
-    const audit = (repo.read(".claude/state/audit.jsonl") ?? "")
+    const audit = (repo.read(".claude/lanes/state/audit.jsonl") ?? "")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);

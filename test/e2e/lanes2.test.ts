@@ -83,7 +83,7 @@ describe("lanes 2 in the real client", () => {
     expect(written, info).toHaveLength(2);
     expect(repo.read("src/server/users/index.ts")).toBe("export {};\n");
     expect(repo.read("src/server/orders/index.ts")).toBe("export {};\n");
-    const tree = JSON.parse(repo.read(".claude/state/agents.json") ?? "{}") as {
+    const tree = JSON.parse(repo.read(".claude/lanes/state/agents.json") ?? "{}") as {
       sessions: Record<string, { agents: Record<string, { link?: string; task?: { onlyPaths: string[] } }> }>;
     };
     const agents = Object.values(Object.values(tree.sessions)[0]?.agents ?? {});

@@ -74,7 +74,7 @@ it("lets the human allow one denied call once, with a code the model never sees"
   const code = codeInTranscript(s.repo.home);
   expect(code, explain(first, s.api)).toMatch(/^[A-Z2-7]{6}$/);
   // the store is out of the project and keeps no code in clear
-  expect(s.repo.read(".claude/state/overrides.json")).toBeUndefined();
+  expect(s.repo.read(".claude/lanes/state/overrides.json")).toBeUndefined();
   expect(privateText(s.repo.home)).toContain('"offers"');
   expect(privateText(s.repo.home)).not.toContain(code);
   // the code went to the human only: no request the model received holds it
@@ -95,7 +95,7 @@ it("lets the human allow one denied call once, with a code the model never sees"
   expect(told).toBe(true);
   expect(s.api.notes).toEqual([]);
 
-  const audit = (s.repo.read(".claude/state/audit.jsonl") ?? "")
+  const audit = (s.repo.read(".claude/lanes/state/audit.jsonl") ?? "")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>)

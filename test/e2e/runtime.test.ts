@@ -99,10 +99,10 @@ describe("the runtime in the real client", () => {
       "lanes conflict: `notes.md` was modified by writer-a and now by writer-b in the same workflow",
     );
     expect(seen).toContain("a human must choose which version wins");
-    const conflicts = join(repo.dir, ".claude", "state", "conflicts");
+    const conflicts = join(repo.dir, ".claude", "lanes", "state", "conflicts");
     const [workflow] = readdirSync(conflicts);
     const [copy] = readdirSync(join(conflicts, workflow!));
     expect(readFileSync(join(conflicts, workflow!, copy!), "utf8")).toBe("version A\n");
-    expect(repo.read(".claude/state/audit.jsonl")).toContain('"event":"conflict"');
+    expect(repo.read(".claude/lanes/state/audit.jsonl")).toContain('"event":"conflict"');
   });
 });

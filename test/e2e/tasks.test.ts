@@ -29,7 +29,7 @@ const spawn = (type: string, prompt: string) =>
   toolUse("Agent", { description: `${type} work`, prompt, subagent_type: type, run_in_background: false });
 const markers = { backend: "You are the backend specialist.", frontend: "You are the frontend specialist." };
 const auditOf = (r: TempRepo) =>
-  (r.read(".claude/state/audit.jsonl") ?? "")
+  (r.read(".claude/lanes/state/audit.jsonl") ?? "")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -53,7 +53,7 @@ interface AuditEntry {
   rules?: string[];
 }
 const auditOf = (repo: TempRepo): AuditEntry[] =>
-  (repo.read(".claude/state/audit.jsonl") ?? "")
+  (repo.read(".claude/lanes/state/audit.jsonl") ?? "")
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as AuditEntry);
@@ -68,7 +68,7 @@ describe("a team install with the real client", () => {
     git(origin.dir, "commit", "-qm", "lanes");
     git(clone.dir, "pull", "-q", origin.dir, "main");
     expect(clone.read(".claude/lanes/dist/pre-tool-use.cjs")).toBeDefined();
-    expect(clone.read(".claude/state/policy.json")).toBeUndefined();
+    expect(clone.read(".claude/lanes/state/policy.json")).toBeUndefined();
 
     api = await startMockApi({
       main: [

@@ -73,7 +73,7 @@ export function memory(
 
 /** The audit log entries of the run. */
 export function audit(repo: TempRepo): Record<string, unknown>[] {
-  return readFileSync(repo.path(".claude/state/audit.jsonl"), "utf8")
+  return readFileSync(repo.path(".claude/lanes/state/audit.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);

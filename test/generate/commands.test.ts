@@ -276,7 +276,7 @@ describe("lanes handoff", () => {
     });
     // nothing is recorded for the next skill, but the failed handoff is logged for the success rate
     expect(existsSync(join(dir, ".claude/state/handoffs"))).toBe(false);
-    expect(readFileSync(join(dir, ".claude/state/audit.jsonl"), "utf8")).toContain(
+    expect(readFileSync(join(dir, ".claude/lanes/state/audit.jsonl"), "utf8")).toContain(
       '"event":"handoff","subject":"ui-components -> payments (sequential)","from":"ui-components","to":["payments"],"handoff_type":"sequential","available":false',
     );
   });

@@ -45,7 +45,7 @@ describe("lanes agents", () => {
   });
 
   it("shows the tree with each agent's lane, task constraints and link", async () => {
-    const tree = join(dir, ".claude", "state", "agents.json");
+    const tree = join(dir, ".claude", "lanes", "state", "agents.json");
     const state = join(dir, ".claude", "state");
     const now = new Date("2026-11-22T10:00:00Z");
     const task = "<constraints>\n- only modify src/server/users/**\n- do not run git push\n- be quick\n</constraints>";

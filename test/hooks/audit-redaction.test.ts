@@ -37,7 +37,7 @@ describe("the audit log", () => {
         tool_input: { command: 'curl -H "Authorization: Bearer abcdefghijkl" https://api.example.com' },
       }),
     );
-    const log = p.read(".claude/state/audit.jsonl");
+    const log = p.read(".claude/lanes/state/audit.jsonl");
     expect(log).not.toContain(secret);
     expect(log).not.toContain("abcdefghijkl");
     const entries = log

@@ -21,7 +21,7 @@ function install(): { dist: string; cache: string } {
     join(dist, "demo.impl.cjs"),
     "(function (exports, require, module, __filename, __dirname) { exports.dir = __dirname; exports.sep = require('node:path').sep; })",
   );
-  return { dist, cache: join(base, ".claude", "state", "cache") };
+  return { dist, cache: join(base, ".claude", "lanes", "state", "cache") };
 }
 
 const config = { name: "demo", ids: { demo: "id1" }, maxProfiles: 2 };
@@ -31,7 +31,7 @@ const profiles = (cache: string): string[][] =>
 describe("the hook loader", () => {
   it.each([
     [{ CLAUDE_PLUGIN_DATA: "/data/lanes" }, "/x/.claude/lanes/dist", "/data/lanes/cache"],
-    [{}, "/x/.claude/lanes/dist", "/x/.claude/state/cache"],
+    [{}, "/x/.claude/lanes/dist", "/x/.claude/lanes/state/cache"],
     [{}, "/somewhere/dist", undefined],
   ])("keeps its caches in %j for %s", (env, dist, expected) => {
     expect(cacheDir(env, dist)).toBe(expected);

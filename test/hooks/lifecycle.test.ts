@@ -19,7 +19,7 @@ const deps = {
 const input = (event: string, extra: Record<string, unknown>) =>
   JSON.stringify({ session_id: "s1", cwd: dir, hook_event_name: event, ...extra });
 const auditLines = () =>
-  readFileSync(join(dir, ".claude", "state", "audit.jsonl"), "utf8")
+  readFileSync(join(dir, ".claude", "lanes", "state", "audit.jsonl"), "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => p.cleanup());
 
-const cacheDir = () => p.path(".claude/state/cache");
+const cacheDir = () => p.path(".claude/lanes/state/cache");
 /** Each cache file's bundle name and the kinds of call its header lists. */
 function caches(): Record<string, string[]> {
   const out: Record<string, string[]> = {};

@@ -43,7 +43,7 @@ it("denies with a code for the human, grants the exact call once on `lanes allow
   expect(out["permissionDecisionReason"]).not.toContain(code!);
   expect(out["additionalContext"] ?? "").not.toContain(code!);
   // out of the project, in the private directory, 0600 and without the code
-  expect(existsSync(p.path(".claude/state/overrides.json"))).toBe(false);
+  expect(existsSync(p.path(".claude/lanes/state/overrides.json"))).toBe(false);
   const store = join(privateDirOf(p.home, p.dir), "overrides.json");
   expect(statSync(store).mode & 0o777).toBe(0o600);
   expect(readFileSync(store, "utf8")).not.toContain(code!);
@@ -60,6 +60,6 @@ it("denies with a code for the human, grants the exact call once on `lanes allow
   expect(JSON.stringify(ran.json)).toContain("`lanes undo`");
   const again = guard().json?.["hookSpecificOutput"] as Record<string, string>;
   expect(again["permissionDecision"]).toBe("deny");
-  const log = p.read(".claude/state/audit.jsonl");
+  const log = p.read(".claude/lanes/state/audit.jsonl");
   expect(log.match(/"event":"human-decision"/g)).toHaveLength(2);
 });

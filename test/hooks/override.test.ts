@@ -46,10 +46,10 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 function tempProject(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "lanes-override-")));
   dirs.push(dir);
-  mkdirSync(join(dir, ".claude", "state"), { recursive: true });
+  mkdirSync(join(dir, ".claude", "lanes", "state"), { recursive: true });
   return dir;
 }
-const stateOf = (dir: string) => join(dir, ".claude", "state");
+const stateOf = (dir: string) => join(dir, ".claude", "lanes", "state");
 const homeOf = (dir: string) => join(dir, "home");
 /** The private directory of a temp project (its home inside it), created. */
 const privateOf = (dir: string) => openPrivateDir(homeOf(dir), dir, true)!;
@@ -376,6 +376,12 @@ describe("the guard and the prompt", () => {
     ["Bash", { command: 'echo "{}" > .claude/state/overrides.json' }],
     ["Bash", { command: "cat .claude/state/overrides.json" }],
     ["Bash", { command: "cp /tmp/x .claude/state/overrides.json" }],
+    ["Write", { file_path: ".claude/lanes/state/overrides.json", content: "{}" }],
+    ["Edit", { file_path: ".claude/lanes/state/overrides.json", old_string: "a", new_string: "b" }],
+    ["Read", { file_path: ".claude/lanes/state/overrides.json" }],
+    ["Bash", { command: 'echo "{}" > .claude/lanes/state/overrides.json' }],
+    ["Bash", { command: "cat .claude/lanes/state/overrides.json" }],
+    ["Bash", { command: "cp /tmp/x .claude/lanes/state/overrides.json" }],
   ];
   // a tool may not continue this session with a prompt of its own (it would pass for the human's)
   const resuming: [string, boolean][] = [

@@ -89,7 +89,7 @@ describe("PreToolUse through the real process", () => {
     [
       "subagent, Edit of the compiled policy",
       "Edit",
-      { file_path: "/PROJECT/.claude/state/policy.json", old_string: "a", new_string: "b" },
+      { file_path: "/PROJECT/.claude/lanes/state/policy.json", old_string: "a", new_string: "b" },
       "general-purpose",
       "deny",
     ],
@@ -123,7 +123,7 @@ describe("PreToolUse through the real process", () => {
     );
     expect(call("git status").stdout).toBe("");
     expect(reason("git clean -fdx")).not.toContain("denial in a row");
-    expect(p.read(".claude/state/audit.jsonl")).toContain('"event":"escalation"');
+    expect(p.read(".claude/lanes/state/audit.jsonl")).toContain('"event":"escalation"');
     // the main session is told to ask the user
     for (let i = 0; i < 2; i++) expect(reason("git reset --hard", {})).not.toContain("denial in a row");
     expect(reason("git reset --hard", {})).toContain(
@@ -134,7 +134,7 @@ describe("PreToolUse through the real process", () => {
   it("logs every decision in the audit log", () => {
     runHook(p, "pre-tool-use.cjs", pre("Bash", { command: "dropdb prod" }));
     const lines = p
-      .read(".claude/state/audit.jsonl")
+      .read(".claude/lanes/state/audit.jsonl")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -274,7 +274,7 @@ describe("failure posture", () => {
         ".claude/lanes.yaml",
         "version: 1\nrules:\n  - id: Bad Id\n    why: w\n    instead: i\n    command: { program: x }\n",
       );
-      rmSync(q.path(".claude/state/policy.json"));
+      rmSync(q.path(".claude/lanes/state/policy.json"));
       const start = runHook(q, "session-start.cjs", hookInput(q, "SessionStart", { source: "startup" }));
       expectValidOutput(start.stdout);
       expect(String(start.json?.["systemMessage"])).toMatch(
@@ -309,10 +309,10 @@ describe("failure posture", () => {
   it("a fresh clone without a compiled policy is compiled by SessionStart", () => {
     const r = installedProject();
     try {
-      rmSync(r.path(".claude/state"), { recursive: true });
+      rmSync(r.path(".claude/lanes/state"), { recursive: true });
       runHook(r, "session-start.cjs", hookInput(r, "SessionStart", { source: "startup" }));
-      expect(existsSync(r.path(".claude/state/policy.json"))).toBe(true);
-      expect(r.read(".claude/state/.gitignore")).toContain("*");
+      expect(existsSync(r.path(".claude/lanes/state/policy.json"))).toBe(true);
+      expect(r.read(".claude/lanes/state/.gitignore")).toContain("*");
     } finally {
       r.cleanup();
     }
@@ -328,7 +328,7 @@ describe("the other hooks", () => {
     });
     expect(schemas.PostToolUseHookInput.safeParse(input).success).toBe(true);
     expect(runHook(p, "post-tool-use.cjs", input).stdout).toBe("");
-    expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"file-touched"`);
+    expect(p.read(".claude/lanes/state/audit.jsonl")).toContain(`"event":"file-touched"`);
   });
 
   it("SubagentStart gives the subagent its lane and records it in the agent tree", () => {
@@ -340,7 +340,7 @@ describe("the other hooks", () => {
       /^lanes: you run as `backend` \(path: main → backend\); you may write `src\/server\/\*\*`/,
     );
     expect(
-      JSON.parse(p.read(".claude/state/agents.json")).sessions["9e59050b-377d-4726-aa64-e18d3d71bc2e"].agents[
+      JSON.parse(p.read(".claude/lanes/state/agents.json")).sessions["9e59050b-377d-4726-aa64-e18d3d71bc2e"].agents[
         "a1234567890abcdef"
       ],
     ).toMatchObject({ type: "backend", parent: null });
@@ -365,6 +365,6 @@ describe("the other hooks", () => {
     expect(
       runHook(p, "tasks.cjs", hookInput(p, "TaskCreated", { task_id: "t1", task_subject: "Implement the API" })).stdout,
     ).toBe("");
-    expect(p.read(".claude/state/audit.jsonl")).toContain(`"event":"task-created"`);
+    expect(p.read(".claude/lanes/state/audit.jsonl")).toContain(`"event":"task-created"`);
   });
 });

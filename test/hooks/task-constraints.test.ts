@@ -69,7 +69,7 @@ describe("task constraints per spawned agent, through the hooks", () => {
       }),
     );
 
-    const tree = JSON.parse(p.read(".claude/state/agents.json")) as {
+    const tree = JSON.parse(p.read(".claude/lanes/state/agents.json")) as {
       sessions: Record<string, { agents: Record<string, { link: string; task: { onlyPaths: string[] } }> }>;
     };
     expect(tree.sessions[SESSION]?.agents["a00000000000000b1"]).toMatchObject({

@@ -24,7 +24,7 @@ afterEach(() => p.cleanup());
 
 const audit = (): Record<string, unknown>[] =>
   p
-    .read(".claude/state/audit.jsonl")
+    .read(".claude/lanes/state/audit.jsonl")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -96,7 +96,7 @@ const guardBash = (id: string, type: string, command: string) =>
 describe("validation on the way out", () => {
   it("a frontend run whose script wrote into backend's lane: one undo chance at stop, then VIOLATION for the orchestrator", () => {
     expect(start(FRONTEND, "frontend").stdout).toBe("");
-    expect(existsSync(p.path(`.claude/state/runs/${FRONTEND}.json`))).toBe(true);
+    expect(existsSync(p.path(`.claude/lanes/state/runs/${FRONTEND}.json`))).toBe(true);
     expect(guardBash(FRONTEND, "frontend", "npm run gen").stdout).toBe("");
     // the script writes where the guard could not see it
     p.write("src/components/Form.tsx", "export const Form = 1;\n");
@@ -230,7 +230,9 @@ describe("the task channel", () => {
       reason:
         "lanes refused completing task #2: VIOLATION: frontend changed `src/server/signup.gen.ts` (owned by `backend`); the task is marked for reassignment to `backend`: revert the files outside your lane and report what the owner must do; the orchestrator creates a task for the owner with that context",
     });
-    const tasks = JSON.parse(p.read(".claude/state/tasks.json")) as { tasks: Record<string, Record<string, unknown>> };
+    const tasks = JSON.parse(p.read(".claude/lanes/state/tasks.json")) as {
+      tasks: Record<string, Record<string, unknown>>;
+    };
     expect(Object.values(tasks.tasks)[0]).toMatchObject({
       id: "2",
       assignee: "frontend",

@@ -56,7 +56,7 @@ test("kill -9 at any point of a snapshot leaves the index, HEAD, branches and st
       .trim()
       .split("\n")
       .filter((l) => l !== "");
-    const index = join(project.dir, ".claude/state/snapshots/index.json");
+    const index = join(project.dir, ".claude/lanes/state/snapshots/index.json");
     const entries = existsSync(index)
       ? (JSON.parse(readFileSync(index, "utf8")) as { snapshots: { id: string; commit: string }[] }).snapshots
       : [];

@@ -98,7 +98,7 @@ function tree(p: Project): Record<string, string> {
     const abs = rel === "" ? p.dir : join(p.dir, rel);
     for (const name of readdirSync(abs).sort()) {
       const r = rel === "" ? name : `${rel}/${name}`;
-      if (r === ".git" || r === ".claude/state") continue;
+      if (r === ".git" || r === ".claude/state" || r === ".claude/lanes/state") continue;
       const st = lstatSync(join(p.dir, r));
       if (st.isDirectory()) walk(r);
       else {
@@ -191,7 +191,7 @@ describe("what pays nothing, and what a snapshot never changes", () => {
     const { run } = pre(p, command, {}, { PATH: `${bin}:${process.env["PATH"]}` });
     expect(run.stdout).toBe("");
     expect(existsSync(join(p.dir, "..", "git-called"))).toBe(false);
-    expect(existsSync(p.path(".claude/state/snapshots/index.json"))).toBe(false);
+    expect(existsSync(p.path(".claude/lanes/state/snapshots/index.json"))).toBe(false);
   });
 
   test.each([
@@ -204,7 +204,7 @@ describe("what pays nothing, and what a snapshot never changes", () => {
     const out = run.json?.["hookSpecificOutput"] as Record<string, unknown>;
     expect(String(out["permissionDecisionReason"])).toContain(rule);
     if (out["permissionDecision"] === "deny")
-      expect(existsSync(project.path(".claude/state/snapshots/index.json"))).toBe(false);
+      expect(existsSync(project.path(".claude/lanes/state/snapshots/index.json"))).toBe(false);
   });
 
   test("a subagent's delete in another lane's files stays a lane violation, with no snapshot", () => {
@@ -213,7 +213,7 @@ describe("what pays nothing, and what a snapshot never changes", () => {
     const out = run.json?.["hookSpecificOutput"] as Record<string, unknown>;
     expect(out["permissionDecision"]).toBe("deny");
     expect(String(out["permissionDecisionReason"])).toContain("lane.write-outside-owned");
-    expect(existsSync(project.path(".claude/state/snapshots/index.json"))).toBe(false);
+    expect(existsSync(project.path(".claude/lanes/state/snapshots/index.json"))).toBe(false);
   });
 
   test("a clean tree: nothing git could not give back, no snapshot, no answer", () => {
@@ -300,7 +300,7 @@ describe("lanes undo", () => {
     expect(lanes(p, "undo", id).status).toBe(0);
     expect(p.read("data/raw/input.json")).toBe('{"rows": [1, 2, 3]}\n');
     expect(p.read("a.txt")).toBe("");
-    const audit = p.read(".claude/state/audit.jsonl");
+    const audit = p.read(".claude/lanes/state/audit.jsonl");
     expect(audit).toContain('"event":"snapshot"');
     expect(audit).toContain('"event":"undo"');
   });

@@ -48,7 +48,9 @@ function installed(): Repo {
   return { dir, home, write };
 }
 
-const doctor = (r: Repo, versions: { node?: string; claude?: string } = {}): Check[] =>
+type Machine = { node?: string; claude?: string; missing?: string[]; platform?: NodeJS.Platform };
+
+const doctor = (r: Repo, versions: Machine = {}): Check[] =>
   runDoctor({
     projectDir: r.dir,
     home: r.home,
@@ -56,6 +58,8 @@ const doctor = (r: Repo, versions: { node?: string; claude?: string } = {}): Che
     lanesVersion: "0.1.0",
     nodeVersion: () => versions.node ?? "v20.11.0",
     claudeVersion: () => versions.claude ?? "2.1.330 (Claude Code)",
+    hasProgram: (name) => !(versions.missing ?? []).includes(name),
+    platform: versions.platform ?? "linux",
   });
 
 const notOk = (checks: Check[]) => checks.filter((c) => c.status !== "ok").map((c) => [c.id, c.status]);
@@ -64,11 +68,51 @@ describe("lanes doctor", () => {
   it("a healthy, committed install: every check ok", () => {
     const checks = doctor(installed());
     expect(notOk(checks)).toEqual([]);
-    expect(checks.map((c) => c.id)).toEqual(["node", "settings", "hooks", "wiring", "git", "policy", "claude"]);
+    expect(checks.map((c) => c.id)).toEqual([
+      "node",
+      "settings",
+      "hooks",
+      "wiring",
+      "git",
+      "policy",
+      "sandbox",
+      "claude",
+    ]);
+    expect(checks.find((c) => c.id === "sandbox")?.message).toMatch(
+      /^the Bash sandbox is active: it denies writes to 8 paths \(the guard zone, settings, policy\) and reads of \d+/,
+    );
   });
 
-  it.each<[string, (r: Repo) => void, { node?: string; claude?: string }, [string, string][]]>([
+  it.each<[string, (r: Repo) => void, Machine, [string, string][]]>([
     ["node too old", () => {}, { node: "v18.19.0" }, [["node", "fail"]]],
+    [
+      "bubblewrap missing: Claude Code would run commands unsandboxed",
+      () => {},
+      { missing: ["bwrap"] },
+      [["sandbox", "warn"]],
+    ],
+    ["socat missing", () => {}, { missing: ["socat"] }, [["sandbox", "warn"]]],
+    ["a platform without the sandbox", () => {}, { platform: "win32" }, [["sandbox", "warn"]]],
+    [
+      "the sandbox switched off in the local settings",
+      (r) => r.write("repo/.claude/settings.local.json", '{"sandbox": {"enabled": false}}'),
+      {},
+      [["sandbox", "warn"]],
+    ],
+    [
+      "a guard-zone deny taken out of the settings",
+      (r) => {
+        const path = join(r.dir, ".claude/settings.json");
+        const settings = JSON.parse(readFileSync(path, "utf8")) as { sandbox: { filesystem: { denyWrite: string[] } } };
+        settings.sandbox.filesystem.denyWrite = settings.sandbox.filesystem.denyWrite.slice(1);
+        writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`);
+      },
+      {},
+      [
+        ["git", "warn"],
+        ["sandbox", "warn"],
+      ],
+    ],
     ["Claude Code too old", () => {}, { claude: "2.1.200 (Claude Code)" }, [["claude", "fail"]]],
     [
       "a hook file missing",

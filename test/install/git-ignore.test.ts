@@ -90,15 +90,15 @@ describe("ensureTracked", () => {
 
   it("keeps lanes' own ignores (state/) in force and removeNegations restores the files byte for byte", () => {
     const dir = repo({ ".gitignore": "dist/\n.claude/\n# end\n" });
-    mkdirSync(join(dir, ".claude", "state"), { recursive: true });
-    writeFileSync(join(dir, ".claude", "state", "policy.json"), "{}");
+    mkdirSync(join(dir, ".claude", "lanes", "state"), { recursive: true });
+    writeFileSync(join(dir, ".claude", "lanes", "state", "policy.json"), "{}");
     const before = {
       root: readFileSync(join(dir, ".gitignore"), "utf8"),
       own: readFileSync(join(dir, ".claude/.gitignore"), "utf8"),
     };
     const result = ensureTracked(dir, INSTALLED);
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(`${before.root}${IGNORE_MARKER}\n!/.claude/\n`);
-    expect(staged(dir)).not.toContain(".claude/state/policy.json");
+    expect(staged(dir)).not.toContain(".claude/lanes/state/policy.json");
     removeNegations(dir, result.git ? result.fixes : []);
     expect({
       root: readFileSync(join(dir, ".gitignore"), "utf8"),

@@ -131,14 +131,14 @@ describe("lanes init / lanes uninstall", () => {
     const r = repo({ ".gitignore": TEAM_IGNORE });
     expect(lanes(r, "init").status).toBe(0);
     const entry = '{"ts":"2026-01-01T00:00:00.000Z","event":"decision","decision":"deny"}\n';
-    writeFileSync(join(r.dir, ".claude", "state", "audit.jsonl"), entry);
+    writeFileSync(join(r.dir, ".claude", "lanes", "state", "audit.jsonl"), entry);
     const out = lanes(r, "uninstall");
     expect(out.status).toBe(0);
-    expect(out.stdout).toContain("kept      .claude/state/audit.jsonl (the audit log; --purge removes it)");
-    expect(tree(r.dir)).toEqual({ ".gitignore": TEAM_IGNORE, ".claude/state/audit.jsonl": entry });
+    expect(out.stdout).toContain("kept      .claude/lanes/state/audit.jsonl (the audit log; --purge removes it)");
+    expect(tree(r.dir)).toEqual({ ".gitignore": TEAM_IGNORE, ".claude/lanes/state/audit.jsonl": entry });
     const again = repo({ ".gitignore": TEAM_IGNORE });
     expect(lanes(again, "init").status).toBe(0);
-    writeFileSync(join(again.dir, ".claude", "state", "audit.jsonl"), entry);
+    writeFileSync(join(again.dir, ".claude", "lanes", "state", "audit.jsonl"), entry);
     expect(lanes(again, "uninstall", "--purge").status).toBe(0);
     expect(tree(again.dir)).toEqual({ ".gitignore": TEAM_IGNORE });
   });

@@ -53,7 +53,7 @@ describe("candidate rules", () => {
       ".git/index.lock",
       "db/app.sqlite3",
       "infra/prod.tfstate",
-      ".claude/state/overrides.json",
+      ".claude/lanes/state/overrides.json",
       ".bash_history",
       "src/**/*.pem",
       "*",

@@ -25,7 +25,7 @@ const policy = testPolicy(
     { path: "orchestrator.yaml", definition: agent("orchestrator", ["docs/plans/**"], "orchestrator") },
   ],
 );
-const STATE = `${PROJECT}/.claude/state`;
+const STATE = `${PROJECT}/.claude/lanes/state`;
 const DIRTY = [
   `${PROJECT}/src/server/api.ts`,
   `${PROJECT}/src/server/new-route.ts`,
@@ -52,13 +52,13 @@ describe("the planner's controls", () => {
     ["the orchestrator sets the next step's constraints", "orchestrator", { command: `${CLI} progress step --expert orchestrator --action plan --next-expert qa --next-action test --next-read-only --next-write-path 'tests/**'` }, "none", []],
     ["the main session starts the workflow over", undefined, { command: "lanes progress init refunds --primary backend --force" }, "none", []],
     ["a specialist shows the progress", "backend", { command: `${CLI} progress show` }, "none", []],
-    ["a specialist reads the task store", "backend", { command: "cat .claude/state/tasks.json" }, "deny", ["lane.state-not-own"]],
+    ["a specialist reads the task store", "backend", { command: "cat .claude/lanes/state/tasks.json" }, "deny", ["lane.state-not-own"]],
     ["a specialist's Read of the agent tree", "backend", { tool: "Read", input: { file_path: `${STATE}/agents.json` } }, "deny", ["lane.state-not-own"]],
-    ["a specialist greps the state directory", "backend", { command: "grep -r refund .claude/state" }, "deny", ["lane.state-not-own"]],
+    ["a specialist greps the state directory", "backend", { command: "grep -r refund .claude/lanes" }, "deny", ["lane.state-not-own"]],
     ["a specialist's Grep of .claude", "backend", { tool: "Grep", input: { pattern: "QA-TASK", path: `${PROJECT}/.claude` } }, "deny", ["lane.state-not-own"]],
     ["a specialist runs lanes log", "backend", { command: `${CLI} log --task 7` }, "deny", ["lane.state-not-own"]],
     ["a specialist greps its own lane", "backend", { command: "grep -r handler src/server" }, "none", []],
-    ["the orchestrator reads the task store", "orchestrator", { command: "cat .claude/state/tasks.json" }, "none", []],
+    ["the orchestrator reads the task store", "orchestrator", { command: "cat .claude/lanes/state/tasks.json" }, "none", []],
     ["the main session runs lanes log", undefined, { command: "lanes log --task 7" }, "none", []],
     // git moves, with backend's and frontend's work in progress dirty in the tree
     ["frontend stashes every lane's changes", "frontend", { command: "git stash -q" }, "deny", ["lane.write-outside-owned"]],

@@ -427,7 +427,7 @@ phases:
       /^# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: -5% latency, approved\n\nREVIEW_COMPLETE\n\nLEARNINGS: .* invoke `\/(lanes:)?develop-learnings` with task `t1` of `review` as its scope/,
     );
     // the completion is logged, with what the learnings hook did
-    expect(readFileSync(join(dir, ".claude", "state", "audit.jsonl"), "utf8")).toMatch(
+    expect(readFileSync(join(dir, ".claude", "lanes", "state", "audit.jsonl"), "utf8")).toMatch(
       /"event":"skill-completed","subject":"review for task t1","skill":"review","run_task":"t1","run":"run-[^"]+","learnings":"offered"/,
     );
   });

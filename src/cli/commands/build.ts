@@ -2,9 +2,12 @@
  * `lanes build`: validates and lints the definitions, then renders `agents/`, `skills/` (and, for the
  * plugin, `schemas/`). With `--check` it writes nothing and exits 1 when a generated file differs.
  */
+import { privateRoot } from "../../host/layout.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { existsSync } from "node:fs";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
+import { RECORD_PATH } from "../../install/record.ts";
+import { sandboxLine, syncSandboxSettings } from "../../install/sandbox-apply.ts";
 import { buildPolicy, loadPolicy } from "../../config/load.ts";
 import { homeOf } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
@@ -97,6 +100,12 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
       `lanes build: the policy does not compile: fix the file above; until then ${lastGood ? "the last good policy stays in force" : "the guard blocks Bash, Write, Edit and Agent calls except edits to the policy files"}\n`,
     );
     return 1;
+  }
+  // the sandbox section follows the policy of an installed project (install/sandbox.ts)
+  if (!check && existsSync(join(paths.claude, RECORD_PATH))) {
+    const sandbox = syncSandboxSettings(root, result.policy, { home: homeOf(ctx.env), platform: process.platform, privateDir: privateRoot(homeOf(ctx.env)) });
+    if (sandbox.status !== "unchanged") ctx.out(`lanes build: sandbox ${sandboxLine(sandbox)}\n`);
+    for (const note of sandbox.kept) ctx.out(`lanes build: .claude/settings.json: ${note}\n`);
   }
   ctx.out(
     `lanes build: policy ${check ? "compiles" : "compiled"} (${result.policy.rules.length} rules, ${result.policy.agents.length} agent lanes)${check ? "" : ` into \`${relative(ctx.cwd, paths.compiledPolicy) || paths.compiledPolicy}\``}\n`,

@@ -2,10 +2,13 @@
  * `lanes init [dir]`: install lanes into a repository's `.claude/` (see src/install/install.ts),
  * then compile its policy.
  */
+import { privateRoot } from "../../host/layout.ts";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { atomicWriteFile } from "../../io/atomic.ts";
 import { buildPolicy } from "../../config/load.ts";
+import { migrateHookState } from "../../install/migrate-state.ts";
+import { sandboxLine, syncSandboxSettings } from "../../install/sandbox-apply.ts";
 import { homeOf } from "../../host/env.ts";
 import { ensureTracked } from "../../install/git-ignore.ts";
 import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
@@ -98,6 +101,9 @@ export const initCommand: Command = {
           `lanes init: \`${left.path}\` is still ignored by git (\`${left.rule}\`): add \`!${left.path}\` after that rule, or the hooks will be missing in a clone\n`,
         );
     }
+    const moved = migrateHookState(target);
+    if (moved.length > 0)
+      ctx.out(`  moved     ${moved.join(", ")}: from .claude/state/ to .claude/lanes/state/ (hook-only state)\n`);
     const compiled = buildPolicy({ projectDir: target, home: homeOf(ctx.env), lanesVersion: LANES_VERSION });
     if (!compiled.ok) {
       for (const issue of compiled.issues)
@@ -108,6 +114,9 @@ export const initCommand: Command = {
         "installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools",
       );
     }
+    const sandbox = syncSandboxSettings(target, compiled.policy, { home: homeOf(ctx.env), platform: process.platform, privateDir: privateRoot(homeOf(ctx.env)) });
+    ctx.out(`  sandbox   ${sandboxLine(sandbox)}\n`);
+    for (const note of sandbox.kept) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
     if (conflicts.length > 0)
       throw new CliError(
         `installed, but ${conflicts.length} definition(s) have an upgrade conflict (above): resolve them and run \`${INIT_COMMAND}\` again`,

@@ -7,7 +7,7 @@
  * (`IMPL_WRAPPER`, scripts/build/bundles.ts): the loader hands V8 the file's text as read, without
  * copying hundreds of kilobytes into a wrapped string.
  *
- * The cache lives in the plugin's data directory or the project's `.claude/state/cache/`
+ * The cache lives in the plugin's data directory or the project's `.claude/lanes/state/cache/`
  * (git-ignored, and protected from agents like the rest of lanes' files), keyed by bundle hash,
  * Node version and architecture; V8 rejects a cache that does not fit, and the loader then
  * compiles and rewrites it. A cache holds the code the calls before it ran, so each file also
@@ -46,7 +46,7 @@ export function cacheDir(env: NodeJS.ProcessEnv, distDir: string): string | unde
   const data = env["CLAUDE_PLUGIN_DATA"];
   if (data) return join(data, "cache");
   // a project install runs from .claude/lanes/dist/
-  return basename(dirname(distDir)) === "lanes" ? join(distDir, "..", "..", "state", "cache") : undefined;
+  return basename(dirname(distDir)) === "lanes" ? join(distDir, "..", "state", "cache") : undefined;
 }
 
 /** A cache file: 4 bytes of header length, the header (the profiles seen, JSON), then V8's data. */

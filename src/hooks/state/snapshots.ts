@@ -9,12 +9,12 @@
  * Two stores:
  * - **git** (the project is in a repository): the changed files' contents go into git's object
  *   store (`hash-object -w`), a tree is built in a PRIVATE index (`GIT_INDEX_FILE` under
- *   `.claude/state/snapshots/`, from `HEAD` plus the changes), committed with `commit-tree`, and
+ *   `.claude/lanes/state/snapshots/`, from `HEAD` plus the changes), committed with `commit-tree`, and
  *   the ref `refs/lanes/snapshots/<id>` is written last. Every git call goes through the safe
  *   runner (src/io/git.ts: no hooks, no fsmonitor, no configured programs, no pager); the user's
  *   index, stash, branches and HEAD are never written. Killed at any point, a snapshot leaves
  *   only unreferenced loose objects and a stray private index (removed by the next snapshot).
- * - **copy** (no repository): content-addressed copies under `.claude/state/snapshots/objects/`
+ * - **copy** (no repository): content-addressed copies under `.claude/lanes/state/snapshots/objects/`
  *   (sha-256), and a manifest per snapshot.
  *
  * The index of snapshots (`snapshots/index.json`: time, agent, command, files, size) is written

@@ -234,7 +234,7 @@ export const pathRules: readonly RuleSpec[] = [
     effect: "deny",
     paths: {
       access: "zero-access",
-      patterns: ["~/.claude/lanes/private/", ".claude/state/overrides.json", ".claude/state/overrides.json.*", ".claude/state/.overrides.json.*"],
+      patterns: ["~/.claude/lanes/private/", ".claude/lanes/state/overrides.json", ".claude/lanes/state/overrides.json.*", ".claude/lanes/state/.overrides.json.*", ".claude/state/overrides.json", ".claude/state/overrides.json.*", ".claude/state/.overrides.json.*"],
     },
     why: "it holds the human's one-time overrides of denied calls, which only the human grants",
     instead: "ask the user to type the `lanes allow` code lanes showed them, if they want the denied call to run once",
