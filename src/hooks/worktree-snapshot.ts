@@ -10,10 +10,10 @@
  * size and modification time, and git gets `timeoutMs`. Outside a git repository there is no
  * snapshot; validation then relies on what lanes recorded (touches and decisions) alone.
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { gitText } from "../io/git.ts";
 
 /** The state of the dirty paths of a work tree at one moment. */
 export interface WorktreeSnapshot {
@@ -50,21 +50,14 @@ export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
   timeoutMs: 4000,
 };
 
+/** Git without the repository's programs (`src/io/git.ts`): a snapshot must not run a hostile fsmonitor or filter. */
 function git(
   projectDir: string,
   args: readonly string[],
   timeoutMs: number,
 ): { ok: true; out: string } | { ok: false; message: string } {
-  const result = spawnSync("git", ["-C", projectDir, ...args], {
-    encoding: "utf8",
-    timeout: timeoutMs,
-    maxBuffer: 32 * 1024 * 1024,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-  });
-  if (result.error !== undefined) return { ok: false, message: result.error.message };
-  if (result.status !== 0)
-    return { ok: false, message: (result.stderr || `git exited ${String(result.status)}`).trim().split("\n")[0] ?? "" };
-  return { ok: true, out: result.stdout };
+  const result = gitText({ args, cwd: projectDir, timeoutMs, maxBuffer: 32 * 1024 * 1024 });
+  return result.ok ? { ok: true, out: result.out } : result;
 }
 
 /** A file's fingerprint: its content hash, or size and mtime when it is large. */

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runGit } from "../io/git.ts";
 import { loadPolicy } from "../config/load.ts";
 import { settingsFiles, type Env } from "../host/env.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -256,7 +257,10 @@ export function runDoctor(options: DoctorOptions): Check[] {
       else {
         // what a clone gets is the last commit: a file only staged, or changed since (the hook wiring
         // that init added to a settings.json committed before), is not there
-        const git = (args: string[]) => spawnSync("git", args, { cwd: options.projectDir, encoding: "utf8" });
+        const git = (args: string[]) => {
+          const run = runGit({ args, cwd: options.projectDir });
+          return { status: run.status, stdout: run.stdout.toString("utf8") };
+        };
         const head = git(["ls-tree", "-r", "--name-only", "HEAD", "--", ...tracked]);
         const committed = new Set(head.status === 0 ? head.stdout.split("\n") : []);
         const uncommitted = tracked.filter((t) => existsSync(join(options.projectDir, t)) && !committed.has(t));

@@ -13,9 +13,9 @@
  *   every shallower rule; unless the rule sits in a deeper `.gitignore`, which then gets the negation.
  * Negations are appended at the end of a file, so they come after the rule they undo.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
+import { runGit } from "../io/git.ts";
 
 /** A negation lanes added: which ignore file, which line, and the rule it undoes. */
 export interface IgnoreFix {
@@ -48,16 +48,18 @@ interface Ignored {
 /** Which of `paths` (relative to `dir`, `/`-separated) git ignores, with the rule that does it. */
 export function checkIgnored(dir: string, paths: readonly string[]): Ignored[] | { error: string } {
   if (paths.length === 0) return [];
-  const run = spawnSync("git", ["check-ignore", "-v", "--no-index", "--stdin", "-z"], {
+  // the user's configuration is read for `core.excludesFile`; its programs stay off (src/io/git.ts)
+  const run = runGit({
+    args: ["check-ignore", "-v", "--no-index", "--stdin", "-z"],
     cwd: dir,
     input: paths.join("\0"),
-    encoding: "utf8",
+    globalConfig: "read",
   });
-  if (run.error !== undefined) return { error: `git could not be run: ${run.error.message}` };
+  if (run.error !== undefined) return { error: `git could not be run: ${run.error}` };
   // exit 1 = nothing matched; 0 = something matched (also a negation, with -v)
   if (run.status !== 0 && run.status !== 1)
     return { error: (run.stderr.split("\n")[0] ?? "").trim() || `git check-ignore exited ${String(run.status)}` };
-  const fields = run.stdout.split("\0");
+  const fields = run.stdout.toString("utf8").split("\0");
   const out: Ignored[] = [];
   // -z -v: <source> NUL <linenum> NUL <pattern> NUL <pathname> NUL
   for (let i = 0; i + 3 < fields.length; i += 4) {
@@ -89,8 +91,8 @@ function appendNegation(dir: string, file: string, line: string): boolean {
 
 /** True when `dir` is inside a git work tree. */
 export function inGitWorkTree(dir: string): boolean {
-  const run = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: dir, encoding: "utf8" });
-  return run.status === 0 && run.stdout.trim() === "true";
+  const run = runGit({ args: ["rev-parse", "--is-inside-work-tree"], cwd: dir });
+  return run.status === 0 && run.stdout.toString("utf8").trim() === "true";
 }
 
 /**

@@ -11,10 +11,10 @@
  * | changed           | changed      | merged; on conflict yours is kept unchanged, the conflict is shown, and the base is not advanced so the next init shows it again |
  * | no base recorded  | differs      | yours, kept; the pack's version becomes the base |
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runGit } from "../io/git.ts";
 
 export type MergeOutcome =
   | { readonly kind: "pack" | "kept" | "merged"; readonly content: string; readonly base: string }
@@ -28,11 +28,12 @@ export function mergeFile(ours: string, base: string, theirs: string): { clean: 
     writeFileSync(o, ours);
     writeFileSync(b, base);
     writeFileSync(t, theirs);
-    const run = spawnSync("git", ["merge-file", "-p", "-L", "yours", "-L", "installed", "-L", "lanes", o, b, t], {
-      encoding: "utf8",
+    const run = runGit({
+      args: ["merge-file", "-p", "-L", "yours", "-L", "installed", "-L", "lanes", o, b, t],
+      cwd: dir,
     });
     if (run.status === null || run.status < 0 || run.error !== undefined) return { clean: false, text: ours };
-    return { clean: run.status === 0, text: run.stdout };
+    return { clean: run.status === 0, text: run.stdout.toString("utf8") };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
