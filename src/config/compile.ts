@@ -115,6 +115,9 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
   if ("send" in rule) return { kind: "send", ...rule.send };
   if ("unrepresentable" in rule) return { kind: "unrepresentable" };
+  if ("agentRun" in rule) return { kind: "agent-run", runs: rule.agentRun.runs };
+  if ("guardWrite" in rule) return { kind: "guard-write", format: rule.guardWrite.format };
+  if ("deferred" in rule) return { kind: "deferred-code", kinds: rule.deferred.kinds };
   return assertNever(rule, "rule kind");
 }
 
@@ -255,6 +258,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
         layer,
         effect: spec.effect,
         ...("subagentEffect" in spec && spec.subagentEffect !== undefined && { subagentEffect: spec.subagentEffect }),
+        ...("only" in spec && spec.only !== undefined && { only: spec.only }),
         why: spec.why,
         instead: spec.instead,
         source,

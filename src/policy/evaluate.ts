@@ -44,6 +44,10 @@ export interface EvaluateContext {
   readonly taskOwner?: (taskId: string) => string | undefined;
   /** Why work waits for a human decision (task-channel hold), if it does. */
   readonly pendingDecision?: string;
+  /** The user's Claude Code directory when `CLAUDE_CONFIG_DIR` moves it. */
+  readonly claudeConfigDir?: string;
+  /** The directories whose hooks git runs for the project (src/host/git-layout.ts). */
+  readonly gitHooksDirs?: readonly string[];
 }
 
 /** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/inputs.ts), tests give it. */
@@ -59,6 +63,8 @@ export interface EvaluationSources {
   readonly disk?: DiskView;
   readonly taskOwner?: EvaluateContext["taskOwner"];
   readonly pendingDecision?: string | undefined;
+  readonly claudeConfigDir?: string | undefined;
+  readonly gitHooksDirs?: readonly string[];
 }
 
 /** The evaluator's context, assembled in one place for the hook, `lanes check` and the tests. */
@@ -75,6 +81,8 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     ...(sources.disk !== undefined && { disk: sources.disk }),
     ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
     ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
+    ...(sources.claudeConfigDir !== undefined && { claudeConfigDir: sources.claudeConfigDir }),
+    ...(sources.gitHooksDirs !== undefined && { gitHooksDirs: sources.gitHooksDirs }),
   };
 }
 
@@ -131,6 +139,8 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
     home: request.home,
     tempDirs: context.tempDirs,
     caseInsensitive: policy.options.caseInsensitivePaths,
+    ...(context.claudeConfigDir !== undefined && { claudeConfigDir: context.claudeConfigDir }),
+    ...(context.gitHooksDirs !== undefined && { gitHooksDirs: context.gitHooksDirs }),
   };
   const roots: GlobRoots = {
     projectDir: request.projectDir,

@@ -5,8 +5,10 @@
  */
 import { analyzeShell, argView, fileEffects, flagWrites, networkSends } from "../shell/index.ts";
 import type {
+  AgentRun,
   ArgView,
   CodeExecution,
+  DeferredCode,
   FileEffect,
   NetworkSend,
   ShellAnalysis,
@@ -63,7 +65,24 @@ export interface FileFact {
   readonly command: number | undefined;
   readonly classes: ReadonlySet<PathClass>;
   readonly scope: string;
+  /** For a write: what the file will hold, as far as it is known before the call runs. */
+  readonly text?: WrittenContent;
 }
+
+/** What a write puts in a file (only read for files whose content rules judge: settings, git configuration and attributes). */
+export interface WrittenContent {
+  /** The file's whole text after the call (Write's content, an Edit applied to the text on disk, `> f` with static text). */
+  readonly after?: string;
+  /** The file's text before the call, from the disk view; absent for a new file or when it cannot be read. */
+  readonly before?: string;
+  /** Text the call puts in (an Edit's new strings, an append's static text). */
+  readonly added?: readonly string[];
+  /** Text the call takes out (an Edit's old strings). */
+  readonly removed?: readonly string[];
+}
+
+/** Path classes whose files content rules judge (`guard-write` rules): a write of one of these reads the file's text. */
+const CONTENT_CLASSES: readonly PathClass[] = ["claude-settings", "git-config", "git-attributes"];
 
 export interface Facts {
   readonly tool: string;
@@ -75,6 +94,10 @@ export interface Facts {
   readonly budgetExceeded: boolean;
   /** What the network clients of a Bash command send (peers, secret-bearing variables, stdin). */
   readonly sends: readonly NetworkSend[];
+  /** Other agents a Bash command starts (nested clients, the Agent SDK, other vendors' agent CLIs). */
+  readonly agents: readonly AgentRun[];
+  /** Programs a Bash command parks in git's configuration. */
+  readonly deferred: readonly DeferredCode[];
   /** The agent type an Agent call asks for. */
   readonly spawn: string | undefined;
   /** The skill a Skill call invokes. */
@@ -219,6 +242,60 @@ export function envValues(fact: CommandFact, name: string): readonly { readonly 
   return fact.command.assignments.filter((a) => a.name === name).map((a) => ({ value: a.value.value }));
 }
 
+/** A shell write of a file whose content rules judge, with the static text the line writes into it. */
+function withShellText(fact: FileFact, written: ShellAnalysis["written"]): FileFact {
+  if (fact.access !== "write" || fact.path === undefined || !CONTENT_CLASSES.some((c) => fact.classes.has(c)))
+    return fact;
+  const write = written.find((w) => w.command === fact.command && w.path === fact.path);
+  if (write?.text === undefined) return fact;
+  return { ...fact, text: write.append ? { added: [write.text] } : { after: write.text } };
+}
+
+/** The text a file tool's call leaves in the file, from its input and the file's text on disk. */
+function toolText(
+  spec: NonNullable<ReturnType<typeof toolSpec>>["text"],
+  input: Readonly<Record<string, unknown>>,
+  path: string,
+  disk: DiskView | undefined,
+): WrittenContent | undefined {
+  if (spec === undefined) return undefined;
+  const real = disk?.realpath(path);
+  const file = real === undefined ? undefined : disk?.readText(real, 1 << 20);
+  const before = file === undefined || file.truncated ? undefined : file.text;
+  const withBefore = (content: WrittenContent): WrittenContent =>
+    before === undefined ? content : { ...content, before };
+  if (spec.kind === "whole") {
+    const content = input[spec.field];
+    return typeof content === "string" ? withBefore({ after: content }) : undefined;
+  }
+  const edits =
+    spec.kind === "replace"
+      ? [input]
+      : Array.isArray(input[spec.field])
+        ? (input[spec.field] as unknown[]).filter(
+            (e): e is Record<string, unknown> => typeof e === "object" && e !== null,
+          )
+        : [];
+  const removed: string[] = [];
+  const added: string[] = [];
+  let after = before;
+  for (const edit of edits) {
+    const from = edit[spec.old];
+    const to = edit[spec.new];
+    if (typeof from !== "string" || typeof to !== "string") return undefined;
+    removed.push(from);
+    added.push(to);
+    if (after === undefined) continue;
+    after =
+      edit[spec.all] === true
+        ? after.split(from).join(to)
+        : after.includes(from)
+          ? after.replace(from, () => to)
+          : undefined;
+  }
+  return withBefore({ added, removed, ...(after !== undefined && { after }) });
+}
+
 /** Facts of a Bash command string. */
 function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
   const ctx = options.pathContext;
@@ -262,7 +339,9 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
       },
       ctx,
     );
-  const files: FileFact[] = fileEffects(shell).map(fromEffect);
+  const files: FileFact[] = fileEffects(shell)
+    .map(fromEffect)
+    .map((fact) => withShellText(fact, shell.written));
   for (const call of shell.calls) {
     if (call.access === "exec") continue;
     const cwd = shell.commands[call.command]?.cwd;
@@ -293,6 +372,8 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     unrepresentable: shell.unrepresentable,
     budgetExceeded: shell.budgetExceeded,
     sends: networkSends(shell),
+    agents: shell.agents,
+    deferred: shell.deferred,
     shell,
   };
 }
@@ -305,6 +386,8 @@ const EMPTY = {
   unrepresentable: [],
   budgetExceeded: false,
   sends: [],
+  agents: [],
+  deferred: [],
   shell: undefined,
 } as const;
 
@@ -338,7 +421,12 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
   for (const key of spec?.writes ?? []) {
     const raw = str(input[key]);
     if (raw === undefined) continue;
-    files.push(fileFact(raw, "write", "tool", undefined, {}, ctx));
+    const fact = fileFact(raw, "write", "tool", undefined, {}, ctx);
+    const text =
+      fact.path !== undefined && CONTENT_CLASSES.some((c) => fact.classes.has(c))
+        ? toolText(spec?.text, input, fact.path, options.disk)
+        : undefined;
+    files.push(text === undefined ? fact : { ...fact, text });
   }
 
   const spawn = spec?.spawns === undefined ? undefined : (str(input[spec.spawns]) ?? "general-purpose");

@@ -4,7 +4,8 @@
  */
 import { compilePathGlob } from "../globs/compile.ts";
 import type { CompiledGlob } from "../globs/types.ts";
-import type { CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
+import type { AgentRunKind, CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
+import { guardContent } from "./guard-content.ts";
 import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { envValues, optionValues, type CommandFact, type Facts, type FileFact } from "./facts.ts";
@@ -603,6 +604,76 @@ function matchUnrepresentable(facts: Facts): Hit[] {
   return hits;
 }
 
+/** Whether an agent run is of the kind a rule names (see `AgentRunKind`). */
+function runIs(run: Facts["agents"][number], kind: AgentRunKind): boolean {
+  const claude = run.client === "claude";
+  switch (kind) {
+    case "resume":
+      return claude && run.resumes !== undefined;
+    case "guard-off":
+      return claude && run.action === "session" && run.guardOff.length > 0;
+    case "agent-type":
+      return claude && run.action === "session" && run.agent !== undefined;
+    case "session":
+      return (
+        claude &&
+        run.action === "session" &&
+        run.guardOff.length === 0 &&
+        run.agent === undefined &&
+        run.resumes === undefined
+      );
+    case "foreign":
+      return !claude && run.action === "session";
+    case "configure":
+      return run.action === "configure";
+    default:
+      return assertNever(kind, "agent run kind");
+  }
+}
+
+function matchAgentRun(m: Extract<CompiledMatch, { kind: "agent-run" }>, facts: Facts): Hit[] {
+  return facts.agents
+    .filter((run) => runIs(run, m.runs))
+    .map((run) => {
+      const fact = facts.commands[run.command];
+      const shown = fact === undefined ? "`the command`" : quote(fact.command.text);
+      const detail =
+        m.runs === "guard-off"
+          ? `: ${run.guardOff.join("; ")}`
+          : m.runs === "agent-type"
+            ? ` as agent ${quote(run.agent ?? "*")}`
+            : m.runs === "resume"
+              ? ` (${quote(run.resumes ?? "")})`
+              : m.runs === "configure"
+                ? ` (${quote(`${run.client} ${run.configures ?? ""}`.trim())})`
+                : "";
+      return {
+        subject: `${shown} starts ${run.client === "claude" ? "Claude Code" : quote(run.client)}${detail}`,
+        scope: fact?.scope ?? "call",
+      };
+    });
+}
+
+function matchDeferred(m: Extract<CompiledMatch, { kind: "deferred-code" }>, facts: Facts): Hit[] {
+  return facts.deferred
+    .filter((d) => !d.harmless && m.kinds.includes(d.kind))
+    .map((d) => ({
+      subject: `${quote(d.value === undefined ? d.key : `${d.key}=${d.value}`)} names a program git runs ${d.kind === "git-config" ? "later" : "inside that command"}`,
+      scope: facts.commands[d.command]?.scope ?? "call",
+    }));
+}
+
+function matchGuardWrite(m: Extract<CompiledMatch, { kind: "guard-write" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.files) {
+    if (fact.path === undefined || !fact.classes.has(m.format)) continue;
+    if (fact.access !== "write" && !(m.format === "claude-settings" && fact.access === "delete")) continue;
+    const found = guardContent(m.format, fact);
+    if (found !== undefined) hits.push({ subject: `${describeFile(fact)}: ${found}`, scope: fact.scope });
+  }
+  return hits;
+}
+
 function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts): Hit[] {
   return m.tools.some((g) => toolNames(facts.tool).some((name) => matchName(g, name)))
     ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }]
@@ -634,6 +705,12 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
       return matchSend(m, facts);
     case "unrepresentable":
       return matchUnrepresentable(facts);
+    case "agent-run":
+      return matchAgentRun(m, facts);
+    case "deferred-code":
+      return matchDeferred(m, facts);
+    case "guard-write":
+      return matchGuardWrite(m, facts);
     default:
       return assertNever(m, "rule kind");
   }
@@ -682,6 +759,8 @@ export function candidateRules(
     code: facts.code.length > 0,
     pipes: (facts.shell?.pipes.length ?? 0) > 0,
     sends: facts.sends.length > 0,
+    agents: facts.agents.length > 0,
+    deferred: facts.deferred.length > 0,
   }).map((at) => policy.rules[at]!);
 }
 
@@ -702,6 +781,7 @@ export function matchRule(
   layer: Layer = rule.layer,
   subagent = false,
 ): Match[] {
+  if (rule.only === "subagents" && !subagent) return [];
   return hitsOf(rule.match, facts, ctx, roots, rule.layer !== "builtin").map((hit) => ({
     ruleId: rule.id,
     layer,

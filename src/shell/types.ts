@@ -226,6 +226,74 @@ export interface Unrepresentable {
   readonly text: string;
 }
 
+/**
+ * Another agent the command starts: Claude Code under any spelling (its CLI, the npm package's
+ * script, a runner, a copy of the binary, the Agent SDK in interpreter code) or another vendor's
+ * agent CLI (`codex`, `gemini`, ...). Each would run tool calls that lanes does not see, or sees
+ * as another session.
+ */
+export interface AgentRun {
+  /** Index of the command that starts it (the interpreter's, for Agent SDK code). */
+  readonly command: number;
+  /** `claude` for Claude Code and the Agent SDK; the CLI's own name for other vendors' agents. */
+  readonly client: string;
+  /**
+   * How it is started: `name` (`claude`, `/usr/local/bin/claude`, `npx @anthropic-ai/claude-code`),
+   * `script` (`node <package>/cli-wrapper.cjs`), `copy` (a copy or link of the client made on the
+   * line, or a link to it found on disk), `sdk` (the Agent SDK from interpreter code).
+   */
+  readonly spelling: "name" | "script" | "copy" | "sdk";
+  /**
+   * `session`: it runs an agent (a prompt, `-p`, interactive); `configure`: it changes what the
+   * client loads and runs later (`claude mcp add`, `claude plugin install`); `other`: it runs no
+   * agent (`--version`, `--help`, `mcp list`, `doctor`).
+   */
+  readonly action: "session" | "configure" | "other";
+  /**
+   * Why lanes' hooks would not run in its session, one clause each (`` `--bare` skips every hook ``);
+   * empty when they would. For another vendor's agent, empty: it never reads Claude Code's hooks.
+   */
+  readonly guardOff: readonly string[];
+  /** The agent type it runs as (`--agent backend`); `*` for definitions given as JSON (`--agents`). */
+  readonly agent?: string;
+  /** The option by which it continues an existing session (`--resume`, `-c`, `--session-id`, the SDK's `resume`). */
+  readonly resumes?: string;
+  /** What it configures, for `configure` (`mcp add`, `plugin install`). */
+  readonly configures?: string;
+}
+
+/**
+ * Code parked where another program runs it later: a git configuration key that names a program
+ * (`git config core.fsmonitor CMD`, `git -c core.pager=CMD`, `GIT_CONFIG_KEY_0=core.sshCommand`).
+ */
+export interface DeferredCode {
+  /** Index of the command that parks it. */
+  readonly command: number;
+  /** `git-config`: written into a git configuration file; `git-option`: given for one git command (`-c`, `GIT_CONFIG_*`). */
+  readonly kind: "git-config" | "git-option";
+  /** The key as written (`core.fsmonitor`, `diff.x.textconv`). */
+  readonly key: string;
+  /** The value; `undefined` when only known at run time. */
+  readonly value: string | undefined;
+  /**
+   * The value runs nothing new or only a program known to show or edit text (`cat`, `less -R`,
+   * `vim`, `true`, `git-lfs`, a boolean): see `tables/git-programs.ts`.
+   */
+  readonly harmless: boolean;
+}
+
+/** A file the line writes by a redirection or `tee`, with the text written when it is static. */
+export interface WrittenText {
+  /** Index of the writing command. */
+  readonly command: number;
+  /** Absolute path. */
+  readonly path: string;
+  /** The text written; `undefined` when only known at run time. */
+  readonly text: string | undefined;
+  /** Appended (`>>`, `tee -a`) rather than replacing the file. */
+  readonly append: boolean;
+}
+
 /** The result of analysing one command string. */
 export interface ShellAnalysis {
   readonly source: string;
@@ -240,6 +308,12 @@ export interface ShellAnalysis {
   readonly unrepresentable: readonly Unrepresentable[];
   /** The loops, in source order (spawn loops are `unbounded` with `backgroundSpawn`). */
   readonly loops: readonly ShellLoop[];
+  /** Other agents the line starts (nested Claude Code clients, the Agent SDK, other vendors' agent CLIs). */
+  readonly agents: readonly AgentRun[];
+  /** Code parked for another program to run later (git configuration that names a program). */
+  readonly deferred: readonly DeferredCode[];
+  /** Files written by redirections and `tee`, with the static text written. */
+  readonly written: readonly WrittenText[];
   /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
 }

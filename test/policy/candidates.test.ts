@@ -38,7 +38,7 @@ describe("candidate rules", () => {
     }
     // and it does skip: most rules name programs a command does not run
     expect(skipped / (commands.length * policy.rules.length)).toBeGreaterThan(0.5);
-  });
+  }, 120_000);
 
   it("keep every rule that matches a tool's file, whatever its path or case", () => {
     const names = [
@@ -152,6 +152,8 @@ describe("candidate rules", () => {
         code: false,
         pipes: false,
         sends: false,
+        agents: false,
+        deferred: false,
       });
     expect(pick(["git"], ["status"])).toEqual([1, 3, 4]);
     expect(pick(["git"], ["restore"])).toEqual([0, 1, 3, 4]);

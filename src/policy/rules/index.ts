@@ -1,5 +1,7 @@
 /** The built-in rules, in the order they are evaluated (order does not change decisions). */
 import { agentRules } from "./agents.ts";
+import { clientRules } from "./clients.ts";
+import { gitCodeRules } from "./gitcode.ts";
 import { cloudRules } from "./cloud.ts";
 import { databaseRules } from "./database.ts";
 import { fsRules } from "./fs.ts";
@@ -28,6 +30,8 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
   ...persistenceRules,
   ...shellRules,
   ...agentRules,
+  ...clientRules,
+  ...gitCodeRules,
 ];
 
 /** The rule that "writes outside the project" compiles to; its effect comes from the options. */

@@ -5,7 +5,7 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
-import type { SendMatch, SqlMatch } from "../compiled.ts";
+import type { AgentRunKind, GuardFormat, SendMatch, SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 /**
@@ -19,6 +19,8 @@ interface RuleBase {
   readonly effect: Effect;
   /** The effect for a subagent's call, when it differs (a subagent has no person to ask). */
   readonly subagentEffect?: Effect;
+  /** The rule judges only subagents' calls (what a subagent may not do, the main session may). */
+  readonly only?: "subagents";
   /** What the matched action would do, one lowercase clause. */
   readonly why: string;
   /** The safer alternative, one lowercase clause. */
@@ -50,4 +52,7 @@ export type RuleSpec = RuleBase &
     | { readonly sql: SqlMatch }
     | { readonly send: SendMatch }
     | { readonly unrepresentable: true }
+    | { readonly agentRun: { readonly runs: AgentRunKind } }
+    | { readonly guardWrite: { readonly format: GuardFormat } }
+    | { readonly deferred: { readonly kinds: readonly ("git-config" | "git-option")[] } }
   );

@@ -7,9 +7,12 @@
 import { NO_DISK, type DiskView } from "../../host/disk-view.ts";
 import type { CodeRecord, WrittenFile } from "../handlers/contract.ts";
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
+import { agentSdkRun } from "../agent-sdk.ts";
 import type {
+  AgentRun,
   AnalyzeOptions,
   CodeExecution,
+  DeferredCode,
   InterpreterCall,
   ShellAnalysis,
   ShellCommand,
@@ -17,6 +20,7 @@ import type {
   ShellLoop,
   ShellWord,
   Unrepresentable,
+  WrittenText,
 } from "../types.ts";
 import { UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "../unrepresentable.ts";
 import { programOf, type ArgWord, type Base, type Ctx, type FunctionInfo, type Mutable } from "./context.ts";
@@ -45,6 +49,9 @@ export class Collector {
   readonly functionOrder: FunctionInfo[] = [];
   readonly unrepresentable: Unrepresentable[] = [];
   readonly loops: ShellLoop[] = [];
+  readonly agents: AgentRun[] = [];
+  readonly deferred: DeferredCode[] = [];
+  readonly written: WrittenText[] = [];
   /** Commands inside the substitutions of each command's words. */
   readonly subProducers = new Map<number, readonly number[]>();
   /** Files written on the line, by absolute path. */
@@ -82,6 +89,9 @@ export class Collector {
       })),
       unrepresentable: this.unrepresentable,
       loops: this.loops,
+      agents: this.agents,
+      deferred: this.deferred,
+      written: this.written,
       budgetExceeded: this.budgetExceeded,
     };
   }
@@ -139,6 +149,17 @@ export class Collector {
       code: record.code,
       producers: record.producers ?? [],
     });
+    // interpreter code that drives the Agent SDK starts a Claude Code of its own
+    const sdk = agentSdkRun(record);
+    if (sdk !== undefined) this.addAgentRun(sdk);
+  }
+
+  addAgentRun(run: AgentRun): void {
+    this.agents.push(run);
+  }
+
+  addDeferred(code: DeferredCode): void {
+    this.deferred.push(code);
   }
 
   /** The statically known text a command reads on stdin: a heredoc, a herestring, a written file, or what is piped in. */
@@ -273,6 +294,7 @@ export class Collector {
       const upstream = program === "tee" ? (ctx.stdin?.upstream ?? []) : [];
       const producers = [...(previous?.producers ?? []), ...upstream, index];
       this.files.set(file.path, partial ? { text, producers, partial } : { text, producers });
+      this.written.push({ command: index, path: file.path, text: file.text, append: file.append });
     }
     ctx.sink.push(index);
     const producers = [...new Set(words.flatMap((w) => w.producers))];
