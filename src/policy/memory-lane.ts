@@ -7,13 +7,12 @@
  * The main session is not narrowed: it runs the phases that need the human and writes their files.
  */
 import { parseMemoryFileName } from "../host/memory-name.ts";
-import type { Facts } from "./facts.ts";
+import { shownFile, WRITE_ACCESS, type Facts } from "./facts.ts";
 import { baseAgentName } from "./lanes.ts";
 import { isWithin } from "../host/paths.ts";
 import type { PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
 
-const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 const MEMORY_DIR = ".claude/memory";
 
 const match = (why: string, instead: string, subject: string, scope: string): Match => ({
@@ -52,12 +51,14 @@ export function memoryLaneMatches(agentType: string | undefined, facts: Facts, c
     const name = fact.path.slice(dir.length + 1);
     if (name === ".gitignore") continue;
     const owner = name.includes("/") ? undefined : parseMemoryFileName(name)?.agent;
-    if (owner === self) continue;
+    // on a case-insensitive file system `L1--QA-memory.md` is qa's own file
+    if (owner !== undefined && (ctx.caseInsensitive ? owner.toLowerCase() === self.toLowerCase() : owner === self))
+      continue;
     const why =
       owner === undefined
         ? `\`${name}\` is not one of ${self}'s memory files`
         : `\`${name}\` is \`${owner}\`'s memory file, not ${self}'s: it is what \`${owner}\`'s phase gate checks`;
-    matches.push(match(why, instead, `\`${fact.raw}\``, fact.scope));
+    matches.push(match(why, instead, shownFile(fact), fact.scope));
   }
   for (const command of facts.commands) {
     const agent = memoryWriteAgent(command.argv);
