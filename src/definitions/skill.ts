@@ -33,28 +33,57 @@ export const Trigger = z
   );
 
 /** One handoff rule: when a message is about `trigger`, hand the work to skill `to`. */
-export const SkillHandoff = z.strictObject({
-  trigger: Trigger,
-  to: KebabName.describe("The skill that takes over; it must exist."),
-  priority: z
-    .number()
-    .int()
-    .min(0)
-    .max(9)
-    .default(1)
-    .describe("Higher is checked first; ties keep the order of the file (0 to 9, default 1)."),
-  why: z.string().min(1).describe("Why the target handles it better, one short clause (the table's `Why` column)."),
-  context_template: z
-    .string()
-    .min(1)
-    .describe(
-      "How the handoff context starts, with slots such as `{user_goal}`, `{built}`, `{state}`, `{decisions}`, `{next_step}`, `{files}`.",
-    ),
-  exclude_from: z
-    .array(KebabName)
-    .default([])
-    .describe("Skills this handoff is skipped for when they handed off to this one (breaks handoff cycles)."),
-});
+export const SkillHandoff = z
+  .strictObject({
+    trigger: Trigger,
+    to: KebabName.describe("The skill that takes over; it must exist."),
+    priority: z
+      .number()
+      .int()
+      .min(0)
+      .max(9)
+      .default(1)
+      .describe("Higher is checked first; ties keep the order of the file (0 to 9, default 1)."),
+    why: z.string().min(1).describe("Why the target handles it better, one short clause (the table's `Why` column)."),
+    context_template: z
+      .string()
+      .min(1)
+      .describe(
+        "How the handoff context starts, with slots such as `{user_goal}`, `{built}`, `{state}`, `{decisions}`, `{next_step}`, `{files}`.",
+      ),
+    exclude_from: z
+      .array(KebabName)
+      .default([])
+      .describe("Skills this handoff is skipped for when they handed off to this one (breaks handoff cycles)."),
+    type: z
+      .enum(["sequential", "conditional"])
+      .optional()
+      .describe(
+        "sequential (the default): the target takes over now; conditional: only when `proceed_if` holds, else `fallback_to` (inter-skill protocol §3, e.g. gated steps to the evaluator, with the advisor as fallback).",
+      ),
+    proceed_if: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The condition of a conditional handoff, e.g. `every gate passed`."),
+    fallback_to: KebabName.optional().describe("The skill a conditional handoff goes to when its condition fails."),
+    require_approval: z
+      .boolean()
+      .optional()
+      .describe("A checkpoint handoff: save a checkpoint and have the human approve before the target starts."),
+  })
+  .refine((h) => h.type !== "conditional" || h.proceed_if !== undefined, {
+    message: "a conditional handoff needs `proceed_if`",
+    path: ["proceed_if"],
+  })
+  .refine((h) => h.type === "conditional" || (h.proceed_if === undefined && h.fallback_to === undefined), {
+    message: "`proceed_if` and `fallback_to` belong to `type: conditional`",
+    path: ["type"],
+  })
+  .refine((h) => h.fallback_to === undefined || h.fallback_to !== h.to, {
+    message: "the fallback is the target itself: name another skill",
+    path: ["fallback_to"],
+  });
 /** A parsed handoff rule. */
 export type SkillHandoff = z.infer<typeof SkillHandoff>;
 
@@ -125,7 +154,24 @@ export const SkillCompletion = z.strictObject({
     .default(false)
     .describe("Move the run's memory files aside once the skill completes (they were consumed)."),
   directive: z.string().min(1).optional().describe("What to do after completion, printed after `<SKILL>_COMPLETE`."),
+  capture_learnings: z
+    .boolean()
+    .default(true)
+    .describe(
+      "The learnings hook: after completion, offer to capture what the run taught with `develop-learnings` (false for skills too small to learn from; the learnings skill itself never offers it).",
+    ),
 });
+
+/**
+ * Skills whose completion never offers to capture learnings (the seed's `SKILLS_BYPASSING_LEARNINGS`):
+ * the learnings skill itself, whose completion would offer it again. Others opt out with
+ * `on_complete.capture_learnings: false`.
+ */
+export const SKILLS_BYPASSING_LEARNINGS: readonly string[] = ["develop-learnings"];
+
+/** Whether the completion of `skill` runs the learnings hook. */
+export const offersLearnings = (skill: string, onComplete: { readonly capture_learnings?: boolean }): boolean =>
+  !SKILLS_BYPASSING_LEARNINGS.includes(skill) && onComplete.capture_learnings !== false;
 
 /** A trigger test of the skill's handoffs: a message and where it must route (skill collaboration, testing protocol). */
 export const SkillTriggerTest = z.strictObject({

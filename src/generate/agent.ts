@@ -6,6 +6,7 @@
  * `next_step`), worded for the agent's role. Pure and deterministic.
  */
 import { renderTaskProtocol } from "./task-protocol.ts";
+import { writesOwnMemory } from "../policy/memory-lane.ts";
 import type { AgentDefinition } from "../definitions/agent.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { DEFAULT_OPTIONS } from "../policy/compiled.ts";
@@ -58,6 +59,10 @@ export function renderAgent(def: AgentDefinition, ctx: RenderContext): string {
 const code = (text: string) => `\`${text}\``;
 
 /** An agent that owns nothing and has no shell cannot run the lanes CLI: it reports instead. */
+/** What an agent without a tool to write files does at the end of a composite skill's phase. */
+const NO_MEMORY_TOOL =
+  "Inside a composite skill's phase you cannot write your memory file (you have no tool that writes files): end with your report, complete and self-contained; the one who started you writes the memory file from it and records itself as the writer (`--written-by`).";
+
 const isReadOnly = (def: AgentDefinition): boolean =>
   def.owns.length === 0 && def.tools.allowed !== undefined && !def.tools.allowed.includes("Bash");
 
@@ -125,6 +130,7 @@ function renderLane(def: AgentDefinition, ctx: RenderContext): string {
 function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
   const cli = cliCommand(ctx, "agent");
   const readOnly = isReadOnly(def);
+  const ownMemory = writesOwnMemory(def.tools);
   const me = def.name;
   const step = `\`${cli} progress step --expert ${me} --action "<what you did>" --summary "<result>" --created <file> --modified <file> --next-expert <agent> --next-action "<what is next>" --next-notes "<decisions, context>" --next-file <file>\``;
   const progress =
@@ -140,13 +146,16 @@ function renderProtocols(def: AgentDefinition, ctx: RenderContext): string {
         ? numbered([
             "Read `.claude/state/progress.json` if it exists: `task` says what the work is, `completed_steps` what is done, `next_step.context` what was left for you.",
             "You cannot write it: put your result in your report; the orchestrator records it.",
+            ...(ownMemory ? [] : [NO_MEMORY_TOOL]),
           ])
         : numbered([
             `Before you start, run \`${cli} progress resume\`: it prints the history, the next step and the context left for you. Continue from there and do not redo completed steps. When it says there is no workflow, just do the task you were given.`,
             `When your step is done, record it: ${step}. Repeat \`--created\`, \`--modified\` and \`--next-file\` per file; leave out the \`--next-\` options when nothing follows. \`${cli} help progress\` lists every option.`,
-            "Inside a composite skill's phase, also write the memory file its directive names (`memory write --task <id> --agent " +
-              me +
-              " …`) before you finish.",
+            ownMemory
+              ? "Inside a composite skill's phase, also write the memory file its directive names (`memory write --task <id> --agent " +
+                me +
+                " …`) before you finish."
+              : NO_MEMORY_TOOL,
             "Never edit `.claude/state/progress.json` by hand: the CLI validates it and writes it atomically under a lock.",
           ]);
 

@@ -3,14 +3,16 @@
  * render every agent and skill (and, for the plugin, the JSON Schemas), then write what changed, or
  * with `check` only report it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadDefinitionSet, type DefinitionSet } from "../definitions/load.ts";
 import { renderAgent } from "./agent.ts";
+import { writesOwnMemory } from "../policy/memory-lane.ts";
 import type { RenderContext, RenderTarget } from "./context.ts";
-import { lint, type Finding } from "./lint.ts";
+import type { Finding } from "./lint.ts";
+import { lintTeam } from "./team.ts";
 import { renderJsonSchemas } from "./schemas.ts";
-import { renderSkill, type SkillSummary } from "./skill.ts";
+import { renderSkill, type SkillRenderContext, type SkillSummary } from "./skill.ts";
 import { applyWrites, planWrites, type FileChange, type OutputFile } from "./write.ts";
 
 /** Options of {@link generate}. */
@@ -77,15 +79,38 @@ export function locateRoot(
   return { ok: true, root, target };
 }
 
+/** What a skill's render knows about the rest of the set: the other skills, and which agents write their own memory files. Pure. */
+export function skillContext(set: DefinitionSet, ctx: RenderContext): SkillRenderContext {
+  return {
+    ...ctx,
+    skills: new Map<string, SkillSummary>(
+      set.skills.map((s) => [s.value.id, { name: s.value.name, model_invocable: s.value.model_invocable }]),
+    ),
+    agentsWritingMemory: new Map(set.agents.map((a) => [a.value.name, writesOwnMemory(a.value.tools)])),
+  };
+}
+
+/**
+ * The pack's skills as `lanes init` installed them into a project: those with a copy in
+ * `<definitions>/base/skills/` (the version installed last, for the three-way upgrade). The plugin's
+ * own definitions have none: there every skill is the team's, and a missing agent is an error.
+ */
+export function shippedSkills(definitionsDir: string): ReadonlySet<string> {
+  const base = join(definitionsDir, "base", "skills");
+  try {
+    return new Set(readdirSync(base).filter((id) => existsSync(join(base, id, "skill.yaml"))));
+  } catch {
+    return new Set();
+  }
+}
+
 /** Renders every file of a loaded set. Pure. */
 export function renderAll(set: DefinitionSet, ctx: RenderContext, options: { schemas: boolean }): OutputFile[] {
-  const skills = new Map<string, SkillSummary>(
-    set.skills.map((s) => [s.value.id, { name: s.value.name, model_invocable: s.value.model_invocable }]),
-  );
+  const skillCtx = skillContext(set, ctx);
   const files: OutputFile[] = [
     ...set.agents.map((a) => ({ path: `agents/${a.value.name}.md`, content: renderAgent(a.value, ctx) })),
     ...set.skills.flatMap((s) => [
-      { path: `skills/${s.value.id}/SKILL.md`, content: renderSkill(s.value, { ...ctx, skills }) },
+      { path: `skills/${s.value.id}/SKILL.md`, content: renderSkill(s.value, skillCtx) },
       ...s.references.map((r) => ({ path: `skills/${s.value.id}/references/${r.file}`, content: r.content })),
       ...(s.resources ?? []).map((r) => ({ path: `skills/${s.value.id}/resources/${r.file}`, content: r.content })),
     ]),
@@ -99,8 +124,7 @@ export function generate(options: GenerateOptions): GenerateResult {
   const dirs = defaultDirs(options.root, options.target);
   const definitionsDir = options.definitionsDir ?? dirs.definitionsDir;
   const outDir = options.outDir ?? dirs.outDir;
-  const set = loadDefinitionSet(definitionsDir, options.root);
-  const findings = lint(set);
+  const { set, findings } = lintTeam(loadDefinitionSet(definitionsDir, options.root), shippedSkills(definitionsDir));
   if (findings.some((f) => f.severity === "error"))
     return { findings, changes: [], written: false, outDir, definitionsDir };
   const files = renderAll(set, { target: options.target }, { schemas: options.schemas ?? options.target === "plugin" });

@@ -34,6 +34,8 @@ export const FINDING_IDS = {
   "skill-substitution": "skill text that Claude Code would substitute or execute",
   "missing-schema-comment": "a definition without the `yaml-language-server` schema comment",
   "trigger-test-failed": "a skill's trigger test whose message does not route where it expects",
+  "skill-set-aside":
+    "a shipped skill that names agents the team does not have: not rendered, and handoffs to it are left out (warning)",
 } as const;
 
 /** The id of a finding. */
@@ -257,6 +259,13 @@ function lintSkill(
   });
 
   def.handoffs.forEach((h, i) => {
+    if (h.fallback_to !== undefined && !skills.has(h.fallback_to))
+      add(
+        "unknown-handoff-target",
+        at(skill, ["handoffs", i, "fallback_to"]),
+        `\`${def.id}\` falls back to \`${h.fallback_to}\`, which does not exist`,
+        `create the skill \`${h.fallback_to}\` or name an existing fallback${near(h.fallback_to, skills)}`,
+      );
     if (!skills.has(h.to))
       add(
         "unknown-handoff-target",

@@ -5,7 +5,7 @@
  * the text after `/<id>`, or the Skill tool's `args`). Pure and deterministic.
  */
 import { runsInMain } from "../definitions/phases.ts";
-import type { SkillDefinition, SkillHandoff } from "../definitions/skill.ts";
+import { offersLearnings, type SkillDefinition, type SkillHandoff } from "../definitions/skill.ts";
 import { renderFrontmatter } from "../markdown/frontmatter.ts";
 import { agentRef, cliCommand, expandPlaceholders, generatedMarker, skillRef, type RenderContext } from "./context.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "./handoff-context.ts";
@@ -24,6 +24,8 @@ export interface SkillSummary {
 export interface SkillRenderContext extends RenderContext {
   /** Every skill of the set by id; without it, targets are shown by id and treated as model-invocable. */
   readonly skills?: ReadonlyMap<string, SkillSummary>;
+  /** Whether each agent of the set can write its own memory file (`writesOwnMemory`); unknown agents are assumed to. */
+  readonly agentsWritingMemory?: ReadonlyMap<string, boolean>;
 }
 
 /** The frontmatter keys of a skill, in the order they are written. Claude Code keys only. */
@@ -131,6 +133,35 @@ function renderProtocol(def: SkillDefinition, ctx: SkillRenderContext): string {
       ),
       "The first matching row wins (they are in priority order). Match whole words, any case.",
     );
+    const typed = handoffs.filter((h) => h.type === "conditional" || h.require_approval === true);
+    if (typed.length > 0)
+      parts.push(
+        `**Typed handoffs** (inter-skill protocol §3): add these options to the \`handoff\` command below and do what the terms it prints say:\n\n${bullets(
+          typed.map((h) => {
+            const options = [
+              ...(h.type === "conditional"
+                ? [
+                    `--type conditional --proceed-if "${h.proceed_if!}"${h.fallback_to === undefined ? "" : ` --fallback-to ${h.fallback_to}`}`,
+                  ]
+                : []),
+              ...(h.require_approval === true ? ["--require-approval"] : []),
+            ].join(" ");
+            const what = [
+              ...(h.type === "conditional"
+                ? [
+                    `only if ${h.proceed_if!.replace(/\.$/, "")}; otherwise ${h.fallback_to === undefined ? "stay here and report why" : `hand off to \`${skillRef(ctx, h.fallback_to)}\` instead`}`,
+                  ]
+                : []),
+              ...(h.require_approval === true
+                ? [
+                    `a checkpoint: first \`${cli} checkpoint save --skill ${def.id}\`, then ask the human to approve and wait for the answer before it starts`,
+                  ]
+                : []),
+            ].join("; ");
+            return `to \`${skillRef(ctx, h.to)}\`: \`${options}\`: ${what}.`;
+          }),
+        )}`,
+      );
   }
   parts.push(
     `**To hand off:**\n\n${numbered([
@@ -166,14 +197,24 @@ function renderDomain(def: SkillDefinition, ctx: SkillRenderContext): string {
 function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
   const phases = def.phases ?? [];
   const cli = cliCommand(ctx, "skill");
+  const noTool = (name: string) => ctx.agentsWritingMemory?.get(name) === false;
+  const ref = (name: string) =>
+    `\`${agentRef(ctx, name)}\`${noTool(name) ? " (report only: you write its memory file)" : ""}`;
   const agent = (p: (typeof phases)[number]) =>
     runsInMain(p)
       ? `main session (as \`${p.agent}\`)`
       : p.agent !== undefined
-        ? `\`${agentRef(ctx, p.agent)}\``
+        ? ref(p.agent)
         : p.branches !== undefined
-          ? p.branches.map((b) => `\`${agentRef(ctx, b)}\``).join(", ")
+          ? p.branches.map(ref).join(", ")
           : "(lanes)";
+  const reporters = [
+    ...new Set(
+      phases.flatMap((p) =>
+        runsInMain(p) ? [] : [...(p.agent === undefined ? [] : [p.agent]), ...(p.branches ?? [])],
+      ),
+    ),
+  ].filter(noTool);
   const detail = (p: (typeof phases)[number]) => {
     const extra: string[] = [];
     if (p.trigger !== undefined) extra.push(`runs when ${p.trigger}`);
@@ -202,11 +243,19 @@ function renderPhases(def: SkillDefinition, ctx: SkillRenderContext): string {
     ...(argLines.length === 0 ? [] : [`Arguments of \`phase start\`:\n\n${bullets(argLines)}`]),
     numbered([
       `Start: run \`${cli} phase start ${def.id}${args}\`. It saves the run and prints phase 0's instructions and a DIRECTIVE naming the task id and the run; pass \`--task <id>\` to every later call. Then run \`${cli} progress enter ${def.id}\` so the task context shows the skill (skip it when there is no workflow: it says so). Phase 0 always runs: clarification is never skipped.`,
-      `Follow each DIRECTIVE. A phase marked *main session* you do yourself, in the conversation, where the human can answer (a subagent cannot ask them). For the others start the phase's agent with the Agent tool, passing the phase's instructions and the task id. Whoever does the phase finishes by writing the memory file exactly as the directive shows: \`${cli} memory write --task <id> --agent <name> --phase <phase> --run <run> --summary "…" --body-file -\`.`,
+      `Follow each DIRECTIVE. A phase marked *main session* you do yourself, in the conversation, where the human can answer (a subagent cannot ask them). For the others start the phase's agent with the Agent tool, passing the phase's instructions and the task id. Whoever does the phase finishes by writing the memory file exactly as the directive shows: \`${cli} memory write --task <id> --agent <name> --phase <phase> --run <run> --summary "…" --body-file -\`. ${
+        reporters.length === 0
+          ? "An agent without a tool to write files ends with its report instead"
+          : `${reporters.map((r) => `\`${agentRef(ctx, r)}\``).join(", ")} ${reporters.length === 1 ? "has" : "have"} no tool to write files and end${reporters.length === 1 ? "s" : ""} with a report`
+      }: you write that memory file from the report, recording yourself as the writer (\`--written-by main\`). The gate accepts a file written for an agent only when the agent cannot write one, and the guard lets nobody write the memory file of an agent that writes its own.`,
       `Subagents run in the background by default: wait for each one's completion notice before you advance.`,
       `Advance: \`${cli} phase advance ${def.id} --task <id>\` checks the memory files and prints the next phase. It passes only a file written for this phase of this run, by the phase's agent, after the phase started. Add \`--skip\` when an OPTIONAL phase's trigger does not hold, and \`--retry\` when a REMEDIATION or ITERATIVE phase's check fails; when it refuses, do what its message says.`,
       `Pausing or before a long phase: \`${cli} checkpoint save --skill ${def.id}\`. To continue in a new session: \`${cli} checkpoint resume <id>\`, then \`${cli} phase status ${def.id} --task <id>\` for the directive.`,
-      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\`, then \`${cli} progress leave ${def.id} --status success\`, and report the summary it printed.`,
+      `Finish: when every phase is done, run \`${cli} phase complete ${def.id} --task <id>\`, then \`${cli} progress leave ${def.id} --status success\`, and report the summary it printed${
+        offersLearnings(def.id, def.on_complete ?? {})
+          ? `. Then do what its LEARNINGS line says: ask the human whether to capture what the run taught with \`${skillRef(ctx, "develop-learnings")}\``
+          : ""
+      }.`,
     ]),
     `In what these commands print, \`lanes\` stands for \`${cli}\`${ctx.target === "plugin" ? " and agent names take the `lanes:` prefix" : ""}. Lost the directive? \`${cli} phase status ${def.id} --task <id>\` prints it again; \`${cli} phase list\` shows the runs; \`${cli} help phase\` lists the options.`,
   ].join("\n\n");

@@ -38,6 +38,8 @@ export type AuditEvent =
   | "policy-error"
   | "policy-compiled"
   | "checkpoint"
+  | "handoff"
+  | "skill-completed"
   | EventAudit;
 
 /** One line of the audit log. Fields beyond these depend on the event. */

@@ -21,6 +21,12 @@ export interface Touch {
   readonly agent_id: string | undefined;
   readonly tool: string;
   readonly at: string;
+  /**
+   * Every agent that modified the file in this workflow, in the order they first did (absent in
+   * files written before it existed: then only `agent` is known). A stray write that the owner
+   * overwrote later stays on record here (`lanes independence --after`).
+   */
+  readonly writers?: readonly string[];
 }
 
 /** A copy kept before a second agent overwrote a file. */
@@ -40,6 +46,7 @@ export interface TouchesFile {
     Record<
       string,
       {
+        /** By absolute path (as the hooks see it; readers make it project-relative themselves). */
         readonly files: Readonly<Record<string, Touch>>;
         readonly pending: readonly PendingConflict[];
         readonly updated: string;
@@ -147,7 +154,12 @@ export function recordTouches(
   let confirmed: PendingConflict[] = [];
   updateWorkflow(paths, workflow, now, (wf) => {
     const touched = { ...wf.files };
-    for (const f of files) touched[f] = touch;
+    for (const f of files) {
+      const before = touched[f];
+      const writers = before === undefined ? [] : [...(before.writers ?? [before.agent])];
+      if (!writers.includes(touch.agent)) writers.push(touch.agent);
+      touched[f] = { ...touch, writers };
+    }
     confirmed = wf.pending.filter((p) => files.includes(p.file) && p.later === touch.agent);
     return { ...wf, files: touched, pending: wf.pending.filter((p) => !confirmed.includes(p)) };
   });

@@ -174,7 +174,7 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
       taskOwner: context.taskOwner ?? (() => undefined),
       ...(context.pendingDecision !== undefined && { pendingDecision: context.pendingDecision }),
     }),
-    ...memoryLaneMatches(request.agent?.type, facts, pathContext),
+    ...memoryLaneMatches(policy, request.agent?.type, facts, pathContext),
   ];
   return { decision: combine(matches), facts, matches };
 }

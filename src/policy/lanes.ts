@@ -182,8 +182,12 @@ function laneMatch(m: Match): Match {
   };
 }
 
-/** Whether `agent`'s lane covers `path`: inside `owns` and not carved out by `does_not_own`. */
-const inLane = (agent: CompiledAgent, path: string, roots: GlobRoots): boolean =>
+/**
+ * Whether `agent`'s lane covers the absolute `path`: inside `owns` and not carved out by
+ * `does_not_own`. The one reading of a lane: the guard's write checks and `lanes independence`
+ * (which branches of a fan-out could write the same file) both decide with it.
+ */
+export const inLane = (agent: CompiledAgent, path: string, roots: GlobRoots): boolean =>
   agent.owns.some((g) => matchPath(g, path, roots)) && !agent.notOwned.some((n) => matchPath(n.glob, path, roots));
 
 /**

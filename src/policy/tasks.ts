@@ -26,6 +26,25 @@ export interface TaskToolInput {
 
 const SOURCE = "lanes task channel";
 
+/** The task-channel rules, as data for `lanes rules` and `lanes log --explain` (the checks below produce them). */
+export const TASK_RULES: Readonly<
+  Record<string, { readonly layer: "role" | "builtin"; readonly effect: "deny"; readonly what: string }>
+> = {
+  "tasks.human-decision-pending": {
+    layer: "builtin",
+    effect: "deny",
+    what: "starting agents or creating tasks while a DANGEROUS outcome waits for `lanes decide`",
+  },
+  "tasks.create-by-specialist": { layer: "role", effect: "deny", what: "a specialist or reviewer creating a task" },
+  "tasks.read-not-own": { layer: "role", effect: "deny", what: "reading a task assigned to another agent" },
+  "tasks.reassign-by-specialist": {
+    layer: "role",
+    effect: "deny",
+    what: "a specialist or reviewer assigning a task to another agent",
+  },
+  "tasks.update-not-own": { layer: "role", effect: "deny", what: "updating a task not assigned to the agent" },
+};
+
 function deny(ruleId: string, why: string, instead: string, subject: string): Match {
   return { ruleId, layer: "role", effect: "deny", why, instead, subject, scope: "call", source: SOURCE };
 }

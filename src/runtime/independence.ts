@@ -1,19 +1,26 @@
 /**
  * Independence verification before a parallel fan-out (inter-skill protocol §7.2), using lanes'
- * lanes: each branch's planned write set is its agent's owned paths (or globs given for the
- * branch), two branches conflict when some path matches both write sets (`file_conflict`) or one
- * needs the other's output (`data_dependency`). After the fan-out, {@link overlapsAfter} reports
- * the files a branch actually modified inside another branch's write set, and the conflicts the
- * guard recorded. Pure: the CLI (`lanes independence`) reads the policy and the touches.
+ * lanes: each branch's planned write set is its agent's lane (or globs given for the branch). Two
+ * branches conflict when some file could be written by both (`file_conflict`) or one needs the
+ * other's output (`data_dependency`). A file is in a branch's set as the guard reads lanes: the
+ * caller passes `covers` (src/policy/lanes.ts `inLane`: `owns` minus the `does_not_own` carve-outs),
+ * tried on witnesses of each pair of overlapping globs (src/globs/overlap.ts). After the fan-out,
+ * {@link overlapsAfter} reports the files a branch modified inside another branch's set, and files
+ * two branches both modified. Pure: the CLI (`lanes independence`) reads the policy and the touches.
  */
-import { globsOverlap } from "../globs/overlap.ts";
+import { overlapWitnesses, showWitness } from "../globs/overlap.ts";
 
 /** One branch of a planned fan-out. */
 export interface Branch {
   /** The branch (its agent's name). */
   readonly name: string;
-  /** Globs of the paths it will write, relative to the project. */
+  /** Globs of the paths it may write, relative to the project (its agent's `owns`, or the globs given). */
   readonly writes: readonly string[];
+  /**
+   * Whether the branch may write the project-relative `path` (the agent's lane with its carve-outs).
+   * Default: the path matches one of `writes` (every witness of two overlapping globs does).
+   */
+  readonly covers?: (path: string) => boolean;
 }
 
 /** A conflict between two branches, as the protocol's `ConflictDetail`. */
@@ -32,10 +39,23 @@ export interface ConflictReport {
   readonly recommendations: readonly string[];
 }
 
-/** Checks every pair of branches: overlapping write sets, then declared dependencies (`[a, b]`: b needs a's output). */
+/** Options of {@link verifyIndependence}. */
+export interface IndependenceOptions {
+  /** Compare paths without case (the policy's `case_insensitive_paths`). */
+  readonly caseInsensitive?: boolean;
+}
+
+/** A path both branches may write, for a pair of their globs: the first witness both lanes cover. */
+function sharedPath(a: Branch, b: Branch, x: string, y: string, options: IndependenceOptions): string | undefined {
+  const witnesses = overlapWitnesses(x, y, { caseInsensitive: options.caseInsensitive === true });
+  return witnesses.find((w) => (a.covers?.(w) ?? true) && (b.covers?.(w) ?? true));
+}
+
+/** Checks every pair of branches: a file both may write, then declared dependencies (`[a, b]`: b needs a's output). */
 export function verifyIndependence(
   branches: readonly Branch[],
   dependsOn: readonly (readonly [string, string])[] = [],
+  options: IndependenceOptions = {},
 ): ConflictReport {
   const conflicts: ConflictDetail[] = [];
   for (let i = 0; i < branches.length; i++) {
@@ -43,7 +63,13 @@ export function verifyIndependence(
       const a = branches[i]!;
       const b = branches[j]!;
       const shared = a.writes.flatMap((x) =>
-        b.writes.filter((y) => globsOverlap(x, y)).map((y) => (x === y ? `\`${x}\`` : `\`${x}\` and \`${y}\``)),
+        b.writes.flatMap((y) => {
+          const path = sharedPath(a, b, x, y, options);
+          if (path === undefined) return [];
+          const globs = x === y ? `\`${x}\`` : `\`${x}\` and \`${y}\``;
+          const example = showWitness(path);
+          return [example === x || example === y ? globs : `${globs} (e.g. \`${example}\`)`];
+        }),
       );
       if (shared.length > 0) {
         conflicts.push({
@@ -76,12 +102,12 @@ export function verifyIndependence(
   return { verified: conflicts.length === 0, conflicts, recommendations };
 }
 
-/** One file a branch modified (from the guard's touches). */
+/** One file modified in the workflow (from the guard's touches). */
 export interface TouchedFile {
   /** Project-relative path. */
   readonly file: string;
-  /** The agent that modified it last. */
-  readonly agent: string;
+  /** Every agent that modified it, in the order they first did. */
+  readonly writers: readonly string[];
 }
 
 /** An overlap found after the fan-out. */
@@ -89,12 +115,16 @@ export interface Overlap {
   readonly file: string;
   readonly written_by: string;
   /** The branch whose planned write set holds the file. */
-  readonly planned_for: string;
+  readonly planned_for?: string;
+  /** Another branch that modified the same file. */
+  readonly also_written_by?: string;
 }
 
 /**
- * After the fan-out: files a branch modified inside another branch's planned write set. `matches`
- * tells whether a project-relative path matches a glob (injected: the CLI uses lanes' compiled globs).
+ * After the fan-out: files a branch modified inside another branch's planned write set, and files
+ * two branches both modified (a stray write the owner overwrote later still counts).
+ * `matches(glob, file)` tells whether a project-relative path matches a glob; a branch's `covers`
+ * is used when it has one.
  */
 export function overlapsAfter(
   branches: readonly Branch[],
@@ -102,14 +132,33 @@ export function overlapsAfter(
   matches: (glob: string, file: string) => boolean,
 ): Overlap[] {
   const out: Overlap[] = [];
+  const covers = (b: Branch, file: string) => b.covers?.(file) ?? b.writes.some((g) => matches(g, file));
   for (const t of touched) {
-    if (!branches.some((b) => b.name === t.agent)) continue;
-    for (const b of branches) {
-      if (b.name !== t.agent && b.writes.some((g) => matches(g, t.file)))
-        out.push({ file: t.file, written_by: t.agent, planned_for: b.name });
+    const writers = branches.filter((b) => t.writers.includes(b.name));
+    for (const w of writers) {
+      for (const b of branches)
+        if (b.name !== w.name && covers(b, t.file)) out.push({ file: t.file, written_by: w.name, planned_for: b.name });
     }
+    for (let i = 0; i < writers.length; i++)
+      for (let j = i + 1; j < writers.length; j++) {
+        const [a, b] = [writers[i]!, writers[j]!];
+        if (!out.some((o) => o.file === t.file && (o.planned_for === b.name || o.planned_for === a.name)))
+          out.push({ file: t.file, written_by: a.name, also_written_by: b.name });
+      }
   }
   return out;
+}
+
+/** The overlaps as text (pure). */
+export function renderOverlaps(overlaps: readonly Overlap[]): string {
+  if (overlaps.length === 0) return "no overlaps: every branch stayed in its own paths\n";
+  return `${overlaps
+    .map((o) =>
+      o.planned_for !== undefined
+        ? `- \`${o.file}\` was written by ${o.written_by} inside ${o.planned_for}'s paths`
+        : `- \`${o.file}\` was written by both ${o.written_by} and ${o.also_written_by}`,
+    )
+    .join("\n")}\n`;
 }
 
 /** The report as text (pure). */

@@ -34,7 +34,14 @@ const IdText = z.union([z.string().min(1), z.number()]).transform(String);
 /** The frontmatter of a memory file. */
 export const MemoryFrontmatter = z.looseObject({
   task_id: IdText.describe("The task this memory belongs to."),
-  agent: z.string().min(1).describe("The agent that wrote it."),
+  agent: z.string().min(1).describe("The agent whose output it is (whose phase gate it passes)."),
+  written_by: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Who wrote it when not the agent itself: `main` (the main session) or the agent that started it, from the agent's report. Only agents without a tool to write files have their memory file written for them; absent: the agent wrote it.",
+    ),
   phase: IdText.optional().describe("The composite-skill phase it was written for, e.g. `1` or `0_5`."),
   run: z
     .string()
@@ -89,8 +96,10 @@ function checkIds(taskId: string, agent: string): Result<void> {
 export interface MemoryInput {
   /** The task id. */
   readonly taskId: string;
-  /** The agent writing. */
+  /** The agent whose output it is. */
   readonly agent: string;
+  /** Who writes it, when not the agent itself (`main`, or the agent that started it). */
+  readonly writtenBy?: string;
   /** The phase, for composite skills. */
   readonly phase?: string;
   /** The composite-skill run (`run_id`), as the phase directive passes it. */
@@ -123,6 +132,7 @@ export function writeMemory(projectDir: string, input: MemoryInput, deps: Runtim
   const data = {
     task_id: input.taskId,
     agent: input.agent,
+    ...(input.writtenBy === undefined || input.writtenBy === input.agent ? {} : { written_by: input.writtenBy }),
     ...(input.phase === undefined ? {} : { phase: input.phase }),
     ...(input.run === undefined ? {} : { run: input.run }),
     status: input.status ?? "complete",

@@ -32,6 +32,13 @@ export const PhaseOutput = z.looseObject({
   memory_files: z.array(z.string()).describe("Those memory files, relative to the project."),
   summaries: z.record(z.string(), z.string()).describe("Each agent's memory summary, by agent."),
   artifacts: z.array(z.string()).describe("Files the agents reported."),
+  written_by: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      "Agents whose memory file someone else wrote from their report (agents without a tool to write files), with the writer: `main` or the agent that started them.",
+    ),
+  inputs: z.array(z.string()).optional().describe("AUTO phases: the phases whose outputs this one recorded, in order."),
   completed_at: IsoDateTime.describe("When the phase was completed."),
 });
 export type PhaseOutput = z.infer<typeof PhaseOutput>;
@@ -88,6 +95,8 @@ export interface VerifiedMemory {
   readonly summary: string;
   /** Its artifacts. */
   readonly artifacts: readonly string[];
+  /** Who wrote it, when not the agent itself. */
+  readonly writtenBy?: string;
 }
 
 /**
@@ -243,6 +252,32 @@ export interface Transition {
   readonly archive: readonly { readonly agent: string; readonly suffix: string }[];
 }
 
+/**
+ * What an AUTO phase records: the outputs of the phases completed before it in this run (their
+ * agents, memory files, summaries by `<phase>:<agent>`, artifacts and writers), so the phases after
+ * it read them in one place (`lanes phase status <skill> --task <id> --json`).
+ */
+function autoOutput(state: PhaseState, phases: PhaseList, id: string, now: string): PhaseOutput {
+  const order = phaseOrder(phases);
+  const before = order.slice(0, order.indexOf(id)).filter((p) => state.phase_outputs[p]?.status === "completed");
+  const outs = before.map((p) => [p, state.phase_outputs[p]!] as const);
+  const writers = Object.fromEntries(
+    outs.flatMap(([p, o]) => Object.entries(o.written_by ?? {}).map(([a, w]) => [`${p}:${a}`, w])),
+  );
+  return {
+    status: "auto",
+    agents: [...new Set(outs.flatMap(([, o]) => o.agents))],
+    memory_files: [...new Set(outs.flatMap(([, o]) => o.memory_files))],
+    summaries: Object.fromEntries(
+      outs.flatMap(([p, o]) => Object.entries(o.summaries).map(([a, text]) => [`${p}:${a}`, text])),
+    ),
+    artifacts: [...new Set(outs.flatMap(([, o]) => o.artifacts))],
+    ...(Object.keys(writers).length === 0 ? {} : { written_by: writers }),
+    inputs: before,
+    completed_at: now,
+  };
+}
+
 /** Enters `id` and every AUTO phase after it, until a phase that needs an agent or the end. */
 function enter(state: PhaseState, phases: PhaseList, id: string | null, now: string, entered: Phase[]): void {
   const byId = new Map(phases.map((p) => [p.id, p]));
@@ -259,14 +294,7 @@ function enter(state: PhaseState, phases: PhaseList, id: string | null, now: str
       state.history.push({ phase: phase.id, event: "started", at: now });
       return;
     }
-    state.phase_outputs[phase.id] = {
-      status: "auto",
-      agents: [],
-      memory_files: [],
-      summaries: {},
-      artifacts: [],
-      completed_at: now,
-    };
+    state.phase_outputs[phase.id] = autoOutput(state, phases, phase.id, now);
     if (!state.completed_phases.includes(phase.id)) state.completed_phases.push(phase.id);
     state.history.push({ phase: phase.id, event: "auto", at: now });
     next = phase.next;
@@ -401,6 +429,13 @@ export function advanceState(
     memory_files: verified.map((v) => v.display),
     summaries: Object.fromEntries(agents.map((a, i) => [a, verified[i]!.summary])),
     artifacts: [...new Set(verified.flatMap((v) => v.artifacts))],
+    ...(verified.some((v) => v.writtenBy !== undefined)
+      ? {
+          written_by: Object.fromEntries(
+            agents.flatMap((a, i) => (verified[i]!.writtenBy === undefined ? [] : [[a, verified[i]!.writtenBy!]])),
+          ),
+        }
+      : {}),
     completed_at: now,
   };
   if (!state.completed_phases.includes(phase.id)) state.completed_phases.push(phase.id);
@@ -409,6 +444,14 @@ export function advanceState(
   return ok({ state, entered, archive: [] });
 }
 
+/** Runs of an ITERATIVE phase still allowed after the current one. */
+const iterationsLeft = (state: PhaseState, phase: Phase): number =>
+  (phase.max_iterations ?? DEFAULT_MAX_ITERATIONS) - ((state.iterations[phase.id] ?? 0) + 1);
+
+/** Remediations of a REMEDIATION phase still allowed. */
+const remediationsLeft = (state: PhaseState, phase: Phase): number =>
+  (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
+
 /**
  * What a failed gate suggests: the agent's fix, and for phases that may run again, `--retry`
  * (ITERATIVE: run it again; REMEDIATION: go back to its target).
@@ -416,9 +459,12 @@ export function advanceState(
 function gateHelp(state: PhaseState, phase: Phase, help: string | undefined): string {
   const cmd = `\`lanes phase advance ${state.skill} --task ${state.task_id}`;
   const parts = [help ?? "have the phase's agent finish with `lanes memory write`"];
-  if (phase.type === "ITERATIVE") parts.push(`or run the phase again with ${cmd} --retry\``);
-  else if (phase.type === "REMEDIATION")
+  if (phase.type === "ITERATIVE" && iterationsLeft(state, phase) > 0)
+    parts.push(`or run the phase again with ${cmd} --retry\``);
+  else if (phase.type === "REMEDIATION" && remediationsLeft(state, phase) > 0)
     parts.push(`or send the work back to phase ${phase.remediation_target} with ${cmd} --retry\``);
+  else if (phase.type === "ITERATIVE" || phase.type === "REMEDIATION")
+    parts.push(`then run ${cmd}\` again; its retries are used up, so if it cannot pass, stop and report to the human`);
   else parts.push(`then run ${cmd}\` again (a subagent still running in the background must finish first)`);
   return parts.join("; ");
 }
@@ -458,7 +504,12 @@ export function completeState(
     const out = current.phase_outputs[id];
     if (out === undefined || out.status === "skipped") return `- phase ${id} ${p.title}: skipped`;
     if (out.status === "auto") return `- phase ${id} ${p.title}: done by lanes`;
-    const said = out.agents.map((a) => `${a}: ${out.summaries[a] ?? ""}`).join("; ");
+    const said = out.agents
+      .map((a) => {
+        const by = out.written_by?.[a];
+        return `${a}${by === undefined ? "" : ` (written by ${by} from its report)`}: ${out.summaries[a] ?? ""}`;
+      })
+      .join("; ");
     return `- phase ${id} ${p.title}: ${said}`;
   });
   const artifacts = [...new Set(order.flatMap((id) => current.phase_outputs[id]?.artifacts ?? []))];
@@ -478,6 +529,12 @@ export const completionMarker = (skill: string): string =>
 export interface PhaseRender {
   readonly cli: string;
   readonly agentRef: (name: string) => string;
+  /**
+   * Whether an agent can write its own memory file (it has Bash or Write; `laneWritesOwnMemory` of
+   * src/policy/memory-lane.ts); one that cannot ends with its report and the spawner writes the file
+   * with `--written-by`. Default: every agent writes its own.
+   */
+  readonly writesOwnMemory?: (name: string) => boolean;
 }
 
 export const DEFAULT_RENDER: PhaseRender = { cli: "lanes", agentRef: (name) => name };
@@ -493,8 +550,14 @@ export function renderDirective(
   const cmd = (verb: string, extra = ""): string => `\`${render.cli} phase ${verb} ${skill} --task ${taskId}${extra}\``;
   const advance = cmd("advance");
   const run = state.run_id === undefined ? "" : ` --run ${state.run_id}`;
-  const write = (agent: string): string =>
-    `\`${render.cli} memory write --task ${taskId} --agent ${agent} --phase ${phase.id}${run} --summary "<one or two sentences>" --body-file -\``;
+  const write = (agent: string, by?: string): string =>
+    `\`${render.cli} memory write --task ${taskId} --agent ${agent}${by === undefined ? "" : ` --written-by ${by}`} --phase ${phase.id}${run} --summary "<one or two sentences>" --body-file -\``;
+  const own = (agent: string): boolean => render.writesOwnMemory?.(agent) ?? true;
+  /** How an agent's memory file gets written: by the agent, or by the main session from its report. */
+  const memoryOf = (agent: string): string =>
+    own(agent)
+      ? `It must finish by writing its memory file with ${write(agent)}.`
+      : `\`${agent}\` has no tool to write files: it ends with its report, and you write its memory file from that report (its findings as the body, the writer recorded) with ${write(agent, "main")}; the gate accepts a file written for it only because it cannot write one.`;
   const parts: string[] = [];
   // the type's own guidance, before and after the agent instructions
   let before: string | undefined;
@@ -505,12 +568,19 @@ export function renderDirective(
       break;
     case "ITERATIVE": {
       const run = (state.iterations[phase.id] ?? 0) + 1;
-      after = `This is run ${run} of at most ${phase.max_iterations ?? DEFAULT_MAX_ITERATIONS}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`;
+      const max = phase.max_iterations ?? DEFAULT_MAX_ITERATIONS;
+      after =
+        iterationsLeft(state, phase) > 0
+          ? `This is run ${run} of at most ${max}: if the result does not pass, run ${cmd("advance", " --retry")} to run it again.`
+          : `This is run ${run} of at most ${max}, the last: if the result does not pass, do not retry; stop and report to the human what still fails.`;
       break;
     }
     case "REMEDIATION": {
-      const left = (phase.max_remediation ?? DEFAULT_MAX_REMEDIATION) - (state.remediations[phase.id] ?? 0);
-      after = `If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`;
+      const left = remediationsLeft(state, phase);
+      after =
+        left > 0
+          ? `If the check fails, run ${cmd("advance", " --retry")} to go back to phase ${phase.remediation_target} (${left} remediation${left === 1 ? "" : "s"} left).`
+          : `Its remediations are used up: if the check fails, do not retry; stop and report to the human what still fails.`;
       break;
     }
     case "LINEAR":
@@ -531,7 +601,9 @@ export function renderDirective(
     parts.push(
       `First check that their lanes do not overlap: \`${indep}\` (if it exits 1, stop and report the conflicts it names).`,
       `Use the Agent tool once for each of ${branches.map((b) => `\`${render.agentRef(b)}\``).join(", ")} (as subagent_type), all in the same message, passing each the instructions above for task \`${taskId}\`.`,
-      `Each must finish by writing its memory file with ${write("<its name>")}.`,
+      branches.every(own)
+        ? `Each must finish by writing its memory file with ${write("<its name>")}.`
+        : branches.map(memoryOf).join(" "),
       `Wait until every one has finished (for agents started in the background, their completion notices), run \`${indep} --after\` and report any overlap it finds, then run ${advance}.`,
     );
   } else if (runsInMain(phase)) {
@@ -544,7 +616,7 @@ export function renderDirective(
     const agent = phase.agent!;
     parts.push(
       `Use the Agent tool with subagent_type \`${render.agentRef(agent)}\` to do this phase for task \`${taskId}\`, passing it the instructions above.`,
-      `It must finish by writing its memory file with ${write(agent)}.`,
+      memoryOf(agent),
       `Wait until it has finished (if it runs in the background, for its completion notice), then run ${advance}.`,
     );
   }
@@ -576,7 +648,16 @@ export function renderTransition(
       "",
     );
     if (phase.configuration !== undefined) out.push(`Configuration: ${JSON.stringify(phase.configuration)}`, "");
-    if (phaseBehaviour(phase.type).agents === "none") out.push(`lanes completed this AUTO phase.`, "");
+    if (phaseBehaviour(phase.type).agents === "none") {
+      const recorded = state.phase_outputs[phase.id];
+      const inputs = recorded?.inputs ?? [];
+      out.push(
+        inputs.length === 0
+          ? "lanes completed this AUTO phase."
+          : `lanes completed this AUTO phase: it recorded the outputs of phases ${inputs.join(", ")} (${recorded!.memory_files.length} memory file${recorded!.memory_files.length === 1 ? "" : "s"}${recorded!.artifacts.length === 0 ? "" : `; artifacts: ${recorded!.artifacts.join(", ")}`}); \`${render.cli} phase status ${skill} --task ${taskId} --json\` shows them.`,
+        "",
+      );
+    }
   }
   if (state.current_phase === null) {
     out.push(

@@ -12,7 +12,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import { z } from "zod";
-import { SkillArgument, SkillCompletion } from "../definitions/skill.ts";
+import { offersLearnings, SkillArgument, SkillCompletion } from "../definitions/skill.ts";
+
+export { offersLearnings, SKILLS_BYPASSING_LEARNINGS } from "../definitions/skill.ts";
 import { KebabName } from "../schema/atoms.ts";
 import type { PhaseList } from "../definitions/phases.ts";
 import { projectPaths } from "../host/layout.ts";
@@ -48,7 +50,19 @@ export interface PhaseDeps extends RuntimeDeps {
   readonly lock?: LockOptions;
   /** How directives name the CLI and agents for this install (default: `lanes`, bare names). */
   readonly render?: PhaseRender;
+  /**
+   * The gate's check of who wrote a memory file (`written_by`, absent: the agent itself), from the
+   * policy (`writerProblem` of src/policy/memory-lane.ts): a problem, or undefined when it passes.
+   * Without it, a file written for an agent by someone else never passes.
+   */
+  readonly writerCheck?: (agent: string, writtenBy: string | undefined) => string | undefined;
 }
+
+/** The gate's writer check without a policy: only the agent itself writes its file. */
+const ownWriterOnly = (agent: string, writtenBy: string | undefined): string | undefined =>
+  writtenBy === undefined || writtenBy === agent
+    ? undefined
+    : `it was written by \`${writtenBy}\` for \`${agent}\`, and without the compiled policy lanes cannot tell whether \`${agent}\` may have its memory file written for it`;
 
 /** What a phase command returns: the saved state and the text to print (phase content, then the directive). */
 export interface PhaseStep {
@@ -201,13 +215,18 @@ export function advancePhase(
         { phase: phase.id, since, ...(run === undefined ? {} : { run }) },
         deps,
       );
-      return m.ok
-        ? ok({
-            display: m.value.display,
-            summary: m.value.frontmatter.summary,
-            artifacts: m.value.frontmatter.artifacts,
-          })
-        : propagate<never>(m);
+      if (!m.ok) return propagate<never>(m);
+      const problem = (deps.writerCheck ?? ownWriterOnly)(agent, m.value.frontmatter.written_by);
+      if (problem !== undefined)
+        return fail("verify-failed", `\`${m.value.display}\` does not pass: ${problem}`, {
+          help: "write it again as the phase directive shows",
+        });
+      return ok({
+        display: m.value.display,
+        summary: m.value.frontmatter.summary,
+        artifacts: m.value.frontmatter.artifacts,
+        ...(m.value.frontmatter.written_by === undefined ? {} : { writtenBy: m.value.frontmatter.written_by }),
+      });
     };
     const moved = advanceState(read.value, t.value.phases, options, verify, isoTime(nowOf(deps)));
     if (!moved.ok) return propagate(moved);
@@ -232,7 +251,12 @@ export function completePhases(
   phases: unknown,
   taskId: string,
   deps: PhaseDeps = {},
-  onComplete: { readonly archive_memory?: boolean; readonly directive?: string | undefined } = {},
+  onComplete: {
+    readonly archive_memory?: boolean;
+    readonly directive?: string | undefined;
+    readonly capture_learnings?: boolean;
+  } = {},
+  learnings: { readonly skill: string; readonly cli: string } | undefined = undefined,
 ): Result<PhaseStep> {
   const t = target(projectDir, skill, phases, taskId, deps);
   if (!t.ok) return propagate(t);
@@ -261,6 +285,10 @@ export function completePhases(
       );
     }
     if (onComplete.directive !== undefined) notes.push(`NEXT: ${onComplete.directive.trim()}`);
+    if (learnings !== undefined && offersLearnings(skill, onComplete))
+      notes.push(
+        `LEARNINGS: this run's memory files and phase outputs are the evidence of what it taught. Ask the human whether to capture the learnings now; if yes, invoke \`${learnings.skill}\` with task \`${taskId}\` of \`${skill}\` as its scope (\`${learnings.cli} phase status ${skill} --task ${taskId} --json\` holds the outputs). If not, say they can run it later.`,
+      );
     const text = `# ${skill} complete for task \`${taskId}\`\n\n${done.value.summary}\n\n${completionMarker(skill)}\n${notes.length === 0 ? "" : `\n${notes.join("\n\n")}\n`}`;
     return ok({ state: done.value.state, text });
   });

@@ -33,10 +33,35 @@ function resultLine(result: CompletedStep["result"]): string | undefined {
 
 function errorLine(e: ProgressFile["errors"][number]): string {
   if (typeof e === "string") return e;
-  const where = [e.step === undefined ? undefined : `step ${e.step}`, e.expert]
+  const where = [e.step === undefined ? undefined : `step ${e.step}`, e.skill, e.expert]
     .filter((x) => x !== undefined)
     .join(", ");
-  return `${where === "" ? "" : `${where}: `}${e.message}${e.suggestion === undefined ? "" : ` (suggestion: ${e.suggestion})`}`;
+  const kind = [e.severity, e.error_type].filter((x) => x !== undefined).join(" ");
+  return `${where === "" ? "" : `${where}: `}${kind === "" ? "" : `[${kind}] `}${e.message}${e.suggestion === undefined ? "" : ` (suggestion: ${e.suggestion})`}`;
+}
+
+/**
+ * The lines under an error: what it was working on (`context`, inter-skill protocol §4
+ * `SkillError.context`) and its recovery options, most preferred first, with how each runs.
+ */
+function errorDetails(e: ProgressFile["errors"][number]): string[] {
+  if (typeof e === "string") return [];
+  const out: string[] = [];
+  if (e.context !== undefined && Object.keys(e.context).length > 0)
+    out.push(
+      `context: ${clip(
+        Object.entries(e.context)
+          .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+          .join(", "),
+        200,
+      )}`,
+    );
+  (e.recovery_options ?? []).forEach((r, i) =>
+    out.push(
+      `recovery ${i + 1}: ${r.action}: ${r.description} (${r.auto_execute ? "runs without asking" : r.requires_user_input ? "needs the human" : "ask before running"})`,
+    ),
+  );
+  return out;
 }
 
 function constraintLines(next: NextStep): string[] {
@@ -73,8 +98,9 @@ export function renderProgressReport(doc: ProgressFile): string {
     out.push("");
   }
   const errors = doc.errors.map(errorLine);
+  const detailed = doc.errors.flatMap((e, i) => [`   • ${errors[i]}`, ...errorDetails(e).map((d) => `     ${d}`)]);
   if (errors.length > 0 && doc.status !== "failed") {
-    out.push("⚠️  Errors:", ...errors.map((e) => `   • ${e}`), "");
+    out.push("⚠️  Errors:", ...detailed, "");
   }
   const files = [
     ...doc.artifacts.files_created.map((f) => `${f} (created)`),
@@ -84,14 +110,7 @@ export function renderProgressReport(doc: ProgressFile): string {
   if (doc.status === "completed" || doc.status === "failed") {
     out.push(RULE);
     if (doc.status === "completed") out.push(`✨ Task Completed in ${formatDuration(Math.max(0, total))}`, "");
-    else
-      out.push(
-        `❌ Task Failed after ${formatDuration(Math.max(0, total))}`,
-        "",
-        "❗ Errors:",
-        ...errors.map((e) => `   • ${e}`),
-        "",
-      );
+    else out.push(`❌ Task Failed after ${formatDuration(Math.max(0, total))}`, "", "❗ Errors:", ...detailed, "");
     const summary = doc.completion?.summary ?? doc.task.summary;
     if (summary !== "") out.push("📋 Summary:", `   ${summary}`, "");
     if (files.length > 0) out.push("📁 Artifacts:", ...files.map((f) => `   • ${f}`), "");
@@ -137,8 +156,13 @@ export function renderResume(doc: ProgressFile): string {
   out.push(`  created: ${a.files_created.length === 0 ? "none" : a.files_created.join(", ")}`);
   out.push(`  modified: ${a.files_modified.length === 0 ? "none" : a.files_modified.join(", ")}`);
   if (a.documentation_consulted.length > 0) out.push(`  documentation: ${a.documentation_consulted.join(", ")}`);
-  const errors = doc.errors.slice(-5).map(errorLine);
-  if (errors.length > 0) out.push("", "recent errors:", ...errors.map((e) => `  - ${e}`));
+  const recent = doc.errors.slice(-5);
+  if (recent.length > 0)
+    out.push(
+      "",
+      "recent errors:",
+      ...recent.flatMap((e) => [`  - ${errorLine(e)}`, ...errorDetails(e).map((d) => `    ${d}`)]),
+    );
   out.push(
     "",
     doc.status === "completed" || doc.status === "failed"

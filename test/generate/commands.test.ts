@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildCommand } from "../../src/cli/commands/build.ts";
 import { handoffCommand } from "../../src/cli/commands/handoff.ts";
 import { lintCommand } from "../../src/cli/commands/lint.ts";
+import { logCommand } from "../../src/cli/commands/log.ts";
 import { CliError, type Command } from "../../src/cli/types.ts";
 import { completeProgress, initProgress, readProgress } from "../../src/runtime/progress.ts";
 
@@ -273,7 +274,53 @@ describe("lanes handoff", () => {
       out: "the `payments` skill is not available: stay in `ui-components` and continue with general knowledge; the user can pick another skill from the `/` menu\n",
       err: "",
     });
-    expect(existsSync(join(dir, ".claude/state"))).toBe(false);
+    // nothing is recorded for the next skill, but the failed handoff is logged for the success rate
+    expect(existsSync(join(dir, ".claude/state/handoffs"))).toBe(false);
+    expect(readFileSync(join(dir, ".claude/state/audit.jsonl"), "utf8")).toContain(
+      '"event":"handoff","subject":"ui-components -> payments (sequential)","from":"ui-components","to":["payments"],"handoff_type":"sequential","available":false',
+    );
+  });
+
+  it("logs every handoff and counts how many reached their target", async () => {
+    const dir = installed();
+    await run(handoffCommand, [...args], dir);
+    await run(handoffCommand, ["--from", "ui-components", "--to", "payments", "--goal", "x"], dir);
+    const log = await run(logCommand, ["--event", "handoff"], dir);
+    expect(log.out).toMatch(/handoff +main +ui-components -> auth-security \(sequential\)/);
+    expect(log.out).toContain("handoffs: 2, 1 reached their target (50%), 1 to a skill that was not available\n");
+    const unknown = await run(logCommand, ["--event", "handofff"], dir);
+    expect(unknown.code).toBe(64);
+    expect(unknown.err).toContain("`--event` is one of decision, boundary-violation,");
+  });
+
+  it("refuses an unknown --from and an unavailable fallback, and lists every parallel target", async () => {
+    const dir = installed();
+    const from = await run(handoffCommand, ["--from", "payments", "--to", "auth-security", "--goal", "x"], dir);
+    expect(from).toMatchObject({
+      code: 64,
+      err: expect.stringContaining("`--from payments` is not a skill of this project"),
+    });
+    const fallback = await run(
+      handoffCommand,
+      [
+        ...["--from", "ui-components", "--to", "auth-security", "--type", "conditional"],
+        ...["--proceed-if", "all gates passed", "--fallback-to", "payments", "--goal", "x"],
+      ],
+      dir,
+    );
+    expect(fallback).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("the fallback `payments` is not an available skill"),
+    });
+    const parallel = await run(
+      handoffCommand,
+      [
+        ...["--from", "ui-components", "--to", "auth-security", "--to", "api-design"],
+        ...["--type", "parallel", "--goal", "g", "--json", "--no-record"],
+      ],
+      dir,
+    );
+    expect(JSON.parse(parallel.out)).toMatchObject({ to: "auth-security", targets: ["auth-security", "api-design"] });
   });
 
   it("finds skills of the plugin it runs from", async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitionSet } from "../../src/definitions/load.ts";
 import { renderAgent } from "../../src/generate/agent.ts";
-import { renderAll } from "../../src/generate/generate.ts";
+import { renderAll, skillContext } from "../../src/generate/generate.ts";
 import { renderSkill, type SkillSummary } from "../../src/generate/skill.ts";
 import { parseFrontmatter } from "../../src/markdown/frontmatter.ts";
 
@@ -40,7 +40,9 @@ describe("golden files", () => {
   it.each(set.skills.map((s) => [s.value.id, s.value] as const))(
     "skills/%s/SKILL.md is the rendered definition",
     async (id, def) => {
-      await expect(renderSkill(def, { ...plugin, skills })).toMatchFileSnapshot(join(ROOT, "skills", id, "SKILL.md"));
+      await expect(renderSkill(def, skillContext(set, plugin))).toMatchFileSnapshot(
+        join(ROOT, "skills", id, "SKILL.md"),
+      );
     },
   );
 

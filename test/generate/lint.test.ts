@@ -2,17 +2,20 @@
  * One fixture per finding: `test/fixtures/definitions/lint/<id>/` holds definitions that are
  * correct except for exactly that problem.
  */
-import { readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDefinitionSet, type LocatedSkill } from "../../src/definitions/load.ts";
 import { SkillDefinition } from "../../src/definitions/skill.ts";
 import { FINDING_IDS, formatFindings, lint, type FindingId } from "../../src/generate/lint.ts";
+import { shippedSkills } from "../../src/generate/generate.ts";
+import { lintTeam } from "../../src/generate/team.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/definitions/lint");
 const lintFixture = (id: string) => {
   const dir = join(FIXTURES, id);
-  return lint(loadDefinitionSet(dir, dir));
+  return lintTeam(loadDefinitionSet(dir, dir), shippedSkills(dir)).findings;
 };
 
 const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
@@ -59,6 +62,13 @@ const cases: [FindingId, string, number | undefined, RegExp, RegExp][] = [
     16,
     /^`router` stays for "refund the customer", the test expects `billing`$/,
     /fix the handoff triggers or priorities, or the test/,
+  ],
+  [
+    "skill-set-aside",
+    "skills/release/skill.yaml",
+    2,
+    /^shipped skill `release` needs agent `writer`, which this team does not have: it is set aside \(not rendered\)/,
+    /add that agent under `\.claude\/lanes\/agents\/`/,
   ],
   [
     "unknown-handoff-target",
@@ -155,7 +165,7 @@ describe("lint fixtures", () => {
       file,
       line,
       severity:
-        id === "missing-schema-comment" || id === "unknown-template-slot"
+        id === "missing-schema-comment" || id === "unknown-template-slot" || id === "skill-set-aside"
           ? "warning"
           : id === "owned-path-overlap"
             ? "info"
@@ -229,5 +239,67 @@ describe("lint resolutions", () => {
       s.value.id === "social" ? { ...s, value: { ...s.value, specializes: ["auth"] } } : s,
     );
     expect(lint({ ...set, skills })).toEqual([]);
+  });
+});
+
+describe("typed handoffs in a definition", () => {
+  const base = {
+    id: "steps",
+    name: "Steps",
+    description: "Use for a fixture of the typed handoff tests; it does nothing else.",
+    identity: "You are a fixture skill used by the typed handoff tests.",
+    owns: ["fixture topics"],
+  };
+  const handoff = (extra: Record<string, unknown>) => ({
+    ...base,
+    handoffs: [{ trigger: "quality bar", to: "judge", why: "w", context_template: "c", ...extra }],
+  });
+  it.each<[string, Record<string, unknown>, string | undefined]>([
+    [
+      "a conditional handoff with its fallback",
+      { type: "conditional", proceed_if: "all passed", fallback_to: "advisor" },
+      undefined,
+    ],
+    ["a checkpoint handoff", { require_approval: true }, undefined],
+    ["conditional without a condition", { type: "conditional" }, "a conditional handoff needs `proceed_if`"],
+    [
+      "a fallback on a sequential handoff",
+      { fallback_to: "advisor" },
+      "`proceed_if` and `fallback_to` belong to `type: conditional`",
+    ],
+    [
+      "the target as its own fallback",
+      { type: "conditional", proceed_if: "x", fallback_to: "judge" },
+      "the fallback is the target itself: name another skill",
+    ],
+  ])("%s", (_name, extra, problem) => {
+    const parsed = SkillDefinition.safeParse(handoff(extra));
+    expect(parsed.success ? undefined : parsed.error.issues[0]!.message).toBe(problem);
+  });
+});
+
+describe("a conditional handoff's fallback must exist", () => {
+  it("is reported as unknown-handoff-target", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lanes-lint-"));
+    try {
+      const skill = (id: string, extra = "") =>
+        `# yaml-language-server: $schema=x\nid: ${id}\nname: Fixture ${id}\ndescription: Use for a fixture of the lint tests; it does nothing else.\nidentity: You are a fixture skill used by the lint tests.\nowns:\n  - fixture topics of ${id}\n${extra}`;
+      for (const [id, extra] of [
+        [
+          "steps",
+          'handoffs:\n  - trigger: quality bar\n    to: judge\n    why: w\n    context_template: "c"\n    type: conditional\n    proceed_if: every gate passed\n    fallback_to: advisr\n',
+        ],
+        ["judge", ""],
+      ] as const) {
+        mkdirSync(join(dir, "skills", id), { recursive: true });
+        writeFileSync(join(dir, "skills", id, "skill.yaml"), skill(id, extra));
+      }
+      const found = lint(loadDefinitionSet(dir, dir)).filter((f) => f.severity === "error");
+      expect(found.map((f) => [f.id, f.message])).toEqual([
+        ["unknown-handoff-target", "`steps` falls back to `advisr`, which does not exist"],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

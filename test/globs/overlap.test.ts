@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globsOverlap } from "../../src/globs/overlap.ts";
+import { globsOverlap, overlapWitnesses, showWitness } from "../../src/globs/overlap.ts";
 
 describe("globsOverlap", () => {
   it.each([
@@ -32,5 +32,24 @@ describe("globsOverlap", () => {
   ])("%s and %s overlap: %s", (a, b, expected) => {
     expect(globsOverlap(a, b)).toBe(expected);
     expect(globsOverlap(b, a)).toBe(expected);
+  });
+});
+
+describe("overlapWitnesses: paths both globs match, for a caller's own matcher", () => {
+  it.each<[string, string, string[]]>([
+    // two bare names meet only as one file name
+    ["package.json", "README.md", []],
+    ["*.ts", "index.*", ["index.ts", "x/index.ts"]],
+    ["src/app/api/**", "src/app/**", ["src/app/api", "src/app/api/x"]],
+    ["README.md", "docs/**", ["docs/README.md", "docs/README.md/x"]],
+    ["migrations", "migrations/001_init.sql", ["migrations/001_init.sql"]],
+    ["src/[abc]*.ts", "src/d*.ts", []],
+    ["//etc/**", "etc/**", []],
+  ])("%s and %s", (a, b, expected) => {
+    expect(overlapWitnesses(a, b).map(showWitness)).toEqual(expected);
+  });
+  it("keeps the case of literal names unless asked not to", () => {
+    expect(overlapWitnesses("README.md", "*.md")).toEqual(["README.md", "\u0001/README.md"]);
+    expect(overlapWitnesses("README.md", "*.md", { caseInsensitive: true })[0]).toBe("readme.md");
   });
 });

@@ -64,6 +64,60 @@ describe("the audit log", () => {
   });
 });
 
+describe("lanes log --explain of a lane rule", () => {
+  it("explains the rules below the policy layers from their table, not as absent", () => {
+    const q = installedProject({ "README.md": "# demo\n" });
+    try {
+      const agent = { agent_id: "a0000000000000c01", agent_type: "frontend" };
+      runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", {
+          ...agent,
+          tool_name: "Write",
+          tool_input: { file_path: join(q.dir, "src/server/a.ts"), content: "x" },
+        }),
+      );
+      runHook(
+        q,
+        "pre-tool-use.cjs",
+        hookInput(q, "PreToolUse", {
+          ...agent,
+          tool_name: "Bash",
+          tool_input: {
+            command: "node .claude/lanes/dist/cli.mjs memory write --task t --agent qa --summary s --body b",
+          },
+        }),
+      );
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), ...args], {
+          cwd: q.dir,
+          env: { PATH: process.env["PATH"], HOME: q.home },
+          encoding: "utf8",
+        }).stdout;
+      const decisions = cli("log", "--event", "decision", "--json")
+        .trim()
+        .split("\n")
+        .map((l) => String((JSON.parse(l) as { n: number }).n));
+      expect(decisions).toHaveLength(2);
+      const explain = (n: string) =>
+        spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "log", "--explain", n], {
+          cwd: q.dir,
+          env: { PATH: process.env["PATH"], HOME: q.home },
+          encoding: "utf8",
+        }).stdout;
+      expect(explain(decisions[0]!)).toContain(
+        "  rule lane.write-outside-owned (role layer, built in): a write outside the agent's `owns` (or carved out by `does_not_own`); names every owner;",
+      );
+      expect(explain(decisions[1]!)).toContain(
+        "  rule lane.memory-not-own (role layer, built in): writing a memory file that is not the caller's own",
+      );
+    } finally {
+      q.cleanup();
+    }
+  });
+});
+
 describe("lanes statusline", () => {
   it("shows the guard, the running subagent and the last denial of the session given on stdin", () => {
     const session = (hookInput(p, "PreToolUse", {}) as { session_id: string }).session_id;

@@ -1,6 +1,6 @@
 /** `lanes progress|memory|checkpoint|phase` through the real CLI (`runCli`) with a captured context. */
 import { parseRecovery } from "../../src/runtime/progress.ts";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProgressFile } from "../../src/runtime/progress-schema.ts";
@@ -202,6 +202,17 @@ describe("lanes progress", () => {
       err: "",
     });
     expect((await cli(["progress", "show", "--json"], dir)).out).toBe("null\n");
+  });
+
+  it("enter and leave without a workflow say so and exit 0 (the skills run them unconditionally)", async () => {
+    const dir = project();
+    expect(await cli(["progress", "enter", "gated-steps"], dir)).toEqual({
+      code: 0,
+      out: "no workflow: `gated-steps` is not recorded in a task context (nothing to skip; `lanes progress init` starts a workflow that tracks nesting)\n",
+      err: "",
+    });
+    expect((await cli(["progress", "leave", "gated-steps"], dir)).code).toBe(0);
+    expect(existsSync(join(dir, ".claude", "state", "progress.json"))).toBe(false);
   });
 
   it("enters and leaves nested skills", async () => {
@@ -410,8 +421,12 @@ phases:
     );
     await cli(["phase", "advance", "review", "--task", "t1"], dir);
     const complete = await cli(["phase", "complete", "review", "--task", "t1"], dir);
-    expect(complete.out).toBe(
-      "# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: -5% latency, approved\n\nREVIEW_COMPLETE\n",
+    expect(complete.out).toMatch(
+      /^# review complete for task `t1`\n\n- phase 0 Clarification: clarifier: clear\n- phase 1 Review: reviewer: -5% latency, approved\n\nREVIEW_COMPLETE\n\nLEARNINGS: .* invoke `\/(lanes:)?develop-learnings` with task `t1` of `review` as its scope/,
+    );
+    // the completion is logged, with what the learnings hook did
+    expect(readFileSync(join(dir, ".claude", "state", "audit.jsonl"), "utf8")).toMatch(
+      /"event":"skill-completed","subject":"review for task t1","skill":"review","run_task":"t1","run":"run-[^"]+","learnings":"offered"/,
     );
   });
 

@@ -28,6 +28,9 @@ import {
 } from "../../src/runtime/phases.ts";
 import type { Result } from "../../src/io/result.ts";
 import { readJson, steppingClock, tempProject } from "./helpers.ts";
+import { loadDefinitionSet } from "../../src/definitions/load.ts";
+import { writerProblem } from "../../src/policy/memory-lane.ts";
+import { testPolicy } from "../helpers/guard.ts";
 
 const phase = (id: string, name: string, rest: Record<string, unknown>) => ({
   id,
@@ -348,14 +351,32 @@ describe("running a composite skill on disk", () => {
     const partial = advancePhase(dir, "demo", phases, "t1", {}, deps);
     expect(partial.ok ? "" : partial.issues[0]!.message).toContain("has status `partial`");
     const retried = advancePhase(dir, "demo", phases, "t1", { retry: true }, deps);
-    expect(retried.ok && retried.value.text).toContain("This is run 2 of at most 2");
+    expect(retried.ok && retried.value.text).toContain(
+      "This is run 2 of at most 2, the last: if the result does not pass, do not retry",
+    );
+    // the last run offers no `--retry`: it would be refused
+    expect(retried.ok && retried.value.text).not.toContain("--retry");
+    done(dir, "drafter", "partial");
+    const lastRun = advancePhase(dir, "demo", phases, "t1", {}, deps);
+    expect(lastRun.ok ? "" : lastRun.issues[0]!.help).toContain("its retries are used up");
+    expect(lastRun.ok ? "" : lastRun.issues[0]!.help).not.toContain("--retry");
+    expect(advancePhase(dir, "demo", phases, "t1", { retry: true }, deps).ok).toBe(false);
     expect(readdirSync(join(dir, ".claude", "memory"))).toContain("t1--drafter-memory.md.iteration-1");
     done(dir, "drafter");
     expect(advancePhase(dir, "demo", phases, "t1", {}, deps).ok).toBe(true);
     done(dir, "builder-a");
     done(dir, "builder-b");
     const built = advancePhase(dir, "demo", phases, "t1", {}, deps);
-    expect(built.ok && built.value.text).toContain("lanes completed this AUTO phase.");
+    expect(built.ok && built.value.text).toContain(
+      "lanes completed this AUTO phase: it recorded the outputs of phases 0, 2, 3 (4 memory files); `lanes phase status demo --task t1 --json` shows them.",
+    );
+    // the AUTO phase records what the phases before it produced, as its description says
+    expect((readJson(state) as PhaseState).phase_outputs["4"]).toMatchObject({
+      status: "auto",
+      inputs: ["0", "2", "3"],
+      agents: ["clarifier", "drafter", "builder-a", "builder-b"],
+      summaries: { "0:clarifier": "clarifier finished", "3:builder-a": "builder-a finished" },
+    });
     done(dir, "validator");
     const last = advancePhase(dir, "demo", phases, "t1", {}, deps);
     expect(last.ok && last.value.text).toBe(
@@ -570,6 +591,101 @@ describe("the phase gate on disk: only this phase's file of this run, by its age
   });
 });
 
+describe("the phase gate and who writes a read-only agent's memory file", () => {
+  let cleanup: () => void = () => {};
+  afterEach(() => cleanup());
+  const repo = join(import.meta.dirname, "..", "..");
+  const loaded = loadSkillPhases(repo, "develop-skill");
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+  const skill = loaded.value;
+  const team = loadDefinitionSet(join(repo, "definitions"), repo);
+  const policy = testPolicy(
+    [],
+    team.agents.map((a) => ({ path: a.file, definition: a.value })),
+  );
+  const writerCheck = (agent: string, by: string | undefined) => writerProblem(policy, agent, by);
+  const stateOf = (dir: string) =>
+    readJson(join(dir, ".claude", "state", "phases", "develop-skill--s1.json")) as PhaseState;
+  /** Started, phase 0 done: at phase 1 (OPTIONAL, `design-reviewer`, which has no tool to write files). */
+  function atResearch(withCheck: boolean) {
+    const p = tempProject();
+    cleanup = p.cleanup;
+    const deps = { now: steppingClock(), ...(withCheck ? { writerCheck } : {}) };
+    startPhases(p.dir, "develop-skill", skill, "s1", {}, deps);
+    const run = stateOf(p.dir).run_id!;
+    writeMemory(p.dir, { taskId: "s1", agent: "orchestrator", phase: "0", run, summary: "agreed", body: "x" }, deps);
+    const moved = advancePhase(p.dir, "develop-skill", skill, "s1", {}, deps);
+    if (!moved.ok) throw new Error(JSON.stringify(moved.issues));
+    return { dir: p.dir, run, deps };
+  }
+  const reviewerFile = (dir: string, run: string, writtenBy: string | undefined, deps: { now: () => Date }) =>
+    writeMemory(
+      dir,
+      {
+        taskId: "s1",
+        agent: "design-reviewer",
+        phase: "1",
+        run,
+        ...(writtenBy === undefined ? {} : { writtenBy }),
+        summary: "research done",
+        body: "the reviewer's report",
+      },
+      deps,
+    );
+  const message = (r: Result<unknown>) => (r.ok ? "advanced" : r.issues[0]!.message);
+
+  it.each<[string, string | undefined, boolean, string]>([
+    ["written by the main session from the report", "main", true, "advanced"],
+    ["written by the orchestrator that started it", "orchestrator", true, "advanced"],
+    [
+      "claiming the reviewer wrote it (it has no tool to)",
+      undefined,
+      true,
+      "`design-reviewer` has no tool to write a memory file, yet the file says `design-reviewer` wrote it",
+    ],
+    [
+      "written by an agent that may not start it",
+      "backend",
+      true,
+      "it was written by `backend`, which did not start `design-reviewer`",
+    ],
+    ["written for it, without the policy to check", "main", false, "without the compiled policy lanes cannot tell"],
+  ])("%s", (_name, writtenBy, withCheck, expected) => {
+    const { dir, run, deps } = atResearch(withCheck);
+    reviewerFile(dir, run, writtenBy, deps);
+    expect(message(advancePhase(dir, "develop-skill", skill, "s1", {}, deps))).toContain(expected);
+    if (expected === "advanced")
+      expect(stateOf(dir).phase_outputs["1"]).toMatchObject({
+        agents: ["design-reviewer"],
+        written_by: { "design-reviewer": writtenBy },
+      });
+  });
+
+  it("a specialist's file written by someone else never passes (the forged gate)", () => {
+    const { dir, run, deps } = atResearch(true);
+    reviewerFile(dir, run, "main", deps);
+    advancePhase(dir, "develop-skill", skill, "s1", {}, deps);
+    expect(stateOf(dir).current_phase).toBe("2");
+    // phase 5 is qa's: a file written for qa by the main session is refused
+    const p5 = writerProblem(policy, "qa", "main");
+    expect(p5).toBe(
+      "it was written by `main`, but `qa` writes its own memory file: only an agent without a tool to write one may have it written for it",
+    );
+  });
+
+  it("the directive tells the main session to write the reviewer's file from its report", () => {
+    const { dir, deps } = atResearch(true);
+    const status = phaseStatus(dir, "develop-skill", skill, "s1", {
+      ...deps,
+      render: { cli: "lanes", agentRef: (n) => n, writesOwnMemory: (n) => n !== "design-reviewer" },
+    });
+    expect(status.ok && status.value.text).toContain(
+      "`design-reviewer` has no tool to write files: it ends with its report, and you write its memory file from that report (its findings as the body, the writer recorded) with `lanes memory write --task s1 --agent design-reviewer --written-by main --phase 1",
+    );
+    expect(status.ok && status.value.text).not.toContain("It must finish by writing its memory file");
+  });
+});
+
 describe("phase fields of the seeds: main session, configuration, script, arguments, completion hook", () => {
   it.each<[string, Record<string, unknown>[], string | undefined]>([
     [
@@ -696,6 +812,32 @@ describe("phase fields of the seeds: main session, configuration, script, argume
       expect(readdirSync(join(p.dir, ".claude", "memory")).filter((n) => n.startsWith("t1--a-memory.md"))).toEqual([
         expect.stringMatching(/^t1--a-memory\.md\.completed-/),
       ]);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it.each<[string, string, { capture_learnings?: boolean }, boolean]>([
+    ["offers to capture learnings after a run", "demo", {}, true],
+    ["not for a skill that opts out", "demo", { capture_learnings: false }, false],
+    ["never for the learnings skill itself (SKILLS_BYPASSING_LEARNINGS)", "develop-learnings", {}, false],
+  ])("the learnings hook %s", (_name, skill, onComplete, offered) => {
+    const p = tempProject();
+    try {
+      const one = checkPhases(skill, [phase("0", "CLARIFICATION", { type: "LINEAR", agent: "a", next: null })]);
+      if (!one.ok) throw new Error("invalid");
+      const deps = { now: steppingClock() };
+      startPhases(p.dir, skill, one.value, "t1", {}, deps);
+      const s = readJson(join(p.dir, ".claude", "state", "phases", `${skill}--t1.json`)) as PhaseState;
+      writeMemory(p.dir, { taskId: "t1", agent: "a", phase: "0", run: s.run_id!, summary: "done", body: "x" });
+      advancePhase(p.dir, skill, one.value, "t1", {}, deps);
+      const done = completePhases(p.dir, skill, one.value, "t1", deps, onComplete, {
+        skill: "/develop-learnings",
+        cli: "lanes",
+      });
+      const line = `LEARNINGS: this run's memory files and phase outputs are the evidence of what it taught. Ask the human whether to capture the learnings now; if yes, invoke \`/develop-learnings\` with task \`t1\` of \`${skill}\` as its scope`;
+      if (offered) expect(done.ok && done.value.text).toContain(line);
+      else expect(done.ok && done.value.text).not.toContain("LEARNINGS:");
     } finally {
       p.cleanup();
     }

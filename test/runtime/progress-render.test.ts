@@ -50,7 +50,7 @@ describe("renderProgressReport", () => {
 
 ⚠️  Errors:
    • first run timed out
-   • step 2, vitest-expert: flaky network (suggestion: mock the call)
+   • step 2, vitest-expert: [recoverable timeout] flaky network (suggestion: mock the call)
 
 ═══════════════════════════════════════
 ✨ Task Completed in 5m 55s
@@ -99,5 +99,47 @@ artifacts:
 
 continue from the next step without redoing the history; when done run \`lanes progress step --expert <you> --action <action> --summary <text>\`
 `);
+  });
+});
+
+describe("errors with their context and recovery options (inter-skill protocol §4)", () => {
+  const doc = (() => {
+    const d = fixture("valid-protocol-example.json");
+    d.errors.push({
+      message: "gate 3 failed twice: the tests do not compile",
+      step: 2,
+      expert: "qa",
+      skill: "gated-steps",
+      error_type: "validation",
+      severity: "recoverable",
+      context: { command: "npm test", file: "src/a.test.ts" },
+      recovery_options: [
+        {
+          action: "retry",
+          description: "retry with the compiler output",
+          auto_execute: true,
+          requires_user_input: false,
+        },
+        { action: "escalate", description: "ask the human", auto_execute: false, requires_user_input: true },
+      ],
+      timestamp: "2025-01-02T03:05:00.000Z",
+    });
+    return d;
+  })();
+  it.each([
+    ["progress show", () => renderProgressReport(doc), "     "],
+    ["progress resume", () => renderResume(doc), "    "],
+  ])("%s shows them", (_name, render, indent) => {
+    const text = render();
+    expect(text).toContain(
+      "step 2, gated-steps, qa: [recoverable validation] gate 3 failed twice: the tests do not compile",
+    );
+    expect(text).toContain(
+      [
+        `${indent}context: command=npm test, file=src/a.test.ts`,
+        `${indent}recovery 1: retry: retry with the compiler output (runs without asking)`,
+        `${indent}recovery 2: escalate: ask the human (needs the human)`,
+      ].join("\n"),
+    );
   });
 });

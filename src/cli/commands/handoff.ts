@@ -20,6 +20,7 @@ import {
   type HandoffContextInput,
 } from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../host/layout.ts";
+import { auditLog } from "../../hooks/audit.ts";
 import { projectDirOf } from "../runtime-edge.ts";
 import { handoffTerms, renderHandoffTerms } from "../../runtime/handoff-record.ts";
 import { compactTimestamp, safeId } from "../../host/ids.ts";
@@ -68,7 +69,10 @@ options:
   --max CHARS       size bound, at least 300 (default ${DEFAULT_CONTEXT_LIMIT})
   --no-record       print only; write nothing
   --project DIR     project root (default: CLAUDE_PROJECT_DIR, else the nearest folder with .claude/)
-  --json            print {available, from, to, context, truncated, recorded, progress} as JSON
+  --json            print {available, from, to, targets, context, truncated, recorded, progress, terms}
+                    as JSON (targets: every skill taking over)
+
+Every handoff is logged (\`lanes log --event handoff\` shows them and how many reached their target).
 `;
 
 const OPTIONS = {
@@ -218,13 +222,42 @@ export const handoffCommand: Command = {
       );
 
     const projectDir = projectDirOf(values.project, ctx);
+    const paths = projectPaths(projectDir);
+    const audit = (available: boolean, extra: Record<string, unknown> = {}) =>
+      auditLog(paths).append({
+        ts: isoTime(new Date()),
+        event: "handoff",
+        subject: `${from} -> ${targets.join(", ")} (${terms.type})`,
+        from,
+        to: targets,
+        handoff_type: terms.type,
+        available,
+        ...extra,
+      });
+    if (!skillExists(from, projectDir, ctx))
+      throw new CliError(
+        `\`--from ${from}\` is not a skill of this project: name the skill that is handing off`,
+        64,
+        usage.trimEnd(),
+      );
+    const fallback = terms.conditions?.fallback_to;
+    if (fallback !== undefined && !skillExists(fallback, projectDir, ctx))
+      throw new CliError(
+        `the fallback \`${fallback}\` is not an available skill: name one that exists, or leave out \`--fallback-to\` to stay in \`${from}\` when the condition fails`,
+        1,
+      );
     const missing = targets.find((t) => !skillExists(t, projectDir, ctx));
-    if (missing !== undefined && targets.length > 1)
+    if (missing !== undefined && targets.length > 1) {
+      if (values["no-record"] !== true) audit(false, { missing });
       throw new CliError(`the \`${missing}\` skill is not available: a parallel handoff needs every target`, 1);
+    }
     if (!skillExists(to, projectDir, ctx)) {
+      if (values["no-record"] !== true) audit(false);
       const message = `the \`${to}\` skill is not available: stay in \`${from}\` and continue with general knowledge; the user can pick another skill from the \`/\` menu`;
       ctx.out(
-        values.json === true ? `${JSON.stringify({ available: false, from, to, message }, null, 2)}\n` : `${message}\n`,
+        values.json === true
+          ? `${JSON.stringify({ available: false, from, to, targets, message }, null, 2)}\n`
+          : `${message}\n`,
       );
       return 0;
     }
@@ -236,7 +269,6 @@ export const handoffCommand: Command = {
     let progress = false;
     if (values["no-record"] !== true) {
       const now = new Date();
-      const paths = projectPaths(projectDir);
       const name = `${compactTimestamp(now)}-${safeId(from)}-to-${targets.map(safeId).join("+")}.json`;
       const { type: handoffType, to: all, ...conditions } = terms;
       const record = {
@@ -261,10 +293,12 @@ export const handoffCommand: Command = {
           `lanes handoff: ${updated.issues[0]?.message ?? "cannot update the progress file"}: the handoff was not added to it\n`,
         );
       else progress = updated.value;
+      const logged = audit(true, { record: recorded });
+      if (logged !== undefined) ctx.err(`${logged}\n`);
     }
     if (values.json === true)
       ctx.out(
-        `${JSON.stringify({ available: true, from, to, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress, terms }, null, 2)}\n`,
+        `${JSON.stringify({ available: true, from, to, targets, context: summary.text, truncated: summary.truncated, recorded: recorded ?? null, progress, terms }, null, 2)}\n`,
       );
     else ctx.out(summary.text);
     return 0;

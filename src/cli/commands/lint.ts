@@ -5,8 +5,9 @@
 import { resolve } from "node:path";
 import type { RenderTarget } from "../../generate/context.ts";
 import { loadDefinitionSet } from "../../definitions/load.ts";
-import { defaultDirs, locateRoot } from "../../generate/generate.ts";
-import { formatFindings, lint } from "../../generate/lint.ts";
+import { defaultDirs, locateRoot, shippedSkills } from "../../generate/generate.ts";
+import { formatFindings } from "../../generate/lint.ts";
+import { lintTeam } from "../../generate/team.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 
@@ -14,7 +15,8 @@ const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project]
 
 Checks the agent and skill definitions: schema, names and description length, trigger collisions
 and vague triggers, handoff targets and cycles, frontmatter size, and (as information) owned paths
-that several agents share. Exits 1 when there is an error.
+that several agents share. A shipped skill that names agents the team does not have is set aside
+with a warning (\`skill-set-aside\`): \`lanes build\` does not render it. Exits 1 when there is an error.
 
 options:
   --json            print the findings as a JSON array
@@ -51,15 +53,15 @@ export const lintCommand: Command = {
       usage,
       false,
     );
-    let set;
+    let findings;
     if (values.definitions !== undefined) {
       const dir = resolve(ctx.cwd, values.definitions);
-      set = loadDefinitionSet(dir, dir);
+      findings = lintTeam(loadDefinitionSet(dir, dir), shippedSkills(dir)).findings;
     } else {
       const { root, target } = resolveTarget(values, ctx);
-      set = loadDefinitionSet(defaultDirs(root, target).definitionsDir, root);
+      const dir = defaultDirs(root, target).definitionsDir;
+      findings = lintTeam(loadDefinitionSet(dir, root), shippedSkills(dir)).findings;
     }
-    const findings = lint(set);
     if (values.json === true) ctx.out(`${JSON.stringify(findings, null, 2)}\n`);
     else if (findings.length === 0) ctx.out("lanes lint: no findings\n");
     else {

@@ -3,13 +3,38 @@
  * filtered by agent, event, decision and session.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { parseAuditLog, type AuditEntry } from "../../hooks/audit.ts";
+import { parseAuditLog, type AuditEntry, type AuditEvent } from "../../hooks/audit.ts";
 import { findProjectDir } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";
 import { homeOf } from "../../host/env.ts";
 import { policyForCli } from "../policy-source.ts";
+import { laneRules } from "./rules.ts";
+
+/** Every event of the audit log, with what it records (the type check keeps the list complete). */
+export const AUDIT_EVENTS: Readonly<Record<AuditEvent, string>> = {
+  decision: "the guard's decision on a tool call",
+  "boundary-violation": "a write outside the agent's lane",
+  escalation: "repeated denials: the agent is told to stop and report",
+  "subagent-start": "a subagent started",
+  "subagent-stop": "a subagent stopped",
+  "task-created": "a task was created",
+  "task-assigned": "a task was assigned",
+  "task-updated": "a task was updated",
+  "task-completed": "a task was completed",
+  "task-refused": "a task's creation or completion was refused",
+  validation: "a subagent run validated (VALID / VIOLATION, SAFE / REVIEW_REQUIRED / DANGEROUS)",
+  "human-decision": "a human's override or decision",
+  "tool-failed": "a tool call that failed",
+  "file-touched": "files a call created or modified",
+  conflict: "two agents modified the same file",
+  checkpoint: "a checkpoint saved",
+  "policy-error": "the policy did not compile",
+  "policy-compiled": "the policy was compiled",
+  handoff: "a skill handed off to another (type, target, whether the target was available)",
+  "skill-completed": "a composite skill completed (its learnings hook)",
+};
 
 /** Entry #n in words: what was called, by whom, what lanes decided and why, and the rules as the policy states them today. */
 function explain(e: Numbered, projectDir: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -27,17 +52,25 @@ function explain(e: Numbered, projectDir: string, env: Readonly<Record<string, s
   const ids = e.rules ?? [];
   if (ids.length > 0) {
     let rules: readonly { id: string; why: string; instead: string; source: string }[] = [];
+    let lanes: ReturnType<typeof laneRules> = [];
     try {
-      rules = policyForCli(projectDir, homeOf(env)).policy.rules;
+      const policy = policyForCli(projectDir, homeOf(env)).policy;
+      rules = policy.rules;
+      lanes = laneRules(policy);
     } catch {
       // the policy does not compile now: explain from the entry alone
     }
     for (const id of ids) {
       const rule = rules.find((r) => r.id === id);
+      const lane = rule === undefined ? lanes.find((r) => r.id === id) : undefined;
       lines.push(
-        rule === undefined
-          ? `  rule ${id}: not in today's policy (removed, renamed, or from settings or an agent's lane)`
-          : `  rule ${id} (${rule.source}): ${rule.why}; instead, ${rule.instead}`,
+        rule !== undefined
+          ? `  rule ${id} (${rule.source}): ${rule.why}; instead, ${rule.instead}`
+          : lane !== undefined
+            ? `  rule ${id} (${lane.layer} layer, built in${lane.on ? "" : ", switched off today"}): ${lane.what}; the reason above says what to do instead`
+            : id.startsWith("settings.") || id.includes("(")
+              ? `  rule ${id}: a Claude Code settings rule (\`permissions.deny\`/\`ask\`)`
+              : `  rule ${id}: not in today's policy (removed or renamed)`,
       );
     }
   }
@@ -54,10 +87,8 @@ show the audit log of decisions and agent events, oldest first
 
 options:
   --agent <name>      only this agent type (\`main\` for the main session)
-  --event <name>      only this event (decision, boundary-violation, escalation, subagent-start,
-                      subagent-stop, task-created, task-assigned, task-updated, task-completed,
-                      task-refused, validation, human-decision, tool-failed, file-touched,
-                      conflict, checkpoint, policy-error, policy-compiled)
+  --event <name>      only this event (${Object.keys(AUDIT_EVENTS).join(", ")});
+                      with \`handoff\`, a last line counts how many reached their target
   --decision <d>      only decisions deny, ask or none
   --session <id>      only this session
   --task <id>         one task's history: created, assigned, updated, validated, completed or refused
@@ -105,6 +136,14 @@ function taskDetails(e: AuditEntry): string {
   return parts.length === 0 ? "" : `  (${parts.join("; ")})`;
 }
 
+/** The handoff success line (skill collaboration: monitor the handoff success rate). */
+export function handoffRate(entries: readonly AuditEntry[]): string {
+  const handoffs = entries.filter((e) => e.event === "handoff");
+  const reached = handoffs.filter((e) => e["available"] === true).length;
+  const pct = handoffs.length === 0 ? 0 : Math.round((reached / handoffs.length) * 100);
+  return `handoffs: ${handoffs.length}, ${reached} reached their target (${pct}%), ${handoffs.length - reached} to a skill that was not available`;
+}
+
 /** One task's history: its own entries, plus the validations of the runs that worked on it. */
 export function taskHistory<E extends AuditEntry>(entries: readonly E[], taskId: string): E[] {
   const own = (e: E) => e["task_id"] === taskId;
@@ -138,6 +177,12 @@ export const logCommand: Command = {
     const tail = values.tail === undefined ? 50 : Number(values.tail);
     if (!Number.isInteger(tail) || tail < 0)
       throw new CliError(`\`--tail\` expects a whole number, received \`${values.tail}\``, 64, usage);
+    if (values.event !== undefined && !Object.hasOwn(AUDIT_EVENTS, values.event))
+      throw new CliError(
+        `\`--event\` is one of ${Object.keys(AUDIT_EVENTS).join(", ")}, received \`${values.event}\``,
+        64,
+        usage,
+      );
     if (values.decision !== undefined && !["deny", "ask", "none"].includes(values.decision))
       throw new CliError(`\`--decision\` is deny, ask or none, received \`${values.decision}\``, 64, usage);
     const projectDir = values.project ?? findProjectDir(ctx.cwd, ctx.env);
@@ -172,6 +217,7 @@ export const logCommand: Command = {
       return 0;
     }
     for (const e of entries) ctx.out(`${render(e)}\n`);
+    if (values.event === "handoff") ctx.out(`${handoffRate(entries)}\n`);
     return 0;
   },
 };

@@ -18,6 +18,8 @@ subcommands:
   write --task <id> --agent <name> --summary <text>   write (or replace) a memory file
         (--body <markdown> | --body-file <file> | --body-file -)
         [--status complete|partial|failed] [--phase <id>] [--run <run id>] [--artifact <file>]...
+        [--written-by main|<agent>]                   when you write it for an agent without a tool to
+                                                      write files, from its report (the gate checks it)
   read --task <id> --agent <name>                     print a memory file
   list [--task <id>]                                  list memory files
   verify --task <id> --agent <name>                   the phase gate: exit 0 when the file exists, is
@@ -60,6 +62,7 @@ async function write(args: readonly string[], ctx: CliContext): Promise<void> {
       status: { type: "string" },
       phase: { type: "string" },
       run: { type: "string" },
+      "written-by": { type: "string" },
       artifact: { type: "string", multiple: true },
       body: { type: "string" },
       "body-file": { type: "string" },
@@ -74,13 +77,17 @@ async function write(args: readonly string[], ctx: CliContext): Promise<void> {
     summary: required(values.summary, "summary", usage),
     ...(values.phase === undefined ? {} : { phase: values.phase }),
     ...(values.run === undefined ? {} : { run: values.run }),
+    ...(values["written-by"] === undefined ? {} : { writtenBy: values["written-by"] }),
     ...(status === undefined ? {} : { status }),
     artifacts: values.artifact ?? [],
     body: await bodyOf(values, ctx),
   };
   const file = unwrap(writeMemory(projectDirOf(values.project, ctx), input));
   if (values.json === true) printJson(ctx, { path: file.display, frontmatter: file.frontmatter });
-  else ctx.out(`wrote ${file.display} (${file.frontmatter.status})\n`);
+  else
+    ctx.out(
+      `wrote ${file.display} (${file.frontmatter.status}${file.frontmatter.written_by === undefined ? "" : `, written by ${file.frontmatter.written_by} for ${file.frontmatter.agent}`})\n`,
+    );
 }
 
 async function read(args: readonly string[], ctx: CliContext): Promise<void> {

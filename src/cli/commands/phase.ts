@@ -5,20 +5,27 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommandFor } from "../../host/env.ts";
+import { cliCommandFor, homeOf } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
-import type { PhaseRender } from "../../runtime/phase-state.ts";
+import { phaseAgents, type PhaseRender } from "../../runtime/phase-state.ts";
+import type { CompiledPolicy } from "../../policy/compiled.ts";
+import { laneWritesOwnMemory, writerProblem } from "../../policy/memory-lane.ts";
+import { policyForCli } from "../policy-source.ts";
 import { parseCommandArgs } from "../args.ts";
 import { cliDir, packRoot } from "../pack.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../host/ids.ts";
+import { shippedSkills } from "../../generate/generate.ts";
+import { auditLog } from "../../hooks/audit.ts";
+import { isoTime } from "../../io/time.ts";
 import {
   advancePhase,
   completePhases,
   listRuns,
   loadComposite,
   loadSkillPhases,
+  offersLearnings,
   phaseStatus,
   renderRuns,
   startPhases,
@@ -63,16 +70,40 @@ function print(ctx: CliContext, json: boolean | undefined, step: PhaseStep): voi
  * agent by its bare name when the project has it in `.claude/agents/`, else namespaced `lanes:`
  * (the plugin's agents).
  */
-function renderFor(projectDir: string): PhaseRender {
+function renderFor(projectDir: string, policy: CompiledPolicy | undefined): PhaseRender {
   const dir = cliDir();
   return {
     cli: dir === undefined ? "lanes" : cliCommandFor(dir, projectDir),
+    writesOwnMemory: (name) => {
+      const agent = policy?.agents.find((a) => a.name === name);
+      return agent === undefined || laneWritesOwnMemory(agent, policy!);
+    },
     agentRef: (name) =>
       existsSync(join(projectPaths(projectDir).agents, `${name}.md`)) ||
       dir === undefined ||
       dir.startsWith(`${projectDir}/`)
         ? name
         : `lanes:${name}`,
+  };
+}
+
+/** The policy the gate and the directives read the agents' tools from; undefined when it does not compile. */
+function policyOf(projectDir: string, ctx: CliContext): CompiledPolicy | undefined {
+  try {
+    return policyForCli(projectDir, homeOf(ctx.env)).policy;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the phase functions need from the policy: how directives name things, and the gate's writer check. */
+function depsFor(projectDir: string, ctx: CliContext) {
+  const policy = policyOf(projectDir, ctx);
+  return {
+    render: renderFor(projectDir, policy),
+    ...(policy === undefined
+      ? {}
+      : { writerCheck: (agent: string, writtenBy: string | undefined) => writerProblem(policy, agent, writtenBy) }),
   };
 }
 
@@ -90,12 +121,24 @@ async function start(args: readonly string[], ctx: CliContext): Promise<void> {
   const skill = skillOf(positionals, "start");
   const projectDir = projectDirOf(values.project, ctx);
   const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
+  const policy = policyOf(projectDir, ctx);
+  // a shipped skill naming agents this team lacks is set aside by the build (src/generate/team.ts)
+  const missing =
+    policy === undefined || !shippedSkills(projectPaths(projectDir).lanesDir).has(skill)
+      ? []
+      : [...new Set(composite.phases.flatMap(phaseAgents))].filter((a) => !policy.agents.some((x) => x.name === a));
+  if (missing.length > 0)
+    throw new CliError(
+      `skill \`${skill}\` needs agent${missing.length === 1 ? "" : "s"} ${missing.map((m) => `\`${m}\``).join(", ")}, which this team does not have: it cannot run here`,
+      1,
+      "add the agents under `.claude/lanes/agents/`, or adapt the skill's phases to your agents (`lanes lint` lists the skills set aside)",
+    );
   const taskId = values.task ?? newId("task", new Date(), Math.random);
   const options = { force: values.force === true, args: values.arg ?? [], argumentSpecs: composite.arguments };
   print(
     ctx,
     values.json,
-    unwrap(startPhases(projectDir, skill, composite.phases, taskId, options, { render: renderFor(projectDir) })),
+    unwrap(startPhases(projectDir, skill, composite.phases, taskId, options, depsFor(projectDir, ctx))),
   );
 }
 
@@ -114,30 +157,42 @@ async function advance(args: readonly string[], ctx: CliContext): Promise<void> 
     phases,
     required(values.task, "task", usage),
     { skip: values.skip === true, retry: values.retry === true },
-    { render: renderFor(projectDir) },
+    depsFor(projectDir, ctx),
   );
   print(ctx, values.json, unwrap(step));
 }
+
+/** The learnings skill, when this install has it (the learnings hook offers it). */
+function learningsSkill(projectDir: string): { skill: string; cli: string } | undefined {
+  if (!loadComposite(projectDir, LEARNINGS_SKILL, packSkills()).ok) return undefined;
+  const render = renderFor(projectDir, undefined);
+  return { skill: `/${render.agentRef(LEARNINGS_SKILL)}`, cli: render.cli };
+}
+
+const LEARNINGS_SKILL = "develop-learnings";
 
 async function complete(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
   const skill = skillOf(positionals, "complete");
   const projectDir = projectDirOf(values.project, ctx);
   const composite = unwrap(loadComposite(projectDir, skill, packSkills()));
-  print(
-    ctx,
-    values.json,
-    unwrap(
-      completePhases(
-        projectDir,
-        skill,
-        composite.phases,
-        required(values.task, "task", usage),
-        { render: renderFor(projectDir) },
-        composite.onComplete ?? {},
-      ),
-    ),
+  const taskId = required(values.task, "task", usage);
+  const onComplete = composite.onComplete ?? {};
+  const learnings = learningsSkill(projectDir);
+  const step = unwrap(
+    completePhases(projectDir, skill, composite.phases, taskId, depsFor(projectDir, ctx), onComplete, learnings),
   );
+  const logged = auditLog(projectPaths(projectDir)).append({
+    ts: isoTime(new Date()),
+    event: "skill-completed",
+    subject: `${skill} for task ${taskId}`,
+    skill,
+    run_task: taskId,
+    ...(step.state.run_id === undefined ? {} : { run: step.state.run_id }),
+    learnings: learnings === undefined ? "unavailable" : offersLearnings(skill, onComplete) ? "offered" : "bypassed",
+  });
+  if (logged !== undefined) ctx.err(`${logged}\n`);
+  print(ctx, values.json, step);
 }
 
 async function status(args: readonly string[], ctx: CliContext): Promise<void> {
@@ -148,9 +203,7 @@ async function status(args: readonly string[], ctx: CliContext): Promise<void> {
   print(
     ctx,
     values.json,
-    unwrap(
-      phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), { render: renderFor(projectDir) }),
-    ),
+    unwrap(phaseStatus(projectDir, skill, phases, required(values.task, "task", usage), depsFor(projectDir, ctx))),
   );
 }
 

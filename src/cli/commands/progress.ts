@@ -31,6 +31,7 @@ import {
 } from "../../runtime/progress.ts";
 import { renderProgressReport, renderResume } from "../../runtime/progress-render.ts";
 import type { ProgressFile, StepConstraints } from "../../runtime/progress-schema.ts";
+import type { Result } from "../../io/result.ts";
 
 const usage = `usage: lanes progress <subcommand> [options]
 
@@ -57,8 +58,9 @@ subcommands:
   resume                                what an incoming expert needs: history, next step, artifacts
   artifacts                             record files and docs [--created <file>]... [--modified <file>]...
         [--doc <url>]... [--agent <name>]
-  enter <skill>                         enter a nested skill (bounded depth, no cycles)
-  leave <skill>                         leave it and record it in the history
+  enter <skill>                         enter a nested skill (bounded depth, no cycles); without a
+                                        workflow it says so and exits 0
+  leave <skill>                         leave it and record it in the history (exit 0 without a workflow)
         [--status success|partial|failed] [--output <json>] [--duration-ms <n>]
 
 options:
@@ -381,14 +383,23 @@ async function artifacts(args: readonly string[], ctx: CliContext): Promise<void
   );
 }
 
+/** Skills enter and leave whether or not a workflow runs: without one there is nothing to record, and that is not an error. */
+function noWorkflowToRecord(result: Result<ProgressFile>, ctx: CliContext, skill: string, json: boolean | undefined) {
+  if (result.ok || result.issues[0]?.code !== "missing") return false;
+  if (json === true) printJson(ctx, null);
+  else
+    ctx.out(
+      `no workflow: \`${skill}\` is not recorded in a task context (nothing to skip; \`lanes progress init\` starts a workflow that tracks nesting)\n`,
+    );
+  return true;
+}
+
 async function enter(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, common, usage);
-  const doc = unwrap(
-    enterSkill(
-      projectDirOf(values.project, ctx),
-      positional(positionals, "the skill (`lanes progress enter <skill>`)"),
-    ),
-  );
+  const skill = positional(positionals, "the skill (`lanes progress enter <skill>`)");
+  const entered = enterSkill(projectDirOf(values.project, ctx), skill);
+  if (noWorkflowToRecord(entered, ctx, skill, values.json)) return;
+  const doc = unwrap(entered);
   const n = doc.task_context!.nesting;
   report(
     ctx,
@@ -407,13 +418,13 @@ async function leave(args: readonly string[], ctx: CliContext): Promise<void> {
   const skill = positional(positionals, "the skill (`lanes progress leave <skill>`)");
   const output = jsonObject(values.output, "output", usage);
   const duration = wholeNumber(values["duration-ms"], "duration-ms", usage);
-  const doc = unwrap(
-    leaveSkill(projectDirOf(values.project, ctx), skill, {
-      status: oneOf(values.status, "status", ["success", "partial", "failed"] as const, usage) ?? "success",
-      ...(output === undefined ? {} : { output }),
-      ...(duration === undefined ? {} : { durationMs: duration }),
-    }),
-  );
+  const left = leaveSkill(projectDirOf(values.project, ctx), skill, {
+    status: oneOf(values.status, "status", ["success", "partial", "failed"] as const, usage) ?? "success",
+    ...(output === undefined ? {} : { output }),
+    ...(duration === undefined ? {} : { durationMs: duration }),
+  });
+  if (noWorkflowToRecord(left, ctx, skill, values.json)) return;
+  const doc = unwrap(left);
   const n = doc.task_context!.nesting;
   report(
     ctx,

@@ -7,15 +7,20 @@ import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import type { Command } from "../types.ts";
 import { LANE_RULES } from "../../policy/lanes.ts";
+import { MEMORY_LANE_RULE } from "../../policy/memory-lane.ts";
+import { TASK_RULES } from "../../policy/tasks.ts";
 
-/** Every rule enforced below the policy layers: lane, task, spawn-tree, subagents and agent MUST NOT rules. */
-function laneRules(
+/** Every rule enforced below the policy layers: lane, memory, task-channel, task, spawn-tree, subagents and agent MUST NOT rules. */
+export function laneRules(
   policy: ReturnType<typeof policyForCli>["policy"],
 ): { id: string; layer: string; effect: string; what: string; on: boolean }[] {
   const off = new Set(policy.disabled.map((d) => d.id));
   const rows: { id: string; layer: string; effect: string; what: string; on: boolean }[] = Object.entries(
     LANE_RULES,
   ).map(([id, r]) => ({ id, layer: r.layer, effect: r.effect, what: r.what, on: !off.has(id) }));
+  rows.push({ ...MEMORY_LANE_RULE, on: true });
+  for (const [id, r] of Object.entries(TASK_RULES))
+    rows.push({ id, layer: r.layer, effect: r.effect, what: r.what, on: !off.has(id) });
   const mustNot = [...policy.subagents.mustNot, ...policy.agents.flatMap((a) => a.mustNot)];
   for (const r of mustNot)
     if (!rows.some((x) => x.id === r.id))
