@@ -11,7 +11,7 @@
  */
 import { walkRealpath, type DiskView, type PathKind } from "../host/disk-view.ts";
 import { isWithin } from "../host/paths.ts";
-import type { PathContext } from "./paths.ts";
+import { guardedPaths, type PathContext } from "./paths.ts";
 
 /** What a link made on the line leads to: its target as the link holds it, or `undefined` (a run-time value). */
 export type LineLinks = ReadonlyMap<string, string | undefined>;
@@ -82,7 +82,10 @@ export function pathResolver(disk: DiskView | undefined, lineLinks: LineLinks, c
   const rootsByReal = (): readonly (readonly [string, string])[] => {
     if (roots !== undefined) return roots;
     const pairs: [string, string][] = [];
-    for (const root of [ctx.projectDir, ctx.home, ...ctx.tempDirs]) {
+    // lanes' and Claude Code's own files by their real paths too: a `.claude/lanes` or a
+    // `~/.claude/settings.json` that is a link (a dotfiles checkout) is guarded where it lies
+    const guarded = guardedPaths(ctx);
+    for (const root of [ctx.projectDir, ctx.home, ...ctx.tempDirs, ...guarded.files, ...guarded.dirs]) {
       const real = walk(root);
       if (typeof real === "string" && fold(real) !== fold(root)) pairs.push([real, root]);
     }
