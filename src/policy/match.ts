@@ -279,11 +279,14 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
 
 /**
  * A recursive read of a directory below the home directory that holds a file a home-anchored
- * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along). The home directory itself
- * is left alone (copying a whole home is a backup), and deleting such a tree is the delete rules' job.
+ * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along), or a link to one (`ln -s
+ * ~/.config cfg` reaches `~/.config/gh/hosts.yml`). The home directory itself is left alone
+ * (copying a whole home is a backup; a link to it is `fs.link-broad-tree`'s), and deleting such a
+ * tree is the delete rules' job.
  */
 function treeHoldsSecret(fact: FileFact, m: Extract<CompiledMatch, { kind: "path" }>, roots: GlobRoots): boolean {
-  if (!fact.recursive || fact.access !== "read" || fact.path === undefined) return false;
+  const whole = (fact.recursive && fact.access === "read") || fact.access === "link" || fact.access === "hardlink";
+  if (!whole || fact.path === undefined) return false;
   const dir = fact.path.endsWith("/") ? fact.path.slice(0, -1) : fact.path;
   const ci = roots.caseInsensitive;
   if (!isWithin(dir, roots.home, ci) || dir.length === roots.home.length) return false;
