@@ -28,8 +28,13 @@ export function linkEffects(analysis: ShellAnalysis): LinkEffect[] {
   const out: LinkEffect[] = [];
   for (const cmd of analysis.commands) {
     const program = cmd.program;
-    if (program !== undefined && Object.hasOwn(LINK_PROGRAMS, program))
-      out.push(...programLinks(cmd, LINK_PROGRAMS[program] as LinkProgram));
+    if (program === undefined || !Object.hasOwn(LINK_PROGRAMS, program)) continue;
+    for (const link of programLinks(cmd, LINK_PROGRAMS[program] as LinkProgram)) {
+      // `find DIR -exec ln -s {} . \;`: the targets are what `find` finds, in its start paths
+      const found = cmd.runtimeArgs && cmd.searchRoots.length > 0 && link.target.value?.includes("{}") === true;
+      if (!found) out.push(link);
+      else for (const root of cmd.searchRoots) out.push({ ...link, target: root, recursive: true });
+    }
   }
   for (const call of analysis.calls) {
     const link = apiLink(call);

@@ -50,6 +50,11 @@ describe("links made by programs", () => {
     ["rsync -a --link-dest=../prev src/ snap/", ["hard ../prev -> snap/ exact/name R"]],
     ['X=.claude; ln -s "$X" c', ["symbolic .claude -> c maybe-into/link"]],
     ['ln -s "$TARGET" c', ['symbolic <"$TARGET"> -> c maybe-into/link']],
+    // what `find` finds lies in its start paths
+    [
+      "find .claude/lanes/dist -name '*.cjs' -exec ln -sf {} . \\;",
+      ["symbolic .claude/lanes/dist -> . maybe-into/link RF"],
+    ],
   ])("%s", (source, expected) => {
     expect(links(source)).toEqual(expected);
   });
