@@ -3,11 +3,20 @@
  * call goes through the shell analysis; file tools become file accesses; Agent and Skill calls
  * become spawn and skill facts. Paths are normalised and classified here, once.
  */
-import { analyzeShell, argView, fileEffects, flagWrites, linkEffects, networkSends } from "../shell/index.ts";
+import {
+  analyzeShell,
+  argView,
+  fileEffects,
+  flagWrites,
+  linkCopies,
+  linkEffects,
+  networkSends,
+} from "../shell/index.ts";
 import type {
   ArgView,
   CodeExecution,
   FileEffect,
+  LinkCopy,
   LinkEffect,
   NetworkSend,
   ShellAnalysis,
@@ -274,10 +283,12 @@ const under = (dir: string, path: string): string =>
  */
 function linkFacts(
   effects: readonly LinkEffect[],
+  copies: readonly LinkCopy[],
   shell: ShellAnalysis,
-  kindOf: (path: string) => PathKindName,
+  disk: { kindOf: (path: string) => PathKindName; linkAt: (path: string) => string | undefined },
   ctx: PathContext,
 ): { facts: FileFact[]; links: Map<string, string | undefined> } {
+  const kindOf = disk.kindOf;
   const facts: FileFact[] = [];
   const links = new Map<string, string | undefined>();
   for (const effect of effects) {
@@ -344,6 +355,32 @@ function linkFacts(
             ? target
             : (leads[0]?.path ?? undefined),
       );
+    }
+  }
+  // a link moved or copied as a link (`mv link dir/`, `cp -P link x`) is a new link, and a
+  // relative target now leads from its new place
+  for (const copy of copies) {
+    const cwd = shell.commands[copy.command]?.cwd;
+    const at = (word: ShellWord): string | undefined =>
+      word.value === undefined || (cwd === undefined && !word.value.startsWith("/") && !word.value.startsWith("~"))
+        ? undefined
+        : normalizePath(word.value, { cwd: cwd ?? ctx.cwd, home: ctx.home });
+    const from = at(copy.from);
+    const to = at(copy.to);
+    if (from === undefined || to === undefined) continue;
+    const held = links.has(from) ? links.get(from) : disk.linkAt(from);
+    if (held === undefined) continue;
+    const entry = `${to === "/" ? "" : to}/${baseName(from)}`;
+    const places =
+      copy.place === "exact" ? [to] : copy.place === "into" ? [entry] : kindOf(to) === "dir" ? [entry, to] : [to];
+    for (const place of places) {
+      const dir = place.slice(0, Math.max(place.lastIndexOf("/"), 1));
+      const fact = fileFact(under(dir, held), "link", "known", copy.command, { cwd: dir }, ctx);
+      const shownFact: FileFact = { ...fact, raw: held, link: shown(place, ctx) };
+      const physical = PHYSICAL.get(fact);
+      if (physical !== undefined) PHYSICAL.set(shownFact, physical);
+      facts.push(shownFact);
+      links.set(place, held);
     }
   }
   return { facts, links };
@@ -421,7 +458,18 @@ function resolvedFiles(
     if (typeof real !== "string" || disk === undefined) return "unknown";
     return disk.kind(real)?.kind === "dir" ? "dir" : "other";
   };
-  const made = shell === undefined ? { facts: [], links: new Map() } : linkFacts(effects, shell, kindOf, ctx);
+  /** The target of the symbolic link at `path` on disk (its directory resolved), if it is one. */
+  const linkAt = (path: string): string | undefined => {
+    if (disk === undefined) return undefined;
+    const real = onDisk.resolve(path, false);
+    if (typeof real !== "string") return undefined;
+    const kind = disk.kind(real);
+    return kind?.kind === "symlink" ? kind.target : undefined;
+  };
+  const made =
+    shell === undefined
+      ? { facts: [], links: new Map() }
+      : linkFacts(effects, linkCopies(shell), shell, { kindOf, linkAt }, ctx);
   // a write of a link's name by the program's own effects (`ln`'s destination) is the name too
   const names = new Set(made.facts.filter((f) => LINK_NAMES.has(f)).map((f) => `${f.command}\u0001${f.path}`));
   for (const f of files) if (f.access === "write" && names.has(`${f.command}\u0001${f.path}`)) LINK_NAMES.add(f);

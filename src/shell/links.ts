@@ -1,19 +1,22 @@
 /**
  * `linkEffects`: the links the commands of an analysis make (`ln -s`, `cp -l`, `link`, `mklink`,
  * `os.symlink`, `fs.linkSync`, ...), from the program knowledge in `tables/links.ts` and the link
- * APIs of `tables/apis.ts`. Paths stay as written: the policy resolves them against
+ * APIs of `tables/apis.ts`; `linkCopies`: the paths moved or copied as they are (`mv`, `cp -P`), a
+ * link among them staying a link. Paths stay as written: the policy resolves them against
  * `ShellCommand.cwd` and the disk (src/policy/resolve.ts).
  */
 import { detailedView, type DetailedView } from "./detailed-view.ts";
 import { syntheticWord } from "./words.ts";
 import {
   LINK_API_SHAPES,
+  LINK_COPIERS,
   LINK_PROGRAMS,
   NEW_ITEM_PARAMETERS,
   NEW_ITEM_TYPES,
+  type LinkCopier,
   type LinkProgram,
 } from "./tables/links.ts";
-import type { InterpreterCall, LinkEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
+import type { InterpreterCall, LinkCopy, LinkEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
 
 /** A path only known at run time. */
 const DYNAMIC: ShellWord = { text: "<run-time path>", value: undefined, glob: false };
@@ -106,6 +109,37 @@ function programLinks(cmd: ShellCommand, spec: LinkProgram): LinkEffect[] {
     place = "into";
   } else return [];
   return targets.map((target) => ({ ...base, kind, target, name, place, base: relative }));
+}
+
+/**
+ * The paths the commands of `analysis` move or copy as they are (`mv`, `cp -P`/`-a`/`-R`), each
+ * with where it goes: a symbolic link among them stays a link at its new place.
+ */
+export function linkCopies(analysis: ShellAnalysis): LinkCopy[] {
+  const out: LinkCopy[] = [];
+  for (const cmd of analysis.commands) {
+    const program = cmd.program;
+    if (program === undefined || !Object.hasOwn(LINK_COPIERS, program)) continue;
+    const spec = LINK_COPIERS[program] as LinkCopier;
+    const view = detailedView(program, cmd.args);
+    if ((spec.flags !== undefined && !has(view, spec.flags)) || has(view, spec.unless)) continue;
+    const operands = view.operands.map((o) => o.word);
+    const targetDir = spec.targetDir.flatMap((o) => view.values.get(o) ?? []).at(-1);
+    if (targetDir !== undefined) {
+      for (const from of operands) out.push({ command: cmd.index, from, to: targetDir, place: "into" });
+      continue;
+    }
+    if (operands.length < 2) continue;
+    const to = operands.at(-1) as ShellWord;
+    const sources = operands.slice(0, -1);
+    const place = has(view, spec.exact)
+      ? "exact"
+      : sources.length > 1 || to.value?.endsWith("/") === true
+        ? "into"
+        : "maybe-into";
+    for (const from of sources) out.push({ command: cmd.index, from, to, place });
+  }
+  return out;
 }
 
 /** `rsync --link-dest=DIR SRC... DEST`: DEST's unchanged files become hard links to DIR's (relative to DEST). */

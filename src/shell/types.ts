@@ -392,6 +392,18 @@ export interface LinkEffect {
 }
 
 /**
+ * A path a command moves or copies as it is, a symbolic link staying a link (`mv x dir/`, `cp -P x
+ * y`): when it is one, a relative target now leads from the new place (see `links.ts`).
+ */
+export interface LinkCopy {
+  readonly command: number;
+  readonly from: ShellWord;
+  /** The new path, or the directory it goes into (see `place`, as for {@link LinkEffect}). */
+  readonly to: ShellWord;
+  readonly place: LinkEffect["place"];
+}
+
+/**
  * A command's arguments split by that program's option grammar (see `argv.ts`): `rm -rf -- x` →
  * flags `-r`, `-f`; positionals `x`; `afterDoubleDash` true.
  */

@@ -3,7 +3,7 @@
  * APIs, what the link leads to, where it is placed and what a relative target is taken from.
  */
 import { describe, expect, it } from "vitest";
-import { linkEffects } from "../../src/shell/index.ts";
+import { linkCopies, linkEffects } from "../../src/shell/index.ts";
 import { analyze, shown } from "./helpers.ts";
 
 /** A link as `kind target -> name place/base [R][F]`, e.g. `symbolic .claude -> d maybe-into/link`. */
@@ -100,5 +100,24 @@ describe("links made by interpreter code", () => {
     [`python3 -c "import os; os.symlink(os.environ['T'], 'c')"`, ["symbolic <<run-time path>> -> c exact/link"]],
   ])("%s", (source, expected) => {
     expect(links(source)).toEqual(expected);
+  });
+});
+
+describe("paths moved or copied as they are (a link stays a link)", () => {
+  const copies = (source: string): string[] =>
+    linkCopies(analyze(source)).map((c) => `${shown(c.from)} -> ${shown(c.to)} ${c.place}`);
+  it.each<[string, string[]]>([
+    ["mv x sub/", ["x -> sub/ into"]],
+    ["mv x y", ["x -> y maybe-into"]],
+    ["mv -T x y", ["x -> y exact"]],
+    ["mv a b dir", ["a -> dir into", "b -> dir into"]],
+    ["mv -t dir a", ["a -> dir into"]],
+    ["cp -P link copy", ["link -> copy maybe-into"]],
+    ["cp -a tree backup/", ["tree -> backup/ into"]],
+    ["cp -r dir out", ["dir -> out maybe-into"]],
+    ["cp a b", []],
+    ["cp -rL dir out", []],
+  ])("%s", (source, expected) => {
+    expect(copies(source)).toEqual(expected);
   });
 });

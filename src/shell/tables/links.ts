@@ -18,9 +18,10 @@
  *   DIR is relative to the destination).
  *
  * Not makers of links, after checking: GNU `install` (no link option; BSD's `-l` is not on the
- * platforms Claude Code runs on), `mv` (moves a link, never makes one), `cp -a`/`-P`/`-d` (copy an
- * existing link as a link: its target is judged when the copy is used), `npm link` and `pnpm link`
- * (a link in the global prefix to the project, or to a package the user installed).
+ * platforms Claude Code runs on), `npm link` and `pnpm link` (a link in the global prefix to the
+ * project, or to a package the user installed). But `mv`, and `cp` with `-P`, `-d`, `-a` or `-R`
+ * (not `-L`), move or copy a symbolic link as a link: a relative target then leads somewhere new
+ * (`LINK_COPIERS`).
  */
 import type { LinkEffect } from "../types.ts";
 
@@ -132,4 +133,29 @@ export const LINK_API_SHAPES: Readonly<Record<string, Pick<LinkEffect, "place" |
   "fs-extra.ensureSymlinkSync": { place: "exact", base: "either" },
   "fs-extra.createSymlink": { place: "exact", base: "either" },
   "fs-extra.createSymlinkSync": { place: "exact", base: "either" },
+};
+
+/** Programs that move or copy a symbolic link as a link (its target as written, read from its new place). */
+export interface LinkCopier {
+  /** Flags with which it does; absent: always (`mv`). */
+  readonly flags?: readonly string[];
+  /** Flags that make it copy what the link points at instead (`cp -L`). */
+  readonly unless?: readonly string[];
+  readonly targetDir: readonly string[];
+  readonly exact: readonly string[];
+}
+
+const CP_COPIER: LinkCopier = {
+  flags: ["-P", "--no-dereference", "-d", "-a", "--archive", "-R", "-r", "--recursive"],
+  unless: ["-L", "--dereference", "-H"],
+  targetDir: ["-t", "--target-directory"],
+  exact: ["-T", "--no-target-directory"],
+};
+const MV_COPIER: LinkCopier = { targetDir: ["-t", "--target-directory"], exact: ["-T", "--no-target-directory"] };
+
+export const LINK_COPIERS: Readonly<Record<string, LinkCopier>> = {
+  mv: MV_COPIER,
+  gmv: MV_COPIER,
+  cp: CP_COPIER,
+  gcp: CP_COPIER,
 };
