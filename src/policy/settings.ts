@@ -108,7 +108,7 @@ export function bashRuleMatches(content: string, line: string): boolean {
   return wildcard(content, line);
 }
 
-/** Compiles settings path patterns when a rule needs it (in the hot hooks, picomatch is loaded then: src/hooks/glob-proxy.ts). */
+/** Compiles settings path patterns when a rule needs it (in the hot hooks, picomatch is loaded then: src/hooks/lazy/glob-proxy.ts). */
 export type PathCompiler = (glob: string) => CompiledGlob;
 
 function fileTouches(syntax: "read-paths" | "edit-paths", fact: FileFact): boolean {

@@ -188,7 +188,7 @@ export const pathRules: readonly RuleSpec[] = [
     instead: "ask the user to uninstall lanes",
   },
   {
-    // the human override (src/hooks/override.ts): only the hooks write offers and grants, from the human's prompt
+    // the human override (src/hooks/state/override.ts): only the hooks write offers and grants, from the human's prompt
     id: "lanes.override",
     effect: "deny",
     paths: {
