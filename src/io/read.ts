@@ -34,6 +34,9 @@ export function readToEnd(fd: number, chunk = 16_384): Buffer {
  */
 export const NO_FOLLOW: number = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
+/** `a+` as flags for {@link openState}: read, append, create. */
+export const APPEND: number = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
+
 /** An error with a code, as `node:fs` throws them. */
 function codedError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });

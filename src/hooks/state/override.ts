@@ -16,7 +16,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type * as Crypto from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import { join } from "node:path";
 import { atomicWriteFile } from "../../io/atomic.ts";
 import { HOOK_LOCK, withLockSync } from "../../io/lock.ts";
@@ -142,7 +143,7 @@ const pathOf = (stateDir: string): string => join(stateDir, OVERRIDES_FILE);
 export function peekOverrides(stateDir: string): Store | undefined {
   let text: string;
   try {
-    text = readFileSync(pathOf(stateDir), "utf8");
+    text = readState(pathOf(stateDir));
   } catch {
     return undefined;
   }
