@@ -8,7 +8,11 @@ export default defineConfig({
           name: "unit",
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**", "test/**/*.stress.test.ts"],
-          testTimeout: 30_000,
+          // limits that catch a hang, not a slow machine: on a busy 2-core machine the longest tests
+          // take several times what they take on an idle one, and the hooks that install a project
+          // spawn the CLI (whole-corpus tests have their own limit, WHOLE_CORPUS_TIMEOUT)
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -107,7 +107,7 @@ function hookInput(project: string, tool: string, toolInput: Record<string, unkn
  * Cold start. `asInstalled`: each hook with the environment its installed command gives it (the
  * variables of `HOOK_CLEARED_VARIABLES` emptied), `node -e 0` with this process's. Otherwise like for
  * like: both without those variables, so the ratio is the hooks' own cost over a bare Node start; a
- * `baseline` project's Bash and Read calls run in the same rounds. Each round runs every series
+ * `baseline` project's Bash, Read and Write calls run in the same rounds. Each round runs every series
  * once, in an order shuffled by a seeded generator: a fixed order favours whichever process follows
  * `node -e 0`.
  */
@@ -125,6 +125,9 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     const cases: Record<string, Case> = {
       "pre-tool-use Bash `git status` (main)": () => call(pre, hookInput(p.dir, "Bash", { command: "git status" })),
       "pre-tool-use Bash `rm -rf /` (main, deny)": () => call(pre, hookInput(p.dir, "Bash", { command: "rm -rf /" })),
+      // paths to resolve on disk (issue 22): each judged by its name and where it leads
+      "pre-tool-use Bash `cp src/server/app.ts build/ && cat README.md`": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "cp src/server/app.ts build/ && cat README.md" })),
       "pre-tool-use Write (main)": () => call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" })),
       "pre-tool-use Write (backend subagent, in lane)": () =>
         call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" }, "backend")),
@@ -139,7 +142,13 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     };
     return Object.fromEntries(
       Object.entries(cases)
-        .filter(([name]) => all || name.startsWith("pre-tool-use Bash") || name.startsWith("pre-tool-use Read"))
+        .filter(
+          ([name]) =>
+            all ||
+            name.startsWith("pre-tool-use Bash") ||
+            name.startsWith("pre-tool-use Read") ||
+            name === "pre-tool-use Write (main)",
+        )
         .map(([name, c]) => [`${prefix}${name}`, c]),
     );
   };

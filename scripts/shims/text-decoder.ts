@@ -1,5 +1,5 @@
 /**
- * Injected into the shell bundle in place of the global `TextDecoder` (scripts/build.ts): unbash
+ * Injected into the shell bundle in place of the global `TextDecoder` (scripts/build/bundles.ts): unbash
  * builds one decoder when it loads, and Node loads its encoding module and an ICU converter for it,
  * a tenth of a millisecond of every Bash hook call; the real decoder is now made when a command
  * first decodes `\xHH` bytes.

@@ -52,6 +52,8 @@ export interface CompileInput {
   readonly listings: CompiledPolicy["listings"];
   /** Built-in rules; tests may pass their own. */
   readonly builtin?: readonly RuleSpec[];
+  /** `case_insensitive_paths` when no layer sets it (the loader passes the platform's; default false). */
+  readonly caseInsensitiveDefault?: boolean;
 }
 
 /** A problem that stops compilation, with the file it is about. */
@@ -121,12 +123,13 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
   return assertNever(rule, "rule kind");
 }
 
-function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
+function mergeOptions(layers: readonly PolicyLayerInput[], caseInsensitiveDefault?: boolean): CompiledOptions {
   // layers arrive highest first; the first layer that sets a key wins
   const pick = <K extends keyof NonNullable<PolicyFile["options"]>>(key: K) =>
     layers.map((l) => l.file?.options?.[key]).find((v) => v !== undefined);
   return {
-    caseInsensitivePaths: pick("case_insensitive_paths") ?? DEFAULT_OPTIONS.caseInsensitivePaths,
+    caseInsensitivePaths:
+      pick("case_insensitive_paths") ?? caseInsensitiveDefault ?? DEFAULT_OPTIONS.caseInsensitivePaths,
     outsideProjectWrites: pick("outside_project_writes") ?? DEFAULT_OPTIONS.outsideProjectWrites,
     defaultLane:
       layers
@@ -236,7 +239,7 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
 export function compilePolicy(input: CompileInput): CompileResult {
   const issues: CompileIssue[] = [];
   const layers = [...input.layers].sort((a, b) => rank(a.layer) - rank(b.layer));
-  const options = mergeOptions(layers);
+  const options = mergeOptions(layers, input.caseInsensitiveDefault);
   const glob: GlobOptions = { caseInsensitive: options.caseInsensitivePaths };
 
   type Entry = { rule: CompiledRule; rank: number };

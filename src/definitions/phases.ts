@@ -1,5 +1,5 @@
 /**
- * Phases of a composite (multi-phase) skill: the state machine of the seeds' composite skills.
+ * Phases of a composite (multi-phase) skill: a state machine of numbered phases.
  * Declared in a skill definition's `phases`; run by `lanes phase start|advance|complete`
  * (src/runtime/phases.ts), which saves state before printing each directive.
  */
@@ -102,7 +102,7 @@ export const runsInMain = (p: Phase): boolean => p.runs_in === "main" || (p.runs
 export type Phase = z.infer<typeof Phase>;
 
 /**
- * A phase list with the invariants of the seeds: phase 0 exists and is LINEAR (clarification is
+ * A phase list with its invariants: phase 0 exists and is LINEAR (clarification is
  * never optional), ids are unique, every `next` and `remediation_target` exists, and following
  * `next` from phase 0 visits every phase once and ends.
  */

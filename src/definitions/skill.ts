@@ -147,7 +147,7 @@ export const SkillArgument = z
     path: ["default"],
   });
 
-/** What `lanes phase complete` does after the completion checks (the seed's custom completion logic). */
+/** What `lanes phase complete` does after the completion checks (a skill's own completion logic). */
 export const SkillCompletion = z.strictObject({
   archive_memory: z
     .boolean()
@@ -185,7 +185,7 @@ export const SkillTriggerTest = z.strictObject({
 });
 
 /**
- * A setting of a pattern skill (inter-skill protocol §2): a named value with its meaning and the
+ * A setting of a pattern skill: a named value with its meaning and the
  * values it may take, shown in SKILL.md so the team can tune the pattern in one place.
  */
 export const SkillSetting = z

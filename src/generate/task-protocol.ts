@@ -1,5 +1,5 @@
 /**
- * The task-channel section of a generated agent's protocols (seed 003 §3.2, §3.3): how the agent
+ * The task-channel section of a generated agent's protocols: how the agent
  * uses Claude Code's task tools, worded for its role. Pure.
  */
 import type { AgentDefinition } from "../definitions/agent.ts";

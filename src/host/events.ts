@@ -41,7 +41,7 @@ export const HOOK_EVENTS = [
   { event: "SubagentStart", bundle: "events", timeout: 10, block: false, audit: "subagent-start" },
   { event: "SubagentStop", bundle: "events", timeout: 10, block: false, audit: "subagent-stop" },
   { event: "PreCompact", bundle: "events", timeout: 10, block: false, audit: "checkpoint" },
-  // the task channel and validation on the way out (src/hooks/task-channel.ts)
+  // the task channel and validation on the way out (src/hooks/events/task-channel.ts)
   { event: "SubagentStart", bundle: "tasks", timeout: 15, block: false },
   { event: "SubagentStop", bundle: "tasks", timeout: 20, block: true },
   { event: "TaskCreated", bundle: "tasks", timeout: 15, block: true, audit: "task-created" },

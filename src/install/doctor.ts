@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGit } from "../io/git.ts";
 import { loadPolicy } from "../config/load.ts";
-import { settingsFiles, type Env } from "../host/env.ts";
+import { settingsFiles, type Env, type SettingsFile } from "../host/env.ts";
+import { hasPolicySources } from "../hooks/guard/policy.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
 import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
@@ -91,39 +92,80 @@ const older = (a: readonly number[], b: readonly number[]): boolean => {
   return false;
 };
 
-export function runDoctor(options: DoctorOptions): Check[] {
-  const checks: Check[] = [];
-  const add = (check: Check) => checks.push(check);
+/** What the checks look at, read once. */
+interface Survey {
+  readonly options: DoctorOptions;
+  readonly paths: ReturnType<typeof projectPaths>;
+  readonly user: ReturnType<typeof userPaths>;
+  /** Every settings file that exists, as parsed. */
+  readonly files: readonly { readonly file: SettingsFile; readonly parsed: NonNullable<ReturnType<typeof readJson>> }[];
+  /** The settings files that parse, by path. */
+  readonly settings: ReadonlyMap<string, Record<string, unknown>>;
+  /** lanes' handlers in the project's `.claude/settings.json`. */
+  readonly project: readonly FoundHandler[];
+  /** Enabled lanes plugins, with the file that enables each. */
+  readonly plugin: readonly string[];
+  /** lanes' handlers in the user's settings. */
+  readonly userLevel: readonly FoundHandler[];
+}
+
+function survey(options: DoctorOptions): Survey {
   const paths = projectPaths(options.projectDir);
   const user = userPaths(options.home);
+  const files = settingsFiles(options.projectDir, options.home, options.env).flatMap((file) => {
+    const parsed = readJson(file.path);
+    return parsed === undefined ? [] : [{ file, parsed }];
+  });
+  const settings = new Map(
+    files.flatMap(({ file, parsed }) => (parsed.ok ? [[file.path, parsed.value] as const] : [])),
+  );
+  const plugin = [...settings.entries()].flatMap(([path, s]) =>
+    Object.entries((s["enabledPlugins"] as Record<string, unknown> | undefined) ?? {})
+      .filter(([k, v]) => k.startsWith("lanes@") && v === true)
+      .map(([k]) => `${k} (${path})`),
+  );
+  return {
+    options,
+    paths,
+    user,
+    files,
+    settings,
+    project: lanesHandlers(settings.get(paths.settings)),
+    plugin,
+    userLevel: lanesHandlers(settings.get(join(options.env["CLAUDE_CONFIG_DIR"] ?? user.claude, "settings.json"))),
+  };
+}
 
-  // node on PATH: what `node -e ... hook.cjs` runs with
+/** node on PATH: what `node -e ... hook.cjs` runs with. */
+function nodeCheck({ options }: Survey): Check[] {
   const node = (options.nodeVersion ?? (() => run("node", ["--version"])))();
   if (node === undefined)
-    add({
-      id: "node",
-      status: "fail",
-      message: "no `node` on PATH: the hooks cannot run",
-      fix: "install Node.js 20 or newer",
-    });
-  else if ((versionParts(node)[0] ?? 0) < 20)
-    add({
-      id: "node",
-      status: "fail",
-      message: `node ${node} on PATH is too old for the hooks`,
-      fix: "install Node.js 20 or newer",
-    });
-  else add({ id: "node", status: "ok", message: `node ${node} on PATH` });
+    return [
+      {
+        id: "node",
+        status: "fail",
+        message: "no `node` on PATH: the hooks cannot run",
+        fix: "install Node.js 20 or newer",
+      },
+    ];
+  if ((versionParts(node)[0] ?? 0) < 20)
+    return [
+      {
+        id: "node",
+        status: "fail",
+        message: `node ${node} on PATH is too old for the hooks`,
+        fix: "install Node.js 20 or newer",
+      },
+    ];
+  return [{ id: "node", status: "ok", message: `node ${node} on PATH` }];
+}
 
-  // settings files: each must parse; any of them can switch hooks off
-  const settings = new Map<string, Record<string, unknown>>();
-  let settingsOk = true;
-  for (const file of settingsFiles(options.projectDir, options.home, options.env)) {
-    const parsed = readJson(file.path);
-    if (parsed === undefined) continue;
+/** Settings files: each must parse; any of them can switch hooks off. */
+function settingsCheck({ files, settings }: Survey): Check[] {
+  const checks: Check[] = [];
+  for (const { file, parsed } of files) {
     if (!parsed.ok) {
-      settingsOk = false;
-      add({
+      checks.push({
         id: "settings",
         status: "fail",
         message: `\`${file.path}\` (${file.scope} settings) does not parse: ${parsed.error}`,
@@ -131,9 +173,8 @@ export function runDoctor(options: DoctorOptions): Check[] {
       });
       continue;
     }
-    settings.set(file.path, parsed.value);
     if (parsed.value["disableAllHooks"] === true)
-      add({
+      checks.push({
         id: "settings",
         status: "fail",
         message: `\`${file.path}\` sets \`disableAllHooks: true\`: no hook runs, lanes' guard included`,
@@ -142,171 +183,182 @@ export function runDoctor(options: DoctorOptions): Check[] {
     if (
       file.scope === "managed" &&
       (parsed.value["allowManagedHooksOnly"] === true || parsed.value["strictPluginOnlyCustomization"] !== undefined)
-    ) {
-      add({
+    )
+      checks.push({
         id: "settings",
         status: "warn",
         message: `managed settings \`${file.path}\` restrict hooks (\`allowManagedHooksOnly\` or \`strictPluginOnlyCustomization\`): a project install of lanes may not run`,
         fix: "ask your administrator to deploy lanes as a managed plugin",
       });
-    }
   }
-  if (settingsOk) add({ id: "settings", status: "ok", message: `${settings.size} settings file(s) parse` });
+  if (files.every(({ parsed }) => parsed.ok))
+    checks.push({ id: "settings", status: "ok", message: `${settings.size} settings file(s) parse` });
+  return checks;
+}
 
-  // the project install: wiring and hook files
-  const project = settings.get(paths.settings);
-  const found = lanesHandlers(project);
-  const plugin = [...settings.entries()].flatMap(([path, s]) =>
-    Object.entries((s["enabledPlugins"] as Record<string, unknown> | undefined) ?? {})
-      .filter(([k, v]) => k.startsWith("lanes@") && v === true)
-      .map(([k]) => `${k} (${path})`),
-  );
-  const userLevel = lanesHandlers(settings.get(join(options.env["CLAUDE_CONFIG_DIR"] ?? user.claude, "settings.json")));
-  if (found.length === 0 && plugin.length === 0 && userLevel.length === 0) {
-    add({
+/** Some install of lanes: in the project, as a plugin, or at user level. */
+function installCheck({ project, plugin, userLevel }: Survey): Check[] {
+  if (project.length > 0 || plugin.length > 0 || userLevel.length > 0) return [];
+  return [
+    {
       id: "install",
       status: "fail",
       message: "lanes is not installed here: no lanes hooks in .claude/settings.json, no lanes plugin enabled",
       fix: "run `npx lanes init`",
-    });
-  }
-  if (found.length > 0) {
-    const missing = DIST_FILES.filter((f) => !existsSync(join(paths.dist, f)));
-    if (missing.length > 0)
-      add({
+    },
+  ];
+}
+
+/** The project install's hook files. */
+function hookFilesCheck({ project, paths }: Survey): Check[] {
+  if (project.length === 0) return [];
+  const missing = DIST_FILES.filter((f) => !existsSync(join(paths.dist, f)));
+  if (missing.length > 0)
+    return [
+      {
         id: "hooks",
         status: "fail",
         message: `hook files missing: ${missing.map((m) => `.claude/lanes/dist/${m}`).join(", ")}`,
         fix: "run `npx lanes init` and commit .claude/",
-      });
-    else add({ id: "hooks", status: "ok", message: `${DIST_FILES.length} hook files in .claude/lanes/dist/` });
+      },
+    ];
+  return [{ id: "hooks", status: "ok", message: `${DIST_FILES.length} hook files in .claude/lanes/dist/` }];
+}
 
-    const expected = hookWiring(projectCommand);
-    const problems: Check[] = [];
-    for (const [event, groups] of Object.entries(expected)) {
-      for (const group of groups) {
-        const want: HookHandler = group.hooks[0]!;
-        const have = found.find(
-          (f) =>
-            f.event === event &&
-            String(f.handler["command"]).endsWith(want.command.slice(want.command.lastIndexOf(LANES_MARKER))),
-        );
-        if (have === undefined) {
-          problems.push({
-            id: "wiring",
-            status: want.onFailure === "block" ? "fail" : "warn",
-            message: `no lanes ${event} hook in .claude/settings.json`,
-            fix: "run `npx lanes init`",
-          });
-          continue;
-        }
-        if (have.handler["command"] !== want.command)
-          problems.push({
-            id: "wiring",
-            status: "warn",
-            message: `the ${event} hook command differs from what lanes ${options.lanesVersion} writes (an older install?)`,
-            fix: "run `npx lanes init` to update it",
-          });
-        if (want.onFailure === "block" && have.handler["onFailure"] !== "block")
-          problems.push({
-            id: "wiring",
-            status: "fail",
-            message: `the ${event} hook lacks \`onFailure: "block"\`: a crash or timeout lets the call through`,
-            fix: "run `npx lanes init`",
-          });
-        if (have.handler["timeout"] !== want.timeout)
-          problems.push({
-            id: "wiring",
-            status: "warn",
-            message: `the ${event} hook timeout is ${String(have.handler["timeout"])} s (lanes writes ${want.timeout})`,
-            fix: "keep it if you meant it",
-          });
-        if ((have.matcher ?? "") !== (group.matcher ?? ""))
-          problems.push({
-            id: "wiring",
-            status: event === "PreToolUse" ? "warn" : "ok",
-            message: `the ${event} hook matcher is ${JSON.stringify(have.matcher ?? "")} (lanes writes ${JSON.stringify(group.matcher ?? "")}): calls of other tools are not judged`,
-            fix: "keep it if you meant it",
-          });
-      }
-    }
-    if (problems.length === 0)
-      add({
-        id: "wiring",
-        status: "ok",
-        message: "the hook wiring in .claude/settings.json is what this lanes version writes",
-      });
-    else checks.push(...problems);
-
-    // tracked by git: an ignored hook file is missing in every clone
-    if (inGitWorkTree(options.projectDir)) {
-      const tracked = [
-        ".claude/settings.json",
-        ".claude/lanes.yaml",
-        ...DIST_FILES.map((f) => `.claude/lanes/dist/${f}`),
-      ];
-      const ignored = checkIgnored(options.projectDir, tracked);
-      if ("error" in ignored) add({ id: "git", status: "warn", message: `could not ask git: ${ignored.error}` });
-      else if (ignored.length > 0)
-        add({
-          id: "git",
-          status: "fail",
-          message: `git ignores ${ignored.map((i) => `\`${i.path}\` (${i.rule})`).join(", ")}: a clone has no working guard`,
-          fix: "run `npx lanes init` (it adds the negation rules) and commit .claude/",
+/** The project install's wiring: every hook lanes writes, as it writes it. */
+function wiringCheck({ project, options }: Survey): Check[] {
+  if (project.length === 0) return [];
+  const problems: Check[] = [];
+  for (const [event, groups] of Object.entries(hookWiring(projectCommand))) {
+    for (const group of groups) {
+      const want: HookHandler = group.hooks[0]!;
+      const have = project.find(
+        (f) =>
+          f.event === event &&
+          String(f.handler["command"]).endsWith(want.command.slice(want.command.lastIndexOf(LANES_MARKER))),
+      );
+      if (have === undefined) {
+        problems.push({
+          id: "wiring",
+          status: want.onFailure === "block" ? "fail" : "warn",
+          message: `no lanes ${event} hook in .claude/settings.json`,
+          fix: "run `npx lanes init`",
         });
-      else {
-        // what a clone gets is the last commit: a file only staged, or changed since (the hook wiring
-        // that init added to a settings.json committed before), is not there
-        const git = (args: string[]) => {
-          const run = runGit({ args, cwd: options.projectDir });
-          return { status: run.status, stdout: run.stdout.toString("utf8") };
-        };
-        const head = git(["ls-tree", "-r", "--name-only", "HEAD", "--", ...tracked]);
-        const committed = new Set(head.status === 0 ? head.stdout.split("\n") : []);
-        const uncommitted = tracked.filter((t) => existsSync(join(options.projectDir, t)) && !committed.has(t));
-        const changed =
-          head.status === 0
-            ? git([
-                "diff",
-                "--name-only",
-                "--diff-filter=M",
-                "HEAD",
-                "--",
-                ...tracked.filter((t) => t !== ".claude/lanes.yaml"),
-              ])
-                .stdout.split("\n")
-                .filter((f) => f !== "" && committed.has(f))
-            : [];
-        if (uncommitted.length > 0 || changed.length > 0)
-          add({
-            id: "git",
-            status: "warn",
-            message: [
-              ...(uncommitted.length > 0 ? [`not committed yet: ${uncommitted.join(", ")}`] : []),
-              ...(changed.length > 0 ? [`changed since the last commit: ${changed.join(", ")}`] : []),
-            ].join("; "),
-            fix: "commit .claude/ so your team's clones get the same guard",
-          });
-        else add({ id: "git", status: "ok", message: "the install is tracked by git" });
+        continue;
       }
-    } else
-      add({
+      if (have.handler["command"] !== want.command)
+        problems.push({
+          id: "wiring",
+          status: "warn",
+          message: `the ${event} hook command differs from what lanes ${options.lanesVersion} writes (an older install?)`,
+          fix: "run `npx lanes init` to update it",
+        });
+      if (want.onFailure === "block" && have.handler["onFailure"] !== "block")
+        problems.push({
+          id: "wiring",
+          status: "fail",
+          message: `the ${event} hook lacks \`onFailure: "block"\`: a crash or timeout lets the call through`,
+          fix: "run `npx lanes init`",
+        });
+      if (have.handler["timeout"] !== want.timeout)
+        problems.push({
+          id: "wiring",
+          status: "warn",
+          message: `the ${event} hook timeout is ${String(have.handler["timeout"])} s (lanes writes ${want.timeout})`,
+          fix: "keep it if you meant it",
+        });
+      if ((have.matcher ?? "") !== (group.matcher ?? ""))
+        problems.push({
+          id: "wiring",
+          status: event === "PreToolUse" ? "warn" : "ok",
+          message: `the ${event} hook matcher is ${JSON.stringify(have.matcher ?? "")} (lanes writes ${JSON.stringify(group.matcher ?? "")}): calls of other tools are not judged`,
+          fix: "keep it if you meant it",
+        });
+    }
+  }
+  if (problems.length > 0) return problems;
+  return [
+    {
+      id: "wiring",
+      status: "ok",
+      message: "the hook wiring in .claude/settings.json is what this lanes version writes",
+    },
+  ];
+}
+
+/** Tracked by git: an ignored or uncommitted hook file is missing in every clone. */
+function gitCheck({ project, options }: Survey): Check[] {
+  if (project.length === 0) return [];
+  if (!inGitWorkTree(options.projectDir))
+    return [
+      {
         id: "git",
         status: "warn",
         message: "not a git repository: nobody else gets this install",
         fix: "commit .claude/ once it is one",
-      });
-  }
+      },
+    ];
+  const tracked = [".claude/settings.json", ".claude/lanes.yaml", ...DIST_FILES.map((f) => `.claude/lanes/dist/${f}`)];
+  const ignored = checkIgnored(options.projectDir, tracked);
+  if ("error" in ignored) return [{ id: "git", status: "warn", message: `could not ask git: ${ignored.error}` }];
+  if (ignored.length > 0)
+    return [
+      {
+        id: "git",
+        status: "fail",
+        message: `git ignores ${ignored.map((i) => `\`${i.path}\` (${i.rule})`).join(", ")}: a clone has no working guard`,
+        fix: "run `npx lanes init` (it adds the negation rules) and commit .claude/",
+      },
+    ];
+  // what a clone gets is the last commit: a file only staged, or changed since (the hook wiring
+  // that init added to a settings.json committed before), is not there
+  const git = (args: string[]) => {
+    const run = runGit({ args, cwd: options.projectDir });
+    return { status: run.status, stdout: run.stdout.toString("utf8") };
+  };
+  const head = git(["ls-tree", "-r", "--name-only", "HEAD", "--", ...tracked]);
+  const committed = new Set(head.status === 0 ? head.stdout.split("\n") : []);
+  const uncommitted = tracked.filter((t) => existsSync(join(options.projectDir, t)) && !committed.has(t));
+  const changed =
+    head.status === 0
+      ? git([
+          "diff",
+          "--name-only",
+          "--diff-filter=M",
+          "HEAD",
+          "--",
+          ...tracked.filter((t) => t !== ".claude/lanes.yaml"),
+        ])
+          .stdout.split("\n")
+          .filter((f) => f !== "" && committed.has(f))
+      : [];
+  if (uncommitted.length === 0 && changed.length === 0)
+    return [{ id: "git", status: "ok", message: "the install is tracked by git" }];
+  return [
+    {
+      id: "git",
+      status: "warn",
+      message: [
+        ...(uncommitted.length > 0 ? [`not committed yet: ${uncommitted.join(", ")}`] : []),
+        ...(changed.length > 0 ? [`changed since the last commit: ${changed.join(", ")}`] : []),
+      ].join("; "),
+      fix: "commit .claude/ so your team's clones get the same guard",
+    },
+  ];
+}
 
-  // two installs
-  if (found.length > 0 && plugin.length > 0)
-    add({
+/** Two installs of lanes: the project's and a plugin, or the project's and the user's. */
+function duplicateCheck({ project, plugin, userLevel, paths }: Survey): Check[] {
+  if (project.length === 0) return [];
+  const checks: Check[] = [];
+  if (plugin.length > 0)
+    checks.push({
       id: "duplicate",
       status: "warn",
       message: `lanes runs twice: installed in the project and as plugin ${plugin.join(", ")}; one guard records each call, but both cost a process per call`,
       fix: "disable the plugin here, or uninstall the project copy (`lanes uninstall`)",
     });
-  if (found.length > 0 && userLevel.length > 0) {
+  if (userLevel.length > 0) {
     // the dist directory the user-level handler runs from: the quoted path that holds lanes/dist/
     const wired = String(userLevel[0]!.handler["command"]);
     const end = wired.indexOf(LANES_MARKER) + LANES_MARKER.length;
@@ -316,28 +368,27 @@ export function runDoctor(options: DoctorOptions): Check[] {
       existsSync(join(paths.dist, file)) &&
       readFileSync(join(distDir, file), "utf8") === readFileSync(join(paths.dist, file), "utf8");
     const agree = same("pre-tool-use.impl.cjs");
-    add({
+    checks.push({
       id: "duplicate",
       status: agree ? "warn" : "fail",
       message: `lanes is installed at user level too (\`${distDir}\`)${agree ? ", the same version" : " with different hooks than this project's: the two guards may disagree"}`,
       fix: "keep one: remove lanes' hooks from ~/.claude/settings.json, or run `lanes uninstall` here",
     });
   }
+  return checks;
+}
 
-  // the compiled policy
-  const hasSources = [paths.policy, paths.policyLocal, paths.agentDefinitions, user.policy].some((f) => existsSync(f));
-  if (hasSources) {
-    const compiled = readCompiledPolicy(paths.compiledPolicy);
-    const record = readInstallRecord(paths.claude);
-    const loaded = loadPolicy({
-      projectDir: options.projectDir,
-      home: options.home,
-      lanesVersion: options.lanesVersion,
-    });
-    if (!loaded.ok) {
-      const first = loaded.issues[0]!;
-      const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
-      add({
+/** The compiled policy, where there is lanes configuration to compile. */
+function policyCheck({ options, paths }: Survey): Check[] {
+  if (!hasPolicySources(options.projectDir, options.home)) return [];
+  const compiled = readCompiledPolicy(paths.compiledPolicy);
+  const record = readInstallRecord(paths.claude);
+  const loaded = loadPolicy({ projectDir: options.projectDir, home: options.home, lanesVersion: options.lanesVersion });
+  if (!loaded.ok) {
+    const first = loaded.issues[0]!;
+    const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
+    return [
+      {
         id: "policy",
         status: "fail",
         message: `the policy does not compile: ${where}`,
@@ -345,40 +396,66 @@ export function runDoctor(options: DoctorOptions): Check[] {
           compiled.ok || readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok
             ? "fix that line; meanwhile the last good policy is enforced"
             : "fix that line; meanwhile mutating tools are blocked",
-      });
-    } else if (!compiled.ok) {
-      add({
+      },
+    ];
+  }
+  if (!compiled.ok)
+    return [
+      {
         id: "policy",
         status: "warn",
         // a fresh clone has none (state/ is not committed): the message already says so
         message: `${compiled.kind === "missing" ? "the compiled policy is missing (a fresh clone has none)" : `the compiled policy is ${compiled.kind}: ${compiled.message}`}; the next tool call recompiles it`,
         fix: "nothing to do, or run `lanes build`",
-      });
-    } else
-      add({
-        id: "policy",
-        status: "ok",
-        message: `policy compiled: ${compiled.policy.rules.length} rules, ${compiled.policy.agents.length} agent lanes${record === undefined ? "" : `, installed by lanes ${record.version}`}`,
-      });
-  }
+      },
+    ];
+  return [
+    {
+      id: "policy",
+      status: "ok",
+      message: `policy compiled: ${compiled.policy.rules.length} rules, ${compiled.policy.agents.length} agent lanes${record === undefined ? "" : `, installed by lanes ${record.version}`}`,
+    },
+  ];
+}
 
-  // the client
+/** The client: a Claude Code with the hook semantics lanes relies on. */
+function claudeCheck({ options }: Survey): Check[] {
   const claude = (options.claudeVersion ?? (() => run("claude", ["--version"])))();
   if (claude === undefined)
-    add({
-      id: "claude",
-      status: "warn",
-      message: "`claude` is not on PATH: could not check the Claude Code version",
-      fix: "lanes needs Claude Code 2.1.233 or newer",
-    });
-  else if (older(versionParts(claude), MIN_CLAUDE))
-    add({
-      id: "claude",
-      status: "fail",
-      message: `Claude Code ${claude} is older than ${MIN_CLAUDE.join(".")}: \`onFailure: "block"\` and hook-vs-rule precedence differ there`,
-      fix: "update Claude Code (`claude update`)",
-    });
-  else add({ id: "claude", status: "ok", message: `Claude Code ${claude}` });
+    return [
+      {
+        id: "claude",
+        status: "warn",
+        message: "`claude` is not on PATH: could not check the Claude Code version",
+        fix: "lanes needs Claude Code 2.1.233 or newer",
+      },
+    ];
+  if (older(versionParts(claude), MIN_CLAUDE))
+    return [
+      {
+        id: "claude",
+        status: "fail",
+        message: `Claude Code ${claude} is older than ${MIN_CLAUDE.join(".")}: \`onFailure: "block"\` and hook-vs-rule precedence differ there`,
+        fix: "update Claude Code (`claude update`)",
+      },
+    ];
+  return [{ id: "claude", status: "ok", message: `Claude Code ${claude}` }];
+}
 
-  return checks;
+/** The checks, in the order they are reported; each names the check ids it reports. */
+const DOCTOR_CHECKS: readonly { readonly name: string; readonly run: (survey: Survey) => Check[] }[] = [
+  { name: "node", run: nodeCheck },
+  { name: "settings", run: settingsCheck },
+  { name: "install", run: installCheck },
+  { name: "hooks", run: hookFilesCheck },
+  { name: "wiring", run: wiringCheck },
+  { name: "git", run: gitCheck },
+  { name: "duplicate", run: duplicateCheck },
+  { name: "policy", run: policyCheck },
+  { name: "claude", run: claudeCheck },
+];
+
+export function runDoctor(options: DoctorOptions): Check[] {
+  const found = survey(options);
+  return DOCTOR_CHECKS.flatMap((check) => check.run(found));
 }

@@ -203,7 +203,7 @@ export type CompiledMatch =
   /** A file effect (write, chmod, chown) on a path in one of the classes. */
   | {
       readonly kind: "file-effect";
-      readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+      readonly access: readonly ("write" | "delete" | "chmod" | "chown" | "link" | "hardlink")[];
       readonly targets: readonly PathClass[];
       /** `true`: only recursive effects count; `false`: only non-recursive ones. */
       readonly recursive?: boolean;

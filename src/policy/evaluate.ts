@@ -50,7 +50,7 @@ export interface EvaluateContext {
   readonly gitHooksDirs?: readonly string[];
 }
 
-/** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/inputs.ts), tests give it. */
+/** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/guard/sources.ts), tests give it. */
 export interface EvaluationSources {
   readonly settingsRules: readonly SettingsRule[];
   readonly tempDirs: readonly string[];

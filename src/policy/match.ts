@@ -12,7 +12,7 @@ import { envValues, optionValues, type CommandFact, type Facts, type FileFact } 
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
-import { normalizePath } from "../host/paths.ts";
+import { isWithin, normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
 import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
@@ -56,10 +56,16 @@ function operandClasses(
   glob: boolean,
   fact: CommandFact,
   ctx: PathContext,
+  resolve: (path: string) => string,
 ): ReadonlySet<PathClass> {
   if (value === undefined) return deviceByName(known, ctx);
   const cwd = fact.command.cwd ?? ctx.cwd;
-  return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
+  const path = normalizePath(value, { cwd, home: ctx.home });
+  const classes = classifyPath(path, glob, { ...ctx, cwd });
+  // an operand is also what it leads to (`rsync --delete src/ home-link`)
+  const real = glob ? path : resolve(path);
+  if (real !== path) for (const c of classifyPath(real, false, { ...ctx, cwd })) classes.add(c);
+  return classes;
 }
 
 /** Stands for a literal `*` (written `\*` in a pattern) on both sides of a wildcard match: no word holds it. */
@@ -222,7 +228,7 @@ function matchCommand(
     const operands = positionals.slice(end);
     if (
       m.targets !== undefined &&
-      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx), m.targets!))
+      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx, facts.resolve), m.targets!))
     )
       continue;
     if (m.operands !== undefined) {
@@ -230,7 +236,10 @@ function matchCommand(
       const matched = operands.some((w) =>
         w.value === undefined
           ? m.operands!.some((g) => partlyMatchesPath(g, w.known, roots))
-          : m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
+          : m.operands!.some((g) => {
+              const path = normalizePath(w.value!, { cwd, home: ctx.home });
+              return matchPath(g, path, roots) || matchPath(g, facts.resolve(path), roots);
+            }),
       );
       if (!matched) continue;
     }
@@ -248,20 +257,22 @@ function matchCommand(
  */
 function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
   const a = fact.access;
+  // a link to the file gives whoever follows it read and write access (a hard link: it is the file)
+  const link = a === "link" || a === "hardlink";
   switch (mode) {
     case "zero-access":
-      return a === "read" || a === "exec" || a === "write" || a === "delete";
+      return a === "read" || a === "exec" || a === "write" || a === "delete" || link;
     case "write-only":
       // sourcing (`set -a; . .env`) loads values into the environment without showing them
-      return a === "read" || a === "delete";
+      return a === "read" || a === "delete" || link;
     case "read-only":
-      return a === "write" || a === "delete" || a === "chmod" || a === "chown";
+      return a === "write" || a === "delete" || a === "chmod" || a === "chown" || link;
     case "no-delete":
       return a === "delete";
     case "no-write":
-      return a === "write" || a === "delete";
+      return a === "write" || a === "delete" || link;
     case "no-read":
-      return a === "read" || a === "exec";
+      return a === "read" || a === "exec" || link;
     default:
       return assertNever(mode);
   }
@@ -269,20 +280,24 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
 
 /**
  * A recursive read of a directory below the home directory that holds a file a home-anchored
- * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along). The home directory itself
- * is left alone (copying a whole home is a backup), and deleting such a tree is the delete rules' job.
+ * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along), or a link to one (`ln -s
+ * ~/.config cfg` reaches `~/.config/gh/hosts.yml`). The home directory itself is left alone
+ * (copying a whole home is a backup; a link to it is `fs.link-broad-tree`'s), and deleting such a
+ * tree is the delete rules' job.
  */
 function treeHoldsSecret(fact: FileFact, m: Extract<CompiledMatch, { kind: "path" }>, roots: GlobRoots): boolean {
-  if (!fact.recursive || fact.access !== "read" || fact.path === undefined) return false;
+  const whole = (fact.recursive && fact.access === "read") || fact.access === "link" || fact.access === "hardlink";
+  if (!whole || fact.path === undefined) return false;
   const dir = fact.path.endsWith("/") ? fact.path.slice(0, -1) : fact.path;
-  if (!dir.startsWith(`${roots.home}/`)) return false;
+  const ci = roots.caseInsensitive;
+  if (!isWithin(dir, roots.home, ci) || dir.length === roots.home.length) return false;
   return m.patterns.some(
     (p) =>
       p.anchor === "home" &&
       p.globs.some((g) => {
         if (!g.startsWith("~/") || /[*?[{]/.test(g)) return false;
         const abs = `${roots.home}/${g.slice(2)}`.replace(/\/$/, "");
-        return abs.startsWith(`${dir}/`) && !globsMatch(m.except, abs, roots);
+        return isWithin(abs, dir, ci) && abs.length > dir.length && !globsMatch(m.except, abs, roots);
       }),
   );
 }
@@ -291,6 +306,9 @@ const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoo
   globs.some((g) => matchPath(g, path, roots));
 
 function describeFile(fact: FileFact): string {
+  const where = fact.resolved === undefined ? "" : ` (which leads to ${quote(fact.resolved)})`;
+  if (fact.access === "link" || fact.access === "hardlink")
+    return `${fact.access === "link" ? "links" : "hard-links"} ${quote(fact.link ?? "a new name")} to ${quote(fact.raw)}${where}`;
   const verb = {
     read: "reads",
     write: "writes",
@@ -300,7 +318,7 @@ function describeFile(fact: FileFact): string {
     exec: "runs",
     use: "uses",
   }[fact.access];
-  return `${verb} ${quote(fact.raw)}`;
+  return `${verb} ${quote(fact.raw)}${where}`;
 }
 
 /**

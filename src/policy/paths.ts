@@ -474,33 +474,47 @@ function isGitHooks(target: string, glob: boolean, ctx: PathContext): boolean {
   });
 }
 
+/**
+ * Claude Code settings, lanes configuration and state, by their paths: the files themselves and
+ * the directories whose every file is one (lanes' own files: hooks, definitions, compiled policy,
+ * runtime state, the hooks' code cache; the rendered agents and skills: an agent file is a
+ * subagent's system prompt and tool list). The resolver (resolve.ts) maps their real paths back to
+ * these, so a `.claude/lanes/` that is a link is guarded where it really is too.
+ */
+export function guardedPaths(ctx: Pick<PathContext, "projectDir" | "home" | "claudeConfigDir">): {
+  readonly files: readonly string[];
+  readonly dirs: readonly string[];
+} {
+  const project = `${ctx.projectDir}/.claude`;
+  const user = `${ctx.home}/.claude`;
+  return {
+    files: [
+      project,
+      user,
+      `${project}/settings.json`,
+      `${project}/settings.local.json`,
+      `${project}/lanes.yaml`,
+      `${project}/lanes.local.yaml`,
+      `${project}/lanes.test.yaml`,
+      `${user}/settings.json`,
+      `${user}/lanes.yaml`,
+      ...(ctx.claudeConfigDir === undefined ? [] : [ctx.claudeConfigDir, `${ctx.claudeConfigDir}/settings.json`]),
+    ],
+    dirs: [
+      `${project}/lanes`,
+      `${project}/state`,
+      `${project}/agents`,
+      `${project}/skills`,
+      "/etc/claude-code",
+      "/Library/Application Support/ClaudeCode",
+    ],
+  };
+}
+
 /** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */
 function isClaudeConfig(abs: string, ctx: PathContext): boolean {
   const ci = ctx.caseInsensitive;
-  const project = `${ctx.projectDir}/.claude`;
-  const user = `${ctx.home}/.claude`;
-  const files = [
-    project,
-    user,
-    `${project}/settings.json`,
-    `${project}/settings.local.json`,
-    `${project}/lanes.yaml`,
-    `${project}/lanes.local.yaml`,
-    `${project}/lanes.test.yaml`,
-    `${user}/settings.json`,
-    `${user}/lanes.yaml`,
-    ...(ctx.claudeConfigDir === undefined ? [] : [ctx.claudeConfigDir, `${ctx.claudeConfigDir}/settings.json`]),
-  ];
-  // lanes' own files (hooks, definitions, compiled policy, runtime state, the hooks' code cache) and
-  // the rendered agents and skills: an agent file is a subagent's system prompt and tool list
-  const dirs = [
-    `${project}/lanes`,
-    `${project}/state`,
-    `${project}/agents`,
-    `${project}/skills`,
-    "/etc/claude-code",
-    "/Library/Application Support/ClaudeCode",
-  ];
+  const { files, dirs } = guardedPaths(ctx);
   return (
     files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) ||
     dirs.some((d) => isWithin(abs, d, ci))

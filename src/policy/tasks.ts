@@ -1,5 +1,5 @@
 /**
- * The task channel's rules (seed 003 §3.2, §3.3): the main session and orchestrators create and
+ * The task channel's rules: the main session and orchestrators create and
  * assign tasks; specialists and reviewers read their own tasks and update or complete only those.
  * Pure: the owner of a task comes from the caller (the guard reads `.claude/state/tasks.json`,
  * written by the task-channel hook from `TaskUpdate` `owner`). Matches go to the `role` layer, so a

@@ -6,7 +6,7 @@
 /** What a rule asks for when it matches. `allow` is an exception, never a grant (see combine.ts). */
 export type Effect = "deny" | "ask" | "allow";
 
-/** The risk classes of the seeds: SAFE → no opinion, REVIEW_REQUIRED → ask, DANGEROUS → deny. */
+/** The risk classes: SAFE → no opinion, REVIEW_REQUIRED → ask, DANGEROUS → deny. */
 export type RiskClass = "SAFE" | "REVIEW_REQUIRED" | "DANGEROUS";
 
 /** The risk class of a decision's effect (`undefined` = no opinion), for the audit log and `lanes check`. */

@@ -1,5 +1,5 @@
 /**
- * A checkpoint (inter-skill protocol §5): `.claude/state/checkpoints/<id>.json`, a snapshot of
+ * A checkpoint of a workflow: `.claude/state/checkpoints/<id>.json`, a snapshot of
  * the task context and the running skill's state that a later session can resume from.
  */
 import { z } from "zod";

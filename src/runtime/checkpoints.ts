@@ -1,5 +1,5 @@
 /**
- * Checkpoints (inter-skill protocol §5): save, resume by id, list. Saving is zod-free
+ * Checkpoints of a workflow: save, resume by id, list. Saving is zod-free
  * (checkpoints-hot.ts, shared with PreCompact); resuming and listing validate each file.
  */
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The typed part of a handoff record (inter-skill protocol §3): how the work passes from one skill
+ * The typed part of a handoff record (what the handoff section of a skill declares): how the work passes from one skill
  * to the next. Pure: `lanes handoff` validates the options with {@link handoffTerms} and prints
  * {@link renderHandoffTerms} above the context, so the receiving skill (and the human) see the
  * conditions and whether approval is needed before the target may start.
@@ -12,7 +12,7 @@
  */
 import { fail, ok, type Result } from "../io/result.ts";
 
-/** The handoff types of the seeds. */
+/** The kinds of handoff a skill declares. */
 export const HANDOFF_TYPES = ["sequential", "conditional", "parallel", "fallback", "approval"] as const;
 export type HandoffType = (typeof HANDOFF_TYPES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Independence verification before a parallel fan-out (inter-skill protocol §7.2), using lanes'
+ * Independence verification before a parallel fan-out, using lanes'
  * lanes: each branch's planned write set is its agent's lane (or globs given for the branch). Two
  * branches conflict when some file could be written by both (`file_conflict`) or one needs the
  * other's output (`data_dependency`). A file is in a branch's set as the guard reads lanes: the

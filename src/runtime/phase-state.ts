@@ -517,7 +517,7 @@ export function completeState(
   return ok({ state, summary: lines.join("\n") });
 }
 
-/** `DEVELOP_SKILL_COMPLETE` for `develop-skill`: the completion marker the seeds print. */
+/** `DEVELOP_SKILL_COMPLETE` for `develop-skill`: the completion marker the skill prints. */
 export const completionMarker = (skill: string): string =>
   `${skill.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_COMPLETE`;
 

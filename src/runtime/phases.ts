@@ -1,6 +1,6 @@
 /**
  * Running composite skills: `lanes phase start|advance|complete|status`. The state machine is
- * pure (phase-state.ts); this module adds the I/O in the order the seeds' invariants require:
+ * pure (phase-state.ts); this module adds the I/O in the order the phase invariants require:
  * every transition is computed and saved under the state file's lock *before* the directive is
  * returned to be printed (invariant 6: crash recovery depends on persisted state), and `advance`
  * verifies the phase's memory files first (blocking).

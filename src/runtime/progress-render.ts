@@ -1,6 +1,6 @@
 /**
- * Human views of a progress file: the orchestrator's progress report (core protocols §4) for
- * `lanes progress show`, and the incoming expert's handoff (§7) for `lanes progress resume`.
+ * Human views of a progress file: the orchestrator's progress report for
+ * `lanes progress show`, and the incoming expert's handoff for `lanes progress resume`.
  * Pure: no I/O, no clock.
  */
 import type { CompletedStep, NextStep, ProgressFile } from "./progress-schema.ts";
@@ -41,8 +41,8 @@ function errorLine(e: ProgressFile["errors"][number]): string {
 }
 
 /**
- * The lines under an error: what it was working on (`context`, inter-skill protocol §4
- * `SkillError.context`) and its recovery options, most preferred first, with how each runs.
+ * The lines under an error: what it was working on (`context`, the `SkillError.context` of a
+ * skill's error) and its recovery options, most preferred first, with how each runs.
  */
 function errorDetails(e: ProgressFile["errors"][number]): string[] {
   if (typeof e === "string") return [];
@@ -74,7 +74,7 @@ function constraintLines(next: NextStep): string[] {
   return parts.length === 0 ? [] : [`constraints: ${parts.join("; ")}`];
 }
 
-/** The progress report of core protocols §4, from the file as it stands. */
+/** The orchestrator's progress report (step by step, then the outcome), from the file as it stands. */
 export function renderProgressReport(doc: ProgressFile): string {
   const n = Math.max(doc.total_steps, doc.completed_steps.length);
   const out: string[] = [];
@@ -127,7 +127,7 @@ export function renderProgressReport(doc: ProgressFile): string {
   return `${out.join("\n")}\n`;
 }
 
-/** What an incoming expert reads before continuing (core protocols §7): history, next step, artifacts. */
+/** What an incoming expert reads before continuing: history, next step, artifacts. */
 export function renderResume(doc: ProgressFile): string {
   const n = Math.max(doc.total_steps, doc.completed_steps.length);
   const out: string[] = [];

@@ -107,7 +107,7 @@ export const NextStep = z.looseObject({
   step: z.number().int().min(1).describe("Step number."),
   expert: z.string().min(1).describe("The expert to do it."),
   action: z.string().min(1).describe("What to do."),
-  context: JsonObject.describe("Handoff context: decisions made, relevant files, notes (core protocols §7)."),
+  context: JsonObject.describe("Handoff context: decisions made, relevant files, notes."),
   constraints: StepConstraints.optional(),
 });
 export type NextStep = z.infer<typeof NextStep>;
@@ -122,7 +122,7 @@ export const Artifacts = z.looseObject({
 });
 export type Artifacts = z.infer<typeof Artifacts>;
 
-/** A way to recover from an error (inter-skill protocol §4 `RecoveryOption`). */
+/** A way to recover from an error (`RecoveryOption`). */
 export const RecoveryOption = z.looseObject({
   action: z
     .enum(["retry", "skip", "fallback", "escalate"])
@@ -133,7 +133,7 @@ export const RecoveryOption = z.looseObject({
 });
 export type RecoveryOption = z.infer<typeof RecoveryOption>;
 
-/** An error logged during the workflow (core protocols §5, inter-skill protocol §4). */
+/** An error logged during the workflow, with the ways to recover from it. */
 export const ProgressError = z.looseObject({
   message: z.string().min(1).describe("What went wrong."),
   step: z.number().int().min(1).optional().describe("The step it happened in."),
@@ -176,7 +176,7 @@ export const TaskArtifact = z.looseObject({
 });
 export type TaskArtifact = z.infer<typeof TaskArtifact>;
 
-/** Nesting of skills within skills (inter-skill protocol §7.3). */
+/** Nesting of skills within skills (a bounded depth, no cycles). */
 export const Nesting = z.looseObject({
   current_depth: z.number().int().min(0).describe("How many skills deep the task is now (0 at the top)."),
   max_depth: z.number().int().min(1).describe("The deepest nesting allowed (default 3)."),
@@ -229,7 +229,7 @@ export const ProgressFile = z.looseObject({
 export type ProgressFile = z.infer<typeof ProgressFile>;
 
 /**
- * The full task context of the inter-skill protocol (§1, §7.3), assembled from a progress file.
+ * The full task context a skill hands on (workflow, step, nesting), assembled from a progress file.
  * Checkpoints store it.
  */
 export const TaskContext = z.looseObject({

@@ -1,5 +1,5 @@
 /**
- * The progress file library behind `lanes progress` (core protocols §1, §5, §7): every function
+ * The progress file library behind `lanes progress` (the workflow, its steps, errors and handoffs): every function
  * takes the project directory, validates the whole file with the zod schema, edits it under the
  * lock and writes it atomically, and returns a {@link Result}.
  *
@@ -348,7 +348,7 @@ function errorOf(input: ErrorInput, step: number, now: string): ProgressError {
   return e;
 }
 
-/** Logs an error in the `errors` array (core protocols §5). The status does not change; see {@link failProgress}. */
+/** Logs an error in the `errors` array. The status does not change; see {@link failProgress}. */
 export function recordError(projectDir: string, input: ErrorInput, deps: ProgressDeps = {}): Result<ProgressFile> {
   return update(projectDir, deps, (doc, now) => {
     doc.errors.push(errorOf(input, doc.current_step, now));
@@ -416,7 +416,7 @@ export function addArtifacts(
   });
 }
 
-/** What an incoming expert needs (core protocols §7 "Incoming expert"). */
+/** What an incoming expert needs (the agent that takes over the next step). */
 export interface ResumeInfo {
   /** The whole validated file, for `--json`. */
   readonly progress: ProgressFile;
@@ -433,7 +433,7 @@ export function resumeProgress(projectDir: string, deps: ProgressDeps = {}): Res
   return ok({ progress: read.value, unfinished: !isFinished(read.value) });
 }
 
-/** Enters a nested skill (inter-skill protocol §7.3): refused at the maximum depth or on a cycle. */
+/** Enters a nested skill (a skill started from within a skill): refused at the maximum depth or on a cycle. */
 export function enterSkill(projectDir: string, skill: string, deps: ProgressDeps = {}): Result<ProgressFile> {
   return update(projectDir, deps, (doc, now) => {
     const state = doc.task_context ?? emptyTaskContextState();

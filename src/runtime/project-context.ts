@@ -1,5 +1,5 @@
 /**
- * Project context detection (core protocols §6): what a progress file records about the project
+ * Project context detection: what a progress file records about the project
  * so experts adapt to it. {@link projectContextFromFiles} is pure; {@link detectProjectContext}
  * reads the files. Manifests are read leniently: a file that does not parse contributes nothing.
  */

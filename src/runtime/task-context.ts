@@ -1,6 +1,6 @@
 /**
  * The inter-skill task context: pure functions over the progress file's `task_context` (nesting
- * rules of §7.3, the full TaskContext for checkpoints). Zod-free (type imports only), so the
+ * rules of nested skills, the full TaskContext for checkpoints). Zod-free (type imports only), so the
  * PreCompact checkpoint can use it.
  */
 import type { Nesting, ProgressFile, TaskContext, TaskContextState } from "./progress-schema.ts";

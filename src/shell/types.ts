@@ -182,8 +182,11 @@ export interface InterpreterCall {
   readonly command: number;
   /** Canonical API name from the language table, e.g. `shutil.rmtree`, `fs.rmSync`, `unlink`. */
   readonly api: string;
-  /** What the API does to its path arguments. */
-  readonly access: "delete" | "write" | "read" | "exec" | "chmod";
+  /**
+   * What the API does to its path arguments; `symlink` and `hardlink` make a link, and their
+   * `args` are then the target and the link's own path, in that order (see `links.ts`).
+   */
+  readonly access: "delete" | "write" | "read" | "exec" | "chmod" | "symlink" | "hardlink";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
   /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */
@@ -427,6 +430,51 @@ export interface FileEffect {
    * `flag` for what a write flag or subcommand makes a program write (`tables/flag-writes.ts`).
    */
   readonly basis: "known" | "redirect" | "operand" | "flag";
+}
+
+/**
+ * A link a command makes (`ln -s TARGET NAME`, `cp -s`, `cp -l`, `link`, `os.symlink`,
+ * `fs.linkSync`, ...), from program knowledge in `tables/links.ts` (see `links.ts`). Whoever
+ * follows a symbolic link reads and writes its target; a hard link is the same file under a new
+ * name. The policy judges making one as an access to what it leads to.
+ */
+export interface LinkEffect {
+  /** Index of the command (the interpreter's, for an API call). */
+  readonly command: number;
+  readonly kind: "symbolic" | "hard";
+  /** What the link leads to, as written. */
+  readonly target: ShellWord;
+  /** The link's own path, or the directory it is made in (see `place`). */
+  readonly name: ShellWord;
+  /**
+   * How `name` places the link: `exact` (the link is `name`: `ln -T`, `link`, an API), `into` (a
+   * directory: the link is `name/<basename of target>`: `ln -t DIR`, several targets, a trailing
+   * `/`, a lone `ln TARGET` with `name` `.`), `maybe-into` (`ln TARGET NAME`: into `NAME` when it is
+   * a directory on disk, else `NAME` itself).
+   */
+  readonly place: "exact" | "into" | "maybe-into";
+  /**
+   * What a relative `target` is relative to: `link` (the link's own directory, as the kernel
+   * reads a symbolic link), `cwd` (the working directory: hard links, `ln -r`), `name` (the
+   * directory `name`: `rsync --link-dest`, `lndir`), `either` (an API that tries both).
+   */
+  readonly base: "link" | "cwd" | "name" | "either";
+  /** A whole tree is linked (`cp -rs`, `cp -al`, `rsync --link-dest`, `lndir`). */
+  readonly recursive: boolean;
+  /** The link replaces what is at its path (`ln -f`). */
+  readonly force: boolean;
+}
+
+/**
+ * A path a command moves or copies as it is, a symbolic link staying a link (`mv x dir/`, `cp -P x
+ * y`): when it is one, a relative target now leads from the new place (see `links.ts`).
+ */
+export interface LinkCopy {
+  readonly command: number;
+  readonly from: ShellWord;
+  /** The new path, or the directory it goes into (see `place`, as for {@link LinkEffect}). */
+  readonly to: ShellWord;
+  readonly place: LinkEffect["place"];
 }
 
 /**

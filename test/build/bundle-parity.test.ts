@@ -1,7 +1,7 @@
 /**
  * The built shell bundle (`dist/shell.impl.cjs`, what every Bash hook call runs) analyses every
  * command of the case corpus exactly as the source does: the build rewrites the data tables into
- * lazily parsed views (scripts/build.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
+ * lazily parsed views (scripts/build/tables.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
  * and this is where a difference would show. The drift test keeps `dist/` built from the source.
  */
 import { readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { runInThisContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { analyzeShell, fileEffects } from "../../src/shell/index.ts";
 import type * as Shell from "../../src/shell/index.ts";
-import { corpusCommands } from "../helpers/corpus.ts";
+import { corpusCommands, WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const commands = corpusCommands();
@@ -30,7 +30,7 @@ function loadBundle(): typeof Shell {
 }
 
 describe("built shell bundle", () => {
-  it("analyses every corpus command as the source does", () => {
+  it("analyses every corpus command as the source does", { timeout: WHOLE_CORPUS_TIMEOUT }, () => {
     const bundle = loadBundle();
     expect(commands.length).toBeGreaterThan(2000);
     for (const [home, cwd] of [

@@ -1,13 +1,15 @@
 /**
  * Generated files are committed and must match what the tools produce: the hook bundles and the
- * plugin wiring (scripts/build.ts), and this repository's own `.claude/`, which is the pack
+ * plugin wiring (scripts/build/), and this repository's own `.claude/`, which is the pack
  * installed into itself by `lanes init . --force`. On failure: `npm run build`, then commit.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildAll, pluginHooksJson, readTree, ROOT } from "../../scripts/build.ts";
+import { buildAll } from "../../scripts/build/bundles.ts";
+import { pluginHooksJson, readTree } from "../../scripts/build/drift.ts";
+import { ROOT } from "../../scripts/build/root.ts";
 import { planInstall } from "../../src/install/install.ts";
 
 const out = mkdtempSync(join(tmpdir(), "lanes-dist-"));

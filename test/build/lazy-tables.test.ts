@@ -1,13 +1,14 @@
 /**
- * The large shell data tables are inlined by the build as lazily parsed tables (scripts/build.ts,
- * `LAZY_TABLE_HELPER`): the analysis must see exactly the object the source defines.
+ * The large shell data tables are inlined by the build as lazily parsed tables (scripts/build/tables.ts
+ * writes the calls of src/io/lazy-table.ts): the analysis must see exactly the object the source defines.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LAZY_TABLE_HELPER, lazyTableSource, TABLE_FILE_HELPER, TableStore } from "../../scripts/build.ts";
+import { lazyTableSource, TableStore } from "../../scripts/build/tables.ts";
+import { lazyTable } from "../../src/io/lazy-table.ts";
+import { tableFileReader } from "../../src/io/table-file.ts";
 import { PROGRAM_GRAMMARS } from "../../src/shell/tables/options.ts";
 import { PROGRAM_EFFECTS } from "../../src/shell/tables/effects.ts";
 import { WRAPPERS } from "../../src/shell/tables/wrappers.ts";
@@ -17,7 +18,7 @@ type Table = Record<string, unknown>;
 /** The table as the build inlines it (JSON round trip first: the build sees the evaluated module). */
 function lazy(value: Table): Table {
   const plain = JSON.parse(JSON.stringify(value)) as Table;
-  return new Function(`${LAZY_TABLE_HELPER}\nreturn ${lazyTableSource(plain, "test")};`)() as Table;
+  return new Function("__lanesLazyTable", `return ${lazyTableSource(plain, "test")};`)(lazyTable) as Table;
 }
 
 describe("lazily parsed data tables", () => {
@@ -76,11 +77,10 @@ describe("lazily parsed data tables", () => {
       const plain = JSON.parse(JSON.stringify(PROGRAM_GRAMMARS)) as Table;
       const source = lazyTableSource(plain, "test", store);
       const load = () =>
-        new Function(
-          "require",
-          "__dirname",
-          `${LAZY_TABLE_HELPER}\n${TABLE_FILE_HELPER(store.id())}\nreturn ${source};`,
-        )(createRequire(import.meta.url), dir) as Table;
+        new Function("__lanesLazyTable", "__lanesTableEntry", `return ${source};`)(
+          lazyTable,
+          tableFileReader(store.header(), dir),
+        ) as Table;
       // the bundle holds the keys and where their entries are, not the entries
       expect(source.length).toBeLessThan(JSON.stringify(plain).length / 4);
       writeFileSync(join(dir, "shell.tables"), store.contents());

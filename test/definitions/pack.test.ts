@@ -39,7 +39,7 @@ describe("the pack's own definitions", () => {
   });
 
   it("lint clean, warnings included", () => {
-    // shared ownership is information, not a problem (issue 11): the pack shares docs/api/openapi.yaml and snapshots
+    // shared ownership is information, not a problem: the pack shares docs/api/openapi.yaml and snapshots
     expect(lint(set).filter((f) => f.severity !== "info")).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe("the pack's composite skills", () => {
   });
 });
 
-describe("pattern settings of the inter-skill protocol (§2)", () => {
+describe("pattern settings of skills", () => {
   it.each([
     ["gated-steps", ["auto_pass_threshold", "require_all_checks", "max_retries"]],
     ["parallel-work", ["mode", "timeout_seconds", "merge_strategy", "max_agents"]],

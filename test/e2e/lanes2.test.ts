@@ -1,5 +1,5 @@
 /**
- * Lanes 2 (issue 11) against the real client: per-instance task constraint blocks for two parallel
+ * Per-instance task constraints against the real client: per-instance task constraint blocks for two parallel
  * subagents of one type, shared ownership, a read-only task, a production migration, and a
  * general-purpose subagent held to the default lane.
  */

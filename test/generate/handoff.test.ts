@@ -18,7 +18,7 @@ const skill = (id: string) => {
   return found;
 };
 
-/** The seeds' example, as a definition: a Next.js skill handing off to auth, database and styling. */
+/** An example skill, as a definition: a Next.js skill handing off to auth, database and styling. */
 const nextjs = SkillDefinition.parse({
   id: "nextjs-app-router",
   name: "Next.js App Router",
@@ -57,7 +57,7 @@ const nextjs = SkillDefinition.parse({
   ],
 } satisfies SkillDefinitionInput);
 
-describe("findMatchingHandoff with the seeds' examples", () => {
+describe("findMatchingHandoff with example skills", () => {
   it.each(["add login", "user authentication", "session management", "Now I need to add Google login to my app"])(
     "%s hands off to the auth skill",
     (text) => {

@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { compilePathGlob, compilePathGlobs, hintOf } from "../../src/globs/compile.ts";
 import { matchPath } from "../../src/globs/match.ts";
 import type { CompiledGlob } from "../../src/globs/types.ts";
+import { WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 import { HOME, PROJECT, testPolicy } from "../helpers/guard.ts";
 
 const policy = testPolicy();
@@ -81,22 +82,27 @@ describe("glob hints", () => {
     expect(hinted.length / globs.length).toBeGreaterThan(0.6);
   });
 
-  it.each([false, true])("never change a match (case-insensitive: %s)", (caseInsensitive) => {
-    const compiled = [
-      ...globs.map((g) => compilePathGlob(g, { caseInsensitive })),
-      ...compilePathGlobs(globs, { caseInsensitive }),
-      ...compilePathGlobs(fromRules, { caseInsensitive }),
-    ];
-    let matches = 0;
-    for (const glob of compiled)
-      for (const path of paths) {
-        const expected = matchPath(unhinted(glob), path, roots(caseInsensitive));
-        expect(matchPath(glob, path, roots(caseInsensitive)), `${glob.globs.join(",")} ${path}`).toBe(expected);
-        if (expected) matches++;
-      }
-    // the witnesses do match: the equality above is not only over misses
-    expect(matches).toBeGreaterThan(compiled.length);
-  });
+  // every glob against every witness path: as long as a whole-corpus test
+  it.each([false, true])(
+    "never change a match (case-insensitive: %s)",
+    { timeout: WHOLE_CORPUS_TIMEOUT },
+    (caseInsensitive) => {
+      const compiled = [
+        ...globs.map((g) => compilePathGlob(g, { caseInsensitive })),
+        ...compilePathGlobs(globs, { caseInsensitive }),
+        ...compilePathGlobs(fromRules, { caseInsensitive }),
+      ];
+      let matches = 0;
+      for (const glob of compiled)
+        for (const path of paths) {
+          const expected = matchPath(unhinted(glob), path, roots(caseInsensitive));
+          expect(matchPath(glob, path, roots(caseInsensitive)), `${glob.globs.join(",")} ${path}`).toBe(expected);
+          if (expected) matches++;
+        }
+      // the witnesses do match: the equality above is not only over misses
+      expect(matches).toBeGreaterThan(compiled.length);
+    },
+  );
 
   it("are left out where a literal could be optional or would filter nothing", () => {
     for (const pattern of [

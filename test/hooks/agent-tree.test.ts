@@ -9,8 +9,8 @@ import {
   recordSpawnResult,
   recordSubagentStart,
   recordSubagentStop,
-} from "../../src/hooks/agent-tree.ts";
-import { instanceTask, readSpawnPrompt, subagentTranscriptPath } from "../../src/hooks/task.ts";
+} from "../../src/hooks/state/agent-tree.ts";
+import { instanceTask, readSpawnPrompt, subagentTranscriptPath } from "../../src/hooks/guard/task-constraints.ts";
 import { parseTaskBlock } from "../../src/policy/task-block.ts";
 import { fnv1a64 } from "../../src/io/hash.ts";
 
@@ -53,7 +53,7 @@ describe("the live agent tree", () => {
   });
 });
 
-describe("exact links and per-instance task constraints (issue 11)", () => {
+describe("exact links and per-instance task constraints", () => {
   const dir = mkdtempSync(join(tmpdir(), "lanes-tree2-"));
   const tfile = join(dir, "agents.json");
   const transcript = join(dir, "projects", "p", "sess.jsonl");

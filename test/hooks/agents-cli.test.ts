@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { agentsCommand } from "../../src/cli/commands/agents.ts";
 import { rulesCommand } from "../../src/cli/commands/rules.ts";
 import type { Command } from "../../src/cli/types.ts";
-import { recordSpawnIntent, recordSpawnResult, recordSubagentStart } from "../../src/hooks/agent-tree.ts";
+import { recordSpawnIntent, recordSpawnResult, recordSubagentStart } from "../../src/hooks/state/agent-tree.ts";
 import { parseTaskBlock } from "../../src/policy/task-block.ts";
 import { fnv1a64 } from "../../src/io/hash.ts";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog, parseAuditLog } from "../../src/hooks/audit.ts";
+import { auditLog, parseAuditLog } from "../../src/hooks/state/audit.ts";
 import { logCommand } from "../../src/cli/commands/log.ts";
 
 const dirs: string[] = [];

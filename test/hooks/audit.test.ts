@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog } from "../../src/hooks/audit.ts";
+import { auditLog } from "../../src/hooks/state/audit.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

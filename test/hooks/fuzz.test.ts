@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runPreToolUse } from "../../src/hooks/pre-tool-use.ts";
+import { runPreToolUse } from "../../src/hooks/events/pre-tool-use.ts";
 import { hookInput, installedProject, ROOT, runHook, sdkSchemas, type Project } from "../helpers/hooks.ts";
 
 const { SyncHookJSONOutput } = sdkSchemas(["SyncHookJSONOutput"] as const);

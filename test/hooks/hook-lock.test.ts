@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { updateBookkeeping } from "../../src/hooks/bookkeeping.ts";
+import { updateBookkeeping } from "../../src/hooks/state/bookkeeping.ts";
 import { hookWiring } from "../../src/install/wiring.ts";
 import { HOOK_LOCK } from "../../src/io/lock.ts";
 

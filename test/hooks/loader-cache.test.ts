@@ -1,12 +1,12 @@
 /**
- * The hook loader's code caches (scripts/build.ts, `loaderSource`): a cache grows by the code of each
+ * The hook loader's code caches (src/hooks/lazy/hook-loader.ts): a cache grows by the code of each
  * new kind of call and is left alone for a kind it has seen; a damaged cache never changes an
  * answer; the lazily loaded bundles refuse to run without the loader.
  */
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBundle } from "../../src/hooks/loader.ts";
+import { loadBundle } from "../../src/hooks/lazy/loader.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 let p: Project;

@@ -1,5 +1,5 @@
 /**
- * The human override of one DANGEROUS denial (src/hooks/override.ts): the store (offer, redeem,
+ * The human override of one DANGEROUS denial (src/hooks/state/override.ts): the store (offer, redeem,
  * consume, expiry, mismatch, second use), then the guard and the task channel in process: the code
  * goes to the human only, `lanes allow <code>` grants the exact call once, a subagent's call and a
  * second identical call are denied, and no tool may touch the file of offers and grants.
@@ -18,9 +18,9 @@ import {
   offerOverride,
   overrideCommand,
   redeemOffer,
-} from "../../src/hooks/override.ts";
-import { runPreToolUse } from "../../src/hooks/pre-tool-use.ts";
-import { runTaskChannel } from "../../src/hooks/task-channel.ts";
+} from "../../src/hooks/state/override.ts";
+import { runPreToolUse } from "../../src/hooks/events/pre-tool-use.ts";
+import { runTaskChannel } from "../../src/hooks/events/task-channel.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const T0 = new Date("2026-01-02T03:04:05Z");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { corpusCommands } from "../helpers/corpus.ts";
-import { redactEntry } from "../../src/hooks/audit.ts";
+import { redactEntry } from "../../src/hooks/state/audit.ts";
 import { REDACTIONS, redactSecrets } from "../../src/shell/redact.ts";
 
 describe("redactSecrets", () => {

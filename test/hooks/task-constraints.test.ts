@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subagentTranscriptPath } from "../../src/hooks/task.ts";
+import { subagentTranscriptPath } from "../../src/hooks/guard/task-constraints.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 let p: Project;

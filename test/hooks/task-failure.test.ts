@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runPreToolUse } from "../../src/hooks/pre-tool-use.ts";
-import { taskConstraintsChecked } from "../../src/hooks/task.ts";
+import { runPreToolUse } from "../../src/hooks/events/pre-tool-use.ts";
+import { taskConstraintsChecked } from "../../src/hooks/guard/task-constraints.ts";
 import { readProgressRaw } from "../../src/runtime/progress-hot.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -15,7 +15,7 @@ import {
   updateRun,
   updateTask,
   type TaskRecord,
-} from "../../src/hooks/task-store.ts";
+} from "../../src/hooks/state/task-store.ts";
 
 let state: string;
 beforeEach(() => {

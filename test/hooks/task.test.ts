@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { taskConstraintsOf } from "../../src/hooks/task.ts";
-import { workflowKey } from "../../src/hooks/touches.ts";
+import { taskConstraintsOf } from "../../src/hooks/guard/task-constraints.ts";
+import { workflowKey } from "../../src/hooks/state/touches.ts";
 import { progressForHooks, type RawProgress } from "../../src/runtime/progress-hot.ts";
 
 const doc = (extra: Record<string, unknown>): RawProgress => ({

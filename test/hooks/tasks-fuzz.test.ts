@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTaskChannel } from "../../src/hooks/task-channel.ts";
+import { runTaskChannel } from "../../src/hooks/events/task-channel.ts";
 import { hookInput, installedProject, ROOT, sdkSchemas, type Project } from "../helpers/hooks.ts";
 
 const { SyncHookJSONOutput } = sdkSchemas(["SyncHookJSONOutput"] as const);

@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nextStepFor } from "../../src/hooks/next-step.ts";
-import type { TaskRecord } from "../../src/hooks/task-store.ts";
+import { nextStepFor } from "../../src/hooks/state/next-step.ts";
+import type { TaskRecord } from "../../src/hooks/state/task-store.ts";
 import { hookInput, installedProject, runHook, type Project } from "../helpers/hooks.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

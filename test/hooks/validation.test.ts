@@ -16,7 +16,7 @@ import {
   type ChangeEvidence,
   type CommandEvidence,
   type Risk,
-} from "../../src/hooks/validation.ts";
+} from "../../src/hooks/validation/validation.ts";
 import { HOME, PROJECT, testPolicy } from "../helpers/guard.ts";
 
 const dir = join(import.meta.dirname, "..", "..", "definitions", "agents");

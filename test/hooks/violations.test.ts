@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { countDenial, violationsLog } from "../../src/hooks/violations.ts";
+import { countDenial, violationsLog } from "../../src/hooks/state/violations.ts";
 
 const state = mkdtempSync(join(tmpdir(), "lanes-violations-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ import {
   trackedIn,
   type WorktreeChange,
   type WorktreeSnapshot,
-} from "../../src/hooks/worktree-snapshot.ts";
+} from "../../src/hooks/validation/worktree-snapshot.ts";
 
 const snap = (entries: Record<string, string>, head: string | null = "h1"): WorktreeSnapshot => ({
   root: "/repo",
@@ -143,7 +143,8 @@ describe("snapshots of a real repository", () => {
     git("init", "-q", "-b", "main");
     writeFileSync(join(repo, "a.txt"), "aa\n");
     writeFileSync(join(repo, "b.txt"), "bb\n");
-    const limits = { maxEntries: 100, maxHashBytes: 1000, maxTotalHashBytes: 3, timeoutMs: 4000 };
+    // git gets a minute: the test is about the hashing budget, not a slow machine
+    const limits = { maxEntries: 100, maxHashBytes: 1000, maxTotalHashBytes: 3, timeoutMs: 60_000 };
     const start = takeSnapshot(repo, limits);
     if (!start.ok) throw new Error(start.message);
     expect(Object.values(start.snapshot.entries).map((e) => e.split(":")[0])).toEqual(["sha1", "stat"]);

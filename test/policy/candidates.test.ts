@@ -10,7 +10,7 @@ import { readCompiledPolicy } from "../../src/config/policy-file.ts";
 import { serializeCompiledPolicy, type CompiledRule } from "../../src/policy/compiled.ts";
 import { candidateRules, matchRule } from "../../src/policy/match.ts";
 import { buildRuleIndex, indexedRules } from "../../src/policy/rule-index.ts";
-import { corpusCommands } from "../helpers/corpus.ts";
+import { corpusCommands, WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 import { HOME, judge, PROJECT, testPolicy } from "../helpers/guard.ts";
 
 const commands = corpusCommands();
@@ -24,7 +24,7 @@ describe("candidate rules", () => {
     expect(commands.length).toBeGreaterThan(2000);
   });
 
-  it("keep every rule that matches, for every corpus command", () => {
+  it("keep every rule that matches, for every corpus command", { timeout: WHOLE_CORPUS_TIMEOUT }, () => {
     let skipped = 0;
     for (const command of commands) {
       const facts = judge(policy, command).facts;
@@ -38,7 +38,7 @@ describe("candidate rules", () => {
     }
     // and it does skip: most rules name programs a command does not run
     expect(skipped / (commands.length * policy.rules.length)).toBeGreaterThan(0.5);
-  }, 120_000);
+  });
 
   it("keep every rule that matches a tool's file, whatever its path or case", () => {
     const names = [
@@ -111,24 +111,28 @@ describe("candidate rules", () => {
     );
   });
 
-  it("keep the same rules when read from the compiled file, whose index picks them without parsing the others", () => {
-    const dir = mkdtempSync(join(tmpdir(), "lanes-candidates-"));
-    try {
-      writeFileSync(join(dir, "policy.json"), serializeCompiledPolicy(policy));
-      const read = readCompiledPolicy(join(dir, "policy.json"));
-      if (!read.ok) throw new Error(read.message);
-      expect(read.policy.ruleIndex).toBe(buildRuleIndex(policy.rules));
-      for (const command of commands) {
-        const facts = judge(policy, command).facts;
-        expect(
-          candidateRules(read.policy, facts).map((r) => r.id),
-          command,
-        ).toEqual(candidateRules(policy, facts).map((r) => r.id));
+  it(
+    "keep the same rules when read from the compiled file, whose index picks them without parsing the others",
+    { timeout: WHOLE_CORPUS_TIMEOUT },
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "lanes-candidates-"));
+      try {
+        writeFileSync(join(dir, "policy.json"), serializeCompiledPolicy(policy));
+        const read = readCompiledPolicy(join(dir, "policy.json"));
+        if (!read.ok) throw new Error(read.message);
+        expect(read.policy.ruleIndex).toBe(buildRuleIndex(policy.rules));
+        for (const command of commands) {
+          const facts = judge(policy, command).facts;
+          expect(
+            candidateRules(read.policy, facts).map((r) => r.id),
+            command,
+          ).toEqual(candidateRules(policy, facts).map((r) => r.id));
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it("index rules whose names or words hold its delimiters under `k:always`, and words only when literal", () => {
     const rule = (id: string, program: string[], args?: string[]) =>

@@ -21,8 +21,9 @@ function expand(c: CorpusCase): [string, CorpusCase][] {
 }
 
 const corpus = corpusFiles<CorpusCase>();
-// The largest analysis budget: on a loaded machine the default 50 ms wall-clock bound turns some
-// cases into `ask` (issue 9, section 7 replaces it by a count); the corpus tests decisions, not time.
+// The largest analysis budget: a wall-clock bound would turn some cases into `ask` on a loaded
+// machine (the analysis is bounded by a node count now, so it no longer applies); the corpus tests
+// decisions, not time.
 const policy = testPolicy([
   { layer: "project", path: "/corpus/lanes.yaml", file: { version: 1, options: { analysis_budget_ms: 2000 } } },
 ]);
@@ -56,7 +57,7 @@ describe("the corpus", () => {
     expect(all.filter((c) => c.decision !== "none").length).toBeGreaterThanOrEqual(300);
     expect(all.filter((c) => c.decision === "none").length).toBeGreaterThanOrEqual(300);
   });
-  it("holds at least 2,500 written cases (issue 9), each deny/ask naming its rules", () => {
+  it("holds at least 2,500 written cases, each deny/ask naming its rules", () => {
     const all = corpus.flatMap((f) => f.cases);
     expect(all.length).toBeGreaterThanOrEqual(2500);
     expect(all.filter((c) => c.decision !== "none" && (c.rules ?? []).length === 0).map((c) => c.command)).toEqual([]);

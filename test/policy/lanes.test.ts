@@ -352,7 +352,7 @@ describe("agents without a lanes definition", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Lanes 2 (issue 11): tables of cases, decision and rule ids
+// per-instance task constraints and lanes: tables of cases, decision and rule ids
 // ---------------------------------------------------------------------------------------------
 
 const write = (rel: string) => ({ tool: "Write", input: { file_path: abs(rel), content: "x" } });

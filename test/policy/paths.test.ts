@@ -52,7 +52,7 @@ describe("classifyPath", () => {
     ["/work/app/*", true, ["broad-glob"]],
     ["/work/*", true, ["broad-glob", "outside-project"]],
     ["/work/app/build/*", true, []],
-    // issue 9 section 6: broad only when it can match everything in the directory
+    // broad only when it can match everything in the directory
     ["/work/app/**/*.log", true, []],
     ["/work/app/**", true, ["broad-glob"]],
     ["/work/app/*/*", true, ["broad-glob"]],
@@ -70,7 +70,7 @@ describe("classifyPath", () => {
     ["/home/alice", false, ["outside-project", "other-home"]],
     ["/Users/bob/Documents", false, ["outside-project", "other-home"]],
     ["/home", false, ["parent", "outside-project"]],
-    // issue 9: files a plain rm or a truncating write destroys; homes reached by a glob or by place
+    // files a plain rm or a truncating write destroys; homes reached by a glob or by place
     ["/home/dev/.bashrc", false, ["outside-project", "home-data", "home-file"]],
     ["/home/dev/.config/fish/config.fish", false, ["outside-project", "home-data", "home-file"]],
     ["/home/dev/.bashrc.bak", false, ["outside-project"]],

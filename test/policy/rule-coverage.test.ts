@@ -4,13 +4,13 @@
  * is dead weight that looks like protection; this fails the suite instead.
  */
 import { describe, expect, it } from "vitest";
-import { caseDisk, corpusFiles, type CorpusCase } from "../helpers/corpus.ts";
+import { caseDisk, corpusFiles, WHOLE_CORPUS_TIMEOUT, type CorpusCase } from "../helpers/corpus.ts";
 import { judge, testPolicy } from "../helpers/guard.ts";
 
 const cases = corpusFiles<CorpusCase>().flatMap((f) => f.cases);
 
 describe("rule coverage", () => {
-  it("every built-in rule matches some corpus case", () => {
+  it("every built-in rule matches some corpus case", { timeout: WHOLE_CORPUS_TIMEOUT }, () => {
     const policy = testPolicy();
     const matched = new Set<string>();
     for (const c of cases) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { independenceCommand } from "../../src/cli/commands/independence.ts";
 import { buildPolicy } from "../../src/config/load.ts";
-import { recordTouches } from "../../src/hooks/touches.ts";
+import { recordTouches } from "../../src/hooks/state/touches.ts";
 import { projectPaths } from "../../src/host/layout.ts";
 import { overlapsAfter, verifyIndependence, type Branch } from "../../src/runtime/independence.ts";
 

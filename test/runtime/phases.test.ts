@@ -686,7 +686,7 @@ describe("the phase gate and who writes a read-only agent's memory file", () => 
   });
 });
 
-describe("phase fields of the seeds: main session, configuration, script, arguments, completion hook", () => {
+describe("phase fields: main session, configuration, script, arguments, completion hook", () => {
   it.each<[string, Record<string, unknown>[], string | undefined]>([
     [
       "phase 0 as a subagent",

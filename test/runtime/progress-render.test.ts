@@ -102,7 +102,7 @@ continue from the next step without redoing the history; when done run \`lanes p
   });
 });
 
-describe("errors with their context and recovery options (inter-skill protocol §4)", () => {
+describe("errors with their context and recovery options", () => {
   const doc = (() => {
     const d = fixture("valid-protocol-example.json");
     d.errors.push({

@@ -325,7 +325,7 @@ describe("resumeProgress", () => {
   });
 });
 
-describe("nesting (inter-skill protocol §7.3)", () => {
+describe("nesting of skills", () => {
   it("enters up to the maximum depth, refuses cycles and records the history on leave", () => {
     const { dir, deps } = setup();
     value(initProgress(dir, { request: "r", primaryExpert: "a", maxDepth: 2 }, deps));

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §3-5, cloud side: where downloads land (so running them later is remote code), code
+ * The cloud side: where downloads land (so running them later is remote code), code
  * that downloads and evaluates in one expression, and the commands that package runners and
  * credential injectors run.
  */

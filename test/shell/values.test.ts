@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2-4: values known before the command runs, static text fed to shells and
+ * Values known before the command runs, static text fed to shells and
  * interpreters, more executors. Each row asserts what the analysis sees (the `program argv`
  * lines, or the code executed) and the decision through the built-in policy, with obfuscated
  * variants and everyday near misses that must stay quiet.

@@ -5,7 +5,7 @@
  */
 import { projectPaths } from "../../host/layout.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
-import { readAgentTree, type AgentNode, type SessionTree } from "../../hooks/agent-tree.ts";
+import { readAgentTree, type AgentNode, type SessionTree } from "../../hooks/state/agent-tree.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import { baseAgentName, laneOfUndefined } from "../../policy/lanes.ts";
 import { taskText } from "../../policy/task-block.ts";

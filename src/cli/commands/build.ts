@@ -10,11 +10,11 @@ import { homeOf } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { LANES_VERSION } from "../../host/version.ts";
 import { packAgentsDir } from "../pack.ts";
-import type { RenderTarget } from "../../generate/context.ts";
-import { generate, locateRoot } from "../../generate/generate.ts";
+import { generate } from "../../generate/generate.ts";
 import { formatFindings } from "../../generate/lint.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type CliContext, type Command } from "../types.ts";
+import { resolveTarget } from "../target.ts";
 
 const usage = `usage: lanes build [--check] [--root DIR] [--target plugin|project]
 
@@ -31,17 +31,6 @@ options:
   --target T        plugin (definitions/) or project (.claude/lanes/); default: whichever exists
 `;
 
-/** `--root` and `--target` as a root and a target, or a usage error. */
-function resolveTarget(
-  values: { root?: string | undefined; target?: string | undefined },
-  ctx: CliContext,
-): { root: string; target: RenderTarget } {
-  const located = locateRoot(ctx.cwd, values);
-  if (!located.ok)
-    throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
-  return located;
-}
-
 /** `lanes build [--check]`. */
 export const buildCommand: Command = {
   name: "build",
@@ -54,7 +43,7 @@ export const buildCommand: Command = {
       usage,
       false,
     );
-    const { root, target } = resolveTarget(values, ctx);
+    const { root, target } = resolveTarget(values, ctx, usage);
     const check = values.check === true;
     const result = generate({ root, target, check });
     // information (shared owned paths) is for `lanes lint`; build reports problems only
@@ -102,7 +91,7 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
   if (!result.ok) {
     for (const issue of result.issues)
       ctx.err(`${issue.message.startsWith(issue.file) ? issue.message : `${issue.file}: ${issue.message}`}\n`);
-    // what the hook does meanwhile (src/hooks/pre-tool-use.ts, choosePolicy): the last good compiled policy stays in force
+    // what the hook does meanwhile (src/hooks/events/pre-tool-use.ts, choosePolicy): the last good compiled policy stays in force
     const lastGood = readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok;
     ctx.err(
       `lanes build: the policy does not compile: fix the file above; until then ${lastGood ? "the last good policy stays in force" : "the guard blocks Bash, Write, Edit and Agent calls except edits to the policy files"}\n`,

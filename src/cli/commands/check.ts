@@ -4,18 +4,17 @@
  */
 import { realDisk } from "../../host/disk.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
-import { compileTaskBlock } from "../../hooks/task.ts";
+import { compileTaskBlock } from "../../hooks/guard/task-constraints.ts";
 import { projectPaths } from "../../host/layout.ts";
-import { readEvaluationSources } from "../../hooks/inputs.ts";
+import { decide, reasonFor } from "../../hooks/guard/decide.ts";
+import { judgementOf } from "../../hooks/guard/gather.ts";
 import { progressForHooks } from "../../runtime/progress-hot.ts";
-import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
-import { describeCall, renderReason } from "../../policy/render.ts";
 import { parseTaskBlock } from "../../policy/task-block.ts";
-import { riskOf, type GuardRequest, type TraceEntry } from "../../policy/types.ts";
+import { riskOf, type TraceEntry } from "../../policy/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
-import { latestAssignee, readHold } from "../../hooks/task-store.ts";
+import { latestAssignee, readHold } from "../../hooks/state/task-store.ts";
 
 const usage = `usage: lanes check [options] <command>
        lanes check [options] --tool <Tool> --input '<json>'
@@ -101,40 +100,27 @@ export const checkCommand: Command = {
             .split(",")
             .map((s) => s.trim())
             .filter((s) => s !== "");
-    const request: GuardRequest = {
-      tool,
-      input,
-      cwd,
-      projectDir,
-      home,
-      agent: values.agent === undefined ? undefined : { id: "lanes-check", type: values.agent },
-    };
-    const { sources, problems } = readEvaluationSources(policy, {
+    const state = projectPaths(projectDir).state;
+    const { judgement, problems } = judgementOf(policy, {
       projectDir,
       home,
       env: ctx.env,
+      cwd,
+      tool,
+      input,
+      agent: values.agent === undefined ? undefined : { id: "lanes-check", type: values.agent },
       agentPath: values.agent === undefined ? agentPath : [...agentPath, values.agent],
       progress: progressForHooks(projectDir),
       tasks:
         values.task === undefined || values.agent === undefined
           ? []
           : [promptTask(values.task, values.agent, policy.options.caseInsensitivePaths)].filter((t) => t !== undefined),
+      taskOwner: (id) => latestAssignee(state, id),
+      pendingDecision: readHold(state)?.reason,
+      disk: realDisk(),
     });
-    const state = projectPaths(projectDir).state;
-    const evaluation = evaluate(
-      request,
-      evaluationContext(policy, {
-        ...sources,
-        disk: realDisk(),
-        taskOwner: (id) => latestAssignee(state, id),
-        pendingDecision: readHold(state)?.reason,
-      }),
-    );
-    const decision = evaluation.decision;
-    const reason =
-      decision === undefined
-        ? undefined
-        : renderReason(decision, { call: describeCall(tool, input), agent: values.agent });
+    const { evaluation, decision } = decide(judgement);
+    const reason = decision === undefined ? undefined : reasonFor(decision, judgement.request, values.agent);
     const trace =
       decision?.trace ??
       evaluation.matches.map((m) => ({

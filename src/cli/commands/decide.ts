@@ -1,11 +1,11 @@
 /**
- * `lanes decide approve|reject`: the human's decision on a DANGEROUS outcome (seed 003 §4.2, §6.1).
+ * `lanes decide approve|reject`: the human's decision on a DANGEROUS outcome.
  * While a hold waits, lanes refuses task creation and completion and stops the session after a
  * subagent's DANGEROUS run; the decision clears the hold and is logged with its context.
  */
 import { findProjectDir } from "../../host/env.ts";
-import { auditLog } from "../../hooks/audit.ts";
-import { clearHold, readHold } from "../../hooks/task-store.ts";
+import { auditLog } from "../../hooks/state/audit.ts";
+import { clearHold, readHold } from "../../hooks/state/task-store.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";
 import { CliError, type Command } from "../types.ts";

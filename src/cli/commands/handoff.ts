@@ -20,7 +20,7 @@ import {
   type HandoffContextInput,
 } from "../../generate/handoff-context.ts";
 import { projectPaths } from "../../host/layout.ts";
-import { auditLog } from "../../hooks/audit.ts";
+import { auditLog } from "../../hooks/state/audit.ts";
 import { projectDirOf } from "../runtime-edge.ts";
 import { handoffTerms, renderHandoffTerms } from "../../runtime/handoff-record.ts";
 import { compactTimestamp, safeId } from "../../host/ids.ts";

@@ -1,7 +1,7 @@
 /**
  * `lanes independence`: before a parallel fan-out, checks that the branches' planned write sets
  * (their agents' lanes, or globs given per branch) do not overlap and that no branch needs
- * another's output (inter-skill protocol §7.2); with `--after`, reports the files a branch
+ * another's output; with `--after`, reports the files a branch
  * modified inside another branch's write set in this workflow. A thin adapter over
  * src/runtime/independence.ts.
  */

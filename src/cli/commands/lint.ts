@@ -3,13 +3,13 @@
  * cycles, owned paths) and prints every finding with its location and fix.
  */
 import { resolve } from "node:path";
-import type { RenderTarget } from "../../generate/context.ts";
 import { loadDefinitionSet } from "../../definitions/load.ts";
-import { defaultDirs, locateRoot, shippedSkills } from "../../generate/generate.ts";
+import { defaultDirs, shippedSkills } from "../../generate/generate.ts";
 import { formatFindings } from "../../generate/lint.ts";
 import { lintTeam } from "../../generate/team.ts";
 import { parseCommandArgs } from "../args.ts";
-import { CliError, type CliContext, type Command } from "../types.ts";
+import type { Command } from "../types.ts";
+import { resolveTarget } from "../target.ts";
 
 const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project] [--definitions DIR]
 
@@ -24,17 +24,6 @@ options:
   --target T        plugin (definitions/) or project (.claude/lanes/); default: whichever exists
   --definitions DIR lint this folder of agents/ and skills/ instead
 `;
-
-/** `--root` and `--target` as a root and a target, or a usage error. */
-function resolveTarget(
-  values: { root?: string | undefined; target?: string | undefined },
-  ctx: CliContext,
-): { root: string; target: RenderTarget } {
-  const located = locateRoot(ctx.cwd, values);
-  if (!located.ok)
-    throw new CliError(located.message, located.usage ? 64 : 1, located.usage ? usage.trimEnd() : undefined);
-  return located;
-}
 
 /** `lanes lint [--json]`. */
 export const lintCommand: Command = {
@@ -58,7 +47,7 @@ export const lintCommand: Command = {
       const dir = resolve(ctx.cwd, values.definitions);
       findings = lintTeam(loadDefinitionSet(dir, dir), shippedSkills(dir)).findings;
     } else {
-      const { root, target } = resolveTarget(values, ctx);
+      const { root, target } = resolveTarget(values, ctx, usage);
       const dir = defaultDirs(root, target).definitionsDir;
       findings = lintTeam(loadDefinitionSet(dir, root), shippedSkills(dir)).findings;
     }

@@ -3,7 +3,7 @@
  * filtered by agent, event, decision and session.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { parseAuditLog, type AuditEntry, type AuditEvent } from "../../hooks/audit.ts";
+import { parseAuditLog, type AuditEntry, type AuditEvent } from "../../hooks/state/audit.ts";
 import { findProjectDir } from "../../host/env.ts";
 import { projectPaths } from "../../host/layout.ts";
 import { parseCommandArgs } from "../args.ts";

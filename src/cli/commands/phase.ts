@@ -17,7 +17,7 @@ import { CliError, type CliContext, type Command } from "../types.ts";
 import { dispatch, printJson, projectDirOf, required, unwrap } from "../runtime-edge.ts";
 import { newId } from "../../host/ids.ts";
 import { shippedSkills } from "../../generate/generate.ts";
-import { auditLog } from "../../hooks/audit.ts";
+import { auditLog } from "../../hooks/state/audit.ts";
 import { isoTime } from "../../io/time.ts";
 import {
   advancePhase,

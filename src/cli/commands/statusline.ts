@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditEntry } from "../../hooks/audit.ts";
+import type { AuditEntry } from "../../hooks/state/audit.ts";
 import { findProjectDir } from "../../host/env.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { LANES_MARKER } from "../../install/wiring.ts";

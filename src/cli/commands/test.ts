@@ -8,9 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { parseDefinition, formatLoadIssue } from "../../definitions/load.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
-import { readEvaluationSources } from "../../hooks/inputs.ts";
-import { evaluate, evaluationContext } from "../../policy/evaluate.ts";
-import type { GuardRequest } from "../../policy/types.ts";
+import { decide } from "../../hooks/guard/decide.ts";
+import { judgementOf } from "../../hooks/guard/gather.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
@@ -51,28 +50,21 @@ export const testCommand: Command = {
     const home = homeOf(ctx.env);
     const { policy, note } = policyForCli(projectDir, home);
     if (note !== undefined) ctx.err(`${note}\n`);
-    // the machine's sources as the hook reads them; no progress file: a table case has no running task
-    const { sources } = readEvaluationSources(policy, {
-      projectDir,
-      home,
-      env: ctx.env,
-      agentPath: [],
-      progress: undefined,
-    });
     const results = parsed.value.value.cases.map((c, i) => {
       const input = c.input ?? { command: c.command };
-      const request: GuardRequest = {
-        tool: c.tool,
-        input,
-        cwd: projectDir,
+      // the machine's sources as the hook reads them; no progress file: a table case has no running task
+      const { judgement } = judgementOf(policy, {
         projectDir,
         home,
+        env: ctx.env,
+        cwd: projectDir,
+        tool: c.tool,
+        input,
         agent: c.agent === undefined ? undefined : { id: "lanes-test", type: c.agent },
-      };
-      const evaluation = evaluate(
-        request,
-        evaluationContext(policy, { ...sources, agentPath: c.agent === undefined ? [] : [c.agent] }),
-      );
+        agentPath: c.agent === undefined ? [] : [c.agent],
+        progress: undefined,
+      });
+      const evaluation = decide(judgement).evaluation;
       const decision = evaluation.decision?.effect ?? "none";
       const rules = evaluation.decision?.ruleIds ?? [];
       const rulesOk =

@@ -12,10 +12,10 @@
 import { writeAll } from "./stdout-guard.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GuardDeps, HookOutcome } from "../pre-tool-use.ts";
-import { reportProfile } from "../loader.ts";
+import type { HookDeps, HookOutcome } from "../protocol/response.ts";
+import { reportProfile } from "../lazy/loader.ts";
 
-export function runHookEntry(run: (raw: string, deps: GuardDeps) => HookOutcome): void {
+export function runHookEntry(run: (raw: string, deps: HookDeps) => HookOutcome): void {
   let raw = "";
   try {
     raw = readFileSync(0, "utf8");

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommandFor, findProjectDir } from "../../host/env.ts";
-import { runSessionStart } from "../session-start.ts";
+import { runSessionStart } from "../events/session-start.ts";
 import { LANES_VERSION } from "../../host/version.ts";
 import { runHookEntry } from "./entry.ts";
 

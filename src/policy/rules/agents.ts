@@ -1,4 +1,4 @@
-/** Agents talk through the task system only (seed 003 §3.1): no direct messages between agents. */
+/** Agents talk through the task system only: no direct messages between agents. */
 import type { RuleSpec } from "./types.ts";
 
 export const agentRules: readonly RuleSpec[] = [

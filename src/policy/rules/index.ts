@@ -35,9 +35,10 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
 ];
 
 /** The rule that "writes outside the project" compiles to; its effect comes from the options. */
-export const OUTSIDE_PROJECT_RULE: Omit<RuleSpec, "effect"> & { readonly fileEffect: { access: ["write", "delete", "chmod", "chown"]; targets: ["outside-project"] } } = {
+export const OUTSIDE_PROJECT_RULE: Omit<RuleSpec, "effect"> & { readonly fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"]; targets: ["outside-project"] } } = {
   id: "fs.write-outside-project",
-  fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["outside-project"] },
+  // a link to a place outside the project writes there for whoever follows it
+  fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["outside-project"] },
   why: "it writes outside the project directory",
   instead: "write inside the project or under a temp directory such as `/tmp`",
 };

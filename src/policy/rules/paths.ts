@@ -159,7 +159,8 @@ export const pathRules: readonly RuleSpec[] = [
     id: "lanes.config",
     effect: "ask",
     subagentEffect: "deny",
-    fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"] },
+    // a link to one of them is a way to write it later, by a name no rule knows
+    fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["claude-config"] },
     why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
     instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
   },
@@ -177,7 +178,7 @@ export const pathRules: readonly RuleSpec[] = [
     // same files without showing the change, and that is how a guard gets switched off
     id: "lanes.config-shell",
     effect: "deny",
-    fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"], shell: true },
+    fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["claude-config"], shell: true },
     why: "a shell command changes Claude Code settings or lanes' policy, hooks or state without showing the change",
     instead: "use the `lanes` commands for state, and the Edit tool (which shows the change) or ask the user for settings and policy",
   },
@@ -196,7 +197,7 @@ export const pathRules: readonly RuleSpec[] = [
     instead: "ask the user to uninstall lanes",
   },
   {
-    // the human override (src/hooks/override.ts): only the hooks write offers and grants, from the human's prompt
+    // the human override (src/hooks/state/override.ts): only the hooks write offers and grants, from the human's prompt
     id: "lanes.override",
     effect: "deny",
     paths: {

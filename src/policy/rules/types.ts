@@ -35,7 +35,7 @@ export type RuleSpec = RuleBase &
     | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
     | {
         readonly fileEffect: {
-          readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+          readonly access: readonly ("write" | "delete" | "chmod" | "chown" | "link" | "hardlink")[];
           readonly targets: readonly PathClass[];
           /** `true`: only recursive effects count; `false`: only non-recursive ones. */
           readonly recursive?: boolean;
