@@ -278,6 +278,15 @@ const PHYSICAL = new WeakMap<FileFact, string>();
 /** Facts of a link's own name: the name is replaced, not followed. */
 const LINK_NAMES = new WeakSet<FileFact>();
 
+/** A copy of a fact with `patch`, keeping what the side tables say of it (its physical path, whether it names a link). */
+function refined(fact: FileFact, patch: Partial<FileFact>): FileFact {
+  const out: FileFact = { ...fact, ...patch };
+  const physical = PHYSICAL.get(fact);
+  if (physical !== undefined) PHYSICAL.set(out, physical);
+  if (LINK_NAMES.has(fact)) LINK_NAMES.add(out);
+  return out;
+}
+
 /** A path as messages show it: project-relative inside the project, `~/...` in the home, else absolute. */
 function shown(path: string, ctx: PathContext): string {
   const ci = ctx.caseInsensitive;
@@ -550,7 +559,7 @@ function withShellText(fact: FileFact, written: ShellAnalysis["written"]): FileF
   if (fact.access !== "write" || fact.path === undefined || written.length === 0) return fact;
   const write = written.find((w) => w.command === fact.command && w.path === fact.path);
   if (write?.text === undefined) return fact;
-  return { ...fact, text: write.append ? { added: [write.text] } : { after: write.text } };
+  return refined(fact, { text: write.append ? { added: [write.text] } : { after: write.text } });
 }
 
 /** The text a file tool's call leaves in the file, from its input and the file's text on disk. */
@@ -732,7 +741,7 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
       fact.path !== undefined && CONTENT_CLASSES.some((c) => fact.classes.has(c))
         ? toolText(spec?.text, input, fact.path, options.disk)
         : undefined;
-    files.push(text === undefined ? fact : { ...fact, text });
+    files.push(text === undefined ? fact : refined(fact, { text }));
   }
 
   const spawn = spec?.spawns === undefined ? undefined : (str(input[spec.spawns]) ?? "general-purpose");

@@ -762,8 +762,10 @@ export function candidateRules(
   const classes = new Set<string>();
   let everyPath = false;
   for (const file of facts.files) {
-    // globbed names and trees read whole meet path rules beyond their literal path (`matchPathRule`)
-    if (file.glob || (file.recursive && file.access === "read")) everyPath = true;
+    // globbed names, trees read whole and links (to a tree holding a secret) meet path rules beyond
+    // their literal path (`matchPathRule`, `treeHoldsSecret`)
+    if (file.glob || (file.recursive && file.access === "read") || file.access === "link" || file.access === "hardlink")
+      everyPath = true;
     if (file.path !== undefined) paths.push(file.path, file.path.toLowerCase());
     for (const c of file.classes) classes.add(c);
   }
