@@ -7,7 +7,7 @@
  * the shell string git would run, so what it does is judged too.
  */
 import { posix } from "node:path";
-import { gitProgramKey, runsNothing, type GitProgramKey } from "../../host/git-programs.ts";
+import { GIT_PROGRAM_VARIABLES, gitProgramKey, runsNothing, type GitProgramKey } from "../../host/git-programs.ts";
 import { detailedView } from "../detailed-view.ts";
 import {
   HARMLESS_CREDENTIAL_HELPERS,
@@ -112,7 +112,7 @@ function variable(inv: Invocation, name: string): { value: string | undefined } 
   return { value: binding?.value };
 }
 
-/** Configuration given to this git command through variables (`GIT_CONFIG_COUNT`, `GIT_CONFIG_PARAMETERS`). */
+/** Configuration given to this git command through variables (`GIT_CONFIG_COUNT`, `GIT_CONFIG_PARAMETERS`, `GIT_PAGER`, ...). */
 export function configFromEnvironment(inv: Invocation): [string, string | undefined][] {
   const out: [string, string | undefined][] = [];
   const count = variable(inv, "GIT_CONFIG_COUNT");
@@ -125,6 +125,11 @@ export function configFromEnvironment(inv: Invocation): [string, string | undefi
       if (key === undefined) continue;
       out.push([key.value ?? "*", variable(inv, `GIT_CONFIG_VALUE_${i}`)?.value]);
     }
+  }
+  // `GIT_PAGER=...`, `GIT_SSH_COMMAND=...`: kept by the variable's name, judged by the key it stands for
+  for (const name of GIT_PROGRAM_VARIABLES.keys()) {
+    const given = variable(inv, name);
+    if (given !== undefined) out.push([name, given.value]);
   }
   const parameters = variable(inv, "GIT_CONFIG_PARAMETERS");
   if (parameters !== undefined)
@@ -219,9 +224,11 @@ export function gitProgramConfig(
     if (value !== undefined && runsNothing(entry, value)) continue;
     const harmless = value !== undefined && entry.key !== "*" && harmlessGitValue(entry, value);
     w.addDeferred({ command: host, kind, key, value, harmless });
-    // what the value runs is judged too, harmless or not (`core.sshCommand='ssh -i k'` runs ssh)
+    // what the value runs is judged too, harmless or not (`core.sshCommand='ssh -i k'` runs ssh); a
+    // variable's command is walked where the program's environment is (tables/embedded.ts)
     if (value === undefined || !(entry.kind === "command" || entry.kind === "bang" || entry.kind === "helper"))
       continue;
+    if (GIT_PROGRAM_VARIABLES.has(key)) continue;
     const code = entry.kind === "command" ? value : value.startsWith("!") ? value.slice(1) : undefined;
     if (code === undefined || code.trim() === "") continue;
     shellString(w, {
