@@ -84,6 +84,18 @@ function clientRunByPath(w: Walk, inv: Invocation): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a script path is Claude Code's: a launcher in its files, its binary's name wherever it is
+ * (`node node_modules/.bin/claude`), or a link into its files on disk.
+ */
+function isClaudeScript(w: Walk, value: string, ctx: Invocation["ctx"]): boolean {
+  const base = posix.basename(value);
+  if (base === "claude" || (claudePath(value) && CLAUDE_NAMES.includes(base))) return true;
+  const abs = absolute(value, ctx);
+  const real = abs === undefined ? undefined : w.disk.realpath(abs);
+  return real !== undefined && real !== abs && claudePath(real) && CLAUDE_NAMES.includes(posix.basename(real));
+}
+
 /** The script word of `node <script>` when it is Claude Code's (`node node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs`). */
 function claudeScript(w: Walk, inv: Invocation): number | undefined {
   const read = readInterpreter(
@@ -94,10 +106,7 @@ function claudeScript(w: Walk, inv: Invocation): number | undefined {
   const script = inv.words[read.input.index + 1];
   if (script === undefined) return undefined;
   const value = script.word.value;
-  const named =
-    value !== undefined
-      ? claudePath(value) && CLAUDE_NAMES.includes(posix.basename(value))
-      : clientOfWord(w, script) === "claude";
+  const named = value !== undefined ? isClaudeScript(w, value, inv.ctx) : clientOfWord(w, script) === "claude";
   return named ? read.input.index + 2 : undefined;
 }
 
