@@ -498,13 +498,20 @@ export function guardedPaths(ctx: Pick<PathContext, "projectDir" | "home" | "cla
       `${project}/lanes.test.yaml`,
       `${user}/settings.json`,
       `${user}/lanes.yaml`,
-      ...(ctx.claudeConfigDir === undefined ? [] : [ctx.claudeConfigDir, `${ctx.claudeConfigDir}/settings.json`]),
+      // the client's own state: MCP servers it starts in every later session, folder trust
+      `${ctx.home}/.claude.json`,
+      ...(ctx.claudeConfigDir === undefined
+        ? []
+        : [ctx.claudeConfigDir, `${ctx.claudeConfigDir}/settings.json`, `${ctx.claudeConfigDir}/.claude.json`]),
     ],
     dirs: [
       `${project}/lanes`,
       `${project}/state`,
       `${project}/agents`,
       `${project}/skills`,
+      // installed plugins: their hooks and MCP servers run in every later session
+      `${user}/plugins`,
+      ...(ctx.claudeConfigDir === undefined ? [] : [`${ctx.claudeConfigDir}/plugins`]),
       "/etc/claude-code",
       "/Library/Application Support/ClaudeCode",
     ],
