@@ -10,10 +10,16 @@
  *    without those variables and `node -e 0` with this environment's. The lane checks' cost is the
  *    ratio of a subagent call (definition lookup, owned paths, MUST NOT rules, agent tree) to the
  *    same call from the main session.
- * 2. Decision time in-process: `evaluate` over every command of the test corpus, p50 and p99.
+ * 2. Decision time in-process: `evaluate` over every command of the test corpus, p50 and p99; and
+ *    for commands that run code on disk (`make all` with a 300-line Makefile, `bash` of a 200-line
+ *    script, read through the real disk view as the hook reads them).
  * 3. Runtime: progress-file update latency (locked read-modify-write), p50 and p99.
+ * 4. Snapshots (issue 25): in a repository of 5,000 committed files with 20 changed (10 edited, 10
+ *    untracked), the PreToolUse hook on `rm -rf src` (keeps a snapshot) and on `ls src` (keeps none),
+ *    interleaved with `node -e 0`.
  *
- * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--baseline DIR` (another
+ * Options: `--runs N` (default 41), `--json` (one JSON object on stdout), `--snapshots` (section 4
+ * only), `--baseline DIR` (another
  * lanes build, a checkout or its `dist/`, installed into its own project and timed in the same
  * like-for-like rounds: a regression shows as its rows beside this build's).
  */
@@ -27,13 +33,16 @@ import { parse as parseYaml } from "yaml";
 import { compilePathGlob } from "../src/globs/compile.ts";
 import { loadPolicy } from "../src/config/load.ts";
 import { evaluate } from "../src/policy/evaluate.ts";
+import { realDisk } from "../src/host/disk.ts";
 import { HOOK_CLEARED_VARIABLES } from "../src/install/wiring.ts";
+import { benchMakefile, benchScript } from "./bench-files.ts";
 import { benchProgressUpdates } from "./bench-runtime.ts";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1] ?? 41) || 41;
 const asJson = args.includes("--json");
+const onlySnapshots = args.includes("--snapshots");
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -65,6 +74,10 @@ function makeProject(cli = join(ROOT, "dist", "cli.mjs")): BenchProject {
   const project = join(dir, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, "src", "server"), { recursive: true });
+  // the code on disk the `make` and `bash` rows run
+  mkdirSync(join(project, "scripts"), { recursive: true });
+  writeFileSync(join(project, "Makefile"), benchMakefile(300));
+  writeFileSync(join(project, "scripts", "build.sh"), benchScript(200));
   const init = spawnSync(process.execPath, [cli, "init", project], {
     env: { ...process.env, HOME: home },
     encoding: "utf8",
@@ -104,6 +117,47 @@ function hookInput(project: string, tool: string, toolInput: Record<string, unkn
 }
 
 /**
+ * About 1 KB of everyday Python, as an agent runs it with `python3 -c`: imports, a helper function,
+ * a loop over a listing, path joins, a subprocess and a file write (no objection).
+ */
+const PYTHON_1KB = [
+  "import os, shutil, subprocess",
+  "from pathlib import Path",
+  "",
+  'HOME = os.path.expanduser("~")',
+  'TARGETS = ["build", "dist", ".cache"]',
+  "",
+  "def clean(root, names):",
+  "    for name in names:",
+  "        p = os.path.join(root, name)",
+  "        if os.path.isdir(p):",
+  "            shutil.rmtree(p, ignore_errors=True)",
+  "        elif os.path.exists(p):",
+  "            os.remove(p)",
+  "",
+  "def run(cmd):",
+  '    print("+", " ".join(cmd))',
+  "    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout",
+  "",
+  'for entry in os.listdir("."):',
+  '    if entry.endswith(".pyc"):',
+  "        os.unlink(entry)",
+  "",
+  'clean(".", TARGETS)',
+  'out = run(["git", "status", "--short"])',
+  'with open("status.txt", "w") as f:',
+  "    f.write(out)",
+  'data = {k: v for k, v in os.environ.items() if k.startswith("APP_")}',
+  'print(f"cleaned {len(TARGETS)} targets in {os.getcwd()} for {HOME}", len(data))',
+  'Path("logs").mkdir(exist_ok=True)',
+  'Path("logs/last.txt").write_text("ok\\n")',
+  'print(sorted(p.name for p in Path("src").glob("*.py"))[:5])',
+  'shutil.copy("config.example.toml", "config.local.toml")',
+  'print("done", Path.cwd().name)',
+  "",
+].join("\n");
+
+/**
  * Cold start. `asInstalled`: each hook with the environment its installed command gives it (the
  * variables of `HOOK_CLEARED_VARIABLES` emptied), `node -e 0` with this process's. Otherwise like for
  * like: both without those variables, so the ratio is the hooks' own cost over a bare Node start; a
@@ -128,6 +182,12 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
       // paths to resolve on disk (issue 22): each judged by its name and where it leads
       "pre-tool-use Bash `cp src/server/app.ts build/ && cat README.md`": () =>
         call(pre, hookInput(p.dir, "Bash", { command: "cp src/server/app.ts build/ && cat README.md" })),
+      "pre-tool-use Bash `make all` (300-line Makefile)": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "make all" })),
+      "pre-tool-use Bash `bash scripts/build.sh` (200 lines)": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "bash scripts/build.sh" })),
+      "pre-tool-use Bash 1 KB of Python in `python3 -c` (main)": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: `python3 -c '${PYTHON_1KB}'` })),
       "pre-tool-use Write (main)": () => call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" })),
       "pre-tool-use Write (backend subagent, in lane)": () =>
         call(pre, hookInput(p.dir, "Write", { file_path: app, content: "x" }, "backend")),
@@ -220,20 +280,106 @@ function decisionTime(project: string, home: string) {
     evaluate({ tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined }, context);
   for (const c of commands) judge(c); // warm-up
   const times: number[] = [];
+  // commands that hand code to an interpreter lanes parses (python, node, deno, bun), apart
+  const coded = (c: string): boolean => ["python", "node ", "node\t", "deno ", "bun "].some((w) => c.includes(w));
+  const codeTimes: number[] = [];
   for (let round = 0; round < 5; round++) {
     for (const c of commands) {
       const start = performance.now();
       judge(c);
-      times.push(performance.now() - start);
+      const took = performance.now() - start;
+      times.push(took);
+      if (coded(c)) codeTimes.push(took);
     }
   }
+  const stats = (xs: number[]) => ({
+    p50Ms: +percentile(xs, 50).toFixed(3),
+    p99Ms: +percentile(xs, 99).toFixed(3),
+    maxMs: +Math.max(...xs).toFixed(3),
+  });
+  const onDisk = (command: string) => {
+    const judgeOnDisk = () =>
+      evaluate(
+        { tool: "Bash", input: { command }, cwd: project, projectDir: project, home, agent: undefined },
+        { ...context, disk: realDisk() },
+      );
+    for (let i = 0; i < 20; i++) judgeOnDisk();
+    const xs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const start = performance.now();
+      judgeOnDisk();
+      xs.push(performance.now() - start);
+    }
+    return stats(xs);
+  };
   return {
     commands: commands.length,
     evaluations: times.length,
-    p50Ms: +percentile(times, 50).toFixed(3),
-    p99Ms: +percentile(times, 99).toFixed(3),
-    maxMs: +Math.max(...times).toFixed(3),
+    ...stats(times),
+    interpreterCode: { commands: commands.filter(coded).length, ...stats(codeTimes) },
+    make300: onDisk("make all"),
+    script200: onDisk("bash scripts/build.sh"),
   };
+}
+
+/** Section 4: the cost of a call that keeps a snapshot and of one that does not, in a repository of 5,000 files. */
+function snapshotCost() {
+  const p = makeProject();
+  const git = (...a: string[]) => {
+    const r = spawnSync("git", a, { cwd: p.dir, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${a.join(" ")}: ${r.stderr}`);
+  };
+  try {
+    git("init", "-q");
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(join(p.dir, "src", `mod${d}`), { recursive: true });
+      for (let f = 0; f < 50; f++)
+        writeFileSync(join(p.dir, "src", `mod${d}`, `file${f}.ts`), `export const v${d}_${f} = ${d * f};\n`.repeat(20));
+    }
+    git("add", "-A");
+    git("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "base");
+    for (let i = 0; i < 10; i++) {
+      writeFileSync(join(p.dir, "src", `mod${i * 7}`, "file3.ts"), `// edited ${i}\n`);
+      writeFileSync(join(p.dir, "src", `mod${i * 9}`, `new${i}.ts`), `// untracked ${i}\n`.repeat(50));
+    }
+    const env = { ...process.env, HOME: p.home, CLAUDE_PROJECT_DIR: p.dir };
+    const pre = join(p.dir, ".claude", "lanes", "dist", "pre-tool-use.cjs");
+    const series: Record<string, () => number> = {
+      "node -e 0": () => timeNode(["-e", "0"], "", process.env),
+      "pre-tool-use Bash `rm -rf src` (keeps a snapshot)": () =>
+        timeNode([pre], hookInput(p.dir, "Bash", { command: "rm -rf src" }), env),
+      "pre-tool-use Bash `ls src` (keeps none)": () =>
+        timeNode([pre], hookInput(p.dir, "Bash", { command: "ls src" }), env),
+    };
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(series).map((k) => [k, []]));
+    for (let i = 0; i < 3; i++) for (const run of Object.values(series)) run();
+    const names = Object.keys(series);
+    for (let i = 0; i < runs; i++)
+      for (const name of i % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(series[name]!());
+    const base = median(samples["node -e 0"]!);
+    return Object.entries(samples).map(([name, xs]) => ({
+      name,
+      medianMs: +median(xs).toFixed(1),
+      ratio: +(median(xs) / base).toFixed(3),
+      overMs: +(median(xs) - base).toFixed(1),
+    }));
+  } finally {
+    rmSync(join(p.dir, ".."), { recursive: true, force: true });
+  }
+}
+
+const snapshotRow = (r: { name: string; medianMs: number; ratio: number; overMs: number }) =>
+  `  ${r.name.padEnd(58)} ${r.medianMs.toFixed(1).padStart(7)} ms  ${r.ratio.toFixed(2)}x node -e 0` +
+  (r.name === "node -e 0" ? "\n" : `  (${r.overMs < 0 ? "-" : "+"}${Math.abs(r.overMs).toFixed(1)} ms)\n`);
+
+if (onlySnapshots) {
+  const rows = snapshotCost();
+  if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, snapshots: rows })}\n`);
+  else {
+    process.stdout.write(`lanes bench (${process.version}, ${runs} rounds): snapshots, 5,000 files, 20 changed\n`);
+    for (const r of rows) process.stdout.write(snapshotRow(r));
+  }
+  process.exit(0);
 }
 
 const project = makeProject();
@@ -245,7 +391,8 @@ try {
   const installed = coldStart(project, true);
   const decisions = decisionTime(project.dir, project.home);
   const runtime = benchProgressUpdates(200);
-  const report = { node: process.version, cold, installed: { cleared, ...installed }, decisions, runtime };
+  const snapshots = snapshotCost();
+  const report = { node: process.version, cold, installed: { cleared, ...installed }, decisions, runtime, snapshots };
   if (asJson) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
@@ -268,9 +415,19 @@ try {
     for (const r of installed.rows) process.stdout.write(row(r));
     process.stdout.write("\n");
     process.stdout.write(
-      `decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n`,
+      `decision time in-process over ${decisions.commands} corpus commands x5: p50 ${decisions.p50Ms} ms, p99 ${decisions.p99Ms} ms, max ${decisions.maxMs} ms\n` +
+        `  of which ${decisions.interpreterCode.commands} with interpreter code: p50 ${decisions.interpreterCode.p50Ms} ms, p99 ${decisions.interpreterCode.p99Ms} ms, max ${decisions.interpreterCode.maxMs} ms\n`,
     );
+    for (const [name, t] of [
+      ["`make all`, 300-line Makefile", decisions.make300],
+      ["`bash scripts/build.sh`, 200 lines", decisions.script200],
+    ] as const)
+      process.stdout.write(
+        `decision time in-process, ${name} read from disk x200: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, max ${t.maxMs} ms\n`,
+      );
     process.stdout.write(`progress update latency: ${JSON.stringify(runtime)}\n`);
+    process.stdout.write("\nsnapshots in a repository of 5,000 files, 20 changed (median wall time):\n");
+    for (const r of snapshots) process.stdout.write(snapshotRow(r));
   }
 } finally {
   for (const p of [project, baseline]) if (p !== undefined) rmSync(join(p.dir, ".."), { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/probe.ts <file.yaml|file.txt> [...]`: how the built-in policy judges a set of
  * commands written apart from the corpus, as rates. A `.yaml` file holds `cases` like
- * test/cases/*.yaml (only `command`, `decision`, `files` and `links` are read); a `.txt` file holds one command per
+ * test/cases/*.yaml (only `command` or `tool` and `input`, `decision`, `files` and `links` are read); a `.txt` file holds one command per
  * line, `#` comments, and a line `== deny` or `== none` sets the expectation of the lines below it.
  * Prints each miss (expected, got, rule ids, command) and the share of destructive commands denied
  * and of everyday commands with no objection. Context as the corpus (test/cases/README.md).
@@ -14,6 +14,8 @@ import { judge, testPolicy } from "../test/helpers/guard.ts";
 
 interface Probe {
   readonly command: string;
+  /** A tool call of a `.yaml` case (`Write` with its input) instead of a Bash command. */
+  readonly tool?: { readonly name: string; readonly input: Record<string, unknown> } | undefined;
   readonly decision: string;
   readonly file: string;
   /** The disk of a `.yaml` case with `files:` or `links:`. */
@@ -27,7 +29,17 @@ function read(file: string): Probe[] {
     return (data.cases ?? []).flatMap((c) =>
       typeof c.command === "string"
         ? [{ command: c.command, decision: c.decision ?? "none", file, disk: caseDisk(c) }]
-        : [],
+        : typeof c.tool === "string" && c.input !== undefined
+          ? [
+              {
+                command: `${c.tool} ${JSON.stringify(c.input)}`,
+                tool: { name: c.tool, input: c.input },
+                decision: c.decision ?? "none",
+                file,
+                disk: caseDisk(c),
+              },
+            ]
+          : [],
     );
   }
   let expected = "none";
@@ -50,7 +62,10 @@ const policy = testPolicy([
 const probes = process.argv.slice(2).flatMap(read);
 const tally = { deny: { total: 0, denied: 0, asked: 0 }, none: { total: 0, quiet: 0, asked: 0 } };
 for (const p of probes) {
-  const e = judge(policy, p.command, p.disk === undefined ? {} : { disk: p.disk });
+  const e = judge(policy, p.command, {
+    ...(p.disk !== undefined && { disk: p.disk }),
+    ...(p.tool !== undefined && { tool: p.tool.name, input: p.tool.input }),
+  });
   const got = e.decision?.effect ?? "none";
   const ids = e.decision?.ruleIds.join(",") ?? "";
   if (p.decision === "deny") {

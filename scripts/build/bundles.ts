@@ -1,6 +1,7 @@
 /**
  * The bundles of `dist/`: one self-contained bundle per hook entry of the event table and the CLI,
- * the lazily loaded shell, glob and compiler bundles, the loaders of the hot hooks, and the
+ * the lazily loaded shell, runner-file reader, YAML, interpreter code, parser, glob and compiler bundles,
+ * the loaders of the hot hooks, and the
  * default compiled policy of the pack.
  */
 import { createHash } from "node:crypto";
@@ -14,7 +15,7 @@ import { BUNDLES, bundleSource, HOT_BUNDLES, type Bundle } from "../../src/host/
 import type { LoaderConfig } from "../../src/hooks/lazy/hook-loader.ts";
 import { BUILTIN_AGENT_TYPES } from "../../src/policy/lanes.ts";
 import { serializeCompiledPolicy } from "../../src/policy/compiled.ts";
-import { forbiddenInputs, hotPathViolations, nonAscii } from "./hot-path.ts";
+import { CODE_ONLY, FORMATS_ONLY, forbiddenInputs, hotPathViolations, nonAscii } from "./hot-path.ts";
 import { ROOT } from "./root.ts";
 import { dataTables, TableStore } from "./tables.ts";
 
@@ -56,6 +57,77 @@ const lazyShell: Plugin = {
         ? { path: join(ROOT, "src", "hooks", "lazy", "compiler-proxy.ts") }
         : undefined,
     );
+  },
+};
+
+/**
+ * In the shell bundle of the hot hooks, the YAML reader of Taskfiles goes to its lazy proxy
+ * (src/hooks/lazy/yaml-proxy.ts): the `yaml` package is a bundle of its own, loaded by a `task` call.
+ */
+const lazyYaml: Plugin = {
+  name: "lanes-lazy-yaml",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "formats", "yaml.ts");
+    b.onResolve({ filter: /yaml\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target
+        ? { path: join(ROOT, "src", "hooks", "lazy", "yaml-proxy.ts") }
+        : undefined,
+    );
+  },
+};
+
+/** The parsers are loaded lazily by the code bundle, each on the first code of its language. */
+const PARSERS = ["python", "javascript"] as const;
+
+/**
+ * In the shell bundle, imports of the interpreter code analysis (src/shell/code/index.ts, from
+ * outside that folder) go to its lazy proxy (src/hooks/lazy/code-proxy.ts).
+ */
+const lazyCode: Plugin = {
+  name: "lanes-lazy-code",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "code", "index.ts");
+    const folder = join(ROOT, "src", "shell", "code");
+    b.onResolve({ filter: /code\/index\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target && !args.importer.startsWith(folder)
+        ? { path: join(ROOT, "src", "hooks", "lazy", "code-proxy.ts") }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * In the shell bundle of the hot hooks, the readers of Makefiles, justfiles, Taskfiles, Rakefiles
+ * and mise tasks go to their lazy proxy (src/hooks/lazy/formats-proxy.ts): a bundle of their own,
+ * loaded by a call that runs or stores such a file.
+ */
+const lazyFormats: Plugin = {
+  name: "lanes-lazy-formats",
+  setup(b) {
+    const target = join(ROOT, "src", "shell", "formats", "index.ts");
+    b.onResolve({ filter: /index\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === target
+        ? { path: join(ROOT, "src", "hooks", "lazy", "formats-proxy.ts") }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * In the code bundle, imports of a parser (src/shell/code/python.ts, javascript.ts) go to its lazy
+ * proxy (src/hooks/lazy/python-proxy.ts, javascript-proxy.ts).
+ */
+const lazyParsers: Plugin = {
+  name: "lanes-lazy-parsers",
+  setup(b) {
+    for (const language of PARSERS) {
+      const target = join(ROOT, "src", "shell", "code", `${language}.ts`);
+      b.onResolve({ filter: new RegExp(`${language}\\.ts$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === target
+          ? { path: join(ROOT, "src", "hooks", "lazy", `${language}-proxy.ts`) }
+          : undefined,
+      );
+    }
   },
 };
 
@@ -146,10 +218,59 @@ export async function buildAll(outDir: string): Promise<string[]> {
     format: "cjs",
     ...IMPL_WRAPPER,
     inject: [join(ROOT, "scripts", "shims", "text-decoder.ts")],
-    plugins: [dataTables(tables)],
+    plugins: [lazyCode, dataTables(tables), lazyYaml, lazyFormats],
   });
   writeFileSync(join(outDir, "shell.tables"), tables.contents());
-  problems.push(...nonAscii(join(outDir, "shell.impl.cjs")), ...forbiddenInputs("shell", shell.metafile));
+  problems.push(
+    ...nonAscii(join(outDir, "shell.impl.cjs")),
+    ...forbiddenInputs("shell", shell.metafile, [...CODE_ONLY, ...FORMATS_ONLY]),
+  );
+  // the YAML reader of Taskfiles, loaded by the shell bundle on a `task` call (src/hooks/lazy/yaml-proxy.ts)
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "formats", "yaml.ts")],
+    outfile: join(outDir, "yaml.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+  });
+  problems.push(...nonAscii(join(outDir, "yaml.impl.cjs")));
+  // the readers of runner files, loaded by the shell bundle when a call runs or stores one (src/hooks/lazy/formats-proxy.ts)
+  const formats = await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "formats", "index.ts")],
+    outfile: join(outDir, "formats.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+    plugins: [lazyCode, lazyYaml],
+  });
+  problems.push(
+    ...nonAscii(join(outDir, "formats.impl.cjs")),
+    ...forbiddenInputs("formats", formats.metafile, CODE_ONLY),
+  );
+  // the interpreter code analysis, loaded by the shell bundle on the first call with interpreter code
+  const code = await build({
+    ...common,
+    entryPoints: [join(ROOT, "src", "shell", "code", "index.ts")],
+    outfile: join(outDir, "code.impl.cjs"),
+    format: "cjs",
+    ...IMPL_WRAPPER,
+    plugins: [lazyParsers, dataTables()],
+  });
+  problems.push(
+    ...nonAscii(join(outDir, "code.impl.cjs")),
+    ...forbiddenInputs("code", code.metafile, ["node_modules/@lezer/", ...FORMATS_ONLY]),
+  );
+  // each language's parser, loaded by the code bundle on the first code of that language
+  for (const language of PARSERS) {
+    const parser = await build({
+      ...common,
+      entryPoints: [join(ROOT, "src", "shell", "code", `${language}.ts`)],
+      outfile: join(outDir, `${language}.impl.cjs`),
+      format: "cjs",
+      ...IMPL_WRAPPER,
+    });
+    problems.push(...nonAscii(join(outDir, `${language}.impl.cjs`)), ...forbiddenInputs(language, parser.metafile));
+  }
   const globs = await build({
     ...common,
     entryPoints: [join(ROOT, "src", "globs", "compile.ts")],
@@ -191,6 +312,10 @@ export async function buildAll(outDir: string): Promise<string[]> {
         [name]: bundleId(join(outDir, file)),
         shell: bundleId(join(outDir, "shell.impl.cjs")),
         globs: bundleId(join(outDir, "globs.impl.cjs")),
+        yaml: bundleId(join(outDir, "yaml.impl.cjs")),
+        formats: bundleId(join(outDir, "formats.impl.cjs")),
+        code: bundleId(join(outDir, "code.impl.cjs")),
+        ...Object.fromEntries(PARSERS.map((l) => [l, bundleId(join(outDir, `${l}.impl.cjs`))])),
       };
       writeFileSync(join(outDir, `${name}.cjs`), loaderSource({ name, ids, maxProfiles: MAX_PROFILES }, loader));
     }

@@ -16,12 +16,26 @@ export const FORBIDDEN_ON_HOT_PATH = [
   "src/config/load.ts",
   "src/config/compile.ts",
 ];
-/** The shell analysis (Bash calls only) and glob compilation are loaded lazily; a hot bundle must not contain them. */
+/**
+ * The readers of runner files (Makefiles, justfiles, Taskfiles, Rakefiles, mise tasks) are loaded
+ * lazily by the shell bundle (src/hooks/lazy/formats-proxy.ts, yaml-proxy.ts); neither it nor a hot
+ * bundle contains them.
+ */
+export const FORMATS_ONLY = [
+  "src/shell/formats/makefile.ts",
+  "src/shell/formats/justfile.ts",
+  "src/shell/formats/taskfile.ts",
+];
+/** The interpreter code analysis is loaded lazily by the shell bundle; neither it nor a hot bundle contains it. */
+export const CODE_ONLY = ["node_modules/@lezer/", "src/shell/code/interpret.ts", "src/shell/code/tokens.ts"];
+/** The shell analysis (Bash calls only), glob compilation, YAML and interpreter code are loaded lazily; a hot bundle must not contain them. */
 const LAZY_ON_HOT_PATH = [
+  "src/shell/formats/yaml.ts",
   "node_modules/unbash/",
   "src/shell/analyze.ts",
   "node_modules/picomatch/",
   "src/globs/compile.ts",
+  ...CODE_ONLY,
 ];
 
 /**
@@ -31,10 +45,10 @@ const LAZY_ON_HOT_PATH = [
  */
 const LAZY_BUILTINS = ["node:crypto", "crypto", "node:os", "os"];
 
-/** Inputs of a lazily loaded bundle that no bundle of the hooks may hold. */
-export const forbiddenInputs = (name: string, metafile: Metafile): string[] =>
+/** Inputs of a lazily loaded bundle that no bundle of the hooks may hold (and `also`, that this one may not). */
+export const forbiddenInputs = (name: string, metafile: Metafile, also: readonly string[] = []): string[] =>
   Object.keys(metafile.inputs)
-    .filter((i) => FORBIDDEN_ON_HOT_PATH.some((f) => i.includes(f)))
+    .filter((i) => [...FORBIDDEN_ON_HOT_PATH, ...also].some((f) => i.includes(f)))
     .map((i) => `${name}: imports \`${i}\``);
 
 /** What a hot bundle imports that it must not. */

@@ -139,7 +139,38 @@ function mergeOptions(layers: readonly PolicyLayerInput[], caseInsensitiveDefaul
     analysisBudgetMs: pick("analysis_budget_ms") ?? DEFAULT_OPTIONS.analysisBudgetMs,
     auditMaxBytes: pick("audit_max_bytes") ?? DEFAULT_OPTIONS.auditMaxBytes,
     escalateAfter: pick("escalate_after") ?? DEFAULT_OPTIONS.escalateAfter,
+    // host lists add up over the layers: each one trusts more hosts
+    uploadHosts: [...new Set(layers.flatMap((l) => l.file?.options?.upload_hosts ?? []))],
+    tokenHosts: mergeHosts(layers.map((l) => l.file?.options?.token_hosts ?? {})),
   };
+}
+
+/** Host tables by variable name, merged: every table's hosts for a name, in order, once each. */
+function mergeHosts(tables: readonly Readonly<Record<string, readonly string[]>>[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const table of tables)
+    for (const [name, hosts] of Object.entries(table)) out[name] = [...new Set([...(out[name] ?? []), ...hosts])];
+  return out;
+}
+
+/**
+ * A built-in send rule with the policy's hosts: uploads to `upload_hosts` are trusted, and the
+ * token table gains `token_hosts` (names lowercased, as the matcher compares them).
+ */
+function withPolicyHosts(match: CompiledMatch, options: CompiledOptions): CompiledMatch {
+  if (match.kind !== "send") return match;
+  if (match.uploads === true && options.uploadHosts.length > 0)
+    return { ...match, trusted: [...(match.trusted ?? []), ...options.uploadHosts.map((h) => h.toLowerCase())] };
+  if (match.tokens !== undefined && Object.keys(options.tokenHosts).length > 0) {
+    const extra = Object.fromEntries(
+      Object.entries(options.tokenHosts).map(([name, hosts]) => [
+        name.toLowerCase(),
+        hosts.map((h) => h.toLowerCase()),
+      ]),
+    );
+    return { ...match, tokens: mergeHosts([match.tokens, extra]) };
+  }
+  return match;
 }
 
 const rank = (layer: Layer): number => LAYERS.indexOf(layer);
@@ -265,7 +296,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
         why: spec.why,
         instead: spec.instead,
         source,
-        match: compileMatch(spec, glob),
+        match: layer === "builtin" ? withPolicyHosts(compileMatch(spec, glob), options) : compileMatch(spec, glob),
       },
       rank: rank(layer),
     });

@@ -67,6 +67,18 @@ export const PolicyOptions = z
       .max(20)
       .optional()
       .describe("Consecutive denials of one agent before it is told to stop and report (default 3)."),
+    upload_hosts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "Hosts (`*` wildcards, e.g. `uploads.acme.dev`, `*.corp.example`) a local file may be uploaded to without asking (`curl -T`, `curl -F f=@x`, `scp`, `rsync`); this machine and its local names always may. The lists of every layer add up.",
+      ),
+    token_hosts: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe(
+        "Hosts (`*` wildcards) a token may be sent to, by variable name (`*` wildcards), beyond the built-in table of well-known tokens (`GITHUB_TOKEN` to GitHub, `OPENAI_API_KEY` to OpenAI...), e.g. {GITHUB_TOKEN: [github.acme.corp], ACME_API_KEY: [api.acme.dev]}; sent to any other host, such a token is exfiltration. The tables of every layer add up.",
+      ),
   })
   .describe("Options; a higher layer's value wins.");
 export type PolicyOptions = z.infer<typeof PolicyOptions>;

@@ -68,7 +68,26 @@ export interface ToolSpec {
   readonly mutating?: boolean;
   /** PostToolUse records the files the call created or modified. */
   readonly recordsChanges?: boolean;
+  /**
+   * How the call changes the file it writes, for code a file stores (a Makefile, a git hook): the
+   * field holding the new text (Write), the fields of one replacement (Edit), or the field holding
+   * a list of replacements (MultiEdit).
+   */
+  readonly stores?: StoreFields;
 }
+
+/** The input fields of a file tool's change (see {@link ToolSpec.stores}). */
+export type StoreFields =
+  { readonly content: string } | { readonly edit: EditFields } | { readonly edits: string; readonly each: EditFields };
+
+/** The fields of one replacement: the text replaced, its replacement, and whether every occurrence is. */
+export interface EditFields {
+  readonly old: string;
+  readonly new: string;
+  readonly all: string;
+}
+
+const EDIT: EditFields = { old: "old_string", new: "new_string", all: "replace_all" };
 
 // prettier-ignore
 /** Every tool lanes has something to say about. Tools not listed are judged by name only (`tools:` rules, lanes tool lists). */
@@ -78,10 +97,10 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "Glob", reads: ["path"], readsGlob: "pattern" },
   { name: "Grep", reads: ["path"], readsGlob: "glob" },
   { name: "LS", reads: ["path"] },
-  { name: "Write", writes: ["file_path"], text: { kind: "whole", field: "content" }, mutating: true, recordsChanges: true },
+  { name: "Write", writes: ["file_path"], text: { kind: "whole", field: "content" }, mutating: true, recordsChanges: true, stores: { content: "content" } },
   // an edit in place also reads: its result shows the lines around the change (a write-only secret stays unread)
-  { name: "Edit", reads: ["file_path"], writes: ["file_path"], text: { kind: "replace", old: "old_string", new: "new_string", all: "replace_all" }, ruleSyntax: "edit-paths", mutating: true, recordsChanges: true },
-  { name: "MultiEdit", reads: ["file_path"], writes: ["file_path"], text: { kind: "edits", field: "edits", old: "old_string", new: "new_string", all: "replace_all" }, mutating: true, recordsChanges: true },
+  { name: "Edit", reads: ["file_path"], writes: ["file_path"], text: { kind: "replace", old: "old_string", new: "new_string", all: "replace_all" }, ruleSyntax: "edit-paths", mutating: true, recordsChanges: true, stores: { edit: EDIT } },
+  { name: "MultiEdit", reads: ["file_path"], writes: ["file_path"], text: { kind: "edits", field: "edits", old: "old_string", new: "new_string", all: "replace_all" }, mutating: true, recordsChanges: true, stores: { edits: "edits", each: EDIT } },
   { name: "NotebookEdit", reads: ["notebook_path"], writes: ["notebook_path"], mutating: true, recordsChanges: true },
   { name: "Bash", command: "command", ruleSyntax: "command", mutating: true, recordsChanges: true },
   { name: "Agent", aliases: ["Task"], spawns: "subagent_type", ruleSyntax: "agent-type", mutating: true },

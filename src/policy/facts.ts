@@ -5,6 +5,7 @@
  */
 import {
   analyzeShell,
+  analyzeStored,
   argView,
   fileEffects,
   flagWrites,
@@ -30,19 +31,23 @@ import type {
 // the messages only: the analysis itself is loaded lazily in the hot bundles (src/hooks/shell-proxy.ts)
 import { UNREPRESENTABLE_MESSAGES } from "../shell/unrepresentable.ts";
 import type { DiskView } from "../host/disk-view.ts";
+import { storedKind } from "../shell/stored-kind.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { globBase, isWithin, normalizePath, relativeWithin } from "../host/paths.ts";
 import { pathResolver, type Resolver } from "./resolve.ts";
-import { toolSpec } from "../host/tools.ts";
+import { toolSpec, type EditFields, type ToolSpec } from "../host/tools.ts";
 import type { GuardRequest } from "./types.ts";
 
 /**
  * How a fact touches a file. `exec` runs it; `use` hands it to a program that consumes it without
- * showing it (`curl --key`, `ssh-add`); `link` makes a symbolic link to it, through which whoever
- * follows the link reads and writes it; `hardlink` makes it a second name (the same file).
+ * showing it (`curl --key`, `ssh-add`); `list` shows the names in a directory (`ls ~/.ssh`);
+ * `share` hands it to a program that may show or send it (`docker run --env-file .env x/tool`);
+ * `link` makes a symbolic link to it, through which whoever follows the link reads and writes it;
+ * `hardlink` makes it a second name (the same file).
  */
-export type Access = "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "link" | "hardlink";
+export type Access =
+  "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "list" | "share" | "link" | "hardlink";
 
 /** The accesses that change a file or what it is: what lanes, tasks and memory files judge as writes. */
 export const WRITE_ACCESS: ReadonlySet<Access> = new Set<Access>([
@@ -615,8 +620,83 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     home: ctx.home,
     cwd: ctx.cwd,
     repoRoot: ctx.projectDir,
+    ...(ctx.caseInsensitive && { caseInsensitive: true }),
     ...(options.disk !== undefined && { disk: options.disk }),
   });
+  return shellFacts(shell, options);
+}
+
+/** The text a file has after `edits` are applied to `text`, as the Edit tool applies them; `undefined` when one fails. */
+function applyEdits(
+  text: string | undefined,
+  edits: readonly Readonly<Record<string, unknown>>[],
+  fields: EditFields,
+): string | undefined {
+  let out = text;
+  for (const edit of edits) {
+    const from = edit[fields.old];
+    const to = edit[fields.new];
+    if (typeof from !== "string" || typeof to !== "string") return undefined;
+    // an empty `old_string` on a file that does not exist creates it
+    if (out === undefined) {
+      if (from !== "") return undefined;
+      out = to;
+      continue;
+    }
+    if (from === "" || !out.includes(from)) return undefined;
+    out = edit[fields.all] === true ? out.split(from).join(to) : out.replace(from, () => to);
+  }
+  return out;
+}
+
+/**
+ * The code a Write or Edit call stores in a file a tool runs later (a Makefile, package.json, a
+ * git hook), analysed as it will run: the Write's content, or the Edit's replacements applied to
+ * the file on disk. `undefined` for other files and calls.
+ */
+function storedFacts(
+  spec: ToolSpec | undefined,
+  input: Readonly<Record<string, unknown>>,
+  options: FactOptions,
+): ShellAnalysis | undefined {
+  const stores = spec?.stores;
+  const raw = stores === undefined ? undefined : str(input[spec?.writes?.[0] ?? ""]);
+  if (stores === undefined || raw === undefined || spec === undefined) return undefined;
+  const ctx = options.pathContext;
+  const path = normalizePath(raw, { cwd: ctx.cwd, home: ctx.home });
+  // most files hold no code a tool runs: nothing is read and the shell analysis is not loaded
+  if (storedKind(path) === undefined) return undefined;
+  const current = options.disk?.readText(path, 1 << 20);
+  const before = current === undefined || current.truncated ? undefined : current.text;
+  let text: string | undefined;
+  if ("content" in stores)
+    text = typeof input[stores.content] === "string" ? (input[stores.content] as string) : undefined;
+  else if ("edit" in stores) text = applyEdits(before, [input], stores.edit);
+  else {
+    const edits = input[stores.edits];
+    text = Array.isArray(edits)
+      ? applyEdits(
+          before,
+          edits.filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null),
+          stores.each,
+        )
+      : undefined;
+  }
+  if (text === undefined) return undefined;
+  return analyzeStored(
+    { tool: spec.name, path, text, before },
+    {
+      home: ctx.home,
+      cwd: ctx.cwd,
+      repoRoot: ctx.projectDir,
+      ...(options.disk !== undefined && { disk: options.disk }),
+    },
+  );
+}
+
+/** The facts of a shell analysis (a Bash command, or the code a file tool stores). */
+function shellFacts(shell: ShellAnalysis, options: FactOptions): Omit<Facts, "tool" | "spawn" | "skill" | "fetchHost"> {
+  const ctx = options.pathContext;
   // (`git rev-parse --show-toplevel` resolves to the project only while the analysed cwd is inside it)
   const commands: CommandFact[] = shell.commands.map((command) => {
     const argv = command.argv.map((w) => w.value ?? w.text);
@@ -655,23 +735,32 @@ function bashFacts(source: string, options: FactOptions): Omit<Facts, "tool" | "
     .map((fact) => withShellText(fact, shell.written));
   for (const call of shell.calls) {
     // links (`os.symlink`) are `linkEffects`'
-    if (call.access === "exec" || call.access === "symlink" || call.access === "hardlink") continue;
+    const access = call.access;
+    if (access === "exec" || access === "symlink" || access === "hardlink") continue;
     const cwd = shell.commands[call.command]?.cwd;
     const args = call.args.length === 0 ? [undefined] : call.args;
     // `writeFileSync`, `write_text`, `open(p, "w")` replace the content; `open(p, "a")` and `appendFile` do not
     const overwrite = call.overwrite === true;
-    for (const arg of args) {
+    args.forEach((arg, i) => {
+      const detail = call.details?.[i];
       files.push(
         fileFact(
           arg ?? "<dynamic>",
-          call.access,
+          access,
           "interpreter",
           call.command,
-          { recursive: call.recursive, overwrite, dynamic: arg === undefined, cwd },
+          {
+            recursive: call.recursive,
+            overwrite,
+            dynamic: arg === undefined,
+            cwd,
+            glob: detail?.glob === true,
+            filtered: detail?.filtered === true,
+          },
           ctx,
         ),
       );
-    }
+    });
   }
   // what write flags make programs write (`eslint --fix`), after the interpreters' calls
   files.push(...flagWrites(shell).map(fromEffect));
@@ -742,6 +831,19 @@ export function extractFacts(request: GuardRequest, options: FactOptions): Facts
         ? toolText(spec?.text, input, fact.path, options.disk)
         : undefined;
     files.push(text === undefined ? fact : refined(fact, { text }));
+  }
+  // code the call stores for a tool to run later is judged as that code
+  const stored = storedFacts(spec, input, options);
+  if (stored !== undefined) {
+    const facts = shellFacts(stored, options);
+    return {
+      ...base,
+      ...facts,
+      files: withExpansions([...files, ...facts.files], options),
+      spawn: undefined,
+      skill: undefined,
+      fetchHost: undefined,
+    };
   }
 
   const spawn = spec?.spawns === undefined ? undefined : (str(input[spec.spawns]) ?? "general-purpose");

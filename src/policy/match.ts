@@ -29,9 +29,17 @@ interface Hit {
 
 const hasAny = <T>(set: ReadonlySet<T>, items: readonly T[]): boolean => items.some((i) => set.has(i));
 
-function programMatches(program: string | undefined, names: readonly string[]): boolean {
+/**
+ * True when the program is one of `names` (`x*`: any name starting with `x`); `fold`: in any case,
+ * on a file system that ignores case (the analysis then records programs lowercased).
+ */
+function programMatches(program: string | undefined, names: readonly string[], fold = false): boolean {
   if (program === undefined) return false;
-  return names.some((name) => (name.endsWith("*") ? program.startsWith(name.slice(0, -1)) : program === name));
+  const p = fold ? program.toLowerCase() : program;
+  return names.some((given) => {
+    const name = fold ? given.toLowerCase() : given;
+    return name.endsWith("*") ? p.startsWith(name.slice(0, -1)) : p === name;
+  });
 }
 
 /** True when one of the option's values matches one of the wanted words (`*` matches any text). */
@@ -183,9 +191,9 @@ function matchCommand(
   for (const fact of facts.commands) {
     // `npx prisma migrate deploy` runs `prisma migrate deploy`: a package runner the shell analysis
     // does not unwrap is seen through for rules of lanes.yaml and agent files
-    const direct = programMatches(fact.program, m.program);
+    const direct = programMatches(fact.program, m.program, ctx.caseInsensitive);
     const run = direct || !seeThrough ? undefined : fact.view.runs;
-    if (!direct && !(run !== undefined && programMatches(run.program, m.program))) continue;
+    if (!direct && !(run !== undefined && programMatches(run.program, m.program, ctx.caseInsensitive))) continue;
     const args = m.args ?? [];
     let positionals = run === undefined ? fact.view.positionals : run.positionals;
     const words =
@@ -273,6 +281,10 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
       return a === "write" || a === "delete" || link;
     case "no-read":
       return a === "read" || a === "exec" || link;
+    case "no-list":
+      return a === "list";
+    case "no-share":
+      return a === "share";
     default:
       return assertNever(mode);
   }
@@ -317,6 +329,8 @@ function describeFile(fact: FileFact): string {
     chown: "changes the owner of",
     exec: "runs",
     use: "uses",
+    list: "lists",
+    share: "hands on",
   }[fact.access];
   return `${verb} ${quote(fact.raw)}${where}`;
 }
@@ -399,7 +413,9 @@ function matchDelete(m: Extract<CompiledMatch, { kind: "delete" }>, facts: Facts
     const classes = m.targets.filter((c) => fact.classes.has(c));
     if (classes.length === 0) continue;
     // a file that one plain `rm` destroys (`~/.bashrc`), anything in another user's home: no flag needed
-    const narrow = classes.some((c) => c === "system" || c === "device" || c === "home-file" || c === "other-home");
+    const narrow = classes.some(
+      (c) => c === "system" || c === "served" || c === "device" || c === "home-file" || c === "other-home",
+    );
     if (m.filtered === true ? !fact.filtered : fact.filtered && !narrow) continue;
     if (!fact.filtered && !narrow && !bulk) continue;
     hits.push({ subject: describeFile(fact), scope: fact.scope });
@@ -465,11 +481,11 @@ function matchForkBomb(facts: Facts): Hit[] {
  * A command of a `from` program whose output reaches a command of a `to` program through pipes,
  * directly or through filters in between (`env | base64 | curl -d @- URL`).
  */
-function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): Hit[] {
+function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts, fold: boolean): Hit[] {
   const pipes = facts.shell?.pipes ?? [];
   const hits: Hit[] = [];
   for (const source of facts.commands) {
-    if (!programMatches(source.program, m.from)) continue;
+    if (!programMatches(source.program, m.from, fold)) continue;
     if (m.fromArgs !== undefined && matchArgs(m.fromArgs, argWords(source)) === -1) continue;
     const seen = new Set<number>([source.index]);
     const queue = [source.index];
@@ -480,7 +496,7 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts): H
         seen.add(pipe.to);
         queue.push(pipe.to);
         const sink = facts.commands[pipe.to];
-        if (sink !== undefined && programMatches(sink.program, m.to))
+        if (sink !== undefined && programMatches(sink.program, m.to, fold))
           hits.push({
             subject: `${quote(source.command.text)} piped into ${quote(sink.command.text)}`,
             scope: sink.scope,
@@ -497,7 +513,7 @@ function onScratch(
   scratch: NonNullable<Extract<CompiledMatch, { kind: "sql" }>["scratch"]>,
   ctx: PathContext,
 ): boolean {
-  if (!programMatches(fact.program, scratch.clients)) return false;
+  if (!programMatches(fact.program, scratch.clients, ctx.caseInsensitive)) return false;
   const database = fact.view.positionals[0];
   if (database === undefined) return true;
   if (database.value === undefined) return false;
@@ -512,7 +528,7 @@ function onScratch(
 function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx: PathContext): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.commands) {
-    if (!programMatches(fact.program, m.clients)) continue;
+    if (!programMatches(fact.program, m.clients, ctx.caseInsensitive)) continue;
     if (m.scratch !== undefined && onScratch(fact, m.scratch, ctx)) continue;
     const texts = facts.shell === undefined ? [] : statementTexts(facts.shell, fact.index, m.after);
     const kinds = new Set(texts.flatMap(m.code === true ? classifyConsoleCode : classifySql));
@@ -520,7 +536,7 @@ function matchSql(m: Extract<CompiledMatch, { kind: "sql" }>, facts: Facts, ctx:
     if (fact.command.runtimeArgs)
       for (const pipe of facts.shell?.pipes ?? []) {
         const producer = pipe.to === fact.index ? facts.commands[pipe.from] : undefined;
-        if (producer === undefined || !programMatches(producer.program, m.clients)) continue;
+        if (producer === undefined || !programMatches(producer.program, m.clients, ctx.caseInsensitive)) continue;
         for (const k of classifyKeyDeletion(producer.argv.slice(1), fact.argv.slice(1))) kinds.add(k);
       }
     const found = m.statements.filter((k) => kinds.has(k));
@@ -572,6 +588,30 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
       if (remote.length === 0) continue;
       known = remote.filter((p) => p.host !== undefined);
     }
+    if (m.shell === true && send.shell === true)
+      hits.push({ subject: `${shown} ties a shell to a network socket`, scope: client.scope });
+    if (m.uploads === true && send.files !== undefined && send.files.length > 0) {
+      const peer = known.find((p) => !privateNetwork(p.host!) && !(m.trusted ?? []).some((h) => wildcard(h, p.host!)));
+      if (peer !== undefined)
+        hits.push({
+          subject: `${shown} uploads ${quote(send.files.map((f) => f.value ?? f.text).join(" "))} to \`${peer.host!}\``,
+          scope: client.scope,
+        });
+    }
+    if (m.methods !== undefined && send.method !== undefined && m.methods.includes(send.method)) {
+      const peer = known[0];
+      if (peer !== undefined)
+        hits.push({ subject: `${shown} sends \`${send.method}\` to \`${peer.host!}\``, scope: client.scope });
+    }
+    if (m.tokens !== undefined) {
+      // (as request data a secret is net.secret-variable-exfiltration's, whatever the host)
+      const misplaced = tokenElsewhere(m.tokens, send.credentials ?? [], known);
+      if (misplaced !== undefined)
+        hits.push({
+          subject: `${shown} sends \`$${misplaced.name}\` to \`${misplaced.host}\`, not to its service`,
+          scope: client.scope,
+        });
+    }
     if (m.env !== undefined) {
       const leaked = send.env.find(
         (name) =>
@@ -613,6 +653,41 @@ function matchSend(m: Extract<CompiledMatch, { kind: "send" }>, facts: Facts): H
     }
   }
   return hits;
+}
+
+/**
+ * A host of the private network: an RFC 1918 address (`10.0.0.5`, `192.168.1.20`, `172.16-31.x.x`)
+ * or a name of one label (`deploy@build:`, resolved in the local search domain).
+ */
+function privateNetwork(host: string): boolean {
+  if (!host.includes(".") && !host.includes(":")) return true;
+  const octets = host.split(".");
+  if (
+    octets.length !== 4 ||
+    !octets.every((o) => o.length > 0 && o.length <= 3 && [...o].every((c) => c >= "0" && c <= "9"))
+  )
+    return false;
+  const [a, b] = octets.map(Number) as [number, number];
+  return a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+}
+
+/**
+ * The first well-known token (`tokens`: variable name wildcards to the hosts of its service) sent
+ * to a known peer outside its service, with that peer's host; `undefined` when there is none.
+ */
+function tokenElsewhere(
+  tokens: Readonly<Record<string, readonly string[]>>,
+  names: readonly string[],
+  peers: readonly NetworkPeer[],
+): { name: string; host: string } | undefined {
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    const hosts = Object.entries(tokens).flatMap(([glob, list]) => (wildcard(glob, lower) ? list : []));
+    if (hosts.length === 0) continue;
+    const peer = peers.find((p) => !hosts.some((h) => wildcard(h, p.host!)));
+    if (peer !== undefined) return { name, host: peer.host! };
+  }
+  return undefined;
 }
 
 function matchUnrepresentable(facts: Facts): Hit[] {
@@ -716,7 +791,7 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
     case "fork-bomb":
       return matchForkBomb(facts);
     case "pipe":
-      return matchPipe(m, facts);
+      return matchPipe(m, facts, ctx.caseInsensitive);
     case "sql":
       return matchSql(m, facts, ctx);
     case "send":
@@ -792,6 +867,22 @@ function indexOf(rules: readonly CompiledRule[]): string {
   return index;
 }
 
+/**
+ * A hit's subject with the file it comes from, when what matched was read from disk or is stored
+ * by the call: the command's own file and line (`\`rm -rf ~\` (Makefile:12)`), else the file of
+ * interpreter code the command runs (`deletes \`/home/dev\` (scripts/wipe.py)`).
+ */
+function withOrigin(hit: Hit, facts: Facts): string {
+  if (!hit.scope.startsWith("cmd:")) return hit.subject;
+  const end = hit.scope.indexOf(":", 4);
+  const index = Number(hit.scope.slice(4, end < 0 ? undefined : end));
+  const origin = facts.commands[index]?.command.origin;
+  if (origin !== undefined)
+    return `${hit.subject} (${origin.line > 0 ? `${origin.file}:${origin.line}` : origin.file})`;
+  const file = facts.code.find((c) => c.command === index && c.source === "disk" && c.language !== "shell")?.path;
+  return file === undefined ? hit.subject : `${hit.subject} (${file})`;
+}
+
 /** Matches of one rule, as precedence entries; `subagent`: the call comes from a subagent. */
 export function matchRule(
   rule: CompiledRule,
@@ -808,7 +899,7 @@ export function matchRule(
     effect: subagent && rule.subagentEffect !== undefined ? rule.subagentEffect : rule.effect,
     why: rule.why,
     instead: rule.instead,
-    subject: hit.subject,
+    subject: withOrigin(hit, facts),
     source: rule.source,
     scope: hit.scope,
   }));

@@ -70,7 +70,6 @@ const SYSTEM_DIRS = [
   "/dev",
   "/var",
   "/opt",
-  "/srv",
   "/root",
   "/snap",
   "/System",
@@ -79,6 +78,14 @@ const SYSTEM_DIRS = [
   "/private/etc",
   "/private/var",
 ];
+
+/**
+ * Where a machine serves sites and data, outside the operating system's own tree (class `served`):
+ * deleting there destroys a deployment, as a system path does; copying a build there (`rsync -a
+ * dist/ /var/www/app/`) is a deploy, judged as a write outside the project. (`/opt` stays a system
+ * path: programs installed there are on the PATH, `/opt/homebrew/bin`.)
+ */
+const SERVED_DIRS = ["/srv", "/var/www"];
 
 /** Paths under system directories that are scratch space, not system state. */
 const SYSTEM_EXCEPTIONS = [
@@ -352,16 +359,10 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   const exempt = SYSTEM_EXCEPTIONS.some((d) => isWithin(target, d, ci));
   // a disk device is classified as a device, the more precise class, not also as a system path
   const device = target.startsWith("/dev/") && DEVICE_PREFIXES.some((prefix) => target.slice(5).startsWith(prefix));
+  const outsideOs = !inTemp && !exempt && !isWithin(target, ctx.home, ci) && !inProject;
   if (device) classes.add("device");
-  else if (
-    !inTemp &&
-    !exempt &&
-    SYSTEM_DIRS.some((d) => isWithin(target, d, ci)) &&
-    !isWithin(target, ctx.home, ci) &&
-    !inProject
-  ) {
-    classes.add("system");
-  }
+  else if (outsideOs && SERVED_DIRS.some((d) => isWithin(target, d, ci))) classes.add("served");
+  else if (outsideOs && SYSTEM_DIRS.some((d) => isWithin(target, d, ci))) classes.add("system");
   if (!inTemp && !exempt && !inProject) classes.add("outside-project");
   const inHome = (names: readonly string[]) => names.some((d) => isWithin(target, `${ctx.home}/${d}`, ci));
   if (!inProject && !inTemp && (inHome(HOME_DATA) || inHome(HOME_FILES))) classes.add("home-data");
@@ -374,9 +375,9 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   if (!glob && isGitAttributes(abs, ctx)) classes.add("git-attributes");
   // a directory right under `/` (`/data`, `/workspace`, `/mnt`) is the machine's, or a container's,
   // own, unless a more precise class already says what it is (the project's parent, a home)
-  const precise = (["root", "home", "parent", "project-root", "other-home", "system", "device"] as const).some((c) =>
-    classes.has(c),
-  );
+  const precise = (
+    ["root", "home", "parent", "project-root", "other-home", "system", "served", "device"] as const
+  ).some((c) => classes.has(c));
   if (!glob && !precise && target.lastIndexOf("/") === 0 && target.length > 1 && !inTemp && !exempt && !inProject)
     classes.add("system");
   return classes;

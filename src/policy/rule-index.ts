@@ -10,7 +10,7 @@
  *
  * | key              | rules                                                               |
  * |------------------|---------------------------------------------------------------------|
- * | `p:<program>`    | command rules naming the program, SQL rules naming the client       |
+ * | `p:<program>`    | command rules naming the program (lowercased), SQL rules naming the client |
  * | `w:<prefix>`     | the same for names ending in `*` (`mkfs.*`), by prefix             |
  * | `h:<hint>`       | path rules one of whose globs holds this literal piece (`.ssh`)     |
  * | `k:paths`        | every path rule indexed by hints (for globbed and tree-wide facts)  |
@@ -53,7 +53,11 @@ export function buildRuleIndex(rules: readonly CompiledRule[]): string {
   const byName = (names: readonly string[], entry: string, at: number): void => {
     // a name the index cannot hold makes the rule a candidate for every call
     if (!names.every(plain)) return add("k:always", String(at));
-    for (const name of names) add(name.endsWith("*") ? `w:${name.slice(0, -1)}` : `p:${name}`, entry);
+    // keyed lowercased: on a file system that ignores case a program is matched in any case
+    for (const given of names) {
+      const name = given.toLowerCase();
+      add(name.endsWith("*") ? `w:${name.slice(0, -1)}` : `p:${name}`, entry);
+    }
   };
   rules.forEach((rule, at) => {
     const m = rule.match;
@@ -152,11 +156,12 @@ export function indexedRules(index: string, query: IndexQuery): number[] {
     const at = index.indexOf(`\n${key}\t`);
     return at === -1 ? undefined : index.slice(at + key.length + 2, index.indexOf("\n", at + 1));
   };
-  for (const program of query.programs) if (plain(program)) take(line(`p:${program}`));
+  const programs = [...query.programs].map((p) => p.toLowerCase());
+  for (const program of programs) if (plain(program)) take(line(`p:${program}`));
   for (let at = index.indexOf("\nw:"); at !== -1; at = index.indexOf("\nw:", at + 1)) {
     const tab = index.indexOf("\t", at);
     const prefix = index.slice(at + 3, tab);
-    for (const program of query.programs)
+    for (const program of programs)
       if (program.startsWith(prefix)) {
         take(index.slice(tab + 1, index.indexOf("\n", tab)));
         break;

@@ -113,9 +113,10 @@ export type PathCompiler = (glob: string) => CompiledGlob;
 
 function fileTouches(syntax: "read-paths" | "edit-paths", fact: FileFact): boolean {
   // a user's `Read(...)` rule keeps every program away from the file, even one that only uses it
-  // a link to a file reads and writes it for whoever follows the link
+  // a link to a file reads and writes it for whoever follows the link; (Claude Code's Read rules
+  // govern listing a directory too: its LS and Glob tools)
   const link = fact.access === "link" || fact.access === "hardlink";
-  if (syntax === "read-paths") return fact.access === "read" || fact.access === "exec" || fact.access === "use" || link;
+  if (syntax === "read-paths") return ["read", "exec", "use", "list", "share"].includes(fact.access) || link;
   return (
     fact.access === "write" || fact.access === "delete" || fact.access === "chmod" || fact.access === "chown" || link
   );
@@ -155,6 +156,8 @@ export function matchSettingsRules(
     const syntax = toolSpec(rule.tool)?.ruleSyntax;
     switch (syntax) {
       case "command":
+        // commands a Write stores in a Makefile are not Bash calls: Claude Code's Bash rules judge calls
+        if (toolSpec(facts.tool)?.command === undefined) break;
         for (const command of facts.commands) {
           const lines = [
             command.line,

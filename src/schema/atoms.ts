@@ -23,7 +23,7 @@ export const Effect = z
 export const PathClass = z
   .enum(PATH_CLASSES)
   .describe(
-    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, ...; device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob that can match everything in root, home, the project or a parent (`*`, `.*`, `*/*`, `**`); outside-project: anywhere outside the project, temp and cache dirs; claude-config: Claude Code and lanes configuration files; home-data: a home directory's documents, desktop, config, keys and source trees; home-file: a shell startup, configuration or history file directly in the home directory (`~/.bashrc`, `~/.gitconfig`); other-home: another user's home directory",
+    "root: `/`; home: the home directory itself; project-root: the project directory itself; parent: an ancestor of the project; system: /etc, /usr, /bin, /var, ...; served: where the machine serves sites and data (/srv, /var/www); device: /dev/sd*, /dev/nvme*, ...; broad-glob: a glob that can match everything in root, home, the project or a parent (`*`, `.*`, `*/*`, `**`); outside-project: anywhere outside the project, temp and cache dirs; claude-config: Claude Code and lanes configuration files; home-data: a home directory's documents, desktop, config, keys and source trees; home-file: a shell startup, configuration or history file directly in the home directory (`~/.bashrc`, `~/.gitconfig`); other-home: another user's home directory",
   );
 export type PathClass = z.infer<typeof PathClass>;
 

@@ -10,6 +10,7 @@ export const PATH_CLASSES = [
   "project-root",
   "parent",
   "system",
+  "served",
   "device",
   "broad-glob",
   "outside-project",

@@ -14,6 +14,7 @@
  * - `code/`: interpreter code read for its calls (tokens, known values, API calls);
  * - `tables/`: the data (wrappers, interpreters, option grammars, effects, flag writes, APIs).
  */
+import { storedKind } from "./stored-kind.ts";
 import { Walker } from "./walk/traverse.ts";
 import type { AnalyzeOptions, ShellAnalysis } from "./types.ts";
 
@@ -24,4 +25,24 @@ import type { AnalyzeOptions, ShellAnalysis } from "./types.ts";
  */
 export function analyzeShell(source: string, options: AnalyzeOptions): ShellAnalysis {
   return new Walker(source, options).run();
+}
+
+/** A change a file tool makes to a file: its new text, and the text it replaces (`undefined`: a new file). */
+export interface StoredChange {
+  /** The tool (`Write`, `Edit`), shown as the command that stores the code. */
+  readonly tool: string;
+  /** The file's absolute path. */
+  readonly path: string;
+  readonly text: string;
+  readonly before: string | undefined;
+}
+
+/**
+ * The code a file tool stores for a tool to run later (a Makefile, a package.json, a justfile, a
+ * Taskfile, a git hook), analysed as it will run; `undefined` when the file holds no such code.
+ * Bounded and total like {@link analyzeShell}.
+ */
+export function analyzeStored(change: StoredChange, options: AnalyzeOptions): ShellAnalysis | undefined {
+  if (storedKind(change.path) === undefined) return undefined;
+  return new Walker("", options).runStored(change.tool, change.path, change.text, change.before);
 }

@@ -15,6 +15,11 @@ const isNumber = (text: string): boolean => text.length > 0 && [...text].every((
 /** `-KILL`, `-SIGTERM`: a signal name given as an option, which takes no value. */
 const isSignal = (text: string): boolean => text.length > 1 && [...text].every((c) => c >= "A" && c <= "Z");
 
+/** True when one of an option's values is `rest`, the text written right after the option's letter. */
+function attached(values: readonly ShellWord[] | undefined, rest: string): boolean {
+  return values?.some((w) => w.value === rest) === true;
+}
+
 /**
  * For each positional, whether it may be the value of the option written before it: an option
  * word (not `--`, `-x=y`, `-9`, `-KILL`) that is not known to take no value (`VALUELESS_OPTIONS`,
@@ -23,7 +28,7 @@ const isSignal = (text: string): boolean => text.length > 1 && [...text].every((
 function suspects(
   args: readonly ShellWord[],
   positionals: readonly ShellWord[],
-  values: ReadonlyMap<string, unknown>,
+  values: ReadonlyMap<string, readonly ShellWord[]>,
 ): boolean[] {
   return positionals.map((word) => {
     const i = args.indexOf(word);
@@ -38,6 +43,9 @@ function suspects(
       !isNumber(text.slice(1)) &&
       !isSignal(text.slice(1));
     if (!option) return false;
+    // `git -C../infra push`: a short option with its value attached took no other word
+    if (!text.startsWith("--") && text.length > 2 && attached(values.get(text.slice(0, 2)), text.slice(2)))
+      return false;
     valueless ??= new Set(VALUELESS_OPTIONS);
     // `--no-x` negations never take a value; an option the table gave a value took another word
     const boolean = valueless.has(text) || text.startsWith("--no-") || values.has(text);

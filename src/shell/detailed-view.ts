@@ -28,10 +28,13 @@ export interface DetailedView {
 }
 
 /**
- * Programs without a table: every option is a flag, except `--env-file`, which takes a file by the
- * same convention everywhere (node, bun, deno, uvicorn, docker, wrangler, ...).
+ * Programs without a table: every option is a flag, except `--env-file` and the options that name a
+ * file of secrets or data (`--secret-file`, `--from-env-file`, `--from-file`, `--data-file`), which
+ * take a file by the same convention everywhere (node, uvicorn, docker, kubectl, gcloud, ...).
  */
-const DEFAULT: ProgramGrammar = { options: { "--env-file": 1 } };
+const DEFAULT: ProgramGrammar = {
+  options: { "--env-file": 1, "--secret-file": 1, "--from-env-file": 1, "--from-file": 1, "--data-file": 1 },
+};
 
 function empty(): DetailedView {
   return { flags: new Set(), values: new Map(), operands: [], afterDoubleDash: false };

@@ -7,9 +7,21 @@
 import { detailedView, type DetailedView, type Operand } from "./detailed-view.ts";
 import { readInterpreter } from "./interpreter-input.ts";
 import { syntheticWord } from "./words.ts";
-import { NON_FILES, NON_FILE_PREFIXES, PROGRAM_EFFECTS, type Access, type EffectSpec } from "./tables/effects.ts";
+import {
+  NON_FILES,
+  NON_FILE_PREFIXES,
+  PROGRAM_EFFECTS,
+  SOCAT_FILES,
+  type Access,
+  type EffectSpec,
+} from "./tables/effects.ts";
+import { ENVIRONMENT_PRINTERS } from "./tables/network.ts";
 import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
+import { DOCKER_LIKE } from "./tables/programs.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
+
+/** Container CLIs whose `run` takes `--env-file`. */
+const CONTAINER_RUNNERS: readonly string[] = DOCKER_LIKE;
 
 /** Stands for the paths a command receives at run time (`xargs rm`): unknown, so `value` is undefined. */
 const RUNTIME_PATH: ShellWord = { text: "<run-time arguments>", value: undefined, glob: false };
@@ -130,7 +142,12 @@ function commandEffects(cmd: ShellCommand, analysis: ShellAnalysis, push: Push):
     // env file it loads into its own environment is used, not shown (`uvicorn --env-file .env`)
     for (const operand of view.operands)
       if (operand.word.value !== "-") push("read", operand.word, { basis: "operand" });
-    for (const word of view.values.get("--env-file") ?? []) push("use", word);
+    const envAccess = containerEnvAccess(cmd, analysis);
+    for (const word of view.values.get("--env-file") ?? []) push(envAccess, word);
+    const dataAccess = dataFileAccess(cmd);
+    for (const option of DATA_FILE_OPTIONS)
+      for (const word of view.values.get(option) ?? [])
+        push(dataAccess, dataFile(word), { basis: dataAccess === "read" ? "operand" : "known" });
     return;
   }
   specEffects(cmd, spec, view, analysis, push);
@@ -149,6 +166,58 @@ function windowsDelete(cmd: ShellCommand, push: Push): void {
   const recursive = switches.has("/s");
   const force = switches.has("/q") || switches.has("/f");
   for (const word of cmd.args) if (!isSwitch(word)) push("delete", word, { recursive, force });
+}
+
+/**
+ * What a command does with the env file it is given (`--env-file F`): a program loads it into its
+ * own environment (`use`); a container run prints it when its command prints the environment
+ * (`docker run --env-file .env alpine env`: `read`), and hands it to code nobody here wrote when the
+ * image is someone's (`ghcr.io/someone/tool`, a name with a namespace: `share`).
+ */
+function containerEnvAccess(cmd: ShellCommand, analysis: ShellAnalysis): Access {
+  if (cmd.program === undefined || !CONTAINER_RUNNERS.includes(cmd.program)) return "use";
+  const operands = detailedView(cmd.program, cmd.args).operands.map((o) => o.word.value);
+  const verb = operands[0] === "container" ? 1 : 0;
+  if (operands[verb] !== "run" && operands[verb] !== "create") return "use";
+  // what the container runs, also through a shell in it (`alpine sh -c env`)
+  const launched = (c: ShellCommand): boolean => {
+    for (let at = c.launchedBy, hops = 0; at !== undefined && hops < 8; at = analysis.commands[at]?.launchedBy, hops++)
+      if (at === cmd.index) return true;
+    return false;
+  };
+  const inside = analysis.commands.filter(launched);
+  const prints = inside.some(
+    (c) =>
+      c.program !== undefined &&
+      Object.hasOwn(ENVIRONMENT_PRINTERS, c.program) &&
+      c.args.every((a) => a.value?.startsWith("-") === true),
+  );
+  if (prints) return "read";
+  const image = operands[verb + 1];
+  return image === undefined || image.includes("/") ? "share" : "use";
+}
+
+/** Options of programs without a table that name a file whose content the program takes in. */
+const DATA_FILE_OPTIONS: readonly string[] = ["--secret-file", "--from-env-file", "--from-file", "--data-file"];
+
+/** `--from-file=KEY=PATH`: the path. */
+function dataFile(word: ShellWord): ShellWord {
+  const v = word.value;
+  const eq = v === undefined || v.startsWith("/") || v.startsWith(".") ? -1 : v.indexOf("=");
+  return eq > 0 ? { text: word.text, value: v!.slice(eq + 1), glob: word.glob } : word;
+}
+
+/**
+ * What a program does with a file of secrets or data named by option: `kubectl create secret
+ * --from-env-file .env` stores it in the cluster's secret store (`use`); `kubectl create configmap`
+ * stores it where anyone with the cluster can read it (`share`); any other program may show it (`read`).
+ */
+function dataFileAccess(cmd: ShellCommand): Access {
+  if (cmd.program !== "kubectl" && cmd.program !== "oc") return "read";
+  const operands = detailedView(cmd.program, cmd.args).operands.map((o) => o.word.value);
+  const create = operands.indexOf("create");
+  if (create < 0) return "read";
+  return operands[create + 1] === "secret" ? "use" : "share";
 }
 
 function has(view: DetailedView, names: readonly string[] | undefined): boolean {
@@ -192,6 +261,18 @@ function specEffects(
       for (const o of rest) push("read", o.word, { basis: "operand" });
       return;
     }
+    case "request-items":
+      for (const o of view.operands) {
+        const file = requestItemFile(o.word);
+        if (file !== undefined) push("read", file);
+      }
+      return;
+    case "socat":
+      for (const o of view.operands) {
+        const file = socatFile(o.word);
+        if (file !== undefined) push(file.access, file.path);
+      }
+      return;
     case "interpreter":
     case undefined:
       break;
@@ -329,7 +410,33 @@ function destinationEffects(
 }
 
 /** `curl -d @file`, `curl -F name=@file;type=x`, `curl -F name=<file`: the file, else `undefined`. */
-function atFile(word: ShellWord): ShellWord | undefined {
+/** An httpie request item naming a file: `field@path`, `field=@path`, `field:=@path`, `@path` (the body). */
+export function requestItemFile(word: ShellWord): ShellWord | undefined {
+  const v = word.value;
+  if (v === undefined) return undefined;
+  const at = v.indexOf("@");
+  if (at < 0 || at === v.length - 1) return undefined;
+  const before = v.slice(0, at);
+  // a URL's credentials (`user@host`) or a header value (`From:me@x`) is no file
+  if (before.includes("/") || (before.includes(":") && !before.endsWith(":="))) return undefined;
+  const path = v.slice(at + 1);
+  return path === "-" ? undefined : { text: word.text, value: path, glob: false };
+}
+
+/** A socat `FILE:path[,opts]` address: the file, read (or written, `CREATE:`). */
+export function socatFile(word: ShellWord): { access: Access; path: ShellWord } | undefined {
+  const v = word.value;
+  const colon = v?.indexOf(":") ?? -1;
+  if (v === undefined || colon <= 0 || !SOCAT_FILES.includes(v.slice(0, colon).toLowerCase())) return undefined;
+  const path = v.slice(colon + 1).split(",")[0] ?? "";
+  if (path.length === 0) return undefined;
+  return {
+    access: v.slice(0, colon).toLowerCase() === "create" ? "write" : "read",
+    path: { text: word.text, value: path, glob: false },
+  };
+}
+
+export function atFile(word: ShellWord): ShellWord | undefined {
   const v = word.value;
   if (v === undefined) return undefined;
   let rest: string | undefined;
@@ -367,7 +474,7 @@ function isAssignment(v: string): boolean {
 }
 
 /** `host:path` or `user@host:path` (rsync `::` too); a leading `/` or `./` keeps it local. */
-function isRemote(v: string): boolean {
+export function isRemote(v: string): boolean {
   const colon = v.indexOf(":");
   if (colon <= 0) return false;
   const slash = v.indexOf("/");
@@ -484,8 +591,15 @@ export function findNamedChildren(args: readonly ShellWord[], roots: readonly Sh
 
 function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   const roots = view.operands.length > 0 ? view.operands.map((o) => o.word) : [syntheticWord(".")];
+  // what find prints is the names under its roots
+  if (!view.flags.has("-delete")) for (const root of roots) push("list", root, { recursive: true });
   if (view.flags.has("-delete")) {
     const filtered = findFiltered(cmd.args);
+    // `find . -type d -empty -delete` removes only empty directories: the tree changes, no data goes
+    if (emptyDirectoriesOnly(cmd.args)) {
+      for (const root of roots) push("write", root, { recursive: true, filtered: true });
+      return;
+    }
     for (const root of roots) push("delete", root, { recursive: true, filtered });
     if (filtered) for (const child of findNamedChildren(cmd.args, roots)) push("delete", child, { recursive: true });
   }
@@ -493,6 +607,13 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
     const file = view.values.get(option)?.[0];
     if (file !== undefined) push("write", file);
   }
+}
+
+/** `-type d` and `-empty`, with no `-o`/`-or`/`,` that would select other entries too. */
+function emptyDirectoriesOnly(args: readonly ShellWord[]): boolean {
+  const values = args.map((a) => a.value);
+  const typeDir = values.some((v, i) => v === "-type" && values[i + 1] === "d");
+  return typeDir && values.includes("-empty") && !values.some((v) => v === "-o" || v === "-or" || v === ",");
 }
 
 function interpreterEffects(

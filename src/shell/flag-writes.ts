@@ -38,16 +38,20 @@ function flagWriteEffects(cmd: ShellCommand, cwd: string): FileEffect[] {
     basis: "flag",
   });
   const run = packageRun(cmd.program, own);
-  for (const { program, positionals } of [
-    ...(run === undefined ? [] : [run]),
-    { program: cmd.program, positionals: own },
+  // the flags of what a runner runs are the words after its name (`npm -w api exec prettier .`: npm's `-w` is not prettier's)
+  const tool = run === undefined ? -1 : cmd.argv.findIndex((w) => w === own[own.length - run.positionals.length - 1]);
+  const runFlags = argv.slice(tool + 1);
+  for (const { program, positionals, ran } of [
+    ...(run === undefined ? [] : [{ ...run, ran: true }]),
+    { program: cmd.program, positionals: own, ran: false },
   ]) {
+    const given = ran ? (f: string): boolean => runFlags.includes(f) : has;
     const row = FLAG_WRITES.find(
       (r) =>
         r.programs.includes(program) &&
         (r.args ?? []).every((a, i) => a.split("|").includes(positionals[i]?.value ?? "")) &&
-        (r.flags === undefined || r.flags.some(has)) &&
-        !(r.unless ?? []).some(has),
+        (r.flags === undefined || r.flags.some(given)) &&
+        !(r.unless ?? []).some(given),
     );
     if (row === undefined) continue;
     if (row.writes === "unknown")

@@ -1,5 +1,5 @@
 /** The shell module: the only code in lanes that looks at shell text. */
-export { analyzeShell } from "./analyze.ts";
+export { analyzeShell, analyzeStored, type StoredChange } from "./analyze.ts";
 export { argView } from "./argv.ts";
 export { fileEffects } from "./effects.ts";
 export { flagWrites } from "./flag-writes.ts";

@@ -7,7 +7,7 @@
  */
 import { detailedView } from "./detailed-view.ts";
 import { LITERAL_PRODUCERS } from "./tables/interpreters.ts";
-import { STATEMENT_OPTIONS } from "./tables/options.ts";
+import { READ_ONLY_CLIENTS, STATEMENT_OPTIONS } from "./tables/options.ts";
 import type { ShellAnalysis, ShellCommand } from "./types.ts";
 
 /** True for a word made of letters only (a Redis command name such as `GET` or `ECHO`). */
@@ -76,6 +76,31 @@ function pipedTexts(analysis: ShellAnalysis, index: number): string[] {
 export function statementTexts(analysis: ShellAnalysis, index: number, after?: readonly string[]): string[] {
   const command = analysis.commands[index];
   if (command === undefined) return [];
+  const texts = sentTexts(analysis, command, after);
+  return readOnly(command, texts) ? [] : texts;
+}
+
+/**
+ * True when the client is opened read-only (`tables/options.ts` `READ_ONLY_CLIENTS`) and no
+ * statement it is sent lifts that: whatever it is sent cannot change the data, and the server
+ * refuses a destructive statement.
+ */
+function readOnly(command: ShellCommand, texts: readonly string[]): boolean {
+  const spec = command.program === undefined ? undefined : READ_ONLY_CLIENTS[command.program];
+  if (spec === undefined) return false;
+  const words = command.args.map((w) => (w.value ?? "").toLowerCase());
+  const set = (text: string): boolean => (spec.settings ?? []).some((s) => text.replaceAll(" ", "").includes(s));
+  const on =
+    words.some((w) => (spec.flags ?? []).includes(w) || set(w)) ||
+    command.assignments.some((a) => (spec.env ?? []).includes(a.name) && set((a.value.value ?? "").toLowerCase()));
+  if (!on) return false;
+  const sent = texts.join("\n").toLowerCase();
+  return !spec.unless.some((u) => sent.includes(u));
+}
+
+/** The statement text the command receives (see {@link statementTexts}). */
+function sentTexts(analysis: ShellAnalysis, command: ShellCommand, after: readonly string[] | undefined): string[] {
+  const index = command.index;
   const texts: string[] = [...readTexts(analysis, command), ...pipedTexts(analysis, index)];
   if (after !== undefined) {
     const args = command.args.map((w) => w.value ?? "");

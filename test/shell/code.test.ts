@@ -237,7 +237,12 @@ describe("code handed to shells and interpreters", () => {
     ["python3 -m http.server", []],
     ["node --version", []],
     ["bun install", []],
+    // without write, run or network permission a Deno script changes nothing: it is not read
     ["deno run main.ts", []],
+    [
+      "deno run -A main.ts",
+      [{ language: "node", interpreter: "deno", source: "file", code: undefined, producers: [] }],
+    ],
     ["bash", []],
     ["bash --version", []],
     ["php -l x.php", []],

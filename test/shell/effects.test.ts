@@ -49,10 +49,17 @@ describe("file effects from program knowledge", () => {
     ["find . ! -name keep -delete", ["delete . R known"]],
     ["find -delete", ["delete . R known"]],
     ["find a b -mtime +7 -delete", ["delete a R filtered known", "delete b R filtered known"]],
-    ["find . -exec rm -rf {} +", ["delete . RF known"]],
-    ["find /srv -name '*.log' -exec rm {} \\;", ["delete /srv R filtered known"]],
-    ["find . -type f -exec sh -c 'rm \"$1\"' _ {} \\;", ["read _ operand", "read . R operand", "delete . R known"]],
-    ["find . -print -fprint out.txt", ["write out.txt known"]],
+    ["find . -exec rm -rf {} +", ["list . R known", "delete . RF known"]],
+    ["find /srv -name '*.log' -exec rm {} \\;", ["list /srv R known", "delete /srv R filtered known"]],
+    [
+      "find . -type f -exec sh -c 'rm \"$1\"' _ {} \\;",
+      ["list . R known", "read _ operand", "read . R operand", "delete . R known"],
+    ],
+    ["find . -print -fprint out.txt", ["list . R known", "write out.txt known"]],
+    // listings show names, not content (`ls -d` shows the directory itself)
+    ["ls -la ~/.ssh", ["list /home/u/.ssh known"]],
+    ["ls -d ~/.ssh", []],
+    ["tree ~/.gnupg", ["list /home/u/.gnupg R known"]],
     // writes
     ["echo hi > out.txt", ["write out.txt redirect"]],
     ["echo hi >> log 2>&1", ["write log redirect"]],
@@ -145,7 +152,7 @@ describe("file effects from program knowledge", () => {
     // nothing
     ["echo rm -rf /", []],
     ["printf '%s' /etc/passwd", []],
-    ["ls -la /", []],
+    ["ls -la /", ["list / known"]],
     ["which rm", []],
     ["git status", []],
     ["git log -p src", []],
@@ -168,9 +175,9 @@ describe("commands that get their paths at run time", () => {
   it.each([
     ["xargs rm -rf", ["delete <<run-time arguments>> RF known"]],
     ["xargs -0 rm", ["delete <<run-time arguments>> known"]],
-    ["find . -name '*.pyc' | xargs rm", ["delete . R filtered known"]],
-    ["find . -name '*.pyc' -print0 | xargs -0 rm -f", ["delete . RF filtered known"]],
-    ["find build | xargs rm -rf", ["delete build RF known"]],
+    ["find . -name '*.pyc' | xargs rm", ["list . R known", "delete . R filtered known"]],
+    ["find . -name '*.pyc' -print0 | xargs -0 rm -f", ["list . R known", "delete . RF filtered known"]],
+    ["find build | xargs rm -rf", ["list build R known", "delete build RF known"]],
     ["find . -path ./node_modules -prune -o -name '*.orig' -print -delete", ["delete . R filtered known"]],
     ["find . -name a -o -type f -delete", ["delete . R known"]],
     ["find . -delete", ["delete . R known"]],

@@ -4,7 +4,7 @@
  */
 import { NO_DISK, type DiskView } from "../../src/host/disk-view.ts";
 import type { CodeRecord, Slot, Walk, WrittenFile } from "../../src/shell/handlers/contract.ts";
-import type { AgentRun, DeferredCode, InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
+import type { AgentRun, DeferredCode, FileRead, InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
 import type { UnrepresentableCode } from "../../src/shell/unrepresentable.ts";
 import { emptyBase, plain, topCtx, type ArgWord, type Ctx, type Invocation } from "../../src/shell/walk/context.ts";
 import { syntheticWord } from "../../src/shell/words.ts";
@@ -23,6 +23,8 @@ export interface WalkLog {
   readonly executed: { argv: string[]; ctx: Ctx }[];
   /** Shell text the handler asked the walk to parse and walk. */
   readonly walked: string[];
+  /** Files the handler looked for on disk. */
+  readonly reads: FileRead[];
 }
 
 export interface FakeWalkOptions {
@@ -46,6 +48,7 @@ export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: Walk
     reports: [],
     executed: [],
     walked: [],
+    reads: [],
   };
   const commands: ShellCommand[] = [];
   const memos = new Map<Slot<unknown>, unknown>();
@@ -92,6 +95,8 @@ export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: Walk
     addCall: (call) => log.calls.push(call),
     addAgentRun: (run) => log.agents.push(run),
     addDeferred: (code) => log.deferred.push(code),
+    noteRead: (read) => log.reads.push(read),
+    writtenFiles: () => new Map(),
     report: (code, text) => log.reports.push({ code, text }),
     tick: () => {},
     beyondDepth: (ctx) => ctx.depth + 1 > (options.maxDepth ?? 5),

@@ -85,6 +85,18 @@ describe("wrappers are removed with their real option syntax", () => {
     ["npm install", ["npm", "install"], [], []],
     ["uv sync", ["uv", "sync"], [], []],
     ["env - rm x", ["rm", "x"], ["env"], ["wrapper"]],
+    ["env -P /usr/bin:/bin rm x", ["rm", "x"], ["env"], ["wrapper"]],
+    // package runners with their own options before the subcommand
+    ["pnpm -r exec rm -rf /", ["rm", "-rf", "/"], ["pnpm"], ["wrapper"]],
+    ["pnpm --filter web --parallel exec rm -rf dist", ["rm", "-rf", "dist"], ["pnpm"], ["wrapper"]],
+    ["npm -w api exec -- rimraf dist", ["rimraf", "dist"], ["npm"], ["wrapper"]],
+    ["npm --workspace=api -ws exec eslint .", ["eslint", "."], ["npm"], ["wrapper"]],
+    ["yarn workspace web exec rm -rf x", ["rm", "-rf", "x"], ["yarn"], ["wrapper"]],
+    ["yarn --cwd web dlx rimraf dist", ["rimraf", "dist"], ["yarn"], ["wrapper"]],
+    ["yarn workspaces foreach -A -p exec rm -rf x", ["rm", "-rf", "x"], ["yarn"], ["wrapper"]],
+    ["pnpm -r install", ["pnpm", "-r", "install"], [], []],
+    ["npm -w api run build", ["npm", "-w", "api", "run", "build"], [], []],
+    ["pnpm --unknown exec rm x", ["pnpm", "--unknown", "exec", "rm", "x"], [], []],
   ];
 
   it.each(cases)("`%s` runs %j", (source, argv, wrappers, via) => {
@@ -191,6 +203,19 @@ describe("wrappers whose command is a shell string", () => {
     expect(find(analyze("sudo -D /var rm -rf *"), "rm").cwd).toBe("/var");
     expect(find(analyze("sudo --chdir=sub rm x"), "rm").cwd).toBe("/work/proj/sub");
     expect(find(analyze("chroot /srv rm x"), "rm").cwd).toBeUndefined();
+  });
+
+  it("a package runner's directory and workspace options set the command's cwd", () => {
+    expect(find(analyze("pnpm -C / exec rm -rf *"), "rm").cwd).toBe("/");
+    expect(find(analyze("pnpm --dir=../other exec rm x"), "rm").cwd).toBe("/work/other");
+    expect(find(analyze("npm --prefix /etc exec -- rm x"), "rm").cwd).toBe("/etc");
+    expect(find(analyze("yarn --cwd packages/web exec rm x"), "rm").cwd).toBe("/work/proj/packages/web");
+    // a workspace named is a directory inside the project; a selector of several leaves the directory
+    expect(find(analyze("npm -w api exec rm x"), "rm").cwd).toBe("/work/proj/api");
+    expect(find(analyze("yarn workspace @acme/core exec rm x"), "rm").cwd).toBe("/work/proj/@acme/core");
+    expect(find(analyze("pnpm --filter ./packages/web exec rm x"), "rm").cwd).toBe("/work/proj/packages/web");
+    expect(find(analyze("pnpm --filter '@acme/*' exec rm x"), "rm").cwd).toBe("/work/proj");
+    expect(find(analyze('npm -w "$WS" exec rm x'), "rm").cwd).toBeUndefined();
   });
 
   it("env assignments are recorded on the wrapped command", () => {

@@ -11,6 +11,7 @@ import { judgementOf } from "../../hooks/guard/gather.ts";
 import { progressForHooks } from "../../runtime/progress-hot.ts";
 import { parseTaskBlock } from "../../policy/task-block.ts";
 import { riskOf, type TraceEntry } from "../../policy/types.ts";
+import type { FileRead } from "../../shell/types.ts";
 import { parseCommandArgs } from "../args.ts";
 import { policyForCli } from "../policy-source.ts";
 import { CliError, type Command } from "../types.ts";
@@ -39,6 +40,14 @@ function traceLines(trace: readonly TraceEntry[]): string[] {
   return trace.map(
     (t) =>
       `  ${t.layer.padEnd(9)} ${t.ruleId.padEnd(w)}  ${t.effect.padEnd(5)} ${(t.outcome + (t.by === undefined ? "" : ` by ${t.by}`)).padEnd(12)} ${t.subject}`,
+  );
+}
+
+/** The files the analysis read for their code: path, what it was read as, the outcome and why. */
+function readLines(reads: readonly FileRead[]): string[] {
+  const w = Math.max(...reads.map((r) => r.path.length));
+  return reads.map(
+    (r) => `  ${r.path.padEnd(w)}  ${r.as}: ${r.outcome}${r.detail === undefined ? "" : ` (${r.detail})`}`,
   );
 }
 
@@ -131,6 +140,8 @@ export const checkCommand: Command = {
         outcome: "inert" as const,
       }));
     const subject = tool === "Bash" ? String(input["command"]) : `${tool} ${JSON.stringify(input)}`;
+    // the files whose code the call runs or stores, as the hook read them
+    const reads = evaluation.facts.shell?.reads ?? [];
 
     if (values.json === true) {
       ctx.out(
@@ -144,6 +155,7 @@ export const checkCommand: Command = {
           tool,
           agent: values.agent ?? null,
           policy: origin,
+          files: reads,
           warnings: [...(note === undefined ? [] : [note]), ...problems],
         })}\n`,
       );
@@ -156,6 +168,8 @@ export const checkCommand: Command = {
         ctx.out(`  reason: ${reason}\n`);
       }
       ctx.out(`trace, highest layer first:\n${traceLines(trace).join("\n")}\n`);
+      if (reads.length > 0)
+        ctx.out(`files read for the code they hold (as they are now):\n${readLines(reads).join("\n")}\n`);
       ctx.out(`policy: ${origin}\n`);
       if (note !== undefined) ctx.err(`${note}\n`);
       for (const p of problems) ctx.err(`${p}\n`);

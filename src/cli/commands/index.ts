@@ -20,6 +20,7 @@ import { uninstallCommand } from "./uninstall.ts";
 import { doctorCommand } from "./doctor.ts";
 import { testCommand } from "./test.ts";
 import { statuslineCommand } from "./statusline.ts";
+import { undoCommand } from "./undo.ts";
 
 export const commands: readonly Command[] = [
   initCommand,
@@ -40,4 +41,5 @@ export const commands: readonly Command[] = [
   doctorCommand,
   testCommand,
   statuslineCommand,
+  undoCommand,
 ];

@@ -34,6 +34,8 @@ export const AUDIT_EVENTS: Readonly<Record<AuditEvent, string>> = {
   "policy-compiled": "the policy was compiled",
   handoff: "a skill handed off to another (type, target, whether the target was available)",
   "skill-completed": "a composite skill completed (its learnings hook)",
+  snapshot: "a snapshot kept before a destructive call (or why none could be)",
+  undo: "`lanes undo` restored files of a snapshot",
 };
 
 /** Entry #n in words: what was called, by whom, what lanes decided and why, and the rules as the policy states them today. */

@@ -19,7 +19,7 @@ import type { Command } from "../types.ts";
 const usage = `usage: lanes statusline [options]
 
 print one status line for Claude Code's statusLine: guard on or off, policy state, running
-subagents, the last denial; wire it in .claude/settings.json (or ~/.claude/settings.json):
+subagents, the last denial, the last snapshot to undo; wire it in .claude/settings.json (or ~/.claude/settings.json):
   "statusLine": { "type": "command", "command": "node .claude/lanes/dist/cli.mjs statusline" }
 Claude Code passes the session on stdin; without it, the last session in the audit log is shown
 
@@ -120,6 +120,13 @@ export const statuslineCommand: Command = {
         `last deny: ${denied.agent === undefined ? "" : `${denied.agent} `}${denied.tool ?? ""} ${subject} [${(denied.rules ?? []).join(", ")}] ${ago(denied.ts, Date.now())}`,
       );
     }
+    // the last snapshot of the session, unless an undo came after it: how to get the work back
+    const lastSnapshot = mine.filter((e) => e.event === "snapshot" && typeof e["id"] === "string").at(-1);
+    const undone = entries.some((e) => e.event === "undo" && e["id"] === lastSnapshot?.["id"]);
+    if (lastSnapshot !== undefined && !undone)
+      parts.push(
+        `snapshot ${String(lastSnapshot["id"])} ${ago(lastSnapshot.ts, Date.now())}: \`lanes undo\` restores it`,
+      );
     ctx.out(`${parts.join(" · ")}\n`);
     return 0;
   },

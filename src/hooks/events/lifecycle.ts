@@ -4,6 +4,7 @@
  * log). None of them can block; failures go to stderr. The task events and validation are in
  * task-channel.ts.
  */
+import { recordAfter } from "../state/snapshots.ts";
 import { assertNever } from "../../host/assert-never.ts";
 import { handledBy } from "../../host/events.ts";
 import { projectPaths, type ProjectPaths } from "../../host/layout.ts";
@@ -155,8 +156,12 @@ function onPreCompact({ input, projectDir, stderr, audit }: Ctx): HookOutcome {
   return quiet(stderr);
 }
 
-function onToolFailure({ input, stderr, audit }: Ctx): HookOutcome {
+function onToolFailure({ input, paths, stderr, audit }: Ctx): HookOutcome {
   const error = typeof input["error"] === "string" ? input["error"] : "";
+  // a failed command may have destroyed work too: the state it left, for the snapshot taken before it
+  const toolUseId = typeof input["tool_use_id"] === "string" ? input["tool_use_id"] : undefined;
+  const problem = recordAfter(paths.state, toolUseId);
+  if (problem !== undefined) stderr.push(problem);
   audit({
     event: "tool-failed",
     ...(input.agent_id !== undefined && { agent_id: input.agent_id }),

@@ -1,7 +1,8 @@
 /**
  * PostToolUse: after a file tool or a Bash command ran, record what it created or modified — in
  * the progress file's artifacts (when a workflow is running), in the per-workflow touches (for
- * conflicts between agents), and in the audit log. Audit-only: it never blocks; a conflict is
+ * conflicts between agents), and in the audit log; after a Bash call lanes kept a snapshot before,
+ * the state it left (for `lanes undo`). Audit-only: it never blocks; a conflict is
  * reported to the model (`additionalContext`) and to the human (`systemMessage`).
  */
 import { isAbsolute, resolve } from "node:path";
@@ -16,6 +17,7 @@ import { recordSpawnResult } from "../state/agent-tree.ts";
 import { HOOK_LOCK } from "../../io/lock.ts";
 import { analyzeShell, fileEffects } from "../../shell/index.ts";
 import { auditLog } from "../state/audit.ts";
+import { recordAfter } from "../state/snapshots.ts";
 import { claimCall } from "../state/claim.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readHookInput, type ToolHookInput } from "../protocol/hook-input.ts";
@@ -106,6 +108,11 @@ export function runPostToolUse(raw: string, deps: HookDeps): HookOutcome {
     const projectDir = findProjectDir(input.cwd, deps.env);
     const paths = projectPaths(projectDir);
     const now = deps.now();
+    // the state the call left, for the snapshot taken before it (one failed read when there is none)
+    if (toolSpec(input.tool_name)?.command !== undefined) {
+      const problem = recordAfter(paths.state, input.tool_use_id);
+      if (problem !== undefined) stderr.push(problem);
+    }
     if (input.tool_name === "Agent" || input.tool_name === "Task") {
       recordSpawn(input, paths, now, stderr);
       return quiet(stderr);

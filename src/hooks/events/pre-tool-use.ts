@@ -15,12 +15,14 @@
  *
  * The guard runs in four steps (src/hooks/guard/): gather (reads only), decide (pure), record
  * (writes: the human's one-use grant first, then audit, counters, touches, offers, spawn intents)
- * and respond (below). Side effects after the decision never change it, except the human's grant.
+ * and respond (below). Side effects after the decision never change it, except the human's grant
+ * and a snapshot that cannot be taken (guard/snapshot.ts: ask in the main session, deny in a subagent).
  */
 import { OVERRIDE_TTL_MS } from "../state/override.ts";
 import { decide } from "../guard/decide.ts";
 import { gather, type GatheredCall } from "../guard/gather.ts";
 import { record, recordPolicyError, spendGrant, type Granted, type Recorded } from "../guard/record.ts";
+import { keepSnapshot, undoOffer, type SnapshotOutcome } from "../guard/snapshot.ts";
 import { readHookInput, type ToolHookInput } from "../protocol/hook-input.ts";
 import { NO_OPINION, respond, type HookDeps, type HookOutcome } from "../protocol/response.ts";
 
@@ -70,9 +72,10 @@ function guard(input: ToolHookInput, deps: HookDeps): HookOutcome {
   }
   const call = gathered.call;
   const now = deps.now();
-  const verdict = spendGrant(call, decide(call.judgement), now);
-  const recorded = record(call, verdict, now);
-  return { stdout: answer(call, verdict, recorded), stderr: call.stderr };
+  // a call lanes lets run that may destroy work in the project: keep a snapshot first (or ask/deny why not)
+  const { verdict, snapshot } = keepSnapshot(call, spendGrant(call, decide(call.judgement), now), deps.env, now);
+  const recorded = record(call, verdict, now, snapshot);
+  return { stdout: answer(call, verdict, recorded, snapshot), stderr: call.stderr };
 }
 
 /**
@@ -80,16 +83,27 @@ function guard(input: ToolHookInput, deps: HookDeps): HookOutcome {
  * not compile goes to the user and the model, from the installation that recorded the call; the
  * override code only to the user (`systemMessage`, never sent to the model).
  */
-function answer(call: GatheredCall, verdict: Granted, recorded: Recorded): string {
+function answer(
+  call: GatheredCall,
+  verdict: Granted,
+  recorded: Recorded,
+  snapshot: SnapshotOutcome | undefined,
+): string {
   const notice = recorded.recorder ? call.notice : undefined;
-  if (verdict.decision === undefined || recorded.reason === undefined)
-    return notice === undefined ? NO_OPINION : respond("PreToolUse", { message: notice, context: notice });
+  const kept = snapshot?.kind === "kept" ? undoOffer(snapshot.entry) : undefined;
+  if (verdict.decision === undefined || recorded.reason === undefined) {
+    const context = [notice, kept].filter((m) => m !== undefined).join("\n");
+    return context === "" ? NO_OPINION : respond("PreToolUse", { message: notice, context });
+  }
   const offer =
     recorded.offer === undefined
       ? undefined
       : `lanes: to let this exact call run once, send \`lanes allow ${recorded.offer}\` as your next message to Claude (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
   return respond("PreToolUse", {
-    permission: { decision: verdict.decision.effect, reason: recorded.reason },
+    permission: {
+      decision: verdict.decision.effect,
+      reason: kept === undefined ? recorded.reason : `${recorded.reason}; ${kept}`,
+    },
     message: [notice, offer].filter((m) => m !== undefined).join("\n"),
     ...(notice !== undefined && { context: notice }),
   });

@@ -5,9 +5,9 @@
  *
  * Then, for the first installation of lanes to claim the call (state/claim.ts), in this order:
  * denial counters (escalation), the spawn intent of an Agent call, the subagent's task block cached
- * in the agent tree, a copy of a file another agent modified before this call overwrites it (where
- * a snapshot before a destructive call belongs), the audit log, and the override offer of a
- * DANGEROUS denial.
+ * in the agent tree, a copy of a file another agent modified before this call overwrites it, the
+ * audit log (with the snapshot taken just before this step, guard/snapshot.ts), and the override
+ * offer of a DANGEROUS denial.
  */
 import { fnv1a64 } from "../../io/hash.ts";
 import { isoTime } from "../../io/time.ts";
@@ -24,6 +24,7 @@ import { countDenial } from "../state/violations.ts";
 import type { ProjectPaths } from "../../host/layout.ts";
 import { reasonFor, type Verdict } from "./decide.ts";
 import type { GatheredCall } from "./gather.ts";
+import type { SnapshotOutcome } from "./snapshot.ts";
 
 /** The verdict after the human's grant. */
 export interface Granted extends Verdict {
@@ -75,7 +76,7 @@ export function recordPolicyError(paths: ProjectPaths, call: GatheredCall["input
   });
 }
 
-export function record(call: GatheredCall, verdict: Granted, now: Date): Recorded {
+export function record(call: GatheredCall, verdict: Granted, now: Date, snapshot?: SnapshotOutcome): Recorded {
   const { input, paths, agentName, stderr } = call;
   const decision = verdict.decision;
   const request = call.judgement.request;
@@ -128,7 +129,7 @@ export function record(call: GatheredCall, verdict: Granted, now: Date): Recorde
   }
 
   const reason = decision === undefined ? undefined : reasonFor(decision, request, agentName, escalation);
-  audit(call, verdict, reason, escalation, now);
+  audit(call, verdict, reason, escalation, now, snapshot);
   // the code goes to the human only (systemMessage), never into the reason the model reads
   const offer =
     decision !== undefined && verdict.overridable
@@ -178,6 +179,7 @@ function audit(
   reason: string | undefined,
   escalation: Escalation | undefined,
   now: Date,
+  snapshot: SnapshotOutcome | undefined,
 ): void {
   const { input, agentName } = call;
   const { decision, overridden } = verdict;
@@ -203,6 +205,10 @@ function audit(
     ...(reason !== undefined && { reason }),
     ...(overridden !== undefined && { overridden: overridden.ruleIds }),
   });
+  if (snapshot?.kind === "kept") {
+    const { id, store, files, bytes, scope } = snapshot.entry;
+    append({ ...base, event: "snapshot", id, store, files, bytes, scope });
+  } else if (snapshot?.kind === "failed") append({ ...base, event: "snapshot", problem: snapshot.problem });
   if (overridden !== undefined)
     append({ ...base, event: "human-decision", decision: "allow-once", use: "consumed", rules: overridden.ruleIds });
   if (

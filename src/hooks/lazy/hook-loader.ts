@@ -1,6 +1,7 @@
 /**
  * The loader of a hot hook (`dist/<hook>.cjs`): runs `<hook>.impl.cjs` (and, on the first Bash
- * call, `shell.impl.cjs`; on the first glob compiled at run time, `globs.impl.cjs`) through
+ * call, `shell.impl.cjs`; on the first glob compiled at run time, `globs.impl.cjs`; on a call that
+ * runs or stores a runner file, `formats.impl.cjs` and, for a Taskfile, `yaml.impl.cjs`) through
  * `vm.Script` with a V8 code cache, so a warm start skips compiling the bundles (Node 20 has no
  * module compile cache). The bundles are built already wrapped in the CommonJS function
  * (`IMPL_WRAPPER`, scripts/build/bundles.ts): the loader hands V8 the file's text as read, without

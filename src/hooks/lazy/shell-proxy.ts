@@ -11,6 +11,7 @@ let loaded: typeof Shell | undefined;
 const shell = (): typeof Shell => (loaded ??= loadBundle("shell") as typeof Shell);
 
 export const analyzeShell: typeof Shell.analyzeShell = (source, options) => shell().analyzeShell(source, options);
+export const analyzeStored: typeof Shell.analyzeStored = (change, options) => shell().analyzeStored(change, options);
 export const argView: typeof Shell.argView = (command) => shell().argView(command);
 export const fileEffects: typeof Shell.fileEffects = (analysis) => shell().fileEffects(analysis);
 export const flagWrites: typeof Shell.flagWrites = (analysis) => shell().flagWrites(analysis);

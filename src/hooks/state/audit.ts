@@ -40,6 +40,8 @@ export type AuditEvent =
   | "checkpoint"
   | "handoff"
   | "skill-completed"
+  | "snapshot"
+  | "undo"
   | EventAudit;
 
 /** One line of the audit log. Fields beyond these depend on the event. */

@@ -68,8 +68,8 @@ export const fsRules: readonly RuleSpec[] = [
   {
     id: "fs.delete-system",
     effect: "deny",
-    delete: { targets: ["system"] },
-    why: "it deletes operating-system files",
+    delete: { targets: ["system", "served"] },
+    why: "it deletes operating-system files, or a site or application the machine serves",
     instead: "leave system files to the system's package manager, or ask the user to do it",
   },
   {
@@ -93,7 +93,7 @@ export const fsRules: readonly RuleSpec[] = [
       program: ["rsync"],
       flags_any: ["--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"],
       flags_none: ["-n", "--dry-run", "--list-only"],
-      targets: ["root", "home", "project-root", "parent", "system", "home-data", "other-home"],
+      targets: ["root", "home", "project-root", "parent", "system", "served", "home-data", "other-home"],
     },
     why: "`rsync --delete` into a broad directory deletes everything there that the source lacks",
     instead: "sync into a dedicated subdirectory, or run with `--dry-run` and show the user the list",
@@ -115,7 +115,7 @@ export const fsRules: readonly RuleSpec[] = [
   {
     id: "fs.chmod-recursive-system",
     effect: "deny",
-    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "home", "parent", "other-home"], recursive: true },
+    fileEffect: { access: ["chmod", "chown"], targets: ["root", "system", "served", "home", "parent", "other-home"], recursive: true },
     why: "it changes the permissions or owner of a whole system tree, a home directory or a directory that holds the project",
     instead: "change only the project files that need it, e.g. `chmod +x ./scripts/build.sh`",
   },

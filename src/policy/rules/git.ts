@@ -84,14 +84,22 @@ export const gitRules: readonly RuleSpec[] = [
   {
     id: "git.restore-worktree",
     effect: "deny",
-    command: { program: git, args: ["restore"], flags_none: ["--staged", "-S", "--help", "-h"] },
+    // without a pathspec git refuses to restore anything (`git restore`: "you must specify path(s)")
+    command: { program: git, args: ["restore", "*"], flags_none: ["--staged", "-S", "--help", "-h"] },
     why: "`git restore <paths>` overwrites uncommitted changes in the work tree",
+    instead: "use `git restore --staged` to unstage, or `git stash push -- <paths>` to keep a copy",
+  },
+  {
+    id: "git.restore-pathspec-file",
+    effect: "deny",
+    command: { program: git, args: ["restore"], flags_any: ["--pathspec-from-file"], flags_none: ["--staged", "-S", "--help", "-h"] },
+    why: "`git restore --pathspec-from-file` overwrites uncommitted changes in every path the file lists",
     instead: "use `git restore --staged` to unstage, or `git stash push -- <paths>` to keep a copy",
   },
   {
     id: "git.restore-worktree-explicit",
     effect: "deny",
-    command: { program: git, args: ["restore"], flags_any: ["--worktree", "-W"], flags_none: ["--help", "-h"] },
+    command: { program: git, args: ["restore", "*"], flags_any: ["--worktree", "-W"], flags_none: ["--help", "-h"] },
     why: "`git restore --worktree` overwrites uncommitted changes in the work tree",
     instead: "use `git stash push -- <paths>` to keep a copy first",
   },

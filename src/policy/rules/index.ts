@@ -11,6 +11,7 @@ import { pathRules } from "./paths.ts";
 import { persistenceRules } from "./persistence.ts";
 import { publishRules } from "./publish.ts";
 import { secretRules } from "./secrets.ts";
+import { serviceRules } from "./services.ts";
 import { shellRules } from "./shell.ts";
 import { systemRules } from "./system.ts";
 import type { RuleSpec } from "./types.ts";
@@ -24,6 +25,7 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
   ...networkRules,
   ...databaseRules,
   ...cloudRules,
+  ...serviceRules,
   ...pathRules,
   ...secretRules,
   ...publishRules,

@@ -1,16 +1,19 @@
 /** Path rules: secrets nobody reads, git internals nobody edits by hand, and lanes' own config. */
 import type { RuleSpec } from "./types.ts";
 
+/** Environment files, and the templates among them that hold no secret. */
+const ENV_FILES = [".env", ".env.*", ".envrc"];
+const ENV_TEMPLATES = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template", ".env.tpl", ".env.*.tpl"];
+
+/** Directories of keys and credentials, whose listing says which accounts and keys exist. */
+const CREDENTIAL_DIRS = ["~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.docker", "~/.password-store", "~/.oci", "~/.config/gh", "~/.config/op", "~/.local/share/keyrings", "//root/.ssh", "//root/.aws", "//root/.gnupg", "//var/run/secrets", "//run/secrets"];
+
 export const pathRules: readonly RuleSpec[] = [
   {
     id: "secrets.env-files",
     effect: "deny",
     // write-only: creating or appending to one (`cp .env.example .env`) discloses nothing
-    paths: {
-      access: "write-only",
-      patterns: [".env", ".env.*", ".envrc"],
-      except: [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", ".env.*.example", ".env.*.sample", ".env.*.template", ".env.tpl", ".env.*.tpl"],
-    },
+    paths: { access: "write-only", patterns: ENV_FILES, except: ENV_TEMPLATES },
     why: "environment files hold secrets",
     instead: "read `.env.example` for the variable names, or ask the user for the value you need",
   },
@@ -128,10 +131,32 @@ export const pathRules: readonly RuleSpec[] = [
         "credentials.json",
         "service-account*.json",
       ],
-      except: ["~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config"],
+      // public material and settings: public keys and certificates, known hosts, the GnuPG public keyring, trust database and configuration
+      except: [
+        "~/.ssh/*.pub", "~/.ssh/**/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old", "~/.ssh/config", "~/.ssh/*.crt", "~/.ssh/*-cert.pem",
+        "~/.gnupg/pubring.kbx", "~/.gnupg/pubring.kbx~", "~/.gnupg/pubring.gpg", "~/.gnupg/trustdb.gpg", "~/.gnupg/gpg.conf", "~/.gnupg/gpg-agent.conf",
+        "~/.gnupg/dirmngr.conf", "~/.gnupg/scdaemon.conf", "~/.gnupg/common.conf", "~/.gnupg/sshcontrol",
+      ],
     },
     why: "credential files hold tokens and keys",
     instead: "ask the user to run the authenticated command, or to provide a scoped token",
+  },
+  {
+    id: "secrets.list-credential-dirs",
+    effect: "ask",
+    // (what the files hold is secrets.credential-files'; `ls ~/.config` and `ls ~/.ssh/*.pub` list other things)
+    paths: { access: "no-list", patterns: [...CREDENTIAL_DIRS, ...CREDENTIAL_DIRS.map((d) => `${d}/*/`)] },
+    why: "it lists the names in a directory of keys and credentials, which tell which keys, accounts and profiles exist",
+    instead: "ask the user which key or profile to use; `ssh-add -l` and `aws configure list-profiles` show what is configured",
+  },
+  {
+    id: "secrets.env-file-shared",
+    effect: "ask",
+    // `docker run --env-file .env someone/tool`: the secrets go into code nobody here wrote (a container printing
+    // them is a read); `kubectl create configmap --from-env-file .env`: into a store anyone with the cluster reads
+    paths: { access: "no-share", patterns: ENV_FILES, except: ENV_TEMPLATES },
+    why: "it hands the secrets of an environment file to a container image whose behaviour is not known, or to a store that is not secret",
+    instead: "pass only the variables the container needs (`-e NAME`), use an image you built from this project, or a `kubectl create secret`",
   },
   {
     id: "secrets.terraform-state",
@@ -195,6 +220,21 @@ export const pathRules: readonly RuleSpec[] = [
     command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/cli.mjs|*lanes/dist/cli.cjs|*lanes/dist/cli.js", "uninstall"], flags_none: ["--help", "-h", "--dry-run"] },
     why: "it removes lanes' guard from the project",
     instead: "ask the user to uninstall lanes",
+  },
+  {
+    // `lanes undo` writes files back over the work tree: the human says when (the model may list and propose)
+    id: "lanes.undo",
+    effect: "ask",
+    command: { program: ["lanes"], args: ["undo"], flags_none: ["--help", "-h", "--dry-run", "--list"] },
+    why: "`lanes undo` writes a snapshot's files back over the work tree, which the user decides",
+    instead: "run `lanes undo --list` or `lanes undo --dry-run` and propose the undo to the user",
+  },
+  {
+    id: "lanes.undo-script",
+    effect: "ask",
+    command: { program: ["node", "bun", "deno"], args: ["*lanes/dist/cli.mjs|*lanes/dist/cli.cjs|*lanes/dist/cli.js", "undo"], flags_none: ["--help", "-h", "--dry-run", "--list"] },
+    why: "`lanes undo` writes a snapshot's files back over the work tree, which the user decides",
+    instead: "run `lanes undo --list` or `lanes undo --dry-run` and propose the undo to the user",
   },
   {
     // the human override (src/hooks/state/override.ts): only the hooks write offers and grants, from the human's prompt

@@ -26,6 +26,46 @@ const LOCAL_HOSTS = ["localhost", "*.localhost", "127.*", "::1", "0:0:0:0:0:0:0:
 const NOT_SECRET_VARS = ["*public_key", "*pub_key", "*publishable_key", "*page_token", "*next_token", "*continuation_token", "*sync_token", "*cache_key", "*sort_key", "*partition_key", "*object_key", "*primary_key", "*idempotency_key", "s3_key", "*_s3_key", "*_anon_key"];
 
 
+const GITHUB = ["github.com", "*.github.com", "*.githubusercontent.com", "ghcr.io", "*.ghcr.io", "*.githubassets.com", "*.github.io", "*.actions.githubusercontent.com"];
+const GOOGLE = ["googleapis.com", "*.googleapis.com", "*.google.com", "*.googleusercontent.com", "*.gcr.io", "gcr.io", "*.pkg.dev", "*.cloudfunctions.net", "*.run.app", "*.appspot.com", "*.firebaseio.com", "*.firebaseapp.com", "*.web.app"];
+const AZURE = ["*.azure.com", "*.azure.net", "*.windows.net", "*.microsoft.com", "*.microsoftonline.com", "*.azure-api.net", "*.azurewebsites.net", "*.azurecr.io", "*.azureedge.net", "*.visualstudio.com", "dev.azure.com"];
+const AWS = ["amazonaws.com", "*.amazonaws.com", "*.amazonaws.com.cn", "*.aws", "*.on.aws", "*.amazon.com", "*.cloudfront.net"];
+
+/**
+ * Well-known tokens and the hosts of their service (variable name wildcards, lowercase): sent as a
+ * credential or as data to any other host, such a token is exfiltration (net.token-to-other-host).
+ * `token_hosts` in lanes.yaml adds hosts and names (a GitHub Enterprise host, a private registry).
+ */
+export const TOKEN_HOSTS: Readonly<Record<string, readonly string[]>> = {
+  "github_token": GITHUB, "gh_token": GITHUB, "github_pat": GITHUB, "gh_pat": GITHUB, "github_*_token": GITHUB, "gh_*_token": GITHUB,
+  "gitlab_token": ["gitlab.com", "*.gitlab.com", "gitlab.*", "*.gitlab.*"], "gl_token": ["gitlab.com", "*.gitlab.com", "gitlab.*", "*.gitlab.*"], "gitlab_*_token": ["gitlab.com", "*.gitlab.com", "gitlab.*", "*.gitlab.*"],
+  "bitbucket_token": ["bitbucket.org", "*.bitbucket.org"], "bitbucket_app_password": ["bitbucket.org", "*.bitbucket.org"],
+  "npm_token": ["registry.npmjs.org", "*.npmjs.org", "npmjs.com", "*.npmjs.com", "registry.yarnpkg.com"], "node_auth_token": ["registry.npmjs.org", "*.npmjs.org", "registry.yarnpkg.com", "npm.pkg.github.com"],
+  "pypi_token": ["upload.pypi.org", "pypi.org", "test.pypi.org", "*.pypi.org"], "pypi_api_token": ["upload.pypi.org", "pypi.org", "test.pypi.org", "*.pypi.org"], "twine_password": ["upload.pypi.org", "pypi.org", "test.pypi.org", "*.pypi.org"],
+  "cargo_registry_token": ["crates.io", "*.crates.io"], "gem_host_api_key": ["rubygems.org", "*.rubygems.org"],
+  "dockerhub_token": ["docker.io", "*.docker.io", "docker.com", "*.docker.com"], "docker_password": ["docker.io", "*.docker.io", "docker.com", "*.docker.com"],
+  "aws_secret_access_key": AWS, "aws_session_token": AWS, "aws_access_key_id": AWS, "aws_bearer_token_*": AWS,
+  "google_api_key": GOOGLE, "google_*_key": GOOGLE, "google_*_token": GOOGLE, "google_*_secret": GOOGLE, "gcloud_*": GOOGLE, "gcp_*_key": GOOGLE, "gemini_api_key": GOOGLE, "firebase_token": GOOGLE,
+  "azure_*_key": AZURE, "azure_*_secret": AZURE, "azure_*_token": AZURE, "azure_client_secret": AZURE, "azure_openai_api_key": AZURE, "arm_client_secret": AZURE,
+  "openai_api_key": ["api.openai.com", "*.openai.com"], "openai_admin_key": ["api.openai.com", "*.openai.com"],
+  "anthropic_api_key": ["api.anthropic.com", "*.anthropic.com"], "anthropic_auth_token": ["api.anthropic.com", "*.anthropic.com"], "anthropic_admin_key": ["api.anthropic.com", "*.anthropic.com"],
+  "hf_token": ["huggingface.co", "*.huggingface.co", "*.hf.co", "*.hf.space"], "hugging_face_hub_token": ["huggingface.co", "*.huggingface.co", "*.hf.co"], "huggingface_token": ["huggingface.co", "*.huggingface.co", "*.hf.co"], "huggingfacehub_api_token": ["huggingface.co", "*.huggingface.co", "*.hf.co"],
+  "mistral_api_key": ["api.mistral.ai", "*.mistral.ai"], "groq_api_key": ["api.groq.com", "*.groq.com"], "cohere_api_key": ["api.cohere.ai", "api.cohere.com", "*.cohere.ai", "*.cohere.com"],
+  "openrouter_api_key": ["openrouter.ai", "*.openrouter.ai"], "replicate_api_token": ["api.replicate.com", "*.replicate.com"], "deepseek_api_key": ["api.deepseek.com", "*.deepseek.com"],
+  "xai_api_key": ["api.x.ai", "*.x.ai"], "together_api_key": ["api.together.xyz", "*.together.xyz", "*.together.ai"], "perplexity_api_key": ["api.perplexity.ai"], "voyage_api_key": ["api.voyageai.com"],
+  "slack_token": ["slack.com", "*.slack.com"], "slack_bot_token": ["slack.com", "*.slack.com"], "slack_user_token": ["slack.com", "*.slack.com"], "slack_app_token": ["slack.com", "*.slack.com"], "slack_api_token": ["slack.com", "*.slack.com"],
+  "stripe_secret_key": ["api.stripe.com", "*.stripe.com"], "stripe_api_key": ["api.stripe.com", "*.stripe.com"], "stripe_restricted_key": ["api.stripe.com", "*.stripe.com"], "stripe_webhook_secret": ["api.stripe.com", "*.stripe.com"],
+  "cloudflare_api_token": ["api.cloudflare.com", "*.cloudflare.com"], "cloudflare_api_key": ["api.cloudflare.com", "*.cloudflare.com"], "cf_api_token": ["api.cloudflare.com", "*.cloudflare.com"], "cf_api_key": ["api.cloudflare.com", "*.cloudflare.com"],
+  "digitalocean_token": ["api.digitalocean.com", "*.digitalocean.com"], "digitalocean_access_token": ["api.digitalocean.com", "*.digitalocean.com"], "do_api_token": ["api.digitalocean.com", "*.digitalocean.com"],
+  "heroku_api_key": ["api.heroku.com", "*.heroku.com"], "vercel_token": ["api.vercel.com", "*.vercel.com"], "netlify_auth_token": ["api.netlify.com", "*.netlify.com"], "fly_api_token": ["api.fly.io", "*.fly.io", "*.machines.dev"],
+  "sentry_auth_token": ["sentry.io", "*.sentry.io"], "dd_api_key": ["*.datadoghq.com", "*.datadoghq.eu", "*.ddog-gov.com"], "dd_app_key": ["*.datadoghq.com", "*.datadoghq.eu", "*.ddog-gov.com"], "datadog_api_key": ["*.datadoghq.com", "*.datadoghq.eu", "*.ddog-gov.com"],
+  "circleci_token": ["circleci.com", "*.circleci.com"], "circle_token": ["circleci.com", "*.circleci.com"], "codecov_token": ["codecov.io", "*.codecov.io"],
+  "ld_api_key": ["app.launchdarkly.com", "*.launchdarkly.com"], "launchdarkly_*": ["app.launchdarkly.com", "*.launchdarkly.com"], "flagsmith_*_key": ["*.flagsmith.com"],
+  "twilio_auth_token": ["api.twilio.com", "*.twilio.com"], "sendgrid_api_key": ["api.sendgrid.com", "*.sendgrid.com"], "mailgun_api_key": ["api.mailgun.net", "api.eu.mailgun.net"],
+  "linear_api_key": ["api.linear.app"], "notion_token": ["api.notion.com"], "notion_api_key": ["api.notion.com"], "supabase_access_token": ["api.supabase.com", "*.supabase.co", "*.supabase.com"], "supabase_service_role_key": ["*.supabase.co", "*.supabase.com"],
+  "tfe_token": ["app.terraform.io"], "tf_token_*": ["app.terraform.io", "*.terraform.io"], "vault_token": ["*.hashicorp.cloud", "*.hashicorp.com"], "ngrok_authtoken": ["*.ngrok.com"], "doppler_token": ["api.doppler.com"],
+};
+
 /**
  * Subcommands that print a token or credentials: `aws configure export-credentials`, `aws sts
  * get-session-token`, `aws ecr get-login-password`, `gcloud auth print-access-token`, `gh auth
@@ -265,6 +305,35 @@ export const secretRules: readonly RuleSpec[] = [
     },
     why: "it sends the value of a secret environment variable to a network peer as request data",
     instead: "pass a token to its own service as a header (`-H \"Authorization: Bearer $TOKEN\"`), and never send it to another host",
+  },
+  {
+    id: "net.token-to-other-host",
+    effect: "deny",
+    // (vault runs on the user's own host: VAULT_TOKEN only goes to HCP's; a custom host is added with token_hosts)
+    send: { localHosts: LOCAL_HOSTS, tokens: Object.fromEntries(Object.entries(TOKEN_HOSTS).filter(([name]) => name !== "vault_token")) },
+    why: "it sends a well-known token to a host that is not its service's, which is how tokens leak (`$GITHUB_TOKEN` goes to GitHub only)",
+    instead: "send the token only to its own service; if this host is one of its service's (an enterprise or private host), list it under `token_hosts` in lanes.yaml",
+  },
+  {
+    id: "net.upload-file",
+    effect: "ask",
+    send: { localHosts: LOCAL_HOSTS, uploads: true },
+    why: "it uploads a local file to a host the policy does not list, and the file may hold code or data that should not leave",
+    instead: "tell the user what goes where; hosts the project uploads to are listed under `upload_hosts` in lanes.yaml",
+  },
+  {
+    id: "net.http-delete",
+    effect: "deny",
+    send: { localHosts: LOCAL_HOSTS, methods: ["DELETE"] },
+    why: "it sends a `DELETE` to a remote API, which removes the resource for everyone who uses it",
+    instead: "show the user the request and let them run it, or try it against a local server first",
+  },
+  {
+    id: "net.socket-shell",
+    effect: "deny",
+    send: { localHosts: [], shell: true },
+    why: "it ties a shell on this machine to a network socket, so the peer runs commands here",
+    instead: "there is no safe form of this; ask the user",
   },
   {
     id: "net.credential-token-exfiltration",

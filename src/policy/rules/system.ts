@@ -6,7 +6,7 @@
 import type { RuleSpec } from "./types.ts";
 
 /** Where a disk tool's operand must point for it to be a disk operation. */
-const disks = ["device", "system", "root"] as const;
+const disks = ["device", "system", "served", "root"] as const;
 
 /** Packages without which the system does not boot, log in or reach the network. */
 const ESSENTIAL =
@@ -256,6 +256,20 @@ export const systemRules: readonly RuleSpec[] = [
     },
     why: "killing init or a core system process brings the machine or the session down",
     instead: "kill the specific process you started, by its own pid",
+  },
+  {
+    id: "sys.kill-client",
+    effect: "deny",
+    // `pkill -f claude`, `killall claude`, and `kill` given the client by a listing (`kill -9 $PPID`, `pgrep -f
+    // claude | xargs kill`). The client names its process `claude` (node's `process.title`), so `killall node`
+    // and `pkill node` (dev servers) do not reach it
+    command: {
+      program: ["pkill", "killall", "kill", "taskkill", "taskkill.exe", "Stop-Process", "skill"],
+      args: ["**", "claude|claude.exe|claude-code"],
+      flags_none: ["-0", "-HUP", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2", "-CONT", "-SIGCONT", "-WINCH", "-SIGWINCH", "-l", "-L", "--help"],
+    },
+    why: "it kills the Claude Code client running this session",
+    instead: "kill the specific process you started, by its pid or an exact pattern (`pkill -f 'node dist/server.js'`)",
   },
   {
     id: "sys.kill-every-process",

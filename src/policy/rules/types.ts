@@ -9,10 +9,13 @@ import type { AgentRunKind, GuardFormat, SendMatch, SqlMatch } from "../compiled
 import type { Effect } from "../types.ts";
 
 /**
- * Built-in path modes: `no-write` (writing or deleting counts, a mode change does not) and
- * `no-read` (reading or running counts, nothing else).
+ * Built-in path modes: `no-write` (writing or deleting counts, a mode change does not), `no-read`
+ * (reading or running counts, nothing else), `no-list` (listing a directory's names counts) and
+ * `no-share` (handing the content to a program that may show or send it counts).
  */
-export type NoWritePathMatch = Omit<PathMatch, "access"> & { readonly access: "no-write" | "no-read" };
+export type NoWritePathMatch = Omit<PathMatch, "access"> & {
+  readonly access: "no-write" | "no-read" | "no-list" | "no-share";
+};
 
 interface RuleBase {
   readonly id: string;

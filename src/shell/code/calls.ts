@@ -1,34 +1,13 @@
 /**
- * Finds calls of the APIs in `tables/apis.ts` in interpreter code, over the tokens of
- * `tokens.ts`: dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
+ * Finds calls of the APIs in `tables/apis.ts` in Perl, Ruby and PHP code, over the tokens of
+ * `tokens.ts` (Python and JavaScript are parsed: `analysis.ts`): dotted call chains (`shutil.rmtree(...)`, `require('fs').rmSync(...)`,
  * `Path('/x').unlink()`), import aliases, paren-less perl/ruby calls and backtick strings.
  */
 import { withHome } from "./home.ts";
 import { tokenizeCode, type CodeToken, type CodeTokenLanguage } from "./tokens.ts";
 import { knownValues, type CodeEnv } from "./values.ts";
 import { LANGUAGE_APIS, type ApiSpec, type LanguageApis } from "../tables/apis.ts";
-import type { InterpreterCall } from "../types.ts";
-
-/** What an exec API runs. */
-export type FoundExec =
-  | { readonly kind: "shell"; readonly code: string | undefined }
-  /** Code of the call's own language (`exec('...')`), followed when literal. */
-  | { readonly kind: "code"; readonly code: string | undefined }
-  | { readonly kind: "argv"; readonly argv: readonly { readonly text: string; readonly value: string | undefined }[] };
-
-/** One API call found in the code. */
-export interface FoundCall {
-  readonly api: string;
-  readonly access: InterpreterCall["access"];
-  readonly recursive: boolean;
-  /** A write that replaces the content: a `write...` API that does not append, or an open mode `w`/`>`. */
-  readonly overwrite: boolean;
-  /** Path arguments (file APIs) or the command (exec APIs), as static strings or `undefined`. */
-  readonly args: readonly (string | undefined)[];
-  readonly exec: FoundExec | undefined;
-  /** The call as written. */
-  readonly text: string;
-}
+import type { FoundCall, FoundExec } from "./library.ts";
 
 type Arg =
   | { readonly kind: "string"; readonly value: string | undefined; readonly text: string }
@@ -470,10 +449,11 @@ const startsArgument = (t: CodeToken | undefined): boolean =>
     isPunct(t, "["));
 
 /**
- * Every API call of the tables found in `code`, or `undefined` when the code cannot be tokenized.
- * `charge` is called with the number of tokens (it may throw to stop the analysis).
+ * Every API call of the tables found in `code` by its tokens (perl, ruby, php), or `undefined`
+ * when the code cannot be tokenized. `charge` is called with the number of tokens (it may throw
+ * to stop the analysis).
  */
-export function findCalls(
+export function findTokenCalls(
   code: string,
   language: CodeTokenLanguage,
   charge: (units: number) => void,

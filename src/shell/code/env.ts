@@ -3,6 +3,7 @@
  * (`requests.post(url, data=dict(os.environ))`, `fetch(url, {body: JSON.stringify(process.env)})`),
  * read from the code's tokens with the table `ENVIRONMENT_CODE` (tables/network.ts).
  */
+import { codeSends } from "./analysis.ts";
 import { tokenizeCode, type CodeToken } from "./tokens.ts";
 import { urlPeer } from "../url.ts";
 import { CODE_HEADER_NAMES, ENVIRONMENT_CODE, type EnvironmentCode } from "../tables/network.ts";
@@ -44,14 +45,8 @@ const startsWith = (names: readonly string[], dotted: string): boolean => {
   return want.length <= names.length && want.every((w, k) => w === names[k]);
 };
 
-/** What interpreter code sends over the network: its peers, whether the whole environment, and variables read by name. */
-export interface CodeSend {
-  /** URL string literals of the code; empty when none is written. */
-  readonly peers: NetworkPeer[];
-  readonly environment: boolean;
-  /** Variables read by name outside headers and auth arguments (`data={"k": os.environ["TOKEN"]}`). */
-  readonly names: string[];
-}
+export type { CodeSend } from "./library.ts";
+import type { CodeSend } from "./library.ts";
 
 const OPEN = new Set(["(", "[", "{"]);
 const CLOSE = new Set([")", "]", "}"]);
@@ -128,11 +123,18 @@ function reads(
 }
 
 /**
- * What `code` sends when it calls a network API and uses the whole environment or reads variables
- * by name outside headers; `undefined` when it sends neither.
+ * What `code` sends to network peers: for Python and JavaScript, each request's peers and the
+ * variables its data carries (`analysis.ts`); for Perl, Ruby and PHP, the code's URLs when it calls
+ * a network API and uses the whole environment or reads variables by name outside headers.
  */
-export function environmentSend(code: string, language: CodeLanguage): CodeSend | undefined {
-  if (language === "shell" || language === "powershell" || language === "c") return undefined;
+export function environmentSends(code: string, language: CodeLanguage): CodeSend[] {
+  if (language === "shell" || language === "powershell" || language === "c") return [];
+  if (language === "python" || language === "node") return codeSends(code, language);
+  const sent = tokenSend(code, language);
+  return sent === undefined ? [] : [sent];
+}
+
+function tokenSend(code: string, language: "perl" | "ruby" | "php"): CodeSend | undefined {
   const table = ENVIRONMENT_CODE[language];
   // most code names no environment at all: skip the tokenizer then
   const names = [...table.environment, ...(table.environmentVars ?? []), ...table.index, ...table.call].map((e) =>

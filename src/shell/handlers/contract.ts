@@ -13,6 +13,7 @@ import type {
   CodeExecution,
   DeferredCode,
   CodeLanguage,
+  FileRead,
   InterpreterCall,
   ShellCommand,
   ShellWord,
@@ -39,6 +40,8 @@ export interface CodeRecord {
   readonly source: CodeExecution["source"];
   readonly code?: string | undefined;
   readonly producers?: readonly number[];
+  /** With source `disk`: the file the code was read from, as shown in messages. */
+  readonly path?: string;
 }
 
 /**
@@ -68,6 +71,8 @@ export interface Walk {
   stdinText(base: Base, ctx: Ctx): string | undefined;
   /** A file written earlier on the line (a path relative to the context's directory, or absolute). */
   writtenFile(path: string | undefined, ctx: Ctx): WrittenFile | undefined;
+  /** Every file written earlier on the line, by absolute path (code stored for a tool to run later). */
+  writtenFiles(): ReadonlyMap<string, WrittenFile>;
   /** The word environment of the context's state, to resolve words the handler parsed itself. */
   env(ctx: Ctx): WordEnv;
   /** The family's memory for this line (see {@link Slot}). */
@@ -82,6 +87,8 @@ export interface Walk {
   addAgentRun(run: AgentRun): void;
   /** Records code parked for another program to run later (a git key that names a program). */
   addDeferred(code: DeferredCode): void;
+  /** Records a file looked for on disk for its code (`ShellAnalysis.reads`; `lanes check` lists them). */
+  noteRead(read: FileRead): void;
   /** Records what the analysis cannot represent (the policy asks). */
   report(code: UnrepresentableCode, text: string, detail?: string): void;
   /** Charges `units` nodes against the walk's count bound (the walk unwinds past it). */

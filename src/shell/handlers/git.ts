@@ -11,6 +11,7 @@ import type { Slot, Walk } from "./contract.ts";
 import { deleteEveryListed } from "./listings.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
 import { configFromEnvironment, configWrites, gitProgramConfig } from "./git-config.ts";
+import { gitHooks } from "./git-hooks.ts";
 
 /** Options whose value is a command the program runs (`rsync -e CMD`, `git -c core.pager=CMD`). */
 export function embedded(w: Walk, inv: Invocation, host: number): void {
@@ -145,6 +146,7 @@ export function git(w: Walk, given: Invocation): void {
       });
     }
     runs(w, { ...inv, words: written }, host);
+    gitHooks(w, { ...inv, words: written }, host, config);
     return;
   }
   const expansion = alias
@@ -160,6 +162,7 @@ export function git(w: Walk, given: Invocation): void {
   embedded(w, { ...inv, words: expanded }, host);
   gitProgramConfig(w, inv, host, configured);
   runs(w, { ...inv, words: expanded }, host);
+  gitHooks(w, { ...inv, words: expanded }, host, config);
 }
 
 /** Values git reads as boolean false (`git config --type=bool`). */

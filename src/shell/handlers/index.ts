@@ -11,12 +11,14 @@
  * the order of the rows only matters among matchers.
  */
 import { interpreterName } from "../interpreter-input.ts";
-import { EVAL_COMMANDS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
+import { EVAL_COMMANDS, SCRIPT_RUNNERS, SOURCE_COMMANDS, STDIN_EVALUATORS } from "../tables/interpreters.ts";
+import { MANAGERS, RUNTIMES } from "../tables/runners.ts";
 import {
   AWK_PROGRAMS,
   COMPOSE_PROGRAMS,
   C_COMPILERS,
   DOCKER_LIKE,
+  PARAMETER_FILE_CLIS,
   REMOTE_EXEC,
   SED_PROGRAMS,
 } from "../tables/programs.ts";
@@ -30,9 +32,16 @@ import type { Handler, ProgramRow, Walk } from "./contract.ts";
 import { awk, sed } from "./executors.ts";
 import { fd, find } from "./find.ts";
 import { git } from "./git.ts";
+import { make } from "./make.ts";
+import { parameterFiles } from "./parameter-files.ts";
+import { just, mise, rake, task } from "./task-runners.ts";
+import { husky } from "./stored.ts";
+import { packageManager } from "./package-scripts.ts";
+import { deno, tsRunner } from "./scripts.ts";
 import { unclaimed } from "./unclaimed.ts";
 
-export { unwrap } from "./wrappers.ts";
+export { runnerOptions, unwrap } from "./wrappers.ts";
+export { judgeStored, storedFiles } from "./stored.ts";
 
 /** The program families and their handlers (see the module comment for the lookup order). */
 export const PROGRAMS: readonly ProgramRow[] = [
@@ -58,7 +67,10 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: SOURCE_COMMANDS, handler: sourceCommand },
   {
     family: "shells and interpreters, with version suffixes and in any case (`python3.12`, `PowerShell.exe`)",
-    matches: (inv) => interpreterName(inv.program) !== undefined,
+    matches: (inv) => {
+      const name = interpreterName(inv.program);
+      return name !== undefined && !RUNTIMES.includes(name);
+    },
     handler: interpreter,
   },
   {
@@ -72,6 +84,16 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: SED_PROGRAMS, handler: sed },
   { programs: [...DOCKER_LIKE, ...COMPOSE_PROGRAMS, ...REMOTE_EXEC], handler: container },
   { programs: C_COMPILERS, handler: compiler },
+  { programs: Object.keys(MANAGERS), handler: packageManager },
+  { programs: ["make", "gmake"], handler: make },
+  { programs: ["just"], handler: just },
+  { programs: ["task", "go-task"], handler: task },
+  { programs: ["husky"], handler: husky },
+  { programs: ["rake"], handler: rake },
+  { programs: ["mise", "rtx"], handler: mise },
+  { programs: ["deno"], handler: deno },
+  { programs: Object.keys(SCRIPT_RUNNERS), handler: tsRunner },
+  { programs: PARAMETER_FILE_CLIS, handler: parameterFiles },
 ];
 
 const BY_NAME = new Map<string, Handler>();

@@ -66,6 +66,17 @@ const TOOL_CACHES: Readonly<Record<string, { readonly argv: readonly string[]; r
   bun: { argv: ["bun", "pm", "cache"], dir: ".bun/install/cache" },
 };
 
+/**
+ * Where a package manager keeps the project's tools (`$(npm bin)/eslint`, `"$(yarn bin)/jest"`,
+ * `$(npm root)/.bin/vitest`): under the working directory's `node_modules` (the nearest package's,
+ * taken here as the working directory's; the program a word names is its basename either way).
+ */
+const PACKAGE_DIRS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  npm: { bin: "node_modules/.bin", root: "node_modules" },
+  pnpm: { bin: "node_modules/.bin", root: "node_modules" },
+  yarn: { bin: "node_modules/.bin" },
+};
+
 /** Every program `staticOutput` knows. */
 const PRODUCERS: ReadonlySet<string> = new Set([
   ...SILENT,
@@ -99,6 +110,7 @@ const PRODUCERS: ReadonlySet<string> = new Set([
   "cut",
   "paste",
   "sed",
+  ...Object.keys(PACKAGE_DIRS),
 ]);
 
 const values = (args: readonly ShellWord[]): string[] | undefined =>
@@ -222,8 +234,14 @@ export function staticOutput(q: OutputQuery): string | undefined {
       }
       return undefined;
     }
-    default:
+    default: {
+      const dirs = Object.hasOwn(PACKAGE_DIRS, q.program) ? PACKAGE_DIRS[q.program] : undefined;
+      if (dirs !== undefined) {
+        const dir = args.length === 1 && Object.hasOwn(dirs, args[0] as string) ? dirs[args[0] as string] : undefined;
+        return dir === undefined || q.state.cwd === undefined ? undefined : `${q.state.cwd}/${dir}\n`;
+      }
       return SILENT.includes(q.program) && !q.hasStdin ? "" : undefined;
+    }
   }
 }
 

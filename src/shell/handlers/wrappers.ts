@@ -7,7 +7,7 @@
 import { parse } from "unbash";
 import { optionsOf, scanOptions } from "../option-scanner.ts";
 import { resolveWord } from "../words.ts";
-import { PACKAGE_BINARIES, type WrapperSpec } from "../tables/wrappers.ts";
+import { PACKAGE_BINARIES, type RunnerGlobals, type WrapperSpec } from "../tables/wrappers.ts";
 import type { ShellWord, Via } from "../types.ts";
 import {
   copyState,
@@ -176,7 +176,7 @@ export function unwrap(w: Walk, inv: Invocation, spec: WrapperSpec): Unwrapped {
         state.vars.set(a.name, a.value.value === undefined ? undefined : { set: true, value: a.value.value });
       if (spec.kind === "xargs") {
         // `printf '/a\n/b\n' | xargs -I{} rm -rf {}`: one command per input line
-        const commands = xargsReplace(w, { command: rest, options, base, ctx });
+        const commands = xargsReplace(w, { command: rest, words, options, base, ctx });
         if (commands !== undefined) {
           const inner: Ctx = { ...ctx, state, wrappers: [...ctx.wrappers, program], via: withVia(ctx, "xargs") };
           for (const command of commands)
@@ -264,6 +264,72 @@ function remoteHome(w: Walk, inv: Invocation, scan: ReturnType<typeof scanOption
   const named = login ?? (destination !== undefined && at > 0 ? destination.slice(0, at) : undefined);
   const user = named ?? loginName(w.options.home);
   return user === undefined ? undefined : userHome(user, w.options.home);
+}
+
+/**
+ * A package runner whose own options come before its subcommand (`npm -w api exec rm -rf dist`,
+ * `pnpm -C web exec ...`, `yarn workspace web exec ...`): the runner with those options taken out
+ * (`npm exec rm -rf dist`), run in the directory they choose, for the walk to unwrap; `undefined`
+ * when what follows them is not a subcommand that runs a command, or an option is not known.
+ */
+export function runnerOptions(inv: Invocation, spec: WrapperSpec): Unwrapped {
+  const globals = spec.globals;
+  if (globals === undefined || spec.subcommands === undefined) return undefined;
+  const { words, ctx, base } = inv;
+  const plainWords = words.map((x) => x.word);
+  let cwd = ctx.state.cwd;
+  let at = 1;
+  for (let guard = 0; guard < 4 && at < words.length; guard++) {
+    const scan = known(scanOptions(plainWords, globals.grammar, at), globals.grammar);
+    if (scan === undefined) return undefined;
+    for (const e of scan.events) {
+      if (e.kind !== "option") continue;
+      if (globals.chdir?.includes(e.name) === true) cwd = pathOf(cwd, e.values[0]);
+      else if (globals.workspace?.includes(e.name) === true) cwd = workspaceDir(cwd, e.values[0]);
+    }
+    at = scan.next;
+    const word = words[at]?.word.value ?? "";
+    if (globals.workspaceWords?.includes(word) === true) {
+      cwd = workspaceDir(cwd, words[at + 1]?.word);
+      at += 2;
+      continue;
+    }
+    const each = globals.eachWords?.some(([a, b]) => a === word && words[at + 1]?.word.value === b) === true;
+    if (!each || globals.eachGrammar === undefined) break;
+    const eachScan = known(scanOptions(plainWords, globals.eachGrammar, at + 2), globals.eachGrammar);
+    if (eachScan === undefined) return undefined;
+    at = eachScan.next;
+  }
+  if (at <= 1 || !spec.subcommands.includes(words[at]?.word.value ?? "")) return undefined;
+  const state = copyState(ctx.state);
+  state.cwd = cwd;
+  state.vars.set("PWD", cwd === undefined ? undefined : { set: true, value: cwd });
+  return { words: [words[0] as ArgWord, ...words.slice(at)], ctx: { ...ctx, state }, base };
+}
+
+/** The scan when every option it found is one the grammar knows (and no `--` came first). */
+function known(scan: ReturnType<typeof scanOptions>, grammar: RunnerGlobals["grammar"]): typeof scan | undefined {
+  const unknown = scan.events.some(
+    (e) => e.kind === "double-dash" || (e.kind === "option" && !Object.hasOwn(grammar.options, e.name)),
+  );
+  return unknown ? undefined : scan;
+}
+
+/** A directory option's value resolved in `cwd`; `undefined` when it is only known at run time. */
+function pathOf(cwd: string | undefined, word: ShellWord | undefined): string | undefined {
+  return word?.value === undefined || word.glob ? undefined : resolveDir(cwd, word.value);
+}
+
+/**
+ * The directory of a workspace selected by name or path (`-w api`, `--filter ./packages/web`): a
+ * path is resolved, a name is taken as a directory of that name here (inside the project, which is
+ * what matters); a selector of several (`--filter '@acme/*'`, `web...`) leaves the directory as is.
+ */
+function workspaceDir(cwd: string | undefined, word: ShellWord | undefined): string | undefined {
+  const value = word?.value;
+  if (value === undefined || word?.glob === true) return undefined;
+  const selector = [...value].some((c) => "*?{}[]!^".includes(c)) || value.includes("...");
+  return selector ? cwd : resolveDir(cwd, value);
 }
 
 /** Where a wrapper's options start: after its subcommand (`pnpm exec -c ...`) when it has one. */

@@ -10,8 +10,9 @@ import { PARALLEL_SEPARATORS, type WrapperSpec } from "../tables/wrappers.ts";
 import { joinWords, plain, type ArgWord, type Base, type Ctx, type Invocation } from "../walk/context.ts";
 import type { Walk } from "./contract.ts";
 import { hostCtx, shellString } from "./code.ts";
+import { fileTextAt } from "./file-text.ts";
 import { detailedView } from "../detailed-view.ts";
-import { scanOptions } from "../option-scanner.ts";
+import { optionsOf, scanOptions } from "../option-scanner.ts";
 import { syntheticWord } from "../words.ts";
 
 /** The arguments xargs reads, when known: static words, or a listing as a glob. */
@@ -20,9 +21,10 @@ export function xargsInput(
   o: { words: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
 ): { words: ArgWord[]; runtime: boolean; searchRoots?: readonly ShellWord[] } | undefined {
   const { options, base, ctx } = o;
-  if (options.has("-a") || options.has("--arg-file")) return undefined;
+  const file = argFile(options);
+  if (file !== undefined && argFileText(w, argWordOf(o.words, file), ctx) === undefined) return undefined;
   const replace = options.has("-I") || options.has("-i") || options.has("--replace");
-  const text = w.stdinText(base, ctx);
+  const text = file !== undefined ? argFileText(w, argWordOf(o.words, file), ctx) : w.stdinText(base, ctx);
   if (text !== undefined && !replace) {
     const delimiter =
       options.has("-0") || options.has("--null")
@@ -82,6 +84,26 @@ export function xargsInput(
   const listed = listing(lister);
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
+}
+
+/** The last `-a FILE`/`--arg-file FILE` of xargs or parallel. */
+const argFile = (options: ReadonlyMap<string, readonly ShellWord[]>): ShellWord | undefined =>
+  (options.get("-a") ?? options.get("--arg-file"))?.at(-1) ??
+  (options.has("-a") || options.has("--arg-file") ? { text: "", value: undefined, glob: false } : undefined);
+
+/** The argument `word` was resolved from (for a process substitution's output), else the word alone. */
+const argWordOf = (words: readonly ArgWord[], word: ShellWord): ArgWord =>
+  words.find((x) => x.word === word) ?? plain(word);
+
+/**
+ * The text of an argument file (`xargs -a F`, `parallel :::: F`, `parallel -a F`) when it is known
+ * before the line runs: a process substitution with static output (`<(echo /)`), else the file's
+ * (`file-text.ts`); `undefined` otherwise.
+ */
+function argFileText(w: Walk, word: ArgWord, ctx: Ctx): string | undefined {
+  if (word.substitution === "process") return word.output;
+  const path = word.word.value;
+  return path === undefined || word.word.glob ? undefined : fileTextAt(w, path, ctx);
 }
 
 /**
@@ -156,13 +178,21 @@ function listing(
  */
 export function xargsReplace(
   w: Walk,
-  o: { command: readonly ArgWord[]; options: ReadonlyMap<string, readonly ShellWord[]>; base: Base; ctx: Ctx },
+  o: {
+    command: readonly ArgWord[];
+    /** The whole xargs argv (for the argument behind `-a`). */
+    words: readonly ArgWord[];
+    options: ReadonlyMap<string, readonly ShellWord[]>;
+    base: Base;
+    ctx: Ctx;
+  },
 ): ArgWord[][] | undefined {
   const { options } = o;
-  if (options.has("-a") || options.has("--arg-file")) return undefined;
+  const file = argFile(options);
   const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
   const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
-  const text = w.stdinText(o.base, o.ctx);
+  const text = file !== undefined ? argFileText(w, argWordOf(o.words, file), o.ctx) : w.stdinText(o.base, o.ctx);
+  if (file !== undefined && text === undefined) return undefined;
   if (token === undefined || token.length === 0) return undefined;
   if (text === undefined) {
     // `ls dist | xargs -I{} rm -rf dist/{}`: `{}` is each listed name, `*` (or the glob `ls` was given)
@@ -237,16 +267,26 @@ export function parallel(w: Walk, inv: Invocation, spec: WrapperSpec): void {
   const inputs: ArgWord[] = [];
   let fromFiles = false;
   let group = "";
+  /** The lines of an argument file as inputs; a file whose text is not known is a run-time input. */
+  const fromFile = (x: ArgWord): void => {
+    const text = argFileText(w, x, ctx);
+    if (text === undefined) fromFiles = true;
+    else
+      for (const line of text.split("\n").filter((l) => l.length > 0))
+        inputs.push(plain({ text: line, value: line, glob: false }));
+  };
+  const options = optionsOf(scan);
+  const file = argFile(options);
+  if (file !== undefined) fromFile(argWordOf(words, file));
   for (const x of sep < 0 ? [] : rest.slice(sep)) {
     const v = x.word.value ?? "";
-    if (PARALLEL_SEPARATORS.includes(v)) {
-      group = v;
-      fromFiles ||= v.startsWith("::::");
-    } else if (!group.startsWith("::::")) inputs.push(x);
+    if (PARALLEL_SEPARATORS.includes(v)) group = v;
+    else if (group.startsWith("::::")) fromFile(x);
+    else inputs.push(x);
   }
   const host = w.emit(words, base, ctx);
   // static stdin lines are inputs too (`printf 'a\nb\n' | parallel rm`)
-  const stdinText = inputs.length === 0 && !fromFiles ? w.command(host)?.stdin : undefined;
+  const stdinText = inputs.length === 0 && !fromFiles && file === undefined ? w.command(host)?.stdin : undefined;
   if (stdinText !== undefined)
     for (const line of stdinText.split("\n").filter((l) => l.length > 0))
       inputs.push(plain({ text: line, value: line, glob: false }));

@@ -41,6 +41,15 @@ export interface ApiSpec {
    * (`Path(link).symlink_to(target)`: last); without it, the receiver's path is the only one.
    */
   readonly receiver?: "first" | "last";
+  /** Its paths are glob patterns (`del(["dist/**"])`, `rimraf("build/*", { glob: true })`). */
+  readonly glob?: boolean;
+  /** The write replaces the content (`truncate`), whatever the API's name says. */
+  readonly overwrite?: boolean;
+  /**
+   * A second effect on other arguments: a copy reads its source and writes its destination, a
+   * move deletes its source and writes its destination (`shutil.move(a, b)`).
+   */
+  readonly also?: { readonly access: InterpreterCall["access"]; readonly paths: readonly number[]; readonly recursive?: boolean };
 }
 
 /** Per-language API tables, alias knowledge and bare names that need no import. */
@@ -68,6 +77,10 @@ const chmod: ApiSpec = { access: "chmod" };
 const symlink: ApiSpec = { access: "symlink", paths: [0, 1] };
 const hardlink: ApiSpec = { access: "hardlink", paths: [0, 1] };
 const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
+/** Reads the source (argument 0), writes the destination (argument 1). */
+const copy = (recursive = false): ApiSpec => ({ access: "read", recursive, also: { access: "write", paths: [1], recursive } });
+/** Removes the source (argument 0), writes the destination (argument 1). */
+const move: ApiSpec = { access: "delete", recursive: true, also: { access: "write", paths: [1], recursive: true } };
 /** `os.kill(pid, sig)`: the pids are the first argument; `Process.kill(sig, *pids)`: from the second. */
 const signal = (pids: ApiSpec["paths"]): ApiSpec => ({ access: "exec", exec: "signal", paths: pids });
 
@@ -86,6 +99,37 @@ const PYTHON: LanguageApis = {
     "pathlib.Path.read_text": read,
     "pathlib.Path.read_bytes": read,
     "pathlib.Path.chmod": chmod,
+    "pathlib.Path.rename": { access: "delete", also: { access: "write", paths: [1] } },
+    "pathlib.Path.replace": { access: "delete", also: { access: "write", paths: [1] } },
+    "pathlib.Path.open": { access: "read", mode: { index: 1, write: "wax+" } },
+    "pathlib.Path.write": write,
+    "shutil.copy": copy(),
+    "shutil.copy2": copy(),
+    "shutil.copyfile": copy(),
+    "shutil.copytree": copy(true),
+    "shutil.move": move,
+    "os.rename": { access: "delete", also: { access: "write", paths: [1] } },
+    "os.replace": { access: "delete", also: { access: "write", paths: [1] } },
+    "os.renames": { access: "delete", also: { access: "write", paths: [1] } },
+    "os.truncate": { access: "write", overwrite: true },
+    "send2trash.send2trash": del({ recursive: true }),
+    "distutils.dir_util.remove_tree": del({ recursive: true }),
+    "os.killpg": signal([0]),
+    "os.spawnl": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.spawnlp": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.spawnv": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.spawnvp": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.posix_spawn": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.posix_spawnp": { access: "exec", exec: "argv", paths: "from-1" },
+    "os.execve": { access: "exec", exec: "argv" },
+    "os.execvpe": { access: "exec", exec: "argv" },
+    "os.execle": { access: "exec", exec: "argv" },
+    "os.execlpe": { access: "exec", exec: "argv" },
+    "asyncio.create_subprocess_shell": exec("shell"),
+    "asyncio.create_subprocess_exec": exec("argv"),
+    "sh.Command": exec("argv"),
+    "invoke.run": exec("shell"),
+    "fabric.Connection().local": exec("shell"),
     "os.chmod": chmod,
     "os.lchmod": chmod,
     "os.symlink": symlink,
@@ -115,7 +159,7 @@ const PYTHON: LanguageApis = {
     "builtins.exec": exec("code"),
     "builtins.eval": exec("code"),
   },
-  bare: { open: "open", rmtree: "shutil.rmtree", exec: "builtins.exec", eval: "builtins.eval" },
+  bare: { open: "open", rmtree: "shutil.rmtree", exec: "builtins.exec", eval: "builtins.eval", send2trash: "send2trash.send2trash" },
   methods: {
     unlink: "pathlib.Path.unlink",
     rmdir: "pathlib.Path.rmdir",
@@ -180,6 +224,54 @@ const NODE: LanguageApis = {
     "Deno.symlinkSync": symlink,
     "Deno.link": hardlink,
     "Deno.linkSync": hardlink,
+    "fs.truncateSync": { access: "write", overwrite: true },
+    "fs.truncate": { access: "write", overwrite: true },
+    "fs.promises.truncate": { access: "write", overwrite: true },
+    "fs.copyFileSync": copy(),
+    "fs.copyFile": copy(),
+    "fs.promises.copyFile": copy(),
+    "fs.cpSync": { access: "read", recursiveOption: "recursive", also: { access: "write", paths: [1] } },
+    "fs.cp": { access: "read", recursiveOption: "recursive", also: { access: "write", paths: [1] } },
+    "fs.promises.cp": { access: "read", recursiveOption: "recursive", also: { access: "write", paths: [1] } },
+    "fs.renameSync": { access: "delete", also: { access: "write", paths: [1] } },
+    "fs.rename": { access: "delete", also: { access: "write", paths: [1] } },
+    "fs.promises.rename": { access: "delete", also: { access: "write", paths: [1] } },
+    "fs-extra.outputFile": write,
+    "fs-extra.outputFileSync": write,
+    "fs-extra.writeJson": write,
+    "fs-extra.writeJsonSync": write,
+    "fs-extra.outputJson": write,
+    "fs-extra.outputJsonSync": write,
+    "fs-extra.move": move,
+    "fs-extra.moveSync": move,
+    "fs-extra.copy": copy(true),
+    "fs-extra.copySync": copy(true),
+    "fs-extra.rmSync": del({ recursiveOption: "recursive" }),
+    "fs-extra.unlinkSync": del(),
+    "fs-extra.writeFileSync": write,
+    "rimraf": del({ recursive: true, paths: "all" }),
+    "rimraf.sync": del({ recursive: true, paths: "all" }),
+    "rimraf.rimraf": del({ recursive: true, paths: "all" }),
+    "rimraf.rimrafSync": del({ recursive: true, paths: "all" }),
+    "rimraf.native": del({ recursive: true, paths: "all" }),
+    "rimraf.nativeSync": del({ recursive: true, paths: "all" }),
+    "rimraf.manual": del({ recursive: true, paths: "all" }),
+    "del": del({ recursive: true, glob: true }),
+    "del.deleteAsync": del({ recursive: true, glob: true }),
+    "del.deleteSync": del({ recursive: true, glob: true }),
+    "del.sync": del({ recursive: true, glob: true }),
+    "trash": del({ recursive: true, glob: true }),
+    "shelljs.rm": { access: "delete", recursive: true, paths: "from-1" },
+    "shelljs.exec": exec("shell"),
+    "execa.execa": exec("argv"),
+    "execa.execaSync": exec("argv"),
+    "execa.execaCommand": exec("shell"),
+    "execa.execaCommandSync": exec("shell"),
+    "execa": exec("argv"),
+    "execa.sync": exec("argv"),
+    "execa.command": exec("shell"),
+    "zx.$": exec("shell"),
+    "child_process.execFile": exec("argv"),
     "fs.chmodSync": chmod,
     "fs.chmod": chmod,
     "fs.promises.chmod": chmod,
@@ -187,7 +279,6 @@ const NODE: LanguageApis = {
     "child_process.execSync": exec("shell"),
     "child_process.spawn": exec("argv"),
     "child_process.spawnSync": exec("argv"),
-    "child_process.execFile": exec("argv"),
     "child_process.execFileSync": exec("argv"),
     "child_process.fork": { access: "exec", exec: "argv" },
     "Deno.Command": exec("argv"),
@@ -282,6 +373,8 @@ const RUBY: LanguageApis = {
     "FileUtils.ln": hardlink,
     "FileUtils.link": hardlink,
     system: exec("argv"),
+    // Rake's `sh "cmd"` in a Rakefile task
+    sh: exec("argv"),
     exec: exec("argv"),
     spawn: exec("argv"),
     "Kernel.system": exec("argv"),

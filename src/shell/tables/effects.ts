@@ -78,7 +78,7 @@ export interface EffectSpec {
   /** Options that change the directory relative operands are resolved in (`git -C dir`); repeated ones add up. */
   readonly chdirOptions?: readonly string[];
   /** Shapes that need their own code: see `effects.ts`. */
-  readonly custom?: "tar" | "find" | "interpreter" | "source";
+  readonly custom?: "tar" | "find" | "interpreter" | "source" | "request-items" | "socat";
   /** Per-subcommand specs (git); the first operand is the subcommand. Unlisted subcommands have no effects. */
   readonly subcommands?: Readonly<Record<string, EffectSpec>>;
 }
@@ -133,6 +133,8 @@ const GIT: EffectSpec = {
     restore: { operands: "write", switches: [{ flags: ["-S", "--staged"], access: "none" }] },
     clean: { operands: "delete", filtered: true, recursiveFlags: ["-d"], forceFlags: FORCE, defaultOperand: { value: ".", access: "delete" }, switches: [{ flags: ["-n", "--dry-run"], access: "none" }] },
     apply: { operands: "read", defaultOperand: { value: ".", access: "write" } },
+    // `git clone URL DIR`: a new repository in DIR, hooks and all; without DIR it is a new directory here
+    clone: { byPosition: ["none", "write"], recursive: true, optionPaths: { "--separate-git-dir": "write", "--template": "read" } },
   },
 };
 
@@ -141,18 +143,21 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // programs whose operands are not files (or that only list names)
   ...Object.fromEntries(
     [
-      "echo", "printf", "true", "false", ":", "test", "[", "[[", "ls", "dir", "which", "type", "whereis", "basename", "dirname",
+      "echo", "printf", "true", "false", ":", "test", "[", "[[", "which", "type", "whereis", "basename", "dirname",
       "command", "export", "alias", "unalias", "pwd", "date", "sleep", "exit", "return", "set", "unset", "shift", "read",
       "printenv", "whoami", "id", "uname", "hostname", "seq", "yes", "kill", "pkill", "killall", "ps", "pgrep", "jobs", "wait",
       "trap", "history", "clear", "tput", "stty", "env", "cd", "pushd", "popd", "dirs", "local", "declare", "typeset",
       "readonly", "let", "eval", "time", "hash", "umask", "ulimit", "getopts", "mapfile", "readarray", "caller", "complete",
       "compgen", "shopt", "enable", "help", "logout", "bg", "fg", "disown", "suspend", "times", "nproc", "arch", "uptime",
       "free", "df", "du", "tty", "logname", "groups", "users", "who", "w", "last", "sync", "mktemp", "realpath", "readlink",
-      "stat", "tr", "expr", "bc", "dc", "tree", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
+      "stat", "tr", "expr", "bc", "dc", "lsof", "top", "htop", "man", "info", "ssh", "nohup", "sudo", "doas",
       // ssh-keygen generates keys or prints the public half; ssh-copy-id installs the public half
       "ssh-keygen", "ssh-copy-id",
     ].map((p) => [p, NONE]),
   ),
+  // listings: the names in a directory (`ls -d DIR` shows the directory itself, not what is in it)
+  ...Object.fromEntries(["ls", "dir", "vdir", "exa", "eza", "lsd"].map((p) => [p, { operands: "list", recursiveFlags: ["-R", "--recursive"], switches: [{ flags: ["-d", "--directory"], access: "none" }] } as EffectSpec])),
+  tree: { operands: "list", recursive: true, optionPaths: { "-o": "write" } },
   // read
   ...Object.fromEntries(
     [
@@ -271,6 +276,9 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
   // a keystore is opened to list, sign with or add to; keytool never prints a private key
   keytool: { optionPaths: { "-keystore": "use", "-srckeystore": "use", "-destkeystore": "write" } },
   gpg: { operands: "read", optionPaths: { "-o": "write", "--output": "write", "--passphrase-file": "read" } },
+  // httpie's request items read files (`field@path`, `field=@path`, `@body.json`); socat's `FILE:path` addresses
+  ...Object.fromEntries(["http", "https", "xh", "xhs", "httpie"].map((p) => [p, { custom: "request-items" } as EffectSpec])),
+  socat: { custom: "socat" },
   // structured programs
   find: { custom: "find" },
   git: GIT,
@@ -281,5 +289,8 @@ export const PROGRAM_EFFECTS: Readonly<Record<string, EffectSpec>> = {
 /** Paths that are not files: writes and reads of these are never effects. */
 export const NON_FILES: readonly string[] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"];
 
-/** Prefixes of non-file paths (`/dev/fd/3`). */
-export const NON_FILE_PREFIXES: readonly string[] = ["/dev/fd/"];
+/** Prefixes of non-file paths (`/dev/fd/3`; bash's sockets `/dev/tcp/h/p`, sends of `sends.ts`). */
+export const NON_FILE_PREFIXES: readonly string[] = ["/dev/fd/", "/dev/tcp/", "/dev/udp/"];
+
+/** socat address types that name a file (`FILE:path`, `OPEN:path,creat`): read when another address is a peer. */
+export const SOCAT_FILES: readonly string[] = ["file", "open", "gopen", "create"];

@@ -220,6 +220,22 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   "powershell.exe": { ...POWERSHELL, operandIsCode: true },
 };
 
+/**
+ * Programs that run a script file of a language lanes reads without being one of the interpreters
+ * above (their command lines are handled as `script-runners` in `handlers/scripts.ts`): a `#!`
+ * line naming one (`#!/usr/bin/env tsx`) runs the file in that language.
+ */
+export const SCRIPT_RUNNERS: Readonly<Record<string, CodeLanguage>> = {
+  tsx: "node",
+  "ts-node": "node",
+  "ts-node-esm": "node",
+  "ts-node-script": "node",
+  esno: "node",
+  "vite-node": "node",
+  "babel-node": "node",
+  jiti: "node",
+};
+
 /** PowerShell's evaluators: they run their argument, or what is piped in (`iwr URL | iex`). */
 export const STDIN_EVALUATORS: readonly string[] = ["iex", "invoke-expression"];
 

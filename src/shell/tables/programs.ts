@@ -150,3 +150,12 @@ export const REMOTE_EXEC_OPTIONS: OptionGrammar = {
   },
   permute: false,
 };
+
+/**
+ * CLIs that read a parameter's value from a file written `file://PATH` (the AWS CLI: `--change-batch
+ * file://batch.json`, `--cli-input-json file://in.json`): the value is the file's text.
+ */
+export const PARAMETER_FILE_CLIS: readonly string[] = ["aws", "awslocal", "aws.exe", "aws2"];
+
+/** The prefix of such a parameter value (`fileb://` is binary and left alone). */
+export const PARAMETER_FILE_PREFIX = "file://";

@@ -58,10 +58,35 @@ export interface WrapperSpec {
   /** The command follows `--` when there is one, wherever the wrapper's own words end (`aws-vault exec prod --duration=1h -- cmd`). */
   readonly afterDoubleDash?: boolean;
   /**
+   * A runner's own options before its subcommand (`npm -w api exec`, `pnpm -r --filter web exec`,
+   * `yarn --cwd web exec`): skipped to find the subcommand, and the directory they choose is where
+   * the command runs. Unknown options leave the command whole (the argv view still names what it
+   * runs, `runners.ts`).
+   */
+  readonly globals?: RunnerGlobals;
+  /**
    * The command word names a package (`npx aws-cdk@2 destroy`): its version is dropped and a
    * package whose binary has another name becomes that binary ({@link PACKAGE_BINARIES}).
    */
   readonly packages?: boolean;
+}
+
+/** A package runner's options before its subcommand (see {@link WrapperSpec.globals}). */
+export interface RunnerGlobals {
+  readonly grammar: OptionGrammar;
+  /** Options naming the directory the runner works in (`pnpm -C dir`, `npm --prefix dir`, `yarn --cwd dir`). */
+  readonly chdir?: readonly string[];
+  /**
+   * Options selecting a workspace by name or path (`npm -w api`, `pnpm --filter web`): a path is
+   * resolved; a name is taken as a directory of that name in the current one (where in the project
+   * it lies is not known, only that it is inside).
+   */
+  readonly workspace?: readonly string[];
+  /** Words before the subcommand that select a workspace, with its name as the next word (`yarn workspace NAME`). */
+  readonly workspaceWords?: readonly string[];
+  /** Words before the subcommand that run it in every workspace, then their own options (`yarn workspaces foreach -A`). */
+  readonly eachWords?: readonly (readonly [string, string])[];
+  readonly eachGrammar?: OptionGrammar;
 }
 
 /** npm packages whose binary has another name: `npx aws-cdk deploy` runs `cdk`. */
@@ -134,7 +159,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     kind: "exec",
     grammar: stop({
       "-i": 0, "--ignore-environment": 0, "-0": 0, "--null": 0, "-u": 1, "--unset": 1, "-C": 1, "--chdir": 1,
-      "-S": 1, "--split-string": 1, "-v": 0, "--debug": 0, "--block-signal": "optional",
+      "-S": 1, "--split-string": 1, "-P": 1, "-v": 0, "--debug": 0, "--block-signal": "optional",
       "--default-signal": "optional", "--ignore-signal": "optional", "--list-signal-handling": 0,
     }),
     splitString: ["-S", "--split-string"],
@@ -321,9 +346,60 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   shx: { kind: "exec", grammar: stop({ "--silent": 0, "--verbose": 0, "--noglob": 0 }) },
   pnpx: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-s": 0, "--silent": 0 }), packages: true },
   bunx: { kind: "exec", grammar: stop({ "--bun": 0, "-p": 1, "--package": 1, "--silent": 0 }), packages: true },
-  pnpm: { kind: "shell-option", grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }), subcommands: ["exec", "dlx"], packages: true },
-  yarn: { kind: "exec", grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }), subcommands: ["exec", "dlx"], packages: true },
-  npm: { kind: "shell-option", grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }), shellString: ["-c", "--call"], subcommands: ["exec", "x"], packages: true },
+  pnpm: {
+    kind: "shell-option",
+    grammar: stop({ "-c": 0, "--shell-mode": 0, "-r": 0, "--recursive": 0, "--parallel": 0, "--silent": 0, "--package": 1 }),
+    subcommands: ["exec", "dlx"],
+    packages: true,
+    globals: {
+      grammar: stop({
+        "-r": 0, "--recursive": 0, "-F": 1, "--filter": 1, "--filter-prod": 1, "-C": 1, "--dir": 1, "-w": 0, "--workspace-root": 0,
+        "--parallel": 0, "--stream": 0, "--workspace-concurrency": 1, "--if-present": 0, "-s": 0, "--silent": 0, "--reporter": 1,
+        "--aggregate-output": 0, "--no-bail": 0, "--bail": 0, "--include-workspace-root": 0, "--fail-if-no-match": 0,
+        "--resume-from": 1, "--sort": 0, "--no-sort": 0, "--reverse": 0, "--loglevel": 1, "--changed-files-ignore-pattern": 1,
+        "--test-pattern": 1, "--color": 0, "--no-color": 0,
+      }),
+      chdir: ["-C", "--dir"],
+      workspace: ["-F", "--filter", "--filter-prod"],
+    },
+  },
+  yarn: {
+    kind: "exec",
+    grammar: stop({ "-p": 1, "--package": 1, "-q": 0, "--quiet": 0 }),
+    subcommands: ["exec", "dlx"],
+    packages: true,
+    globals: {
+      grammar: stop({ "--cwd": 1, "-s": 0, "--silent": 0, "--verbose": 0, "--offline": 0, "--no-progress": 0 }),
+      chdir: ["--cwd"],
+      workspaceWords: ["workspace"],
+      eachWords: [["workspaces", "foreach"]],
+      eachGrammar: stop({
+        "-A": 0, "--all": 0, "-R": 0, "--recursive": 0, "-W": 0, "--worktree": 0, "-p": 0, "--parallel": 0, "-i": 0,
+        "--interlaced": 0, "-v": 0, "--verbose": 0, "-t": 0, "--topological": 0, "--topological-dev": 0, "-j": 1, "--jobs": 1,
+        "--include": 1, "--exclude": 1, "--from": 1, "--since": "optional", "--no-private": 0,
+      }),
+    },
+  },
+  npm: {
+    kind: "shell-option",
+    grammar: stop({ "-y": 0, "--yes": 0, "--no": 0, "-p": 1, "--package": 1, "-c": 1, "--call": 1, "-w": 1, "--workspace": 1 }),
+    shellString: ["-c", "--call"],
+    subcommands: ["exec", "x"],
+    packages: true,
+    globals: {
+      // npm reads `-ws` as one option: its short options do not cluster
+      grammar: stop(
+        {
+          "-w": 1, "--workspace": 1, "-ws": 0, "--workspaces": 0, "--include-workspace-root": 0, "--prefix": 1, "--if-present": 0,
+          "--loglevel": 1, "-s": 0, "--silent": 0, "-q": 0, "--quiet": 0, "-d": 0, "--registry": 1, "-y": 0, "--yes": 0,
+          "--userconfig": 1, "--cache": 1, "--foreground-scripts": 0, "--ignore-scripts": 0, "--no-audit": 0, "--no-fund": 0,
+        },
+        { cluster: false },
+      ),
+      chdir: ["--prefix"],
+      workspace: ["-w", "--workspace"],
+    },
+  },
   uv: {
     kind: "exec",
     grammar: stop({

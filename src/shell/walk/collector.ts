@@ -13,6 +13,7 @@ import type {
   AnalyzeOptions,
   CodeExecution,
   DeferredCode,
+  FileRead,
   InterpreterCall,
   ShellAnalysis,
   ShellCommand,
@@ -56,6 +57,8 @@ export class Collector {
   readonly subProducers = new Map<number, readonly number[]>();
   /** Files written on the line, by absolute path. */
   readonly files = new Map<string, WrittenFile>();
+  /** Files read from disk for their code (see `ShellAnalysis.reads`). */
+  readonly reads: FileRead[] = [];
   budgetExceeded = false;
   private nodes = 0;
   readonly maxDepth: number;
@@ -93,6 +96,7 @@ export class Collector {
       deferred: this.deferred,
       written: this.written,
       budgetExceeded: this.budgetExceeded,
+      reads: this.reads,
     };
   }
 
@@ -148,6 +152,7 @@ export class Collector {
       source: record.source,
       code: record.code,
       producers: record.producers ?? [],
+      ...(record.path !== undefined && { path: record.path }),
     });
     // interpreter code that drives the Agent SDK starts a Claude Code of its own
     const sdk = agentSdkRun(record);
@@ -160,6 +165,15 @@ export class Collector {
 
   addDeferred(code: DeferredCode): void {
     this.deferred.push(code);
+  }
+
+  noteRead(read: FileRead): void {
+    if (!this.reads.some((r) => r.path === read.path && r.as === read.as && r.detail === read.detail))
+      this.reads.push(read);
+  }
+
+  writtenFiles(): ReadonlyMap<string, WrittenFile> {
+    return this.files;
   }
 
   /** The statically known text a command reads on stdin: a heredoc, a herestring, a written file, or what is piped in. */
@@ -222,13 +236,22 @@ export class Collector {
     return out;
   }
 
+  /**
+   * The program a command word names: its basename, lowercased where the file system ignores case
+   * (`RM -rf /` runs `rm` on macOS: {@link AnalyzeOptions.caseInsensitive}).
+   */
+  programName(word: ShellWord | undefined): string | undefined {
+    const program = programOf(word);
+    return program !== undefined && this.options.caseInsensitive === true ? program.toLowerCase() : program;
+  }
+
   /** Records one command, its static output and the files it writes. */
   emit(words: readonly ArgWord[], base: Base, ctx: Ctx, searchRoots?: ShellCommand["searchRoots"]): number {
     const argv =
       ctx.mounts === undefined || ctx.mounts.length === 0
         ? words.map((w) => w.word)
         : words.map((w, i) => (i === 0 ? w.word : hostPath(w.word, ctx.mounts ?? [])));
-    const program = programOf(argv[0]);
+    const program = this.programName(argv[0]);
     const index = this.commands.length;
     const stdin = this.stdinText(base, ctx);
     const command: Mutable<ShellCommand> = {
@@ -248,6 +271,7 @@ export class Collector {
       launchedBy: ctx.launchedBy,
     };
     if (stdin !== undefined) command.stdin = stdin;
+    if (ctx.origin !== undefined) command.origin = { file: ctx.origin.file, line: ctx.origin.line };
     const inputs = this.operandTexts(words.slice(1), ctx);
     if (inputs.length > 0) command.inputs = inputs;
     this.commands.push(command);

@@ -43,6 +43,8 @@ export interface FunctionInfo {
    * call with more (`nohup f`) execs a program of that name, which the function is not.
    */
   readonly wrapped: number;
+  /** The file the function is written in, when it was read from disk (its commands are located there). */
+  readonly origin?: Origin | undefined;
 }
 
 /** The walk context: immutable per branch, except `state` and `sink`, which are shared on purpose. */
@@ -73,6 +75,22 @@ export interface Ctx {
   readonly mounts?: readonly { readonly source: string | undefined; readonly target: string }[];
   /** Stdin redirections of enclosing commands: a heredoc on `{ ...; }` or on `bash -c '...'` feeds the commands inside. */
   readonly stdinRedirects: readonly StdinRedirect[];
+  /**
+   * The file the commands are written in, when their code was read from disk or is stored by the
+   * call (see `ShellCommand.origin`). With `text`, `source` may be that file's text (from `line`
+   * on), and a command's line is counted from its position; without, every command is on `line`.
+   */
+  readonly origin?: Origin;
+  /** The files read from disk whose code is being walked, outermost first (a script that runs itself is judged once). */
+  readonly running?: readonly string[];
+}
+
+/** Where the code being walked is written (see {@link Ctx.origin}). */
+export interface Origin {
+  readonly file: string;
+  readonly line: number;
+  /** The text whose first line is `line`; the walk counts lines in it while `source` is this text. */
+  readonly text?: string;
 }
 
 /** A resolved argument with what produced it. */

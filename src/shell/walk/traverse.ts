@@ -29,7 +29,7 @@ import type {
 } from "unbash";
 import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type WordEnv } from "../words.ts";
 import type { Slot, Walk } from "../handlers/contract.ts";
-import { dispatch, unwrap } from "../handlers/index.ts";
+import { dispatch, judgeStored, runnerOptions, storedFiles, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
@@ -49,7 +49,6 @@ import {
   emptyBase,
   mergeStates,
   plain,
-  programOf,
   sameState,
   synthetic,
   unknownState,
@@ -112,25 +111,56 @@ export class Walker extends Collector implements Walk {
 
   /** Walks the whole source, converting budget exhaustion and crashes into results. */
   run(): ShellAnalysis {
-    try {
-      const vars = new Map<string, Binding | undefined>([
-        ["HOME", { set: true, value: this.options.home }],
-        ["PWD", { set: true, value: this.options.cwd }],
-      ]);
-      // the login name is the home directory's name where homes live by name (`/home/$USER`)
-      // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
-      for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
-      const user = loginName(this.options.home);
-      if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
-      // the XDG base directories, at their specified defaults under the home directory
-      for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
-      const state: State = { cwd: this.options.cwd, vars, positional: undefined };
-      this.parseAndWalk(this.source, topCtx(this.source, state));
+    return this.guarded(() => {
+      const state = this.initialState();
+      const top = topCtx(this.source, state);
+      this.parseAndWalk(this.source, top);
       for (let i = 0; i < this.exitWork.length; i++) this.exitWork[i]?.();
+      // a function never called does not run, unless something the walk cannot see may call it
+      const unseen = this.unseenCaller();
       for (let i = 0; i < this.uncalled.length; i++) {
         const { info, ctx } = this.uncalled[i] as { info: FunctionInfo; ctx: Ctx };
-        if (!info.called) this.walkFunction(info, ctx, undefined);
+        if (!info.called && (unseen || this.exported(info.name))) this.walkFunction(info, ctx, undefined);
       }
+      // files the line wrote that hold code a tool runs later (a Makefile, a git hook)
+      storedFiles(this, topCtx(this.source, this.initialState()));
+    });
+  }
+
+  /**
+   * Judges the code a file tool stores (`Write` of a Makefile, an `Edit` of package.json): the
+   * file at `path` gets `text`, replacing `before`. The call is one command without a program
+   * (`tool`, shown as `tool path`) that starts the stored code.
+   */
+  runStored(tool: string, path: string, text: string, before: string | undefined): ShellAnalysis {
+    return this.guarded(() => {
+      const ctx = topCtx(this.source, this.initialState());
+      const base = emptyBase(`${tool} ${path}`);
+      const host = this.emit([], base, ctx);
+      judgeStored(this, { path, text, before, host, base, ctx, interpreter: tool });
+    });
+  }
+
+  /** The state a line starts in: the home, the working directory, the login and XDG variables. */
+  private initialState(): State {
+    const vars = new Map<string, Binding | undefined>([
+      ["HOME", { set: true, value: this.options.home }],
+      ["PWD", { set: true, value: this.options.cwd }],
+    ]);
+    // the login name is the home directory's name where homes live by name (`/home/$USER`)
+    // `$SHELL -c STR`, `$BASH -c STR`: the user's shell, which one does not matter to what STR runs
+    for (const name of ["SHELL", "BASH"]) vars.set(name, { set: true, value: "/bin/bash" });
+    const user = loginName(this.options.home);
+    if (user !== undefined) for (const name of ["USER", "LOGNAME"]) vars.set(name, { set: true, value: user });
+    // the XDG base directories, at their specified defaults under the home directory
+    for (const [name, dir] of XDG_DIRS) vars.set(name, { set: true, value: `${this.options.home}/${dir}` });
+    return { cwd: this.options.cwd, vars, positional: undefined };
+  }
+
+  /** Runs `walk`, converting budget exhaustion and crashes into results. */
+  private guarded(walk: () => void): ShellAnalysis {
+    try {
+      walk();
     } catch (error) {
       // a broken install (the built bundle's data file missing or from another build) is not a
       // command lanes cannot analyse: it blocks every call until lanes is installed again
@@ -140,6 +170,25 @@ export class Walker extends Collector implements Walk {
       else this.report("internal-error", this.source, error instanceof Error ? error.message : undefined);
     }
     return this.result();
+  }
+
+  /**
+   * True when the line runs something that may call a function the walk did not see called: a
+   * command named only at run time (`"$@"`, `$CMD`), code read from a file or a variable (`source
+   * lib.sh`, `eval "$X"`), or anything else the analysis could not represent.
+   */
+  private unseenCaller(): boolean {
+    return this.unrepresentable.length > 0 || this.code.some((c) => c.source !== "literal");
+  }
+
+  /** `export -f NAME`, `declare -fx NAME`: the function is in the environment of every child shell. */
+  private exported(name: string): boolean {
+    return this.commands.some(
+      (c) =>
+        (c.program === "export" || c.program === "declare" || c.program === "typeset") &&
+        c.args.some((a) => a.value?.startsWith("-") === true && a.value.includes("f")) &&
+        c.args.some((a) => a.value === name),
+    );
   }
 
   atExit(run: () => void): void {
@@ -552,8 +601,8 @@ export class Walker extends Collector implements Walk {
 
   /**
    * A function definition: the body is walked at each call, with the caller's state and
-   * arguments; a function never called is walked once at the end, as it was defined (what it
-   * would run if something the analysis cannot see called it).
+   * arguments; a function of the command line never called is walked once at the end, as it was
+   * defined (what it would run if something the analysis cannot see called it).
    */
   private defineFunction(nameWord: Word, body: CommandNode | CompoundList, ctx: Ctx): void {
     const info: FunctionInfo = {
@@ -564,8 +613,10 @@ export class Walker extends Collector implements Walk {
       body,
       source: ctx.source,
       wrapped: ctx.wrappers.length,
+      origin: ctx.origin?.text === ctx.source ? ctx.origin : undefined,
     };
-    this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
+    // a function of a file read from disk that nothing calls does not run: the call's shell ends with the line
+    if (ctx.origin === undefined) this.uncalled.push({ info, ctx: { ...ctx, state: copyState(ctx.state), sink: [] } });
     const previous = this.functions.get(info.name);
     if (previous !== undefined) this.functionOrder.splice(this.functionOrder.indexOf(previous), 1);
     this.functions.set(info.name, info);
@@ -583,6 +634,7 @@ export class Walker extends Collector implements Walk {
       via: withVia(ctx, "function-body"),
       forking: false,
       frames: [...ctx.frames, info],
+      ...(info.origin !== undefined && { origin: info.origin }),
     };
     if (info.body.type === "CompoundList") this.compoundList(info.body, inner);
     else this.commandNode(info.body, inner);
@@ -964,7 +1016,8 @@ export class Walker extends Collector implements Walk {
   // ---------------------------------------------------------------------------------------------
   // simple commands
 
-  private simpleCommand(node: UCommand, ctx: Ctx): void {
+  private simpleCommand(node: UCommand, at: Ctx): void {
+    const ctx = located(at, node.pos);
     const text = ctx.source.slice(node.pos, node.end);
     const assignments: { name: string; value: ShellWord; binding: Binding | undefined }[] = [];
     const redirects: ShellRedirect[] = [];
@@ -1039,7 +1092,7 @@ export class Walker extends Collector implements Walk {
     let b = base;
     for (let guard = 0; guard < MAX_UNWRAP; guard++) {
       const first = words[0];
-      const program = programOf(first?.word);
+      const program = this.programName(first?.word);
       if (program === undefined) {
         this.emit(words, b, c);
         this.report("dynamic-command-name", b.text);
@@ -1047,8 +1100,15 @@ export class Walker extends Collector implements Walk {
       }
       if (guard === 0 && first !== undefined && this.expandAlias(first, words, b, c)) return;
       let spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
-      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`
-      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) spec = undefined;
+      // `pnpm install` is pnpm itself; `pnpm exec x` wraps `x`, and so does `pnpm -C web exec x`
+      if (spec?.subcommands !== undefined && !spec.subcommands.includes(words[1]?.word.value ?? "")) {
+        const runner = runnerOptions({ program, words, base: b, ctx: c, shell: c.state }, spec);
+        if (runner !== undefined) {
+          ({ words, ctx: c, base: b } = runner);
+          continue;
+        }
+        spec = undefined;
+      }
       if (spec === undefined) {
         const fn = this.functions.get(first?.word.value ?? "");
         if (fn !== undefined && guard === 0 && c.wrappers.length === fn.wrapped) {
@@ -1107,6 +1167,34 @@ export class Walker extends Collector implements Walk {
   }
 }
 
+/** Where each line of a file's text starts, by text (a file's commands are located by binary search). */
+const LINE_STARTS = new Map<string, number[]>();
+
+/**
+ * The context of a command at `pos` of `ctx.source`: when the source is the text of a file read
+ * from disk (`ctx.origin.text`), the origin names the command's own line, which the commands
+ * nested in it keep (their text is not the file's).
+ */
+function located(ctx: Ctx, pos: number): Ctx {
+  const origin = ctx.origin;
+  if (origin?.text === undefined || origin.text !== ctx.source) return ctx;
+  let starts = LINE_STARTS.get(origin.text);
+  if (starts === undefined) {
+    starts = [0];
+    for (let i = origin.text.indexOf("\n"); i >= 0; i = origin.text.indexOf("\n", i + 1)) starts.push(i + 1);
+    if (LINE_STARTS.size > 32) LINE_STARTS.clear();
+    LINE_STARTS.set(origin.text, starts);
+  }
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return { ...ctx, origin: { file: origin.file, line: origin.line + lo } };
+}
+
 /** `read A B C` splitting with the default IFS: blanks separate, the last name takes the rest. */
 function readFields(line: string, count: number): string[] {
   const fields: string[] = [];
@@ -1146,7 +1234,9 @@ function runtimeBinding(a: Assignment, value: ShellWord, producers: readonly num
     return undefined;
   if (wholeSubstitution(a.value)?.kind === "command" && producers.length > 0)
     return { set: true, value: undefined, listed: producers };
-  return value.known === undefined ? undefined : { set: true, value: undefined, known: value.known };
+  const env = value.env !== undefined && value.env.length > 0 ? { env: value.env } : {};
+  if (value.known !== undefined) return { set: true, value: undefined, known: value.known, ...env };
+  return value.env !== undefined && value.env.length > 0 ? { set: true, value: undefined, ...env } : undefined;
 }
 
 /** Commands whose presence in a loop body means it may act on some items only. */
