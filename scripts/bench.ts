@@ -161,7 +161,7 @@ const PYTHON_1KB = [
  * Cold start. `asInstalled`: each hook with the environment its installed command gives it (the
  * variables of `HOOK_CLEARED_VARIABLES` emptied), `node -e 0` with this process's. Otherwise like for
  * like: both without those variables, so the ratio is the hooks' own cost over a bare Node start; a
- * `baseline` project's Bash and Read calls run in the same rounds. Each round runs every series
+ * `baseline` project's Bash, Read and Write calls run in the same rounds. Each round runs every series
  * once, in an order shuffled by a seeded generator: a fixed order favours whichever process follows
  * `node -e 0`.
  */
@@ -179,6 +179,9 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     const cases: Record<string, Case> = {
       "pre-tool-use Bash `git status` (main)": () => call(pre, hookInput(p.dir, "Bash", { command: "git status" })),
       "pre-tool-use Bash `rm -rf /` (main, deny)": () => call(pre, hookInput(p.dir, "Bash", { command: "rm -rf /" })),
+      // paths to resolve on disk (issue 22): each judged by its name and where it leads
+      "pre-tool-use Bash `cp src/server/app.ts build/ && cat README.md`": () =>
+        call(pre, hookInput(p.dir, "Bash", { command: "cp src/server/app.ts build/ && cat README.md" })),
       "pre-tool-use Bash `make all` (300-line Makefile)": () =>
         call(pre, hookInput(p.dir, "Bash", { command: "make all" })),
       "pre-tool-use Bash `bash scripts/build.sh` (200 lines)": () =>
@@ -199,7 +202,13 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     };
     return Object.fromEntries(
       Object.entries(cases)
-        .filter(([name]) => all || name.startsWith("pre-tool-use Bash") || name.startsWith("pre-tool-use Read"))
+        .filter(
+          ([name]) =>
+            all ||
+            name.startsWith("pre-tool-use Bash") ||
+            name.startsWith("pre-tool-use Read") ||
+            name === "pre-tool-use Write (main)",
+        )
         .map(([name, c]) => [`${prefix}${name}`, c]),
     );
   };

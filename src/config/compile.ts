@@ -52,6 +52,8 @@ export interface CompileInput {
   readonly listings: CompiledPolicy["listings"];
   /** Built-in rules; tests may pass their own. */
   readonly builtin?: readonly RuleSpec[];
+  /** `case_insensitive_paths` when no layer sets it (the loader passes the platform's; default false). */
+  readonly caseInsensitiveDefault?: boolean;
 }
 
 /** A problem that stops compilation, with the file it is about. */
@@ -115,15 +117,19 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
   if ("send" in rule) return { kind: "send", ...rule.send };
   if ("unrepresentable" in rule) return { kind: "unrepresentable" };
+  if ("agentRun" in rule) return { kind: "agent-run", runs: rule.agentRun.runs };
+  if ("guardWrite" in rule) return { kind: "guard-write", format: rule.guardWrite.format };
+  if ("deferred" in rule) return { kind: "deferred-code", kinds: rule.deferred.kinds };
   return assertNever(rule, "rule kind");
 }
 
-function mergeOptions(layers: readonly PolicyLayerInput[]): CompiledOptions {
+function mergeOptions(layers: readonly PolicyLayerInput[], caseInsensitiveDefault?: boolean): CompiledOptions {
   // layers arrive highest first; the first layer that sets a key wins
   const pick = <K extends keyof NonNullable<PolicyFile["options"]>>(key: K) =>
     layers.map((l) => l.file?.options?.[key]).find((v) => v !== undefined);
   return {
-    caseInsensitivePaths: pick("case_insensitive_paths") ?? DEFAULT_OPTIONS.caseInsensitivePaths,
+    caseInsensitivePaths:
+      pick("case_insensitive_paths") ?? caseInsensitiveDefault ?? DEFAULT_OPTIONS.caseInsensitivePaths,
     outsideProjectWrites: pick("outside_project_writes") ?? DEFAULT_OPTIONS.outsideProjectWrites,
     defaultLane:
       layers
@@ -265,7 +271,7 @@ function compileAgent(input: AgentInput, glob: GlobOptions): CompiledAgent {
 export function compilePolicy(input: CompileInput): CompileResult {
   const issues: CompileIssue[] = [];
   const layers = [...input.layers].sort((a, b) => rank(a.layer) - rank(b.layer));
-  const options = mergeOptions(layers);
+  const options = mergeOptions(layers, input.caseInsensitiveDefault);
   const glob: GlobOptions = { caseInsensitive: options.caseInsensitivePaths };
 
   type Entry = { rule: CompiledRule; rank: number };
@@ -287,6 +293,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
         layer,
         effect: spec.effect,
         ...("subagentEffect" in spec && spec.subagentEffect !== undefined && { subagentEffect: spec.subagentEffect }),
+        ...("only" in spec && spec.only !== undefined && { only: spec.only }),
         why: spec.why,
         instead: spec.instead,
         source,

@@ -27,7 +27,15 @@ export interface LoadOptions {
   readonly fallbackAgentsDir?: string;
   /** Skip the user layer (tests, and `--no-user`). */
   readonly skipUser?: boolean;
+  /**
+   * `case_insensitive_paths` when no layer sets it: by default, whether this platform's file
+   * systems are case-insensitive as installed (macOS, Windows).
+   */
+  readonly caseInsensitiveDefault?: boolean;
 }
+
+/** Platforms whose default file systems match names case-insensitively (APFS and HFS+, NTFS). */
+const CASE_INSENSITIVE_PLATFORMS: readonly string[] = ["darwin", "win32"];
 
 export type LoadResult = { ok: true; policy: CompiledPolicy } | { ok: false; issues: CompileIssue[] };
 
@@ -113,7 +121,14 @@ export function loadPolicy(options: LoadOptions): LoadResult {
     ]),
   ].sort();
 
-  const compiled = compilePolicy({ lanesVersion: options.lanesVersion, layers, agents, sources, listings });
+  const compiled = compilePolicy({
+    lanesVersion: options.lanesVersion,
+    layers,
+    agents,
+    sources,
+    listings,
+    caseInsensitiveDefault: options.caseInsensitiveDefault ?? CASE_INSENSITIVE_PLATFORMS.includes(process.platform),
+  });
   if (!compiled.ok) return compiled;
   return { ok: true, policy: { ...compiled.value, knownAgentTypes: known } };
 }

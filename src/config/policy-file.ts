@@ -3,7 +3,7 @@
  * hashed again and every listed directory listed again; any difference means the policy no longer
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import {
   COMPILED_FORMAT,
   type CompiledLayout,
@@ -12,7 +12,7 @@ import {
   type PolicySource,
 } from "../policy/compiled.ts";
 import { fnv1a64 } from "../io/hash.ts";
-import { readAt } from "../io/read.ts";
+import { openState, readAt } from "../io/read.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
@@ -74,7 +74,8 @@ class PolicyBytes {
   private readonly identity: string;
 
   constructor(readonly path: string) {
-    const fd = openSync(path, "r");
+    // never through a link planted at the policy's name: the policy decides what the guard enforces
+    const fd = openState(path, constants.O_RDONLY);
     try {
       const stat = fstatSync(fd);
       this.size = stat.size;
@@ -123,7 +124,7 @@ class PolicyBytes {
 
   private descriptor(): number {
     if (this.fd !== undefined) return this.fd;
-    const fd = openSync(this.path, "r");
+    const fd = openState(this.path, constants.O_RDONLY);
     const stat = fstatSync(fd);
     if (`${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` !== this.identity) {
       closeSync(fd);

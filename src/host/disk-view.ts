@@ -65,7 +65,12 @@ export interface DiskBounds {
   readonly maxBytes: number;
 }
 
-export const DEFAULT_DISK_BOUNDS: DiskBounds = { maxOperations: 256, maxBytes: 1 << 20 };
+/**
+ * Every path a call judges is resolved through the view (src/policy/resolve.ts): an `lstat` per
+ * path component not seen before in the call, so the bound is a few per path, well above what an
+ * everyday call needs and still a few milliseconds at most.
+ */
+export const DEFAULT_DISK_BOUNDS: DiskBounds = { maxOperations: 1024, maxBytes: 1 << 20 };
 
 /** Symlinks followed in one `realpath` before it is a loop (Linux's own limit). */
 const MAX_LINKS = 40;
@@ -78,6 +83,46 @@ function absolute(path: string): string | undefined {
 }
 
 const pieces = (path: string): string[] => path.split("/").filter((p) => p.length > 0);
+
+/**
+ * `path` with every symlink of its longest existing prefix resolved, as {@link DiskView.realpath}
+ * says, asking `kind` what each prefix is (`lstat`): the one path walk, for a view and for callers
+ * that put links of their own over one (src/policy/resolve.ts). `undefined` when `kind` cannot
+ * tell or the links loop.
+ */
+export function walkRealpath(path: string, kind: (path: string) => PathKind | undefined): string | undefined {
+  if (absolute(path) === undefined) return undefined;
+  let resolved = "/";
+  const pending = pieces(path);
+  let links = 0;
+  while (pending.length > 0) {
+    const piece = pending.shift() as string;
+    if (piece === ".") continue;
+    if (piece === "..") {
+      resolved = posix.dirname(resolved);
+      continue;
+    }
+    const next = posix.join(resolved, piece);
+    const found = kind(next);
+    if (found === undefined) return undefined;
+    switch (found.kind) {
+      case "symlink":
+        if (++links > MAX_LINKS) return undefined;
+        pending.unshift(...pieces(found.target));
+        if (found.target.startsWith("/")) resolved = "/";
+        continue;
+      case "dir":
+        resolved = next;
+        continue;
+      case "missing":
+      case "file":
+      case "other":
+        // nothing below it exists: the rest is a path as written
+        return absolute(posix.join(next, ...pending));
+    }
+  }
+  return resolved;
+}
 
 /** A view over `source` within `bounds`. */
 export function boundedDisk(source: DiskSource, bounds: DiskBounds = DEFAULT_DISK_BOUNDS): DiskView {
@@ -98,39 +143,7 @@ export function boundedDisk(source: DiskSource, bounds: DiskBounds = DEFAULT_DIS
   };
   return {
     kind,
-    realpath(path) {
-      if (absolute(path) === undefined) return undefined;
-      let resolved = "/";
-      const pending = pieces(path);
-      let links = 0;
-      while (pending.length > 0) {
-        const piece = pending.shift() as string;
-        if (piece === ".") continue;
-        if (piece === "..") {
-          resolved = posix.dirname(resolved);
-          continue;
-        }
-        const next = posix.join(resolved, piece);
-        const found = kind(next);
-        if (found === undefined) return undefined;
-        switch (found.kind) {
-          case "symlink":
-            if (++links > MAX_LINKS) return undefined;
-            pending.unshift(...pieces(found.target));
-            if (found.target.startsWith("/")) resolved = "/";
-            continue;
-          case "dir":
-            resolved = next;
-            continue;
-          case "missing":
-          case "file":
-          case "other":
-            // nothing below it exists: the rest is a path as written
-            return absolute(posix.join(next, ...pending));
-        }
-      }
-      return resolved;
-    },
+    realpath: (path) => walkRealpath(path, kind),
     readText(path, maxBytes) {
       const abs = absolute(path);
       if (abs === undefined || !charge()) return undefined;

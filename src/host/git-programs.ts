@@ -108,6 +108,26 @@ export const GIT_PROGRAM_KEYS: readonly GitProgramKey[] = [
   k("protocol.*.allow", "switch", "never"),
 ];
 
+/**
+ * Environment variables git reads in place of a program key, for the one command they are given to
+ * (git(1) "Environment Variables"): the key whose row judges the value. A configuration file named by
+ * `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` or `GIT_CONFIG` is read whole, as `include.path` is.
+ */
+export const GIT_PROGRAM_VARIABLES: ReadonlyMap<string, string> = new Map([
+  ["GIT_PAGER", "core.pager"],
+  ["GIT_EDITOR", "core.editor"],
+  ["GIT_SEQUENCE_EDITOR", "sequence.editor"],
+  ["GIT_ASKPASS", "core.askPass"],
+  ["GIT_SSH_COMMAND", "core.sshCommand"],
+  ["GIT_SSH", "core.sshCommand"],
+  ["GIT_PROXY_COMMAND", "core.gitProxy"],
+  ["GIT_EXTERNAL_DIFF", "diff.external"],
+  ["GIT_TEMPLATE_DIR", "init.templateDir"],
+  ["GIT_CONFIG_GLOBAL", "include.path"],
+  ["GIT_CONFIG_SYSTEM", "include.path"],
+  ["GIT_CONFIG", "include.path"],
+]);
+
 /** Lowercase wildcard (`*` = any text, one or more subsection segments) against a lowercase key. */
 function keyMatches(pattern: string, key: string): boolean {
   const star = pattern.indexOf("*");
@@ -119,9 +139,12 @@ function keyMatches(pattern: string, key: string): boolean {
 
 const LOWER = GIT_PROGRAM_KEYS.map((entry) => ({ entry, pattern: entry.key.toLowerCase() }));
 
-/** The table row of a configuration key (`core.fsmonitor`, `diff.x.textconv`), or `undefined` when git runs nothing for it. */
+/**
+ * The table row of a configuration key (`core.fsmonitor`, `diff.x.textconv`) or of a variable that
+ * stands for one (`GIT_PAGER`, {@link GIT_PROGRAM_VARIABLES}), or `undefined` when git runs nothing for it.
+ */
 export function gitProgramKey(key: string): GitProgramKey | undefined {
-  const lower = key.toLowerCase();
+  const lower = (GIT_PROGRAM_VARIABLES.get(key) ?? key).toLowerCase();
   return LOWER.find(({ pattern }) => keyMatches(pattern, lower))?.entry;
 }
 
@@ -132,7 +155,7 @@ const FALSE = new Set(["false", "no", "off", "0"]);
  * Whether a value of `entry` makes git run nothing at all: an empty value (the default, or "no
  * helper"), a boolean where the key takes one (`core.fsmonitor=true` is git's own daemon,
  * `pager.status=false`), a `bang` key's value without `!` (an alias of git subcommands), `never`
- * or `user` for a protocol switch, `/dev/null` as a hooks directory.
+ * or `user` for a protocol switch, `/dev/null` as a hooks directory or a configuration file.
  */
 export function runsNothing(entry: GitProgramKey, value: string): boolean {
   const v = value.trim().toLowerCase();
@@ -146,11 +169,11 @@ export function runsNothing(entry: GitProgramKey, value: string): boolean {
     case "bang":
       return !v.startsWith("!");
     case "hooks-dir":
+    case "config-file":
       return v === "/dev/null";
     case "switch":
       return v === "never" || v === "user";
     case "helper":
-    case "config-file":
       return false;
     default:
       return assertNever(entry.kind, "git program kind");

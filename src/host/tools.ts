@@ -25,6 +25,22 @@ export type RuleSyntax =
   /** `WebFetch(domain:example.com)`: the host a call reaches. */
   | "domain";
 
+/**
+ * Where a writing tool's input says what the file will hold: the whole new text (Write's
+ * `content`), one replacement (Edit's `old_string` → `new_string`, every occurrence with
+ * `replace_all`), or a list of replacements (MultiEdit's `edits`, each with those fields).
+ */
+export type WrittenTextSpec =
+  | { readonly kind: "whole"; readonly field: string }
+  | { readonly kind: "replace"; readonly old: string; readonly new: string; readonly all: string }
+  | {
+      readonly kind: "edits";
+      readonly field: string;
+      readonly old: string;
+      readonly new: string;
+      readonly all: string;
+    };
+
 /** One tool. */
 export interface ToolSpec {
   readonly name: string;
@@ -36,6 +52,8 @@ export interface ToolSpec {
   readonly writes?: readonly string[];
   /** The `reads` fields name a directory whose whole tree the call searches (Grep, Glob): a recursive read. */
   readonly readsTree?: boolean;
+  /** What the written file will hold (for the files of `writes`). */
+  readonly text?: WrittenTextSpec;
   /** Input field holding a glob of files the call reads, relative to the `path` field (Glob's `pattern`, Grep's `glob`). */
   readonly readsGlob?: string;
   /** Input field holding the shell command (Bash). */
@@ -81,10 +99,10 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "Glob", reads: ["path"], readsTree: true, readsGlob: "pattern" },
   { name: "Grep", reads: ["path"], readsTree: true, readsGlob: "glob" },
   { name: "LS", reads: ["path"] },
-  { name: "Write", writes: ["file_path"], mutating: true, recordsChanges: true, stores: { content: "content" } },
+  { name: "Write", writes: ["file_path"], text: { kind: "whole", field: "content" }, mutating: true, recordsChanges: true, stores: { content: "content" } },
   // an edit in place also reads: its result shows the lines around the change (a write-only secret stays unread)
-  { name: "Edit", reads: ["file_path"], writes: ["file_path"], ruleSyntax: "edit-paths", mutating: true, recordsChanges: true, stores: { edit: EDIT } },
-  { name: "MultiEdit", reads: ["file_path"], writes: ["file_path"], mutating: true, recordsChanges: true, stores: { edits: "edits", each: EDIT } },
+  { name: "Edit", reads: ["file_path"], writes: ["file_path"], text: { kind: "replace", old: "old_string", new: "new_string", all: "replace_all" }, ruleSyntax: "edit-paths", mutating: true, recordsChanges: true, stores: { edit: EDIT } },
+  { name: "MultiEdit", reads: ["file_path"], writes: ["file_path"], text: { kind: "edits", field: "edits", old: "old_string", new: "new_string", all: "replace_all" }, mutating: true, recordsChanges: true, stores: { edits: "edits", each: EDIT } },
   { name: "NotebookEdit", reads: ["notebook_path"], writes: ["notebook_path"], mutating: true, recordsChanges: true },
   { name: "Bash", command: "command", ruleSyntax: "command", mutating: true, recordsChanges: true },
   { name: "Agent", aliases: ["Task"], spawns: "subagent_type", ruleSyntax: "agent-type", mutating: true },

@@ -7,11 +7,11 @@ import {
   closeSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -43,6 +43,10 @@ export interface AtomicWriteOptions {
  * not cross file systems) with a unique name, write, fsync, rename over `path`, then a best-effort
  * fsync of the directory so the rename itself survives a power loss. On failure the temporary file
  * is removed and the error is thrown; `path` is untouched. The directory must exist.
+ *
+ * Never through a symbolic link: the temporary file is created exclusively (`O_EXCL` refuses any
+ * existing name, a link included), and `rename` replaces a link at `path` itself, never what it
+ * points at.
  */
 export function atomicWriteFile(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const temp = tempPathFor(path);
@@ -126,10 +130,43 @@ function fsyncDirectory(dir: string): void {
 
 /**
  * Creates `dir` and its missing parents with mode 0700 (state and memory are private). An
- * existing directory keeps its mode: lanes does not chmod what the user created.
+ * existing directory keeps its mode: lanes does not chmod what the user created. `dir` must be a
+ * directory of its own, and so must every directory between it and the `.claude` directory it
+ * lies in (`.claude/state/cache`: `cache` and `state`), not a symbolic link (see
+ * {@link assertOwnDir}). `.claude` itself and what lies above it are the user's to link.
  */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const own of ownDirs(dir)) assertOwnDir(own);
+}
+
+/** `dir` and its ancestors below the nearest `.claude` (only `dir` when there is none). */
+function ownDirs(dir: string): string[] {
+  const chain: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    if (basename(at) === ".claude" && at !== dir) return chain;
+    chain.push(at);
+    if (dirname(at) === at) return [dir];
+  }
+}
+
+/**
+ * Throws unless `dir` is a directory itself (`lstat`), not a symbolic link to one: a link planted
+ * where lanes keeps its state would send every later state write, and the files a hook creates,
+ * wherever it points (the hook bundles). `ELOOP` for a link, `ENOTDIR` for anything else.
+ */
+export function assertOwnDir(dir: string): void {
+  const stat = lstatSync(dir);
+  if (stat.isDirectory()) return;
+  const link = stat.isSymbolicLink();
+  throw Object.assign(
+    new Error(
+      link
+        ? `\`${dir}\` is a symbolic link, and lanes keeps its state only in a directory of its own: remove the link`
+        : `\`${dir}\` is not a directory`,
+    ),
+    { code: link ? "ELOOP" : "ENOTDIR" },
+  );
 }
 
 /**
@@ -180,7 +217,7 @@ export function sweepStaleTemps(path: string, options: SweepOptions): number {
     const pid = Number.parseInt(name.slice(prefix.length), 10);
     const full = join(dir, name);
     try {
-      const age = options.now - statSync(full).mtimeMs;
+      const age = options.now - lstatSync(full).mtimeMs;
       const dead = Number.isInteger(pid) && pid > 0 && !options.isAlive(pid);
       if (age > (options.staleMs ?? 30_000) || (dead && age > 1_000)) {
         unlinkSync(full);

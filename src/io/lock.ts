@@ -32,22 +32,12 @@
  *   few levels, and then retries.
  * Releasing re-reads the lock and deletes it only if it still holds the releaser's own token.
  */
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import type * as Os from "node:os";
 import { builtin } from "../host/builtin.ts";
 import { basename, dirname, join } from "node:path";
-import { sweepStaleTemps } from "./atomic.ts";
+import { ensurePrivateDir, sweepStaleTemps } from "./atomic.ts";
+import { readState } from "./read.ts";
 import { fnv1a64 } from "./hash.ts";
 import { describeError, fail, ok, type Result } from "./result.ts";
 import { isoTime } from "./time.ts";
@@ -206,7 +196,8 @@ function isLockRecord(value: unknown): value is LockRecord {
 function observe(path: string, now: number): Observed | undefined {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // never through a link planted at the lock's name (a FIFO would block, a device never end)
+    text = readState(path);
   } catch (error) {
     if (errno(error) === "ENOENT") return undefined;
     throw error;
@@ -221,7 +212,7 @@ function observe(path: string, now: number): Observed | undefined {
     // unreadable: judged by the file itself below
   }
   try {
-    const stat = statSync(path);
+    const stat = lstatSync(path);
     return { token: `raw:${stat.ino}:${stat.mtimeMs}:${stat.size}`, ageMs: now - stat.mtimeMs };
   } catch (error) {
     if (errno(error) === "ENOENT") return undefined;
@@ -402,7 +393,7 @@ function* acquisition(
   lockPath: string,
   ctx: Context,
 ): Generator<number, { readonly token: string } | { readonly result: Result<never> }> {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(path));
   const started = ctx.now();
   for (let tries = 0; ; tries++) {
     const step = attempt(path, lockPath, ctx, started, tries);

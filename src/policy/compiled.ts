@@ -164,6 +164,24 @@ export interface SqlMatch {
   readonly scratch?: { readonly clients: readonly string[]; readonly databases: readonly string[] };
 }
 
+/**
+ * What an agent run of a Bash call does, for `agent-run` rules (the shell's `AgentRun`):
+ * - `guard-off`: a Claude Code session without lanes' hooks (`--bare`, `--settings` that disable them, the SDK);
+ * - `agent-type`: a Claude Code session as another agent type (`--agent`, `--agents`);
+ * - `resume`: a Claude Code run that continues an existing session (`--resume`, `-c`, the SDK's `resume`);
+ * - `session`: a Claude Code session with the project's hooks, as no agent type, new;
+ * - `foreign`: another vendor's agent running a session (it never reads Claude Code's hooks);
+ * - `configure`: a change to what later sessions load and run (`claude mcp add`, `claude plugin install`).
+ */
+export type AgentRunKind = "guard-off" | "agent-type" | "resume" | "session" | "foreign" | "configure";
+
+/**
+ * Files judged by what a write puts in them, for `guard-write` rules: Claude Code settings (the
+ * guard keys of src/host/settings-guard.ts), git configuration files (keys that name a program,
+ * src/host/git-programs.ts) and git attribute files (filter, diff and merge drivers).
+ */
+export type GuardFormat = "claude-settings" | "git-config" | "git-attributes";
+
 /** What a compiled rule matches. Built-in rules use every kind; `lanes.yaml` uses command, path and tools. */
 export type CompiledMatch =
   | {
@@ -203,7 +221,7 @@ export type CompiledMatch =
   /** A file effect (write, chmod, chown) on a path in one of the classes. */
   | {
       readonly kind: "file-effect";
-      readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+      readonly access: readonly ("write" | "delete" | "chmod" | "chown" | "link" | "hardlink")[];
       readonly targets: readonly PathClass[];
       /** `true`: only recursive effects count; `false`: only non-recursive ones. */
       readonly recursive?: boolean;
@@ -227,7 +245,13 @@ export type CompiledMatch =
   /** A network client sending a secret variable, or the output of a credential printer, to a peer. */
   | ({ readonly kind: "send" } & SendMatch)
   /** A command the shell analysis could not represent, or the analysis budget ran out. */
-  | { readonly kind: "unrepresentable" };
+  | { readonly kind: "unrepresentable" }
+  /** Another agent a Bash call starts: a nested Claude Code, the Agent SDK, another vendor's agent CLI. */
+  | { readonly kind: "agent-run"; readonly runs: AgentRunKind }
+  /** A write whose content switches the guard off or parks a program for later (see {@link GuardFormat}). */
+  | { readonly kind: "guard-write"; readonly format: GuardFormat }
+  /** A git configuration key that names a program, set on the line (`git config`, `-c`, `GIT_CONFIG_*`), unless harmless. */
+  | { readonly kind: "deferred-code"; readonly kinds: readonly ("git-config" | "git-option")[] };
 
 /** One rule, ready to evaluate. */
 export interface CompiledRule {
@@ -236,6 +260,8 @@ export interface CompiledRule {
   readonly effect: Effect;
   /** The effect for a subagent's call, when stricter than `effect` (self-protection: ask the person in the main session, deny a subagent). */
   readonly subagentEffect?: Effect;
+  /** The rule judges only subagents' calls. */
+  readonly only?: "subagents";
   readonly why: string;
   readonly instead: string;
   /** `lanes built-in` or the file the rule came from. */

@@ -52,6 +52,10 @@ export interface EvaluateContext {
    * command moves them out of the tree (policy/git-moves.ts); absent in pure evaluations.
    */
   readonly dirtyFiles?: () => readonly string[];
+  /** The user's Claude Code directory when `CLAUDE_CONFIG_DIR` moves it. */
+  readonly claudeConfigDir?: string;
+  /** The directories whose hooks git runs for the project (src/host/git-layout.ts). */
+  readonly gitHooksDirs?: readonly string[];
 }
 
 /** What the machine contributes to a decision; the hook and `lanes check` read it (src/hooks/guard/sources.ts), tests give it. */
@@ -68,6 +72,8 @@ export interface EvaluationSources {
   readonly taskOwner?: EvaluateContext["taskOwner"];
   readonly pendingDecision?: string | undefined;
   readonly dirtyFiles?: EvaluateContext["dirtyFiles"];
+  readonly claudeConfigDir?: string | undefined;
+  readonly gitHooksDirs?: readonly string[];
 }
 
 /** The evaluator's context, assembled in one place for the hook, `lanes check` and the tests. */
@@ -85,6 +91,8 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
     ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
     ...(sources.dirtyFiles !== undefined && { dirtyFiles: sources.dirtyFiles }),
+    ...(sources.claudeConfigDir !== undefined && { claudeConfigDir: sources.claudeConfigDir }),
+    ...(sources.gitHooksDirs !== undefined && { gitHooksDirs: sources.gitHooksDirs }),
   };
 }
 
@@ -160,6 +168,8 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
     home: request.home,
     tempDirs: context.tempDirs,
     caseInsensitive: policy.options.caseInsensitivePaths,
+    ...(context.claudeConfigDir !== undefined && { claudeConfigDir: context.claudeConfigDir }),
+    ...(context.gitHooksDirs !== undefined && { gitHooksDirs: context.gitHooksDirs }),
   };
   const roots: GlobRoots = {
     projectDir: request.projectDir,

@@ -14,7 +14,7 @@
  */
 import { BUILTIN_AGENT_LANES, type CompiledAgent, type CompiledPolicy, type DefaultLane } from "./compiled.ts";
 import type { CompiledGlob } from "../globs/types.ts";
-import type { CommandFact, Facts, FileFact } from "./facts.ts";
+import { shownFile, WRITE_ACCESS, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchPath, showGlobs, type GlobRoots } from "../globs/match.ts";
 import { matchRule } from "./match.ts";
 import { isWithin, relativeWithin } from "../host/paths.ts";
@@ -164,8 +164,6 @@ export const baseAgentName = (agentType: string): string => agentType.slice(agen
 
 /** Files under here are every agent's to write: the memory-file protocol needs it. */
 const SHARED_WRITABLE = [".claude/memory"];
-
-const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 
 const toolListed = (list: readonly string[], tool: string): boolean =>
   list.some((t) => sameTool(t, tool) || (t.includes("*") && wildcard(t, tool)));
@@ -349,7 +347,7 @@ function roleMatches(
           owners.length === 0
             ? "stop and report to the orchestrator that this path needs an owner; do not work around the lane"
             : `hand this change to ${tick(owners, "or")} through the orchestrator (say what to change in your report); do not work around the lane`,
-        subject: `\`${fact.raw}\``,
+        subject: shownFile(fact),
         scope: fact.scope,
         source: src,
       }),
@@ -387,7 +385,7 @@ function undefinedAgentMatches(
           effect: "deny",
           why: `agent \`${agentType}\` has no lanes definition, and its lane (\`deny-writes\`) denies its writes`,
           instead: "add a definition under `.claude/lanes/agents/` or hand the change to a defined agent",
-          subject: `\`${fact.raw}\``,
+          subject: shownFile(fact),
           scope: fact.scope,
           source: "lanes subagents",
         }),
@@ -404,7 +402,7 @@ function undefinedAgentMatches(
         effect: "deny",
         why: `\`${relPath(fact.path, ctx)}\` is in the lane of ${tick(owners, "and")}, and \`${agentType}\` (no lanes definition, lane \`unowned-only\`) may write only paths no agent owns`,
         instead: `hand this change to ${tick(owners, "or")}: report what to change to whoever started you`,
-        subject: `\`${fact.raw}\``,
+        subject: shownFile(fact),
         scope: fact.scope,
         source: "lanes subagents",
       }),
@@ -476,7 +474,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
         "task.read-only",
         `${step} is read-only`,
         "report your findings instead of changing files",
-        `\`${fact.raw}\``,
+        shownFile(fact),
         fact.scope,
       );
       continue;
@@ -491,7 +489,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
         "task.fixtures",
         `${step} says not to change test fixtures or recorded outputs, and \`${relPath(path, ctx)}\` is one`,
         "leave fixtures and snapshots as they are and report the difference you found",
-        `\`${fact.raw}\``,
+        shownFile(fact),
         fact.scope,
       );
     }
@@ -504,7 +502,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
         "task.write-forbidden",
         `${step} says not to modify ${showGlobs(task.forbiddenPaths.filter((g) => matchPath(g, path, roots)))}`,
         "leave it as it is, or report that the step needs it changed",
-        `\`${fact.raw}\``,
+        shownFile(fact),
         fact.scope,
       );
     }
@@ -518,7 +516,7 @@ function taskMatches(task: TaskConstraints, facts: Facts, ctx: PathContext, root
         task.agentId === undefined
           ? "stay within the step's paths, or report that the step needs more"
           : "stay within the task's paths, or report that the task needs more",
-        `\`${fact.raw}\``,
+        shownFile(fact),
         fact.scope,
       );
     }

@@ -4,14 +4,15 @@
  */
 import { compilePathGlob } from "../globs/compile.ts";
 import type { CompiledGlob } from "../globs/types.ts";
-import type { CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
+import type { AgentRunKind, CompiledMatch, CompiledPolicy, CompiledRule } from "./compiled.ts";
+import { guardContent } from "./guard-content.ts";
 import { buildRuleIndex, indexedRules } from "./rule-index.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { envValues, optionValues, type CommandFact, type Facts, type FileFact } from "./facts.ts";
 import { matchName, matchPath, type GlobRoots } from "../globs/match.ts";
 import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
 import { assertNever } from "../host/assert-never.ts";
-import { normalizePath } from "../host/paths.ts";
+import { isWithin, normalizePath } from "../host/paths.ts";
 import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
 import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
@@ -63,10 +64,16 @@ function operandClasses(
   glob: boolean,
   fact: CommandFact,
   ctx: PathContext,
+  resolve: (path: string) => string,
 ): ReadonlySet<PathClass> {
   if (value === undefined) return deviceByName(known, ctx);
   const cwd = fact.command.cwd ?? ctx.cwd;
-  return classifyPath(normalizePath(value, { cwd, home: ctx.home }), glob, { ...ctx, cwd });
+  const path = normalizePath(value, { cwd, home: ctx.home });
+  const classes = classifyPath(path, glob, { ...ctx, cwd });
+  // an operand is also what it leads to (`rsync --delete src/ home-link`)
+  const real = glob ? path : resolve(path);
+  if (real !== path) for (const c of classifyPath(real, false, { ...ctx, cwd })) classes.add(c);
+  return classes;
 }
 
 /** Stands for a literal `*` (written `\*` in a pattern) on both sides of a wildcard match: no word holds it. */
@@ -229,7 +236,7 @@ function matchCommand(
     const operands = positionals.slice(end);
     if (
       m.targets !== undefined &&
-      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx), m.targets!))
+      !operands.some((w) => hasAny(operandClasses(w.value, w.known, w.glob, fact, ctx, facts.resolve), m.targets!))
     )
       continue;
     if (m.operands !== undefined) {
@@ -237,7 +244,10 @@ function matchCommand(
       const matched = operands.some((w) =>
         w.value === undefined
           ? m.operands!.some((g) => partlyMatchesPath(g, w.known, roots))
-          : m.operands!.some((g) => matchPath(g, normalizePath(w.value!, { cwd, home: ctx.home }), roots)),
+          : m.operands!.some((g) => {
+              const path = normalizePath(w.value!, { cwd, home: ctx.home });
+              return matchPath(g, path, roots) || matchPath(g, facts.resolve(path), roots);
+            }),
       );
       if (!matched) continue;
     }
@@ -255,20 +265,22 @@ function matchCommand(
  */
 function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], fact: FileFact): boolean {
   const a = fact.access;
+  // a link to the file gives whoever follows it read and write access (a hard link: it is the file)
+  const link = a === "link" || a === "hardlink";
   switch (mode) {
     case "zero-access":
-      return a === "read" || a === "exec" || a === "write" || a === "delete";
+      return a === "read" || a === "exec" || a === "write" || a === "delete" || link;
     case "write-only":
       // sourcing (`set -a; . .env`) loads values into the environment without showing them
-      return a === "read" || a === "delete";
+      return a === "read" || a === "delete" || link;
     case "read-only":
-      return a === "write" || a === "delete" || a === "chmod" || a === "chown";
+      return a === "write" || a === "delete" || a === "chmod" || a === "chown" || link;
     case "no-delete":
       return a === "delete";
     case "no-write":
-      return a === "write" || a === "delete";
+      return a === "write" || a === "delete" || link;
     case "no-read":
-      return a === "read" || a === "exec";
+      return a === "read" || a === "exec" || link;
     case "no-list":
       return a === "list";
     case "no-share":
@@ -280,20 +292,24 @@ function accessCounts(mode: Extract<CompiledMatch, { kind: "path" }>["access"], 
 
 /**
  * A recursive read of a directory below the home directory that holds a file a home-anchored
- * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along). The home directory itself
- * is left alone (copying a whole home is a backup), and deleting such a tree is the delete rules' job.
+ * pattern names (`scp -r ~/.aws host:` takes `~/.aws/credentials` along), or a link to one (`ln -s
+ * ~/.config cfg` reaches `~/.config/gh/hosts.yml`). The home directory itself is left alone
+ * (copying a whole home is a backup; a link to it is `fs.link-broad-tree`'s), and deleting such a
+ * tree is the delete rules' job.
  */
 function treeHoldsSecret(fact: FileFact, m: Extract<CompiledMatch, { kind: "path" }>, roots: GlobRoots): boolean {
-  if (!fact.recursive || fact.access !== "read" || fact.path === undefined) return false;
+  const whole = (fact.recursive && fact.access === "read") || fact.access === "link" || fact.access === "hardlink";
+  if (!whole || fact.path === undefined) return false;
   const dir = fact.path.endsWith("/") ? fact.path.slice(0, -1) : fact.path;
-  if (!dir.startsWith(`${roots.home}/`)) return false;
+  const ci = roots.caseInsensitive;
+  if (!isWithin(dir, roots.home, ci) || dir.length === roots.home.length) return false;
   return m.patterns.some(
     (p) =>
       p.anchor === "home" &&
       p.globs.some((g) => {
         if (!g.startsWith("~/") || /[*?[{]/.test(g)) return false;
         const abs = `${roots.home}/${g.slice(2)}`.replace(/\/$/, "");
-        return abs.startsWith(`${dir}/`) && !globsMatch(m.except, abs, roots);
+        return isWithin(abs, dir, ci) && abs.length > dir.length && !globsMatch(m.except, abs, roots);
       }),
   );
 }
@@ -302,6 +318,9 @@ const globsMatch = (globs: readonly CompiledGlob[], path: string, roots: GlobRoo
   globs.some((g) => matchPath(g, path, roots));
 
 function describeFile(fact: FileFact): string {
+  const where = fact.resolved === undefined ? "" : ` (which leads to ${quote(fact.resolved)})`;
+  if (fact.access === "link" || fact.access === "hardlink")
+    return `${fact.access === "link" ? "links" : "hard-links"} ${quote(fact.link ?? "a new name")} to ${quote(fact.raw)}${where}`;
   const verb = {
     read: "reads",
     write: "writes",
@@ -313,7 +332,7 @@ function describeFile(fact: FileFact): string {
     list: "lists",
     share: "hands on",
   }[fact.access];
-  return `${verb} ${quote(fact.raw)}`;
+  return `${verb} ${quote(fact.raw)}${where}`;
 }
 
 /**
@@ -678,6 +697,76 @@ function matchUnrepresentable(facts: Facts): Hit[] {
   return hits;
 }
 
+/** Whether an agent run is of the kind a rule names (see `AgentRunKind`). */
+function runIs(run: Facts["agents"][number], kind: AgentRunKind): boolean {
+  const claude = run.client === "claude";
+  switch (kind) {
+    case "resume":
+      return claude && run.resumes !== undefined;
+    case "guard-off":
+      return claude && run.action === "session" && run.guardOff.length > 0;
+    case "agent-type":
+      return claude && run.action === "session" && run.agent !== undefined;
+    case "session":
+      return (
+        claude &&
+        run.action === "session" &&
+        run.guardOff.length === 0 &&
+        run.agent === undefined &&
+        run.resumes === undefined
+      );
+    case "foreign":
+      return !claude && run.action === "session";
+    case "configure":
+      return run.action === "configure";
+    default:
+      return assertNever(kind, "agent run kind");
+  }
+}
+
+function matchAgentRun(m: Extract<CompiledMatch, { kind: "agent-run" }>, facts: Facts): Hit[] {
+  return facts.agents
+    .filter((run) => runIs(run, m.runs))
+    .map((run) => {
+      const fact = facts.commands[run.command];
+      const shown = fact === undefined ? "`the command`" : quote(fact.command.text);
+      const detail =
+        m.runs === "guard-off"
+          ? `: ${run.guardOff.join("; ")}`
+          : m.runs === "agent-type"
+            ? ` as agent ${quote(run.agent ?? "*")}`
+            : m.runs === "resume"
+              ? ` (${quote(run.resumes ?? "")})`
+              : m.runs === "configure"
+                ? ` (${quote(`${run.client} ${run.configures ?? ""}`.trim())})`
+                : "";
+      return {
+        subject: `${shown} starts ${run.client === "claude" ? "Claude Code" : quote(run.client)}${detail}`,
+        scope: fact?.scope ?? "call",
+      };
+    });
+}
+
+function matchDeferred(m: Extract<CompiledMatch, { kind: "deferred-code" }>, facts: Facts): Hit[] {
+  return facts.deferred
+    .filter((d) => !d.harmless && m.kinds.includes(d.kind))
+    .map((d) => ({
+      subject: `${quote(d.value === undefined ? d.key : `${d.key}=${d.value}`)} names a program git runs ${d.kind === "git-config" ? "later" : "inside that command"}`,
+      scope: facts.commands[d.command]?.scope ?? "call",
+    }));
+}
+
+function matchGuardWrite(m: Extract<CompiledMatch, { kind: "guard-write" }>, facts: Facts): Hit[] {
+  const hits: Hit[] = [];
+  for (const fact of facts.files) {
+    if (fact.path === undefined || !fact.classes.has(m.format)) continue;
+    if (fact.access !== "write" && !(m.format === "claude-settings" && fact.access === "delete")) continue;
+    const found = guardContent(m.format, fact);
+    if (found !== undefined) hits.push({ subject: `${describeFile(fact)}: ${found}`, scope: fact.scope });
+  }
+  return hits;
+}
+
 function matchTools(m: Extract<CompiledMatch, { kind: "tools" }>, facts: Facts): Hit[] {
   return m.tools.some((g) => toolNames(facts.tool).some((name) => matchName(g, name)))
     ? [{ subject: `the ${quote(facts.tool)} tool`, scope: "call" }]
@@ -709,6 +798,12 @@ export function hitsOf(m: CompiledMatch, facts: Facts, ctx: PathContext, roots: 
       return matchSend(m, facts);
     case "unrepresentable":
       return matchUnrepresentable(facts);
+    case "agent-run":
+      return matchAgentRun(m, facts);
+    case "deferred-code":
+      return matchDeferred(m, facts);
+    case "guard-write":
+      return matchGuardWrite(m, facts);
     default:
       return assertNever(m, "rule kind");
   }
@@ -742,8 +837,10 @@ export function candidateRules(
   const classes = new Set<string>();
   let everyPath = false;
   for (const file of facts.files) {
-    // globbed names and trees read whole meet path rules beyond their literal path (`matchPathRule`)
-    if (file.glob || (file.recursive && file.access === "read")) everyPath = true;
+    // globbed names, trees read whole and links (to a tree holding a secret) meet path rules beyond
+    // their literal path (`matchPathRule`, `treeHoldsSecret`)
+    if (file.glob || (file.recursive && file.access === "read") || file.access === "link" || file.access === "hardlink")
+      everyPath = true;
     if (file.path !== undefined) paths.push(file.path, file.path.toLowerCase());
     for (const c of file.classes) classes.add(c);
   }
@@ -757,6 +854,8 @@ export function candidateRules(
     code: facts.code.length > 0,
     pipes: (facts.shell?.pipes.length ?? 0) > 0,
     sends: facts.sends.length > 0,
+    agents: facts.agents.length > 0,
+    deferred: facts.deferred.length > 0,
   }).map((at) => policy.rules[at]!);
 }
 
@@ -793,6 +892,7 @@ export function matchRule(
   layer: Layer = rule.layer,
   subagent = false,
 ): Match[] {
+  if (rule.only === "subagents" && !subagent) return [];
   return hitsOf(rule.match, facts, ctx, roots, rule.layer !== "builtin").map((hit) => ({
     ruleId: rule.id,
     layer,

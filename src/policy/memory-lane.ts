@@ -20,13 +20,12 @@ import { parseMemoryFileName } from "../host/memory-name.ts";
 import { sameTool } from "../host/tools.ts";
 import { wildcard } from "../globs/wildcard.ts";
 import type { CompiledAgent, CompiledPolicy } from "./compiled.ts";
-import type { Facts } from "./facts.ts";
+import { shownFile, WRITE_ACCESS, type Facts } from "./facts.ts";
 import { baseAgentName } from "./lanes.ts";
 import { isWithin } from "../host/paths.ts";
 import type { PathContext } from "./paths.ts";
 import type { Match } from "./types.ts";
 
-const WRITE_ACCESS = new Set(["write", "delete", "chmod", "chown"]);
 const MEMORY_DIR = ".claude/memory";
 
 /** The writer a memory file records for the main session (`written_by: main`). */
@@ -197,13 +196,23 @@ export function memoryLaneMatches(
   for (const fact of facts.files) {
     if (!WRITE_ACCESS.has(fact.access) || fact.path === undefined || !isWithin(fact.path, dir, ctx.caseInsensitive))
       continue;
-    // the main session may clean up (delete, change modes): only writes can forge a gate
-    if (caller === undefined && fact.access !== "write") continue;
+    // the main session may clean up (delete, change modes): only writes can forge a gate, and
+    // links, through which a later write would
+    if (caller === undefined && fact.access !== "write" && fact.access !== "link" && fact.access !== "hardlink")
+      continue;
     const name = fact.path.slice(dir.length + 1);
     if (name === ".gitignore" || name === "") continue;
-    const owner = name.includes("/") ? undefined : parseMemoryFileName(name)?.agent;
+    const parsed = name.includes("/") ? undefined : parseMemoryFileName(name)?.agent;
+    // on a case-insensitive file system `L1--QA-memory.md` is qa's own file
+    const owner =
+      parsed !== undefined &&
+      caller !== undefined &&
+      ctx.caseInsensitive &&
+      parsed.toLowerCase() === caller.toLowerCase()
+        ? caller
+        : parsed;
     const no = refusal(policy, caller, owner, { cli: false, writtenBy: undefined }, `\`${name}\``);
-    if (no !== undefined) matches.push(match(no.why, no.instead, `\`${fact.raw}\``, fact.scope));
+    if (no !== undefined) matches.push(match(no.why, no.instead, shownFile(fact), fact.scope));
   }
   for (const command of facts.commands) {
     const write = memoryWrite(command.argv);

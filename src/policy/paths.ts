@@ -16,7 +16,43 @@ export interface PathContext {
   /** Directories where writes are never "outside the project" (e.g. /tmp, $TMPDIR). */
   readonly tempDirs: readonly string[];
   readonly caseInsensitive: boolean;
+  /** The user's Claude Code directory when `CLAUDE_CONFIG_DIR` moves it (default `~/.claude`). */
+  readonly claudeConfigDir?: string;
+  /** The directories whose hooks git runs for the project (src/host/git-layout.ts); default the project's `.git/hooks`. */
+  readonly gitHooksDirs?: readonly string[];
 }
+
+/** The hooks git runs, by file name (githooks(5)); a file of another name in a hooks directory runs nothing. */
+const GIT_HOOK_NAMES = new Set([
+  "applypatch-msg",
+  "pre-applypatch",
+  "post-applypatch",
+  "pre-commit",
+  "pre-merge-commit",
+  "prepare-commit-msg",
+  "commit-msg",
+  "post-commit",
+  "pre-rebase",
+  "post-checkout",
+  "post-merge",
+  "pre-push",
+  "pre-receive",
+  "update",
+  "proc-receive",
+  "post-receive",
+  "post-update",
+  "reference-transaction",
+  "push-to-checkout",
+  "pre-auto-gc",
+  "post-rewrite",
+  "sendemail-validate",
+  "fsmonitor-watchman",
+  "p4-changelist",
+  "p4-prepare-changelist",
+  "p4-post-changelist",
+  "p4-pre-submit",
+  "post-index-change",
+]);
 
 /** Directories whose contents belong to the operating system. */
 const SYSTEM_DIRS = [
@@ -333,6 +369,10 @@ export function classifyPath(abs: string, glob: boolean, ctx: PathContext): Set<
   if (!glob && !inProject && HOME_FILES.some((f) => eq(abs, `${ctx.home}/${f}`))) classes.add("home-file");
   if (!inProject && !inTemp && isOtherHome(abs, target, glob, ctx)) classes.add("other-home");
   if (isClaudeConfig(target, ctx)) classes.add("claude-config");
+  if (!glob && isClaudeSettings(abs, ctx)) classes.add("claude-settings");
+  if (isGitHooks(target, glob, ctx)) classes.add("git-hooks");
+  if (!glob && isGitConfig(abs, ctx)) classes.add("git-config");
+  if (!glob && isGitAttributes(abs, ctx)) classes.add("git-attributes");
   // a directory right under `/` (`/data`, `/workspace`, `/mnt`) is the machine's, or a container's,
   // own, unless a more precise class already says what it is (the project's parent, a home)
   const precise = (
@@ -371,34 +411,120 @@ function otherUser(abs: string, ci: boolean): boolean {
   );
 }
 
+const basename = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * A settings file Claude Code reads: the project's and the local ones (of the project and of any
+ * directory in it, where a client started there looks), the user's (also under
+ * `CLAUDE_CONFIG_DIR`), the managed files and their drop-in directories.
+ */
+function isClaudeSettings(abs: string, ctx: PathContext): boolean {
+  const ci = ctx.caseInsensitive;
+  const eq = (a: string, b: string) => (ci ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const name = basename(abs);
+  const dir = abs.slice(0, abs.length - name.length - 1);
+  if ((eq(name, "settings.json") || eq(name, "settings.local.json")) && eq(basename(dir), ".claude")) return true;
+  const userDirs = [`${ctx.home}/.claude`, ...(ctx.claudeConfigDir === undefined ? [] : [ctx.claudeConfigDir])];
+  if (userDirs.some((d) => eq(abs, `${d}/settings.json`) || eq(abs, `${d}/settings.local.json`))) return true;
+  const managed = ["/etc/claude-code", "/Library/Application Support/ClaudeCode"];
+  return managed.some(
+    (d) =>
+      eq(abs, `${d}/managed-settings.json`) ||
+      (isWithin(abs, `${d}/managed-settings.d`, ci) && abs.length > d.length + 20),
+  );
+}
+
+/** The project's git configuration files and the user's and the system's. */
+function isGitConfig(abs: string, ctx: PathContext): boolean {
+  const ci = ctx.caseInsensitive;
+  const eq = (a: string, b: string) => (ci ? a.toLowerCase() === b.toLowerCase() : a === b);
+  const files = [
+    `${ctx.projectDir}/.git/config`,
+    `${ctx.projectDir}/.git/config.worktree`,
+    `${ctx.home}/.gitconfig`,
+    `${ctx.home}/.config/git/config`,
+    "/etc/gitconfig",
+  ];
+  return (
+    files.some((f) => eq(abs, f)) ||
+    (isWithin(abs, `${ctx.projectDir}/.git/worktrees`, ci) && basename(abs).startsWith("config"))
+  );
+}
+
+/** A `.gitattributes` file anywhere (each applies to its directory's tree), the repository's `info/attributes`, the user's and the system's. */
+function isGitAttributes(abs: string, ctx: PathContext): boolean {
+  const ci = ctx.caseInsensitive;
+  const eq = (a: string, b: string) => (ci ? a.toLowerCase() === b.toLowerCase() : a === b);
+  return (
+    eq(basename(abs), ".gitattributes") ||
+    [`${ctx.projectDir}/.git/info/attributes`, `${ctx.home}/.config/git/attributes`, "/etc/gitattributes"].some((f) =>
+      eq(abs, f),
+    )
+  );
+}
+
+/** A hook git runs (a file named after a hook in a hooks directory of the project), or a hooks directory itself. */
+function isGitHooks(target: string, glob: boolean, ctx: PathContext): boolean {
+  const ci = ctx.caseInsensitive;
+  const dirs = ctx.gitHooksDirs ?? [`${ctx.projectDir}/.git/hooks`];
+  return dirs.some((dir) => {
+    if (ci ? target.toLowerCase() === dir.toLowerCase() : target === dir) return true;
+    if (!isWithin(target, dir, ci)) return false;
+    const first = target.slice(dir.length + 1).split("/")[0] ?? "";
+    return glob || GIT_HOOK_NAMES.has(ci ? first.toLowerCase() : first);
+  });
+}
+
+/**
+ * Claude Code settings, lanes configuration and state, by their paths: the files themselves and
+ * the directories whose every file is one (lanes' own files: hooks, definitions, compiled policy,
+ * runtime state, the hooks' code cache; the rendered agents and skills: an agent file is a
+ * subagent's system prompt and tool list). The resolver (resolve.ts) maps their real paths back to
+ * these, so a `.claude/lanes/` that is a link is guarded where it really is too.
+ */
+export function guardedPaths(ctx: Pick<PathContext, "projectDir" | "home" | "claudeConfigDir">): {
+  readonly files: readonly string[];
+  readonly dirs: readonly string[];
+} {
+  const project = `${ctx.projectDir}/.claude`;
+  const user = `${ctx.home}/.claude`;
+  return {
+    files: [
+      project,
+      user,
+      `${project}/settings.json`,
+      `${project}/settings.local.json`,
+      `${project}/lanes.yaml`,
+      `${project}/lanes.local.yaml`,
+      `${project}/lanes.test.yaml`,
+      `${user}/settings.json`,
+      `${user}/lanes.yaml`,
+      // the client's own state: MCP servers it starts in every later session, folder trust
+      `${ctx.home}/.claude.json`,
+      ...(ctx.claudeConfigDir === undefined
+        ? []
+        : [ctx.claudeConfigDir, `${ctx.claudeConfigDir}/settings.json`, `${ctx.claudeConfigDir}/.claude.json`]),
+    ],
+    dirs: [
+      `${project}/lanes`,
+      `${project}/state`,
+      `${project}/agents`,
+      `${project}/skills`,
+      // the user-level home of lanes, where the human override's private directories live
+      `${user}/lanes`,
+      // installed plugins: their hooks and MCP servers run in every later session
+      `${user}/plugins`,
+      ...(ctx.claudeConfigDir === undefined ? [] : [`${ctx.claudeConfigDir}/plugins`]),
+      "/etc/claude-code",
+      "/Library/Application Support/ClaudeCode",
+    ],
+  };
+}
+
 /** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */
 function isClaudeConfig(abs: string, ctx: PathContext): boolean {
   const ci = ctx.caseInsensitive;
-  const project = `${ctx.projectDir}/.claude`;
-  const user = `${ctx.home}/.claude`;
-  const files = [
-    project,
-    user,
-    `${project}/settings.json`,
-    `${project}/settings.local.json`,
-    `${project}/lanes.yaml`,
-    `${project}/lanes.local.yaml`,
-    `${project}/lanes.test.yaml`,
-    `${user}/settings.json`,
-    `${user}/lanes.yaml`,
-  ];
-  // lanes' own files (hooks, definitions, compiled policy, runtime state, the hooks' code cache) and
-  // the rendered agents and skills: an agent file is a subagent's system prompt and tool list
-  const dirs = [
-    `${project}/lanes`,
-    `${project}/state`,
-    `${project}/agents`,
-    `${project}/skills`,
-    // the user-level home of lanes, where the human override's private directories live
-    `${user}/lanes`,
-    "/etc/claude-code",
-    "/Library/Application Support/ClaudeCode",
-  ];
+  const { files, dirs } = guardedPaths(ctx);
   return (
     files.some((f) => (ci ? f.toLowerCase() === abs.toLowerCase() : f === abs)) ||
     dirs.some((d) => isWithin(abs, d, ci))

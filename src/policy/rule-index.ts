@@ -19,6 +19,8 @@
  * | `k:code`         | remote-code rules, and SQL rules interpreter code can reach          |
  * | `k:pipe`         | pipe rules                                                          |
  * | `k:sends`        | send rules (a network client in the call)                           |
+ * | `k:agents`       | agent-run rules (the call starts another agent)                     |
+ * | `k:deferred`     | deferred-code rules (the call parks a program in git's configuration) |
  * | `k:always`       | every other rule, and any rule a key cannot name exactly             |
  *
  * A path rule matches a file's path only through its globs, and a glob only matches a path that
@@ -90,6 +92,12 @@ export function buildRuleIndex(rules: readonly CompiledRule[]): string {
         return add("k:pipe", String(at));
       case "send":
         return add("k:sends", String(at));
+      case "agent-run":
+        return add("k:agents", String(at));
+      case "deferred-code":
+        return add("k:deferred", String(at));
+      case "guard-write":
+        return add(`c:${m.format}`, String(at));
       case "tools":
       case "fork-bomb":
       case "unrepresentable":
@@ -121,6 +129,10 @@ export interface IndexQuery {
   readonly pipes: boolean;
   /** The call runs a network client (shell/sends.ts). */
   readonly sends: boolean;
+  /** The call starts another agent (a nested client). */
+  readonly agents: boolean;
+  /** The call parks a program in git's configuration. */
+  readonly deferred: boolean;
 }
 
 /** Positions of the rules the call can meet, in rule order. */
@@ -169,6 +181,8 @@ export function indexedRules(index: string, query: IndexQuery): number[] {
   if (query.code) take(line("k:code"));
   if (query.pipes) take(line("k:pipe"));
   if (query.sends) take(line("k:sends"));
+  if (query.agents) take(line("k:agents"));
+  if (query.deferred) take(line("k:deferred"));
   take(line("k:always"));
   return [...picked].sort((a, b) => a - b);
 }

@@ -10,7 +10,7 @@
  * first use (a settings file can change during a session, so they cannot be compiled ahead).
  */
 import type { CompiledGlob } from "../globs/types.ts";
-import type { Facts, FileFact } from "./facts.ts";
+import { shownFile, type Facts, type FileFact } from "./facts.ts";
 import { matchPath, type GlobRoots } from "../globs/match.ts";
 import type { Match } from "./types.ts";
 import { wildcard } from "../globs/wildcard.ts";
@@ -113,9 +113,13 @@ export type PathCompiler = (glob: string) => CompiledGlob;
 
 function fileTouches(syntax: "read-paths" | "edit-paths", fact: FileFact): boolean {
   // a user's `Read(...)` rule keeps every program away from the file, even one that only uses it
-  // (Claude Code's Read rules govern listing a directory too: its LS and Glob tools)
-  if (syntax === "read-paths") return ["read", "exec", "use", "list", "share"].includes(fact.access);
-  return fact.access === "write" || fact.access === "delete" || fact.access === "chmod" || fact.access === "chown";
+  // a link to a file reads and writes it for whoever follows the link; (Claude Code's Read rules
+  // govern listing a directory too: its LS and Glob tools)
+  const link = fact.access === "link" || fact.access === "hardlink";
+  if (syntax === "read-paths") return ["read", "exec", "use", "list", "share"].includes(fact.access) || link;
+  return (
+    fact.access === "write" || fact.access === "delete" || fact.access === "chmod" || fact.access === "chown" || link
+  );
 }
 
 function toMatch(rule: SettingsRule, subject: string, scope: string): Match {
@@ -171,7 +175,7 @@ export function matchSettingsRules(
           const viaTool =
             fact.basis === "tool" && (syntax === "read-paths" ? readsFiles(facts.tool) : writesFiles(facts.tool));
           if ((viaTool || fact.basis !== "tool") && matchPath(glob, fact.path, context.roots))
-            matches.push(toMatch(rule, `\`${fact.raw}\``, fact.scope));
+            matches.push(toMatch(rule, shownFile(fact), fact.scope));
         }
         break;
       }

@@ -5,7 +5,8 @@
  * gray-matter) and validated with zod. `verify` is the phase gate: `lanes phase advance` refuses
  * to move on until the phase's agent has a complete memory file.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { readState } from "../io/read.ts";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { projectPaths } from "../host/layout.ts";
@@ -272,7 +273,7 @@ function withBackup<T>(path: string, text: string, result: Result<T>, deps: Runt
 
 function readText(path: string, display: string, taskId: string, agent: string): Result<string> {
   try {
-    return ok(readFileSync(path, "utf8"));
+    return ok(readState(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       // earlier lanes named the file `{task}-{agent}-memory.md` (ambiguous): say so instead of only "missing"
@@ -359,7 +360,7 @@ export function listMemory(projectDir: string, filter: { readonly taskId?: strin
   for (const name of names) {
     let text: string;
     try {
-      text = readFileSync(join(dir, name), "utf8");
+      text = readState(join(dir, name));
     } catch (error) {
       out.push({ file: name, ok: false, problem: describeError(error) });
       continue;

@@ -7,7 +7,8 @@
  * A missing file means there is no workflow: nothing happens. A corrupt file is never written:
  * the caller gets an error value (the CLI's `lanes progress show` explains it and keeps a backup).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { readState } from "../io/read.ts";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import { projectPaths } from "../host/layout.ts";
 import { shownPath } from "../host/paths.ts";
@@ -77,7 +78,7 @@ export function readProgressRaw(projectDir: string): Result<RawProgress | undefi
   const display = displayOf(projectDir, file);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readState(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok(undefined);
     return fail("io", `cannot read \`${display}\`: ${describeError(error)}`, { file });
@@ -262,7 +263,7 @@ export function activePhaseStates(projectDir: string): { active: RawPhaseState[]
   }
   for (const name of names) {
     try {
-      const data: unknown = JSON.parse(readFileSync(join(dir, name), "utf8"));
+      const data: unknown = JSON.parse(readState(join(dir, name)));
       if (
         !isRecord(data) ||
         typeof data.skill !== "string" ||

@@ -6,7 +6,8 @@
  * with an issue naming the file and its first problem, and a copy is kept as
  * `<file>.corrupt-<timestamp>` (one copy per distinct content, however often it is read).
  */
-import { copyFileSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, readdirSync } from "node:fs";
+import { readState } from "../io/read.ts";
 import { basename, dirname, join } from "node:path";
 import { atomicCreateFile, atomicWriteFile, ensurePrivateDir, sweepStaleTemps } from "../io/atomic.ts";
 import { compactTimestamp } from "../host/ids.ts";
@@ -51,7 +52,7 @@ export function readStateFile<T>(
 ): Result<T | undefined> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readState(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok(undefined);
     return fail("io", `cannot read \`${options.display}\`: ${describeError(error)}`, { file });
@@ -84,7 +85,7 @@ export function keepBackup(file: string, text: string, now: Date): string | unde
   const prefix = `${basename(file)}.corrupt-`;
   try {
     for (const name of readdirSync(dir)) {
-      if (name.startsWith(prefix) && readFileSync(join(dir, name), "utf8") === text) return join(dir, name);
+      if (name.startsWith(prefix) && readState(join(dir, name)) === text) return join(dir, name);
     }
     const stamp = compactTimestamp(now);
     for (let n = 1; n < 100; n++) {

@@ -208,8 +208,11 @@ export interface InterpreterCall {
   readonly command: number;
   /** Canonical API name from the language table, e.g. `shutil.rmtree`, `fs.rmSync`, `unlink`. */
   readonly api: string;
-  /** What the API does to its path arguments (`list`: reads the names in a directory, `os.listdir`). */
-  readonly access: "delete" | "write" | "read" | "exec" | "chmod" | "list";
+  /**
+   * What the API does to its path arguments; `symlink` and `hardlink` make a link, and their
+   * `args` are then the target and the link's own path, in that order (see `links.ts`); `list` reads the names in a directory (`os.listdir`).
+   */
+  readonly access: "delete" | "write" | "read" | "exec" | "chmod" | "symlink" | "hardlink" | "list";
   /** True for recursive removal APIs (rmtree, rm_rf, `recursive: true`). */
   readonly recursive: boolean;
   /** True when a write replaces the file's content (`write_text`, `writeFileSync`, `open(p, "w")`), not an append. */
@@ -258,6 +261,74 @@ export interface Unrepresentable {
   readonly text: string;
 }
 
+/**
+ * Another agent the command starts: Claude Code under any spelling (its CLI, the npm package's
+ * script, a runner, a copy of the binary, the Agent SDK in interpreter code) or another vendor's
+ * agent CLI (`codex`, `gemini`, ...). Each would run tool calls that lanes does not see, or sees
+ * as another session.
+ */
+export interface AgentRun {
+  /** Index of the command that starts it (the interpreter's, for Agent SDK code). */
+  readonly command: number;
+  /** `claude` for Claude Code and the Agent SDK; the CLI's own name for other vendors' agents. */
+  readonly client: string;
+  /**
+   * How it is started: `name` (`claude`, `/usr/local/bin/claude`, `npx @anthropic-ai/claude-code`),
+   * `script` (`node <package>/cli-wrapper.cjs`), `copy` (a copy or link of the client made on the
+   * line, or a link to it found on disk), `sdk` (the Agent SDK from interpreter code).
+   */
+  readonly spelling: "name" | "script" | "copy" | "sdk";
+  /**
+   * `session`: it runs an agent (a prompt, `-p`, interactive); `configure`: it changes what the
+   * client loads and runs later (`claude mcp add`, `claude plugin install`); `other`: it runs no
+   * agent (`--version`, `--help`, `mcp list`, `doctor`).
+   */
+  readonly action: "session" | "configure" | "other";
+  /**
+   * Why lanes' hooks would not run in its session, one clause each (`` `--bare` skips every hook ``);
+   * empty when they would. For another vendor's agent, empty: it never reads Claude Code's hooks.
+   */
+  readonly guardOff: readonly string[];
+  /** The agent type it runs as (`--agent backend`); `*` for definitions given as JSON (`--agents`). */
+  readonly agent?: string;
+  /** The option by which it continues an existing session (`--resume`, `-c`, `--session-id`, the SDK's `resume`). */
+  readonly resumes?: string;
+  /** What it configures, for `configure` (`mcp add`, `plugin install`). */
+  readonly configures?: string;
+}
+
+/**
+ * Code parked where another program runs it later: a git configuration key that names a program
+ * (`git config core.fsmonitor CMD`, `git -c core.pager=CMD`, `GIT_CONFIG_KEY_0=core.sshCommand`).
+ */
+export interface DeferredCode {
+  /** Index of the command that parks it. */
+  readonly command: number;
+  /** `git-config`: written into a git configuration file; `git-option`: given for one git command (`-c`, `GIT_CONFIG_*`). */
+  readonly kind: "git-config" | "git-option";
+  /** The key as written (`core.fsmonitor`, `diff.x.textconv`). */
+  readonly key: string;
+  /** The value; `undefined` when only known at run time. */
+  readonly value: string | undefined;
+  /**
+   * The value runs nothing new or only a program known to show or edit text (`cat`, `less -R`,
+   * `vim`, `true`, `git-lfs`, a boolean): see `tables/git-programs.ts`.
+   */
+  readonly harmless: boolean;
+}
+
+/** A file the line writes by a redirection or `tee`, with the text written when it is static. */
+export interface WrittenText {
+  /** Index of the writing command. */
+  readonly command: number;
+  /** Absolute path. */
+  readonly path: string;
+  /** The text written; `undefined` when only known at run time. */
+  readonly text: string | undefined;
+  /** Appended (`>>`, `tee -a`) rather than replacing the file. */
+  readonly append: boolean;
+}
+
 /** The result of analysing one command string. */
 export interface ShellAnalysis {
   readonly source: string;
@@ -272,6 +343,12 @@ export interface ShellAnalysis {
   readonly unrepresentable: readonly Unrepresentable[];
   /** The loops, in source order (spawn loops are `unbounded` with `backgroundSpawn`). */
   readonly loops: readonly ShellLoop[];
+  /** Other agents the line starts (nested Claude Code clients, the Agent SDK, other vendors' agent CLIs). */
+  readonly agents: readonly AgentRun[];
+  /** Code parked for another program to run later (git configuration that names a program). */
+  readonly deferred: readonly DeferredCode[];
+  /** Files written by redirections and `tee`, with the static text written. */
+  readonly written: readonly WrittenText[];
   /** True when the analysis stopped at its node or depth budget (a count, never the clock); the policy answers "ask". */
   readonly budgetExceeded: boolean;
   /** The files read from disk at hook time for the code they hold, in the order they were asked for (`lanes check` shows them). */
@@ -433,6 +510,51 @@ export interface FileEffect {
    * `flag` for what a write flag or subcommand makes a program write (`tables/flag-writes.ts`).
    */
   readonly basis: "known" | "redirect" | "operand" | "flag";
+}
+
+/**
+ * A link a command makes (`ln -s TARGET NAME`, `cp -s`, `cp -l`, `link`, `os.symlink`,
+ * `fs.linkSync`, ...), from program knowledge in `tables/links.ts` (see `links.ts`). Whoever
+ * follows a symbolic link reads and writes its target; a hard link is the same file under a new
+ * name. The policy judges making one as an access to what it leads to.
+ */
+export interface LinkEffect {
+  /** Index of the command (the interpreter's, for an API call). */
+  readonly command: number;
+  readonly kind: "symbolic" | "hard";
+  /** What the link leads to, as written. */
+  readonly target: ShellWord;
+  /** The link's own path, or the directory it is made in (see `place`). */
+  readonly name: ShellWord;
+  /**
+   * How `name` places the link: `exact` (the link is `name`: `ln -T`, `link`, an API), `into` (a
+   * directory: the link is `name/<basename of target>`: `ln -t DIR`, several targets, a trailing
+   * `/`, a lone `ln TARGET` with `name` `.`), `maybe-into` (`ln TARGET NAME`: into `NAME` when it is
+   * a directory on disk, else `NAME` itself).
+   */
+  readonly place: "exact" | "into" | "maybe-into";
+  /**
+   * What a relative `target` is relative to: `link` (the link's own directory, as the kernel
+   * reads a symbolic link), `cwd` (the working directory: hard links, `ln -r`), `name` (the
+   * directory `name`: `rsync --link-dest`, `lndir`), `either` (an API that tries both).
+   */
+  readonly base: "link" | "cwd" | "name" | "either";
+  /** A whole tree is linked (`cp -rs`, `cp -al`, `rsync --link-dest`, `lndir`). */
+  readonly recursive: boolean;
+  /** The link replaces what is at its path (`ln -f`). */
+  readonly force: boolean;
+}
+
+/**
+ * A path a command moves or copies as it is, a symbolic link staying a link (`mv x dir/`, `cp -P x
+ * y`): when it is one, a relative target now leads from the new place (see `links.ts`).
+ */
+export interface LinkCopy {
+  readonly command: number;
+  readonly from: ShellWord;
+  /** The new path, or the directory it goes into (see `place`, as for {@link LinkEffect}). */
+  readonly to: ShellWord;
+  readonly place: LinkEffect["place"];
 }
 
 /**

@@ -18,6 +18,8 @@
  * | `env-split-string`       | an `env -S` string that is not one plain command                     |
  * | `unknown-node`           | a syntax node kind this version of lanes does not know               |
  * | `internal-error`         | the analysis failed unexpectedly (a bug in lanes or unbash)          |
+ * | `disk-bound`             | the disk view's bound was reached before every path was resolved (src/policy/resolve.ts) |
+ * | `run-time-link`          | a path passes through a link the line makes to a run-time value (`ln -s "$X" d && echo > d/f`) |
  */
 export const UNREPRESENTABLE_CODES = [
   "parse-error",
@@ -33,6 +35,8 @@ export const UNREPRESENTABLE_CODES = [
   "env-split-string",
   "unknown-node",
   "internal-error",
+  "disk-bound",
+  "run-time-link",
 ] as const;
 
 /** One of {@link UNREPRESENTABLE_CODES}. */
@@ -53,4 +57,6 @@ export const UNREPRESENTABLE_MESSAGES: Readonly<Record<UnrepresentableCode, stri
   "env-split-string": "the `env -S` string is not a single command",
   "unknown-node": "the command uses shell syntax lanes does not know",
   "internal-error": "the shell analysis failed",
+  "disk-bound": "the command names more paths than lanes resolves on disk in one call",
+  "run-time-link": "a path leads through a link to a place only known at run time",
 };

@@ -54,7 +54,7 @@ beforeAll(async () => {
   ];
   await pool(jobs, LIMIT, (job) => job());
   // an attack stopped today must work without the guard, or it proves nothing
-  const stopped = attacks.filter((a) => a.open === undefined && a.via_lanes === undefined);
+  const stopped = attacks.filter((a) => a.open === undefined && a.stopped_by_lanes === undefined);
   await pool(stopped, LIMIT, async (a) => void unguarded.set(a.id, await runAttack(a, { unguarded: true })));
 }, 900_000);
 

@@ -141,3 +141,38 @@ describe("compilePolicy", () => {
     ]);
   });
 });
+
+describe("case-insensitive paths by default where the file system is", () => {
+  const compileWith = (layers: PolicyLayerInput[], caseInsensitiveDefault: boolean | undefined) => {
+    const result = compilePolicy({
+      lanesVersion: "test",
+      layers,
+      agents: [],
+      sources: [],
+      listings: [],
+      builtin: [
+        { id: "p.env", effect: "deny", why: "w", instead: "i", paths: { access: "zero-access", patterns: [".env"] } },
+      ],
+      ...(caseInsensitiveDefault !== undefined && { caseInsensitiveDefault }),
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    return result.value;
+  };
+  it.each<[string, PolicyLayerInput[], boolean | undefined, boolean]>([
+    ["no default, no option", [], undefined, false],
+    ["the platform's default (macOS)", [], true, true],
+    [
+      "a layer's option wins over the default",
+      [layer("project", { options: { case_insensitive_paths: false } })],
+      true,
+      false,
+    ],
+    ["and the other way", [layer("project", { options: { case_insensitive_paths: true } })], false, true],
+  ])("%s", (_name, layers, fallback, expected) => {
+    const policy = compileWith(layers, fallback);
+    expect(policy.options.caseInsensitivePaths).toBe(expected);
+    // the path rules are compiled to match as the option says
+    const env = policy.rules.find((r) => r.id === "p.env")!;
+    expect(env.match.kind === "path" && env.match.patterns.every((g) => g.flags.includes("i"))).toBe(expected);
+  });
+});

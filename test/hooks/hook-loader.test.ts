@@ -1,5 +1,14 @@
 /** The hook loader's parts (src/hooks/lazy/hook-loader.ts), in process; the built loader is tested in loader-cache.test.ts. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,5 +73,52 @@ describe("the hook loader", () => {
     full.load("demo");
     full.finish("c");
     expect(profiles(cache)).toEqual([["a", "b"]]);
+  });
+
+  describe("never through a link planted in the state directory", () => {
+    const BUNDLE = "module.exports = 'the hook';\n";
+    const cacheName = (cache: string) => join(cache, `demo-id1-${process.version}-${process.arch}.v8`);
+    const plant = () => {
+      const { dist, cache } = install();
+      const bundle = join(dist, "pre-tool-use.cjs");
+      writeFileSync(bundle, BUNDLE);
+      return { dist, cache, bundle };
+    };
+
+    it("replaces a link at the cache's name, never writes into what it points at", () => {
+      const { dist, cache, bundle } = plant();
+      mkdirSync(cache, { recursive: true });
+      symlinkSync(bundle, cacheName(cache));
+      const loader = createLoader(config, dist, {}, createRequire(import.meta.url));
+      loader.load("demo");
+      loader.finish("a");
+      expect(readFileSync(bundle, "utf8")).toBe(BUNDLE);
+      expect(lstatSync(cacheName(cache)).isSymbolicLink()).toBe(false);
+    });
+
+    it("refuses a link at its temporary file's name", () => {
+      const { dist, cache, bundle } = plant();
+      mkdirSync(cache, { recursive: true });
+      symlinkSync(bundle, `${cacheName(cache)}.${process.pid}.tmp`);
+      const loader = createLoader(config, dist, {}, createRequire(import.meta.url));
+      loader.load("demo");
+      loader.finish("a");
+      expect(readFileSync(bundle, "utf8")).toBe(BUNDLE);
+    });
+
+    it("writes no cache into a cache or state directory that is a link", () => {
+      for (const linked of ["cache", "state"] as const) {
+        const { dist, cache, bundle } = plant();
+        if (linked === "cache") {
+          mkdirSync(join(cache, ".."), { recursive: true });
+          symlinkSync(dist, cache);
+        } else symlinkSync(dist, join(cache, ".."));
+        const loader = createLoader(config, dist, {}, createRequire(import.meta.url));
+        loader.load("demo");
+        loader.finish("a");
+        expect(readFileSync(bundle, "utf8")).toBe(BUNDLE);
+        expect(readdirSync(dist).sort()).toEqual(["demo.impl.cjs", "pre-tool-use.cjs"]);
+      }
+    });
   });
 });

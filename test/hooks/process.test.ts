@@ -42,7 +42,14 @@ describe("PreToolUse through the real process", () => {
     ["Bash", { command: "git reset --hard" }, "deny", "git.reset-hard"],
     ["Bash", { command: 'rm -rf "$TARGET"' }, "ask", "fs.delete-dynamic"],
     ["Read", { file_path: "/PROJECT/.env" }, "deny", "secrets.env-files"],
-    ["Write", { file_path: "/PROJECT/.claude/settings.json", content: "{}" }, "ask", "lanes.config"],
+    [
+      "Write",
+      { file_path: "/PROJECT/.claude/settings.local.json", content: '{"env":{"DEBUG":"1"}}' },
+      "ask",
+      "lanes.config",
+    ],
+    // `{}` over the installed settings drops lanes' wiring: the file on disk is compared (issue 22)
+    ["Write", { file_path: "/PROJECT/.claude/settings.json", content: "{}" }, "deny", "guard.settings-write"],
     // a glob compiled at run time: the hook loads the lazy globs bundle (picomatch)
     ["Glob", { pattern: "**/.env" }, "deny", "secrets.env-files"],
   ])("%s %j → %s by %s, as one valid JSON object", (tool, input, effect, rule) => {

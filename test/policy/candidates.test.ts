@@ -156,6 +156,8 @@ describe("candidate rules", () => {
         code: false,
         pipes: false,
         sends: false,
+        agents: false,
+        deferred: false,
       });
     expect(pick(["git"], ["status"])).toEqual([1, 3, 4]);
     expect(pick(["git"], ["restore"])).toEqual([0, 1, 3, 4]);

@@ -82,12 +82,33 @@ describe("classifyPath", () => {
     ["/Users/*", true, ["outside-project", "other-home"]],
     ["/home/*", true, ["broad-glob", "outside-project"]],
     ["/home/alice/*.txt", true, ["outside-project", "other-home"]],
-    ["/work/app/.claude/settings.json", false, ["claude-config"]],
+    ["/work/app/.claude/settings.json", false, ["claude-config", "claude-settings"]],
     ["/work/app/.claude/lanes.yaml", false, ["claude-config"]],
     ["/work/app/.claude", false, ["claude-config"]],
-    ["/home/dev/.claude/settings.json", false, ["outside-project", "claude-config"]],
+    ["/home/dev/.claude/settings.json", false, ["outside-project", "claude-config", "claude-settings"]],
+    // issue 22: files whose content decides whether the guard runs or what git runs later
+    ["/work/app/packages/api/.claude/settings.local.json", false, ["claude-settings"]],
+    [
+      "/etc/claude-code/managed-settings.d/10-team.json",
+      false,
+      ["system", "outside-project", "claude-config", "claude-settings"],
+    ],
+    ["/work/app/.git/config", false, ["git-config"]],
+    ["/home/dev/.gitconfig", false, ["outside-project", "home-data", "home-file", "git-config"]],
+    ["/work/app/src/.gitattributes", false, ["git-attributes"]],
+    ["/work/app/.git/info/attributes", false, ["git-attributes"]],
+    ["/work/app/.git/hooks/pre-commit", false, ["git-hooks"]],
+    ["/work/app/.git/hooks/pre-commit.sample", false, []],
+    ["/work/app/.git/hooks", false, ["git-hooks"]],
   ])("%s (glob %s) → %j", (abs, glob, classes) => {
     expect([...classifyPath(abs, glob, ctx)].sort()).toEqual([...classes].sort());
+  });
+
+  it("classifies the hooks of a configured hooks directory, by the hook's name", () => {
+    const hooked = { ...ctx, gitHooksDirs: ["/work/app/.git/hooks", "/work/app/.husky"] };
+    expect([...classifyPath("/work/app/.husky/pre-commit", false, hooked)]).toEqual(["git-hooks"]);
+    expect([...classifyPath("/work/app/.husky/README.md", false, hooked)]).toEqual([]);
+    expect([...classifyPath("/work/app/.husky/pre-commit", false, ctx)]).toEqual([]);
   });
 
   it("finds the directory a glob expands in", () => {

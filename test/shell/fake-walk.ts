@@ -4,7 +4,7 @@
  */
 import { NO_DISK, type DiskView } from "../../src/host/disk-view.ts";
 import type { CodeRecord, Slot, Walk, WrittenFile } from "../../src/shell/handlers/contract.ts";
-import type { FileRead, InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
+import type { AgentRun, DeferredCode, FileRead, InterpreterCall, ShellCommand } from "../../src/shell/types.ts";
 import type { UnrepresentableCode } from "../../src/shell/unrepresentable.ts";
 import { emptyBase, plain, topCtx, type ArgWord, type Ctx, type Invocation } from "../../src/shell/walk/context.ts";
 import { syntheticWord } from "../../src/shell/words.ts";
@@ -16,6 +16,8 @@ export interface WalkLog {
   readonly emitted: string[];
   readonly code: CodeRecord[];
   readonly calls: InterpreterCall[];
+  readonly agents: AgentRun[];
+  readonly deferred: DeferredCode[];
   readonly reports: { code: UnrepresentableCode; text: string }[];
   /** Commands the handler asked the walk to run, with the context it gave them. */
   readonly executed: { argv: string[]; ctx: Ctx }[];
@@ -37,7 +39,17 @@ export interface FakeWalkOptions {
 
 /** A fake walk and the log of what the handler did through it. */
 export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: WalkLog } {
-  const log: WalkLog = { emitted: [], code: [], calls: [], reports: [], executed: [], walked: [], reads: [] };
+  const log: WalkLog = {
+    emitted: [],
+    code: [],
+    calls: [],
+    agents: [],
+    deferred: [],
+    reports: [],
+    executed: [],
+    walked: [],
+    reads: [],
+  };
   const commands: ShellCommand[] = [];
   const memos = new Map<Slot<unknown>, unknown>();
   const argv = (words: readonly ArgWord[]): string[] => words.map((w) => w.word.value ?? `<${w.word.text}>`);
@@ -81,6 +93,8 @@ export function fakeWalk(options: FakeWalkOptions = {}): { walk: Walk; log: Walk
     },
     addCode: (record) => log.code.push(record),
     addCall: (call) => log.calls.push(call),
+    addAgentRun: (run) => log.agents.push(run),
+    addDeferred: (code) => log.deferred.push(code),
     noteRead: (read) => log.reads.push(read),
     writtenFiles: () => new Map(),
     report: (code, text) => log.reports.push({ code, text }),

@@ -3,6 +3,7 @@
  * is tested by what it reports and asks the walk to run, without parsing or walking a line.
  */
 import { describe, expect, it } from "vitest";
+import { client, copies } from "../../src/shell/handlers/clients.ts";
 import { compiler } from "../../src/shell/handlers/compilers.ts";
 import { find } from "../../src/shell/handlers/find.ts";
 import { git } from "../../src/shell/handlers/git.ts";
@@ -20,7 +21,8 @@ describe("the program registry", () => {
   });
 
   it("claims no named program by a matcher too, so only the matchers' order matters", () => {
-    const both = named.filter((name) => matchers.some((row) => row.matches(invocation(name))));
+    const { walk } = fakeWalk();
+    const both = named.filter((name) => matchers.some((row) => row.matches(invocation(name), walk)));
     expect(both).toEqual([]);
   });
 
@@ -31,8 +33,19 @@ describe("the program registry", () => {
     ["python3.12", interpreter],
     ["PowerShell.exe", interpreter],
     ["ls", unclaimed],
+    ["claude", client],
+    ["codex", client],
+    ["cp", copies],
   ] as const)("runs `%s` with its family's handler", (program, handler) => {
-    expect(handlerOf(invocation(program))).toBe(handler);
+    expect(handlerOf(invocation(program), fakeWalk().walk)).toBe(handler);
+  });
+
+  it("runs Claude Code's script under node as a client, and other scripts as node's", () => {
+    const { walk } = fakeWalk();
+    expect(handlerOf(invocation("node", "node_modules/@anthropic-ai/claude-code/cli-wrapper.cjs", "-p"), walk)).toBe(
+      client,
+    );
+    expect(handlerOf(invocation("node", "scripts/cli.js", "-p"), walk)).toBe(interpreter);
   });
 });
 
@@ -68,11 +81,26 @@ describe("handlers against a fake walk", () => {
     expect(log.emitted).toEqual(["git config alias.wipe reset --hard", "git reset --hard HEAD~1"]);
   });
 
-  it("a `!` alias is a shell string the walk parses", () => {
+  it("a `!` alias is a shell string the walk parses, where it is defined (parked code) and where it runs", () => {
     const { walk, log } = fakeWalk();
     git(walk, invocation("git", "config", "alias.nuke", "!rm -rf ."));
+    expect(log.deferred).toEqual([
+      { command: 0, kind: "git-config", key: "alias.nuke", value: "!rm -rf .", harmless: false },
+    ]);
     git(walk, invocation("git", "nuke"));
-    expect(log.walked).toEqual(["rm -rf ."]);
+    expect(log.walked).toEqual(["rm -rf .", "rm -rf ."]);
+  });
+
+  it("git config of a program key is parked code; a pager or editor that only shows text is harmless", () => {
+    const { walk, log } = fakeWalk();
+    git(walk, invocation("git", "config", "--global", "core.fsmonitor", "touch /tmp/x; false"));
+    git(walk, invocation("git", "-c", "core.pager=less -R", "log"));
+    git(walk, invocation("git", "config", "user.email", "dev@example.com"));
+    expect(log.deferred.map((d) => [d.kind, d.key, d.harmless])).toEqual([
+      ["git-config", "core.fsmonitor", false],
+      ["git-option", "core.pager", true],
+    ]);
+    expect(log.walked).toEqual(["touch /tmp/x; false", "less -R"]);
   });
 
   it("an interpreter's literal code past the depth bound is not walked", () => {

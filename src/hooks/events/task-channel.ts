@@ -13,7 +13,8 @@
  *
  * Prints one JSON object or nothing. Failures: see README "Failure posture".
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import { join } from "node:path";
 import { projectPaths } from "../../host/layout.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
@@ -95,7 +96,7 @@ function policyOf(ctx: Ctx): CompiledPolicy | undefined {
 export function auditSince(state: string, since: string): AuditEntry[] {
   const read = (file: string): AuditEntry[] => {
     try {
-      return parseAuditLog(readFileSync(join(state, file), "utf8")).entries;
+      return parseAuditLog(readState(join(state, file))).entries;
     } catch {
       return [];
     }

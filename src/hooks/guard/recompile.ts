@@ -12,7 +12,8 @@
  * (`state/policy-error.json`), so later calls neither recompile nor repeat the notice until a
  * source changes again.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import { join } from "node:path";
 import { buildPolicy } from "../../config/load.ts";
 import { projectPaths, userPaths } from "../../host/layout.ts";
@@ -62,7 +63,7 @@ interface ErrorRecord {
 
 function readErrorRecord(path: string): ErrorRecord | undefined {
   try {
-    const record = JSON.parse(readFileSync(path, "utf8")) as ErrorRecord;
+    const record = JSON.parse(readState(path)) as ErrorRecord;
     return typeof record.key === "string" && typeof record.message === "string" ? record : undefined;
   } catch {
     return undefined;

@@ -8,6 +8,7 @@ import type { TaskConstraints } from "../../policy/lanes.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { expandGlob } from "../../globs/expand.ts";
 import { settingsFiles, tempDirsOf, type Env } from "../../host/env.ts";
+import { gitHooksDirs } from "../../host/git-layout.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import type { EvaluationSources } from "../../policy/evaluate.ts";
 import { readSettingsRules, type SettingsRule } from "../../policy/settings.ts";
@@ -60,6 +61,9 @@ export function readEvaluationSources(
         (t) => t !== undefined,
       ),
       expandGlob,
+      gitHooksDirs: gitHooksDirs(where.projectDir, where.home, where.env),
+      ...(where.env["CLAUDE_CONFIG_DIR"] !== undefined &&
+        where.env["CLAUDE_CONFIG_DIR"] !== "" && { claudeConfigDir: where.env["CLAUDE_CONFIG_DIR"] }),
     },
     problems: settings.problems,
   };

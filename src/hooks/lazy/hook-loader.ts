@@ -20,7 +20,17 @@
  * `LANES_LOADER` constant ({@link LoaderConfig}) that {@link runLoader} reads.
  */
 import { isAscii } from "node:buffer";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 
@@ -65,6 +75,18 @@ export function decodeCache(bytes: Buffer): { seen: string[]; data: Buffer } {
   return { seen, data: bytes.subarray(4 + size) };
 }
 
+/** Open flags of a cache read: not through a final symbolic link, never blocking on a FIFO (0 where absent). */
+const STATE_READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Whether `dir` is a directory itself (`lstat`), not a link to one; `missing` says what a path not there is. */
+const ownDir = (dir: string, missing = true): boolean => {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return missing;
+  }
+};
+
 interface Cache {
   readonly file: string;
   readonly script: Script;
@@ -85,10 +107,12 @@ export function createLoader(
   // becomes a string, the cache is consumed by the compile): a buffer per file cost a page fault per
   // 4 KB of it on every start
   let scratch: Buffer | undefined;
-  const read = (file: string): Buffer => {
-    const fd = openSync(file, "r");
+  const read = (file: string, flags = constants.O_RDONLY): Buffer => {
+    const fd = openSync(file, flags);
     try {
-      const size = fstatSync(fd).size;
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+      const size = stat.size;
       if (scratch === undefined || scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 1 << 19));
       let n = 0;
       for (let r; n < size && (r = readSync(fd, scratch, n, size - n, n)) > 0;) n += r;
@@ -113,7 +137,8 @@ export function createLoader(
     let seen: readonly string[] = [];
     if (file !== undefined)
       try {
-        ({ seen, data: cached } = decodeCache(read(file)));
+        // a cache is code V8 runs: never read through a link planted at its name, nor from a FIFO
+        ({ seen, data: cached } = decodeCache(read(file, STATE_READ)));
       } catch {
         cached = undefined;
         seen = [];
@@ -133,9 +158,15 @@ export function createLoader(
     for (const c of caches) {
       if (c.seen.includes(profile) || c.seen.length >= config.maxProfiles) continue;
       try {
+        // never into a directory that is a link (the state directory or the cache one: a link
+        // there would send the cache, and the file the loader creates, into a hook bundle's place)
+        if (!ownDir(dirname(dir)) || !ownDir(dir)) return;
         mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!ownDir(dirname(dir), false) || !ownDir(dir, false)) return;
         const tmp = `${c.file}.${process.pid}.tmp`;
-        writeFileSync(tmp, encodeCache([...c.seen, profile], c.script.createCachedData()), { mode: 0o600 });
+        // `wx`: a name a link holds (or a stale file) is refused, never written through; the rename
+        // then replaces whatever is at the cache's own name, a link included
+        writeFileSync(tmp, encodeCache([...c.seen, profile], c.script.createCachedData()), { mode: 0o600, flag: "wx" });
         renameSync(tmp, c.file);
       } catch {
         // a cache that cannot be written: the next start compiles again

@@ -15,5 +15,7 @@ export const analyzeStored: typeof Shell.analyzeStored = (change, options) => sh
 export const argView: typeof Shell.argView = (command) => shell().argView(command);
 export const fileEffects: typeof Shell.fileEffects = (analysis) => shell().fileEffects(analysis);
 export const flagWrites: typeof Shell.flagWrites = (analysis) => shell().flagWrites(analysis);
+export const linkEffects: typeof Shell.linkEffects = (analysis) => shell().linkEffects(analysis);
+export const linkCopies: typeof Shell.linkCopies = (analysis) => shell().linkCopies(analysis);
 export const networkSends: typeof Shell.networkSends = (analysis) => shell().networkSends(analysis);
 export const statementTexts: typeof Shell.statementTexts = (...a) => shell().statementTexts(...a);

@@ -16,7 +16,7 @@
  * corrects the parent. The tree gives each call its path from the main session (nesting depth,
  * cycles) and caches each instance's task constraint block (`task`; `null` once read and absent).
  */
-import { readFileSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import type { TaskBlock } from "../../policy/task-block.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 import { isoTime } from "../../io/time.ts";
@@ -72,7 +72,7 @@ const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 function read(path: string): AgentTreeFile {
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as AgentTreeFile;
+    const data = JSON.parse(readState(path)) as AgentTreeFile;
     return data !== null && typeof data === "object" && data.version === 1 && typeof data.sessions === "object"
       ? data
       : EMPTY;

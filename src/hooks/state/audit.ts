@@ -5,8 +5,8 @@
  * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
  * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
  */
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { readAt } from "../../io/read.ts";
+import { closeSync, fstatSync, renameSync, writeSync } from "node:fs";
+import { APPEND, openState, readAt, readState } from "../../io/read.ts";
 import type { EventAudit } from "../../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../../policy/compiled.ts";
 import type { RiskClass } from "../../policy/types.ts";
@@ -78,8 +78,8 @@ export interface AuditLog {
  */
 function limitOf(compiledPolicy: string): number {
   try {
-    const limit = (JSON.parse(readFileSync(compiledPolicy, "utf8")) as { options?: { auditMaxBytes?: unknown } })
-      .options?.auditMaxBytes;
+    const limit = (JSON.parse(readState(compiledPolicy)) as { options?: { auditMaxBytes?: unknown } }).options
+      ?.auditMaxBytes;
     return typeof limit === "number" && limit >= AUDIT_MIN_BYTES ? limit : DEFAULT_OPTIONS.auditMaxBytes;
   } catch {
     return DEFAULT_OPTIONS.auditMaxBytes;
@@ -103,7 +103,8 @@ export function auditLog(
         ensureStateDir(paths.state);
         const line = `${JSON.stringify(redactEntry(entry))}\n`;
         // one descriptor for the size, the last byte and the append (O_APPEND: concurrent hooks never interleave)
-        let fd = openSync(path, "a+", 0o600);
+        // never through a link planted at the log's name (O_NOFOLLOW), only into a regular file
+        let fd = openState(path, APPEND);
         try {
           let size = fstatSync(fd).size;
           if (size > AUDIT_MIN_BYTES && size > (limit ??= limitOf(paths.compiledPolicy))) {
@@ -113,7 +114,7 @@ export function auditLog(
             } catch {
               // another hook rotated it first
             }
-            fd = openSync(path, "a+", 0o600);
+            fd = openState(path, APPEND);
             size = fstatSync(fd).size;
           }
           // a writer killed mid-line left a torn last line: start on a fresh line so this entry stays whole

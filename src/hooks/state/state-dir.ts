@@ -4,13 +4,19 @@
  * `lanes init` or runs as a plugin.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { ensurePrivateDir } from "../../io/atomic.ts";
+import { assertOwnDir, ensurePrivateDir } from "../../io/atomic.ts";
 
 const IGNORE = "# lanes runtime state: never committed\n*\n";
 
-/** Creates the state directory and its `.gitignore` if missing. */
+/**
+ * Creates the state directory and its `.gitignore` if missing. Throws when the state directory is
+ * a symbolic link (`assertOwnDir`): lanes never writes its state through one.
+ */
 export function ensureStateDir(stateDir: string): void {
-  if (existsSync(`${stateDir}/.gitignore`)) return;
+  if (existsSync(`${stateDir}/.gitignore`)) {
+    assertOwnDir(stateDir);
+    return;
+  }
   ensurePrivateDir(stateDir);
   try {
     writeFileSync(`${stateDir}/.gitignore`, IGNORE, { flag: "wx", mode: 0o600 });

@@ -13,7 +13,8 @@
  *
  * Small files, no schema library (the guard reads `tasks.json` on the hot path).
  */
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../io/atomic.ts";
 import { safeId } from "../../host/ids.ts";
@@ -82,7 +83,7 @@ export const holdPath = (stateDir: string): string => join(stateDir, "hold.json"
 
 function readJson<T>(path: string): T | undefined {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
+    return JSON.parse(readState(path)) as T;
   } catch {
     return undefined;
   }
@@ -142,7 +143,7 @@ export function pruneRuns(stateDir: string, now: Date, max = 200): void {
   }
   for (const name of names) {
     try {
-      if (now.getTime() - statSync(join(dir, name)).mtimeMs > KEEP_MS) rmSync(join(dir, name), { force: true });
+      if (now.getTime() - lstatSync(join(dir, name)).mtimeMs > KEEP_MS) rmSync(join(dir, name), { force: true });
     } catch {
       // another hook removed it first
     }

@@ -7,7 +7,8 @@
  *
  * A workflow is the progress file's `workflow_id` when one is running, else the session.
  */
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { constants, copyFileSync, existsSync } from "node:fs";
+import { readState } from "../../io/read.ts";
 import { basename, join } from "node:path";
 import { ensurePrivateDir } from "../../io/atomic.ts";
 import { safeId } from "../../host/ids.ts";
@@ -60,7 +61,7 @@ const WORKFLOW_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 function read(path: string): TouchesFile {
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as TouchesFile;
+    const data = JSON.parse(readState(path)) as TouchesFile;
     return data?.version === 1 && typeof data.workflows === "object" ? data : EMPTY;
   } catch {
     return EMPTY;
@@ -128,7 +129,8 @@ export function protectEarlierVersions(
         const dir = join(paths.conflicts, safeId(workflow));
         ensurePrivateDir(dir);
         copy = join(dir, `${isoTime(now).replace(/[:.]/g, "-")}-${safeId(earlier.agent)}-${safeId(basename(f))}`);
-        copyFileSync(f, copy);
+        // exclusive: a name a link holds is refused, never written through
+        copyFileSync(f, copy, constants.COPYFILE_EXCL);
       }
       const conflict = { file: f, earlier, later: agent, copy, at: isoTime(now) };
       pending.push(conflict);

@@ -10,10 +10,10 @@
  * Appending, not rewriting: replacing a file by rename made the file system flush it first (ext4's
  * `auto_da_alloc`), most of a millisecond on every denial. An agent's own calls come one after another, so no lock is needed.
  */
-import { closeSync, existsSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../io/atomic.ts";
-import { readToEnd } from "../../io/read.ts";
+import { APPEND, openState, readToEnd } from "../../io/read.ts";
 import { safeId } from "../../host/ids.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { isoTime } from "../../io/time.ts";
@@ -50,11 +50,13 @@ function countsOf(text: string): Map<string, number> {
 /** The log open for reading and appending (created, with the state directories, when missing). */
 function openLog(file: string, stateDir: string): number {
   try {
-    return openSync(file, "a+", 0o600);
-  } catch {
+    return openState(file, APPEND);
+  } catch (error) {
+    // a link at the log's name is refused (O_NOFOLLOW), never written through
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     ensureStateDir(stateDir);
     ensurePrivateDir(join(stateDir, "violations"));
-    return openSync(file, "a+", 0o600);
+    return openState(file, APPEND);
   }
 }
 

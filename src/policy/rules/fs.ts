@@ -120,6 +120,25 @@ export const fsRules: readonly RuleSpec[] = [
     instead: "change only the project files that need it, e.g. `chmod +x ./scripts/build.sh`",
   },
   {
+    // a hard link is the file itself under a second name: nothing that judges later paths can tell
+    // them apart, so one to a file outside the project or to lanes' and Claude Code's own is denied
+    id: "fs.hard-link-protected",
+    effect: "deny",
+    fileEffect: { access: ["hardlink"], targets: ["outside-project", "claude-config"] },
+    why: "a hard link is the same file under a new name: writing the new name writes a file outside the project or one of lanes' or Claude Code's own",
+    instead: "copy the file (`cp`) into the project if you need its content, or make a symbolic link inside the project",
+  },
+  {
+    // a link to a whole tree that holds lanes' own files or the user's secrets reaches all of
+    // them by a name no rule knows; links to the directories you need pass
+    id: "fs.link-broad-tree",
+    effect: "ask",
+    subagentEffect: "deny",
+    fileEffect: { access: ["link", "hardlink"], targets: ["root", "home", "project-root", "parent"] },
+    why: "a link to `/`, the home directory, the project or a directory that holds it reaches every file below it, lanes' own files and the user's secrets included",
+    instead: "link the one directory you need inside the project (e.g. `ln -s ../shared/lib vendor/lib`)",
+  },
+  {
     id: "fs.write-system",
     effect: "deny",
     fileEffect: { access: ["write"], targets: ["system"] },

@@ -1,5 +1,7 @@
 /** The built-in rules, in the order they are evaluated (order does not change decisions). */
 import { agentRules } from "./agents.ts";
+import { clientRules } from "./clients.ts";
+import { gitCodeRules } from "./gitcode.ts";
 import { cloudRules } from "./cloud.ts";
 import { databaseRules } from "./database.ts";
 import { fsRules } from "./fs.ts";
@@ -30,12 +32,15 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
   ...persistenceRules,
   ...shellRules,
   ...agentRules,
+  ...clientRules,
+  ...gitCodeRules,
 ];
 
 /** The rule that "writes outside the project" compiles to; its effect comes from the options. */
-export const OUTSIDE_PROJECT_RULE: Omit<RuleSpec, "effect"> & { readonly fileEffect: { access: ["write", "delete", "chmod", "chown"]; targets: ["outside-project"] } } = {
+export const OUTSIDE_PROJECT_RULE: Omit<RuleSpec, "effect"> & { readonly fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"]; targets: ["outside-project"] } } = {
   id: "fs.write-outside-project",
-  fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["outside-project"] },
+  // a link to a place outside the project writes there for whoever follows it
+  fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["outside-project"] },
   why: "it writes outside the project directory",
   instead: "write inside the project or under a temp directory such as `/tmp`",
 };

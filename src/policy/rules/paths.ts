@@ -184,16 +184,26 @@ export const pathRules: readonly RuleSpec[] = [
     id: "lanes.config",
     effect: "ask",
     subagentEffect: "deny",
-    fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"] },
+    // a link to one of them is a way to write it later, by a name no rule knows
+    fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["claude-config"] },
     why: "it changes Claude Code settings or lanes' policy, hooks or state, which decide what agents may do",
     instead: "use the `lanes` commands for state (progress, memory, checkpoints), and tell the user which setting or policy change you want",
+  },
+  {
+    // every route (Write, Edit, MultiEdit, a shell redirect with the text it writes): a change of the
+    // keys that decide whether the guard runs is denied, also where lanes.config only asks
+    id: "guard.settings-write",
+    effect: "deny",
+    guardWrite: { format: "claude-settings" },
+    why: "it changes a Claude Code setting that decides whether lanes' guard runs, or names a program Claude Code runs",
+    instead: "tell the user which setting you want changed and why; they can change it themselves",
   },
   {
     // the file tools show the user the edit and ask (lanes.config); a shell command changes the
     // same files without showing the change, and that is how a guard gets switched off
     id: "lanes.config-shell",
     effect: "deny",
-    fileEffect: { access: ["write", "delete", "chmod", "chown"], targets: ["claude-config"], shell: true },
+    fileEffect: { access: ["write", "delete", "chmod", "chown", "link", "hardlink"], targets: ["claude-config"], shell: true },
     why: "a shell command changes Claude Code settings or lanes' policy, hooks or state without showing the change",
     instead: "use the `lanes` commands for state, and the Edit tool (which shows the change) or ask the user for settings and policy",
   },
@@ -286,7 +296,8 @@ export const pathRules: readonly RuleSpec[] = [
     // a prompt of a Claude Code client that a tool started, in this very session, is not the human's
     id: "lanes.override-session",
     effect: "deny",
-    command: { program: ["claude"], flags_any: ["--resume", "-r", "--continue", "-c", "--session-id", "--fork-session"] },
+    // any spelling: `claude`, `node <package>/cli-wrapper.cjs`, `npx @anthropic-ai/claude-code`, a copy, the SDK's `resume`
+    agentRun: { runs: "resume" },
     why: "it continues a Claude Code session from a tool, where its prompts would pass for the user's",
     instead: "start a fresh `claude -p` session, or ask the user to continue this one",
   },

@@ -5,7 +5,7 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
-import type { SendMatch, SqlMatch } from "../compiled.ts";
+import type { AgentRunKind, GuardFormat, SendMatch, SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
 /**
@@ -22,6 +22,8 @@ interface RuleBase {
   readonly effect: Effect;
   /** The effect for a subagent's call, when it differs (a subagent has no person to ask). */
   readonly subagentEffect?: Effect;
+  /** The rule judges only subagents' calls (what a subagent may not do, the main session may). */
+  readonly only?: "subagents";
   /** What the matched action would do, one lowercase clause. */
   readonly why: string;
   /** The safer alternative, one lowercase clause. */
@@ -36,7 +38,7 @@ export type RuleSpec = RuleBase &
     | { readonly delete: { readonly targets: readonly PathClass[]; readonly dynamic?: boolean; readonly filtered?: boolean } }
     | {
         readonly fileEffect: {
-          readonly access: readonly ("write" | "delete" | "chmod" | "chown")[];
+          readonly access: readonly ("write" | "delete" | "chmod" | "chown" | "link" | "hardlink")[];
           readonly targets: readonly PathClass[];
           /** `true`: only recursive effects count; `false`: only non-recursive ones. */
           readonly recursive?: boolean;
@@ -53,4 +55,7 @@ export type RuleSpec = RuleBase &
     | { readonly sql: SqlMatch }
     | { readonly send: SendMatch }
     | { readonly unrepresentable: true }
+    | { readonly agentRun: { readonly runs: AgentRunKind } }
+    | { readonly guardWrite: { readonly format: GuardFormat } }
+    | { readonly deferred: { readonly kinds: readonly ("git-config" | "git-option")[] } }
   );

@@ -408,8 +408,15 @@ function callOf(
     const shown = exec.kind === "argv" ? exec.argv.map((a) => a.value) : [exec.code];
     return { api, access, recursive: false, overwrite: false, args: shown, exec, text };
   }
+  const receiver = receiverPath === undefined ? undefined : stringValue(withHome(receiverPath, language))?.value;
   const paths =
-    receiverPath !== undefined ? [stringValue(withHome(receiverPath, language))?.value] : pathArgs(spec, args);
+    receiverPath === undefined
+      ? pathArgs(spec, args)
+      : spec.receiver === "first"
+        ? [receiver, ...pathArgs(spec, args)]
+        : spec.receiver === "last"
+          ? [...pathArgs(spec, args), receiver]
+          : [receiver];
   return { api, access, recursive, overwrite, args: paths, exec: undefined, text };
 }
 

@@ -342,18 +342,27 @@ function fileCalls(e: CodeEvent, key: string, spec: ApiSpec, language: Language)
     (spec.recursiveOption !== undefined &&
       (isTrue(e.kw.get(spec.recursiveOption)) ||
         (opts?.t === "dict" && isTrue(opts.entries.get(spec.recursiveOption)))));
+  // `Path(link).symlink_to(target)`: the receiver's path goes among the arguments' (apis.ts `receiver`)
+  const withReceiver =
+    recv === undefined || spec.receiver === undefined || !(spec.paths === undefined || Array.isArray(spec.paths))
+      ? undefined
+      : ((given: (Value | undefined)[]) => (spec.receiver === "first" ? [recv.p, ...given] : [...given, recv.p]))(
+          ((spec.paths as readonly number[] | undefined) ?? [0]).map((i) => positional[i]),
+        );
   const values: (Value | undefined)[] =
-    recv !== undefined && spec.paths === undefined
-      ? [recv.p]
-      : spec.paths === "all"
-        ? positional.filter((a) => a.t !== "dict")
-        : spec.paths === "from-1"
-          ? positional.slice(1)
-          : (spec.paths ?? [0]).map((i) =>
-              recv !== undefined
-                ? [recv.p, ...positional][i]
-                : (positional[i] ?? e.kw.get(["path", "src", "dst"][i] ?? "")),
-            );
+    withReceiver !== undefined
+      ? withReceiver
+      : recv !== undefined && spec.paths === undefined
+        ? [recv.p]
+        : spec.paths === "all"
+          ? positional.filter((a) => a.t !== "dict")
+          : spec.paths === "from-1"
+            ? positional.slice(1)
+            : (spec.paths ?? [0]).map((i) =>
+                recv !== undefined
+                  ? [recv.p, ...positional][i]
+                  : (positional[i] ?? e.kw.get(["path", "src", "dst"][i] ?? "")),
+              );
   const paths = (values.length === 0 ? [undefined] : values)
     .flatMap((v) => pathArg(v, language))
     .map((p) =>

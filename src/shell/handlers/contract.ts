@@ -8,8 +8,10 @@
 import type { DiskView } from "../../host/disk-view.ts";
 import type { WordEnv } from "../words.ts";
 import type {
+  AgentRun,
   AnalyzeOptions,
   CodeExecution,
+  DeferredCode,
   CodeLanguage,
   FileRead,
   InterpreterCall,
@@ -81,6 +83,10 @@ export interface Walk {
   emit(words: readonly ArgWord[], base: Base, ctx: Ctx, searchRoots?: readonly ShellWord[]): number;
   addCode(record: CodeRecord): void;
   addCall(call: InterpreterCall): void;
+  /** Records another agent the line starts (a nested Claude Code, another vendor's agent CLI). */
+  addAgentRun(run: AgentRun): void;
+  /** Records code parked for another program to run later (a git key that names a program). */
+  addDeferred(code: DeferredCode): void;
   /** Records a file looked for on disk for its code (`ShellAnalysis.reads`; `lanes check` lists them). */
   noteRead(read: FileRead): void;
   /** Records what the analysis cannot represent (the policy asks). */
@@ -120,6 +126,12 @@ export type ProgramRow =
   | {
       /** Why a name list does not do. */
       readonly family: string;
-      readonly matches: (inv: Invocation) => boolean;
+      /** Whether the row takes the invocation; the walk answers what the line did before (copies made, the disk). */
+      readonly matches: (inv: Invocation, walk: Walk) => boolean;
+      /**
+       * Asked before the name rows: what a file is decides, not its name (a copy of a client named
+       * `./git` is the client). Such a row takes only programs run by path.
+       */
+      readonly first?: true;
       readonly handler: Handler;
     };

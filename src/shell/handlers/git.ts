@@ -10,6 +10,7 @@ import { emptyBase, joinWords, plain, synthetic, type ArgWord, type Invocation }
 import type { Slot, Walk } from "./contract.ts";
 import { deleteEveryListed } from "./listings.ts";
 import { codeSource, hostCtx, shellString } from "./code.ts";
+import { configFromEnvironment, configWrites, gitProgramConfig } from "./git-config.ts";
 import { gitHooks } from "./git-hooks.ts";
 
 /** Options whose value is a command the program runs (`rsync -e CMD`, `git -c core.pager=CMD`). */
@@ -88,15 +89,33 @@ export function git(w: Walk, given: Invocation): void {
   );
   const config = new Map(w.memo(CONFIG));
   const fromOption = new Set<string>();
+  // what this one command is given: `-c key=value`, `--config-env=key=VAR`, `GIT_CONFIG_*` variables
+  const once: { key: string; value: string | undefined; kind: "git-option" }[] = [];
   for (const c of view.values.get("-c") ?? []) {
     const v = c.value;
-    if (v === undefined) continue;
+    if (v === undefined) {
+      once.push({ key: "*", value: undefined, kind: "git-option" });
+      continue;
+    }
     const eq = v.indexOf("=");
     // `-c key` without `=` sets a boolean to true
-    const key = (eq < 0 ? v : v.slice(0, eq)).toLowerCase();
-    config.set(key, eq < 0 ? "true" : v.slice(eq + 1));
-    fromOption.add(key);
+    once.push({ key: eq < 0 ? v : v.slice(0, eq), value: eq < 0 ? "true" : v.slice(eq + 1), kind: "git-option" });
   }
+  for (const word of words) {
+    const v = word.word.value;
+    if (v?.startsWith("--config-env=") === true && v.includes("=", 13))
+      once.push({ key: v.slice(13, v.indexOf("=", 13)), value: undefined, kind: "git-option" });
+  }
+  for (const [key, value] of configFromEnvironment(inv)) once.push({ key, value, kind: "git-option" });
+  for (const { key, value } of once) {
+    if (key === "*" || value === undefined) continue;
+    config.set(key.toLowerCase(), value);
+    fromOption.add(key.toLowerCase());
+  }
+  const configured = [
+    ...configWrites(inv).map(([key, value]) => ({ key, value, kind: "git-config" as const })),
+    ...once,
+  ];
   const positionals = view.operands.map((o) => o.word);
   const sub = positionals[0];
   const subIndex = sub === undefined ? -1 : words.findIndex((x) => x.word === sub);
@@ -113,6 +132,7 @@ export function git(w: Walk, given: Invocation): void {
     const written = withConfig(words, subIndex, config);
     const host = w.emit(written, inv.base, inv.ctx);
     embedded(w, { ...inv, words: written }, host);
+    gitProgramConfig(w, inv, host, configured);
     if (alias?.startsWith("!") === true && !fromOption.has(aliasKey!)) {
       // a `!` alias from `git config`: a shell string with the arguments appended
       const word = joinWords([synthetic(alias.slice(1)), ...words.slice(subIndex + 1)]);
@@ -140,6 +160,7 @@ export function git(w: Walk, given: Invocation): void {
   );
   const host = w.emit(expanded, inv.base, inv.ctx);
   embedded(w, { ...inv, words: expanded }, host);
+  gitProgramConfig(w, inv, host, configured);
   runs(w, { ...inv, words: expanded }, host);
   gitHooks(w, { ...inv, words: expanded }, host, config);
 }

@@ -5,7 +5,8 @@
  * value environment. Teaching the walk a new program family is one module here and one row in
  * {@link PROGRAMS}.
  *
- * Lookup: a row that names the program wins; then the matcher rows, in table order; then `unclaimed`.
+ * Lookup: a matcher row marked `first` (what a file run by path is: a copy of a client); then a
+ * row that names the program; then the other matcher rows, in table order; then `unclaimed`.
  * No program is claimed by a name row and a matcher row both (test/shell/handlers.test.ts), so
  * the order of the rows only matters among matchers.
  */
@@ -24,6 +25,7 @@ import {
 import type { Invocation } from "../walk/context.ts";
 import { trap } from "./builtins.ts";
 import { evalCommand, interpreter, scheduled, sourceCommand, stdinEvaluator } from "./code.ts";
+import { CLIENT_PROGRAMS, client, copies, isClientScript, isClientSpelling } from "./clients.ts";
 import { compiler } from "./compilers.ts";
 import { container } from "./containers.ts";
 import type { Handler, ProgramRow, Walk } from "./contract.ts";
@@ -46,6 +48,21 @@ export const PROGRAMS: readonly ProgramRow[] = [
   { programs: ["find"], handler: find },
   { programs: ["fd", "fdfind"], handler: fd },
   { programs: ["at", "batch"], handler: scheduled },
+  { programs: CLIENT_PROGRAMS, handler: client },
+  {
+    family:
+      "agent clients run by path under another name: a copy or link of a client made on the line or found on disk (`./git` may be one)",
+    matches: (inv, walk) => isClientSpelling(inv, walk),
+    handler: client,
+    first: true,
+  },
+  {
+    family:
+      "Claude Code's own script run by an interpreter (`node <package>/cli-wrapper.cjs`), before the interpreters' row",
+    matches: (inv, walk) => isClientScript(inv, walk),
+    handler: client,
+  },
+  { programs: ["cp", "ln", "install"], handler: copies },
   { programs: EVAL_COMMANDS, handler: evalCommand },
   { programs: SOURCE_COMMANDS, handler: sourceCommand },
   {
@@ -82,13 +99,19 @@ export const PROGRAMS: readonly ProgramRow[] = [
 const BY_NAME = new Map<string, Handler>();
 for (const row of PROGRAMS) if ("programs" in row) for (const name of row.programs) BY_NAME.set(name, row.handler);
 const MATCHERS = PROGRAMS.filter((row) => "matches" in row);
+const FIRST = MATCHERS.filter((row) => row.first === true);
 
-/** The handler of a program: its name row, else the first matcher row that takes it, else `unclaimed`. */
-export function handlerOf(inv: Invocation): Handler {
-  return BY_NAME.get(inv.program) ?? MATCHERS.find((row) => row.matches(inv))?.handler ?? unclaimed;
+/** The handler of a program: a `first` matcher row's, else its name row, else the first matcher row that takes it, else `unclaimed`. */
+export function handlerOf(inv: Invocation, walk: Walk): Handler {
+  return (
+    FIRST.find((row) => row.matches(inv, walk))?.handler ??
+    BY_NAME.get(inv.program) ??
+    MATCHERS.find((row) => row.first !== true && row.matches(inv, walk))?.handler ??
+    unclaimed
+  );
 }
 
 /** Runs the handler of `inv.program`. */
 export function dispatch(walk: Walk, inv: Invocation): void {
-  handlerOf(inv)(walk, inv);
+  handlerOf(inv, walk)(walk, inv);
 }

@@ -37,7 +37,10 @@ export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx;
  * A package runner's command (`npx aws-cdk@2 destroy`): the package's binary without the version
  * (`cdk destroy`). A scoped name keeps its scope until mapped (`@aws-amplify/cli` → `amplify`).
  */
-function packageCommand(rest: readonly ArgWord[]): readonly ArgWord[] {
+function packageCommand(given: readonly ArgWord[]): readonly ArgWord[] {
+  // `npm exec pkg -- --flag`: the runner's option parser takes the `--`, the binary gets `--flag`
+  // (were it the binary's, only more of its words would be read as flags)
+  const rest = given[1]?.word.value === "--" ? [given[0]!, ...given.slice(2)] : given;
   const first = rest[0];
   const value = first?.word.value;
   if (first === undefined || value === undefined || first.word.glob) return rest;

@@ -42,6 +42,11 @@ export interface ApiSpec {
   readonly paths?: readonly number[] | "all" | "from-1";
   /** `open(path, mode)`: the index of the mode argument and the characters that make it a write. */
   readonly mode?: { readonly index: number; readonly write: string };
+  /**
+   * Where the receiver's path goes among the path arguments of a method call on a path object
+   * (`Path(link).symlink_to(target)`: last); without it, the receiver's path is the only one.
+   */
+  readonly receiver?: "first" | "last";
   /** Its paths are glob patterns (`del(["dist/**"])`, `rimraf("build/*", { glob: true })`). */
   readonly glob?: boolean;
   /** The write replaces the content (`truncate`), whatever the API's name says. */
@@ -76,6 +81,9 @@ const read: ApiSpec = { access: "read" };
 const chmod: ApiSpec = { access: "chmod" };
 /** Reads the names in a directory (`os.listdir`, `fs.readdirSync`): judged as `ls` of it. */
 const list: ApiSpec = { access: "list" };
+/** An API that makes a link: its path arguments are the target, then the link (`links.ts`). */
+const symlink: ApiSpec = { access: "symlink", paths: [0, 1] };
+const hardlink: ApiSpec = { access: "hardlink", paths: [0, 1] };
 const exec = (form: ExecForm): ApiSpec => ({ access: "exec", exec: form });
 /** Reads the source (argument 0), writes the destination (argument 1). */
 const copy = (recursive = false): ApiSpec => ({ access: "read", recursive, also: { access: "write", paths: [1], recursive } });
@@ -146,6 +154,12 @@ const PYTHON: LanguageApis = {
     "fabric.Connection().local": exec("shell"),
     "os.chmod": chmod,
     "os.lchmod": chmod,
+    "os.symlink": symlink,
+    "os.link": hardlink,
+    "pathlib.Path.symlink_to": { access: "symlink", paths: [0], receiver: "last" },
+    "pathlib.Path.hardlink_to": { access: "hardlink", paths: [0], receiver: "last" },
+    // deprecated, and the other way round: `Path(target).link_to(link)`
+    "pathlib.Path.link_to": { access: "hardlink", paths: [0], receiver: "first" },
     open: { access: "read", mode: { index: 1, write: "wax+" } },
     "io.open": { access: "read", mode: { index: 1, write: "wax+" } },
     "os.system": exec("shell"),
@@ -176,6 +190,9 @@ const PYTHON: LanguageApis = {
     read_text: "pathlib.Path.read_text",
     read_bytes: "pathlib.Path.read_bytes",
     iterdir: "pathlib.Path.iterdir",
+    symlink_to: "pathlib.Path.symlink_to",
+    hardlink_to: "pathlib.Path.hardlink_to",
+    link_to: "pathlib.Path.link_to",
   },
   pathReceivers: ["pathlib.Path", "pathlib.PosixPath"],
   loaders: ["__import__", "importlib.import_module"],
@@ -218,6 +235,24 @@ const NODE: LanguageApis = {
     "fs.promises.readFile": read,
     "Deno.readTextFile": read,
     "Deno.readTextFileSync": read,
+    "fs.symlinkSync": symlink,
+    "fs.symlink": symlink,
+    "fs.promises.symlink": symlink,
+    "fs.linkSync": hardlink,
+    "fs.link": hardlink,
+    "fs.promises.link": hardlink,
+    "fs-extra.ensureSymlink": symlink,
+    "fs-extra.ensureSymlinkSync": symlink,
+    "fs-extra.createSymlink": symlink,
+    "fs-extra.createSymlinkSync": symlink,
+    "fs-extra.ensureLink": hardlink,
+    "fs-extra.ensureLinkSync": hardlink,
+    "fs-extra.createLink": hardlink,
+    "fs-extra.createLinkSync": hardlink,
+    "Deno.symlink": symlink,
+    "Deno.symlinkSync": symlink,
+    "Deno.link": hardlink,
+    "Deno.linkSync": hardlink,
     "fs.truncateSync": { access: "write", overwrite: true },
     "fs.truncate": { access: "write", overwrite: true },
     "fs.promises.truncate": { access: "write", overwrite: true },
@@ -302,6 +337,8 @@ const NODE: LanguageApis = {
     appendFileSync: "fs.appendFileSync",
     readFileSync: "fs.readFileSync",
     chmodSync: "fs.chmodSync",
+    symlinkSync: "fs.symlinkSync",
+    linkSync: "fs.linkSync",
     execSync: "child_process.execSync",
     spawnSync: "child_process.spawnSync",
     execFileSync: "child_process.execFileSync",
@@ -317,12 +354,14 @@ const PERL: LanguageApis = {
     "File::Path::rmtree": del({ recursive: true, paths: "all" }),
     "File::Path::remove_tree": del({ recursive: true, paths: "all" }),
     chmod: { access: "chmod", paths: "from-1" },
+    symlink,
+    link: hardlink,
     open: { access: "read", paths: [2], mode: { index: 1, write: ">+" } },
     system: exec("argv"),
     exec: exec("argv"),
     kill: signal("from-1"),
   },
-  bare: { kill: "kill", unlink: "unlink", rmdir: "rmdir", rmtree: "File::Path::rmtree", remove_tree: "File::Path::remove_tree", chmod: "chmod", open: "open", system: "system", exec: "exec" },
+  bare: { kill: "kill", unlink: "unlink", rmdir: "rmdir", rmtree: "File::Path::rmtree", remove_tree: "File::Path::remove_tree", chmod: "chmod", symlink: "symlink", link: "link", open: "open", system: "system", exec: "exec" },
   backticks: "qx",
 };
 
@@ -354,6 +393,14 @@ const RUBY: LanguageApis = {
     "File.readlines": read,
     "File.open": { access: "read", mode: { index: 1, write: "wa+" } },
     "File.chmod": { access: "chmod", paths: "from-1" },
+    "File.symlink": symlink,
+    "File.link": hardlink,
+    "FileUtils.ln_s": symlink,
+    "FileUtils.ln_sf": symlink,
+    "FileUtils.ln_sr": symlink,
+    "FileUtils.symlink": symlink,
+    "FileUtils.ln": hardlink,
+    "FileUtils.link": hardlink,
     system: exec("argv"),
     // Rake's `sh "cmd"` in a Rakefile task
     sh: exec("argv"),
@@ -371,7 +418,7 @@ const RUBY: LanguageApis = {
     "Open3.capture3": exec("argv"),
     "Open3.popen3": exec("argv"),
   },
-  bare: { system: "system", exec: "exec", spawn: "spawn", rm_rf: "FileUtils.rm_rf", rm_r: "FileUtils.rm_r", eval: "Kernel.eval" },
+  bare: { system: "system", exec: "exec", spawn: "spawn", rm_rf: "FileUtils.rm_rf", rm_r: "FileUtils.rm_r", ln_s: "FileUtils.ln_s", ln_sf: "FileUtils.ln_sf", eval: "Kernel.eval" },
   backticks: "backticks",
 };
 
@@ -385,6 +432,8 @@ const PHP: LanguageApis = {
     file: read,
     fopen: { access: "read", mode: { index: 1, write: "waxc+" } },
     chmod: chmod,
+    symlink,
+    link: hardlink,
     system: exec("shell"),
     exec: exec("shell"),
     shell_exec: exec("shell"),
@@ -405,6 +454,8 @@ const PHP: LanguageApis = {
     file: "file",
     fopen: "fopen",
     chmod: "chmod",
+    symlink: "symlink",
+    link: "link",
     system: "system",
     exec: "exec",
     shell_exec: "shell_exec",

@@ -123,7 +123,8 @@ const NO_CLOBBER = { unless: ["-n", "--no-clobber"] };
 const COPY: EffectSpec = { destination: { access: "write", sources: "read", targetDirOptions: ["-t", "--target-directory"] }, recursiveFlags: ["-r", "-R", "--recursive", "-a", "--archive"], forceFlags: FORCE, overwrite: NO_CLOBBER };
 
 const GIT: EffectSpec = {
-  chdirOptions: ["-C"],
+  // `--work-tree` too: `git --work-tree=dir checkout -- f` writes `dir/f`
+  chdirOptions: ["-C", "--work-tree"],
   subcommands: {
     rm: { operands: "delete", recursiveFlags: ["-r"], forceFlags: FORCE, switches: [{ flags: ["--cached", "-n", "--dry-run"], access: "none" }] },
     mv: { destination: { access: "write", sources: "delete", targetDirOptions: [], sourcesRecursive: true }, forceFlags: FORCE, switches: [{ flags: ["-n", "--dry-run"], access: "none" }] },

@@ -28,9 +28,8 @@ export const EMBEDDED_COMMANDS: Readonly<Record<string, readonly EmbeddedCommand
   ansible: [{ option: "-a" }, { option: "--args" }],
   gcloud: [{ option: "--command" }],
   vagrant: [{ option: "-c" }, { option: "--command" }],
+  // git's `-c KEY=CMD` keys are handlers/git-config.ts' (the table of src/host/git-programs.ts)
   git: [
-    { option: "-c", keys: ["core.sshCommand", "core.pager", "core.editor", "core.fsmonitor", "sequence.editor", "diff.external", "gpg.program"] },
-    { option: "-c", keys: ["alias.", "credential.helper"], bang: true },
     // `git rebase -x CMD` / `--exec CMD` runs CMD after each commit; `git push --exec` runs the receive-pack program
     { option: "-x" },
     { option: "--exec" },

@@ -251,7 +251,8 @@ export const PROGRAM_GRAMMARS: Readonly<Record<string, ProgramGrammar>> = {
   cp: CP,
   mv: MV,
   install: g({ ...values("-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix"), ...flags("-d", "--directory", "-D", "-C", "--compare", "-p", "--preserve-timestamps", "-s", "--strip", "-v", "--verbose", "-T", "-b") }),
-  ln: g({ ...values("-t", "--target-directory", "-S", "--suffix"), ...flags("-s", "--symbolic", "-f", "--force", "-n", "--no-dereference", "-T", "--no-target-directory", "-v", "--verbose", "-r", "--relative", "-L", "-P", "-i", "-b") }),
+  // GNU and BSD: `-h` (BSD's `-n`), `-w` and `-F` are BSD's
+  ln: g({ ...values("-t", "--target-directory", "-S", "--suffix"), ...flags("-s", "--symbolic", "-f", "--force", "-n", "--no-dereference", "-T", "--no-target-directory", "-v", "--verbose", "-r", "--relative", "-L", "--logical", "-P", "--physical", "-i", "--interactive", "-b", "-d", "-F", "--directory", "-h", "-w"), "--backup": "optional" }),
   tee: g(flags("-a", "--append", "-i", "--ignore-interrupts", "-p")),
   touch: g({ ...values("-d", "--date", "-t", "-r", "--reference"), ...flags("-a", "-c", "--no-create", "-m", "-h", "--no-dereference") }),
   mkdir: g({ ...values("-m", "--mode"), ...flags("-p", "--parents", "-v", "--verbose") }),

@@ -118,6 +118,16 @@ export const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
   "@expo/cli": "expo",
   "eas-cli": "eas",
   "@vercel/cli": "vercel",
+  // agent CLIs (tables/clients.ts)
+  "@anthropic-ai/claude-code": "claude",
+  "@openai/codex": "codex",
+  "@google/gemini-cli": "gemini",
+  "@qwen-code/qwen-code": "qwen",
+  "opencode-ai": "opencode",
+  "@sourcegraph/amp": "amp",
+  "@github/copilot": "copilot",
+  "@charmland/crush": "crush",
+  "aider-chat": "aider",
 };
 
 const stop = (options: OptionGrammar["options"], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ options, permute: false, ...extra });

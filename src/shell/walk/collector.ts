@@ -7,9 +7,12 @@
 import { NO_DISK, type DiskView } from "../../host/disk-view.ts";
 import type { CodeRecord, WrittenFile } from "../handlers/contract.ts";
 import { staticOutput, writtenFiles } from "../handlers/text.ts";
+import { agentSdkRun } from "../agent-sdk.ts";
 import type {
+  AgentRun,
   AnalyzeOptions,
   CodeExecution,
+  DeferredCode,
   FileRead,
   InterpreterCall,
   ShellAnalysis,
@@ -18,6 +21,7 @@ import type {
   ShellLoop,
   ShellWord,
   Unrepresentable,
+  WrittenText,
 } from "../types.ts";
 import { UNREPRESENTABLE_MESSAGES, type UnrepresentableCode } from "../unrepresentable.ts";
 import { programOf, type ArgWord, type Base, type Ctx, type FunctionInfo, type Mutable } from "./context.ts";
@@ -46,6 +50,9 @@ export class Collector {
   readonly functionOrder: FunctionInfo[] = [];
   readonly unrepresentable: Unrepresentable[] = [];
   readonly loops: ShellLoop[] = [];
+  readonly agents: AgentRun[] = [];
+  readonly deferred: DeferredCode[] = [];
+  readonly written: WrittenText[] = [];
   /** Commands inside the substitutions of each command's words. */
   readonly subProducers = new Map<number, readonly number[]>();
   /** Files written on the line, by absolute path. */
@@ -85,6 +92,9 @@ export class Collector {
       })),
       unrepresentable: this.unrepresentable,
       loops: this.loops,
+      agents: this.agents,
+      deferred: this.deferred,
+      written: this.written,
       budgetExceeded: this.budgetExceeded,
       reads: this.reads,
     };
@@ -144,6 +154,17 @@ export class Collector {
       producers: record.producers ?? [],
       ...(record.path !== undefined && { path: record.path }),
     });
+    // interpreter code that drives the Agent SDK starts a Claude Code of its own
+    const sdk = agentSdkRun(record);
+    if (sdk !== undefined) this.addAgentRun(sdk);
+  }
+
+  addAgentRun(run: AgentRun): void {
+    this.agents.push(run);
+  }
+
+  addDeferred(code: DeferredCode): void {
+    this.deferred.push(code);
   }
 
   noteRead(read: FileRead): void {
@@ -297,6 +318,7 @@ export class Collector {
       const upstream = program === "tee" ? (ctx.stdin?.upstream ?? []) : [];
       const producers = [...(previous?.producers ?? []), ...upstream, index];
       this.files.set(file.path, partial ? { text, producers, partial } : { text, producers });
+      this.written.push({ command: index, path: file.path, text: file.text, append: file.append });
     }
     ctx.sink.push(index);
     const producers = [...new Set(words.flatMap((w) => w.producers))];
