@@ -61,7 +61,8 @@ export function snapshotScope(
   if (facts.shell === undefined || facts.tool !== "Bash") return undefined;
   const inProject = (p: string) => isWithin(p, projectDir, caseInsensitive) && !isWithin(p, stateDir, caseInsensitive);
   // code lanes did not read (stdin from other commands, a download, a file it could not read), or shell it could not analyse (asked): may change any file
-  const filesRead = facts.shell.reads.length > 0 && facts.shell.reads.every((r) => r.outcome === "read" || r.outcome === "missing");
+  const filesRead =
+    facts.shell.reads.length > 0 && facts.shell.reads.every((r) => r.outcome === "read" || r.outcome === "missing");
   const unread = (source: string) => !READ_SOURCES.has(source) && !(filesRead && FILE_SOURCES.has(source));
   if (facts.code.some((c) => unread(c.source)) || facts.unrepresentable.length > 0 || facts.budgetExceeded)
     return { paths: [projectDir], basis: "unknown-code" };

@@ -103,7 +103,11 @@ function compilePolicyStep(root: string, ctx: CliContext, check: boolean): numbe
   }
   // the sandbox section follows the policy of an installed project (install/sandbox.ts)
   if (!check && existsSync(join(paths.claude, RECORD_PATH))) {
-    const sandbox = syncSandboxSettings(root, result.policy, { home: homeOf(ctx.env), platform: process.platform, privateDir: privateRoot(homeOf(ctx.env)) });
+    const sandbox = syncSandboxSettings(root, result.policy, {
+      home: homeOf(ctx.env),
+      platform: process.platform,
+      privateDir: privateRoot(homeOf(ctx.env)),
+    });
     if (sandbox.status !== "unchanged") ctx.out(`lanes build: sandbox ${sandboxLine(sandbox)}\n`);
     for (const note of sandbox.kept) ctx.out(`lanes build: .claude/settings.json: ${note}\n`);
   }

@@ -114,7 +114,11 @@ export const initCommand: Command = {
         "installed, but the policy does not compile: fix the file above and run `lanes build`; until then the hooks deny mutating tools",
       );
     }
-    const sandbox = syncSandboxSettings(target, compiled.policy, { home: homeOf(ctx.env), platform: process.platform, privateDir: privateRoot(homeOf(ctx.env)) });
+    const sandbox = syncSandboxSettings(target, compiled.policy, {
+      home: homeOf(ctx.env),
+      platform: process.platform,
+      privateDir: privateRoot(homeOf(ctx.env)),
+    });
     ctx.out(`  sandbox   ${sandboxLine(sandbox)}\n`);
     for (const note of sandbox.kept) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
     if (conflicts.length > 0)
