@@ -92,7 +92,7 @@ it("lanes' snapshot at SubagentStart runs no fsmonitor payload already in the re
   const run = await runClaude({ repo, api, prompt: "review the api", args: ["--permission-mode", "acceptEdits"] });
   expect(api.actors(), explain(run, api)).toContain("backend");
   // the snapshot ran (the subagent's run record holds it, with the dirty file) and the payload did not
-  const runs = repo.path(".claude/state/runs");
+  const runs = repo.path(".claude/lanes/state/runs");
   const records = readdirSync(runs).map((f) => readFileSync(join(runs, f), "utf8"));
   expect(
     records.some((r) => r.includes('"src/server/api.ts"')),

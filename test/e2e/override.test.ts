@@ -143,7 +143,7 @@ it("stops the model reading the store and forging a grant through a link to it",
   expect(results[3]?.is_error, explain(run, s.api)).toBe(true);
   expect(results[3]?.text).toContain("[git.reset-hard]");
   expect(s.repo.read("README.md")).toContain("uncommitted");
-  const audit = (s.repo.read(".claude/state/audit.jsonl") ?? "")
+  const audit = (s.repo.read(".claude/lanes/state/audit.jsonl") ?? "")
     .split("\n")
     .filter((l) => l.includes("human-decision"));
   expect(audit).toEqual([]);

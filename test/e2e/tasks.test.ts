@@ -37,12 +37,16 @@ const auditOf = (r: TempRepo) =>
 const mainSawAfterAgent = (a: MockApi): string => JSON.stringify(a.lastRequest("main")?.body?.messages ?? []);
 
 /** A repository script the frontend may run; it also writes into backend's lane. */
-const GEN_SCRIPT = `import { mkdirSync, writeFileSync } from "node:fs";
-mkdirSync("src/components", { recursive: true });
-mkdirSync("src/server", { recursive: true });
-writeFileSync("src/components/Form.tsx", "export const Form = () => null;\\n");
-writeFileSync("src/server/routes.gen.ts", "export const routes = ['/signup'];\\n");
+// the generator takes its output folders from a file at run time: the guard reads the script but
+// cannot know those paths before it runs, so only the completion check sees the write
+const GEN_SCRIPT = `import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+const out = JSON.parse(readFileSync("scripts/gen.json", "utf8"));
+mkdirSync(out.ui, { recursive: true });
+mkdirSync(out.api, { recursive: true });
+writeFileSync(out.ui + "/Form.tsx", "export const Form = () => null;\\n");
+writeFileSync(out.api + "/routes.gen.ts", "export const routes = ['/signup'];\\n");
 `;
+const GEN_CONFIG = '{ "ui": "src/components", "api": "src/server" }\n';
 
 describe("the task system as the channel between agents", () => {
   it("the orchestrator creates a task for backend, backend completes it, the orchestrator sees VALID with the files", async () => {
@@ -128,7 +132,7 @@ describe("the task system as the channel between agents", () => {
   });
 
   it("refuses the completion of a frontend whose allowed script also wrote into backend's lane, naming the path and its owner", async () => {
-    repo = makeRepo({ "README.md": "# shop\n", "scripts/gen.mjs": GEN_SCRIPT });
+    repo = makeRepo({ "README.md": "# shop\n", "scripts/gen.mjs": GEN_SCRIPT, "scripts/gen.json": GEN_CONFIG });
     installLanes(repo);
     api = await startMockApi({
       main: [

@@ -21,8 +21,13 @@ afterEach(async () => {
   repo = undefined;
 });
 
+// Known open bug: under the Bash sandbox, develop-skill's and develop-learnings' directives lose the
+// read-only reviewer's "you write its memory file" sentence (the phase CLI gets no policy there);
+// these runs keep the first wall alone until that is fixed (test/e2e/sandbox.test.ts runs it on)
+const SANDBOX_OFF = { ".claude/lanes.yaml": "version: 1\noptions:\n  sandbox: off\n" };
+
 async function start(files: Record<string, string>) {
-  repo = makeRepo(files);
+  repo = makeRepo({ ...SANDBOX_OFF, ...files });
   installLanes(repo);
   return repo;
 }

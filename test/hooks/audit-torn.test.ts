@@ -11,7 +11,7 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 const stateDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), "lanes-audit-"));
   dirs.push(d);
-  return join(d, ".claude", "state");
+  return join(d, ".claude", "lanes", "state");
 };
 const entry = (n: number) => ({
   ts: `2025-01-02T03:04:0${n}.000Z`,
@@ -56,7 +56,7 @@ describe("parseAuditLog", () => {
 describe("lanes log", () => {
   it("shows the entries around a torn line and warns about it", async () => {
     const state = stateDir();
-    writeFileSync(join(state, "..", "..", "marker"), "");
+    writeFileSync(join(state, "..", "..", "..", "marker"), "");
     auditLog({ state: state, compiledPolicy: join(state, "policy.json") }, 1_000_000).append(entry(1));
     writeFileSync(
       join(state, "audit.jsonl"),
@@ -64,7 +64,7 @@ describe("lanes log", () => {
     );
     let out = "";
     let err = "";
-    const project = join(state, "..", "..");
+    const project = join(state, "..", "..", "..");
     await logCommand.run(["--project", project, "--json"], {
       cwd: project,
       env: {},

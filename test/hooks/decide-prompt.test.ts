@@ -18,9 +18,9 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 function project(held: boolean): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "lanes-decide-")));
   dirs.push(dir);
-  mkdirSync(join(dir, ".claude", "state"), { recursive: true });
+  mkdirSync(join(dir, ".claude", "lanes", "state"), { recursive: true });
   if (held)
-    setHold(join(dir, ".claude", "state"), {
+    setHold(join(dir, ".claude", "lanes", "state"), {
       since: "2026-01-02T03:04:05.000Z",
       agent: "backend",
       agent_id: "a1",
@@ -71,10 +71,10 @@ describe("lanes decide as a prompt", () => {
   it.each(rows)("$name", ({ held, text, extra, cleared, blocked, decision }) => {
     const dir = project(held);
     const out = prompt(dir, text, extra);
-    expect(readHold(join(dir, ".claude", "state")) === undefined).toBe(cleared || !held);
+    expect(readHold(join(dir, ".claude", "lanes", "state")) === undefined).toBe(cleared || !held);
     expect(out?.["decision"] === "block").toBe(blocked);
     if (decision !== undefined) {
-      const audit = readFileSync(join(dir, ".claude", "state", "audit.jsonl"), "utf8")
+      const audit = readFileSync(join(dir, ".claude", "lanes", "state", "audit.jsonl"), "utf8")
         .trim()
         .split("\n")
         .map((l) => JSON.parse(l) as Record<string, unknown>);

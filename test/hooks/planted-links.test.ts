@@ -1,6 +1,6 @@
 /**
  * The built hooks never write their state through a link (issue 22): every state file a session
- * leaves in `.claude/state/` (audit log, compiled policy, agent tree, denial logs, claims, code
+ * leaves in `.claude/lanes/state/` (audit log, compiled policy, agent tree, denial logs, claims, code
  * caches, the override store) is replaced by a symbolic link to the PreToolUse bundle, and the
  * hooks keep answering as before while the bundle stays intact on disk.
  */
@@ -51,7 +51,7 @@ describe("state files that are links to a hook bundle", () => {
     const expected = session();
     expect(expected).toEqual(["none", "deny", "deny", "none", "none"]);
     const bundle = readFileSync(p.path(BUNDLE), "utf8");
-    const state = filesUnder(p.path(".claude/state")).filter((f) => !f.endsWith(".gitignore"));
+    const state = filesUnder(p.path(".claude/lanes/state")).filter((f) => !f.endsWith(".gitignore"));
     expect(state.length).toBeGreaterThan(3);
     for (const file of state) {
       rmSync(p.path(file));
@@ -70,8 +70,8 @@ describe("state files that are links to a hook bundle", () => {
     const dist = p.path(".claude/lanes/dist");
     const before = readdirSync(dist).sort();
     const bundle = readFileSync(p.path(BUNDLE), "utf8");
-    rmSync(p.path(".claude/state"), { recursive: true, force: true });
-    symlinkSync(dist, p.path(".claude/state"));
+    rmSync(p.path(".claude/lanes/state"), { recursive: true, force: true });
+    symlinkSync(dist, p.path(".claude/lanes/state"));
     const run = pre("Bash", { command: "rm -rf /" });
     // denied all the same: by the rule, or by the guard's failure posture when it cannot keep state
     expect(decision(run)).toBe("deny");
