@@ -3,6 +3,7 @@
  * team installed with `lanes init` (which turns the task tools on), the main session acting as the
  * orchestrator, subagents started inline.
  */
+import { chmodSync, copyFileSync, realpathSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   explain,
@@ -37,16 +38,15 @@ const auditOf = (r: TempRepo) =>
 const mainSawAfterAgent = (a: MockApi): string => JSON.stringify(a.lastRequest("main")?.body?.messages ?? []);
 
 /** A repository script the frontend may run; it also writes into backend's lane. */
-// the generator takes its output folders from a file at run time: the guard reads the script but
-// cannot know those paths before it runs, so only the completion check sees the write
-const GEN_SCRIPT = `import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-const out = JSON.parse(readFileSync("scripts/gen.json", "utf8"));
-mkdirSync(out.ui, { recursive: true });
-mkdirSync(out.api, { recursive: true });
-writeFileSync(out.ui + "/Form.tsx", "export const Form = () => null;\\n");
-writeFileSync(out.api + "/routes.gen.ts", "export const routes = ['/signup'];\\n");
+// the generator is a program the guard cannot read (a copy of `sh` under another name, a binary on
+// disk) running a plain script: the guard lets it through, so only the completion check sees the write
+/** The system's `sh`, copied as the generator. */
+const SH = realpathSync("/bin/sh");
+
+const GEN_SCRIPT = `mkdir -p src/components src/server
+echo "export const Form = () => null;" > src/components/Form.tsx
+echo "export const routes = ['/signup'];" > src/server/routes.gen.ts
 `;
-const GEN_CONFIG = '{ "ui": "src/components", "api": "src/server" }\n';
 
 describe("the task system as the channel between agents", () => {
   it("the orchestrator creates a task for backend, backend completes it, the orchestrator sees VALID with the files", async () => {
@@ -132,7 +132,9 @@ describe("the task system as the channel between agents", () => {
   });
 
   it("refuses the completion of a frontend whose allowed script also wrote into backend's lane, naming the path and its owner", async () => {
-    repo = makeRepo({ "README.md": "# shop\n", "scripts/gen.mjs": GEN_SCRIPT, "scripts/gen.json": GEN_CONFIG });
+    repo = makeRepo({ "README.md": "# shop\n", "scripts/gen.txt": GEN_SCRIPT });
+    copyFileSync(SH, repo.path("scripts/gen"));
+    chmodSync(repo.path("scripts/gen"), 0o755);
     installLanes(repo);
     api = await startMockApi({
       main: [
@@ -151,7 +153,7 @@ describe("the task system as the channel between agents", () => {
         frontend: {
           marker: markers.frontend,
           turns: [
-            [toolUse("Bash", { command: "node scripts/gen.mjs" })],
+            [toolUse("Bash", { command: "scripts/gen scripts/gen.txt" })],
             [toolUse("TaskUpdate", { taskId: "1", status: "completed", description: "Done: generated the form." })],
             [text("frontend done")],
             [text("I cannot undo the generator's output; the backend should own src/server/routes.gen.ts")],
