@@ -136,7 +136,8 @@ export function hostileRepo(existing?: string): HostileRepo {
     markers,
     clear,
     touch: () => {
-      writeFileSync(join(dir, "a.txt"), `changed ${++touches}\n`);
+      // a new size each time: git sees the change even within its timestamp granularity
+      writeFileSync(join(dir, "a.txt"), `changed ${"+".repeat(++touches)}\n`);
       const past = new Date(Date.now() - 3_600_000);
       utimesSync(join(dir, "a.txt"), past, past);
     },
