@@ -11,7 +11,7 @@ import { build, type Plugin } from "esbuild";
 import { compilePolicy } from "../../src/config/compile.ts";
 import { AgentDefinition } from "../../src/definitions/agent.ts";
 import { parseDefinition } from "../../src/definitions/load.ts";
-import { BUNDLES, bundleSource, HOT_BUNDLES, type Bundle } from "../../src/host/events.ts";
+import { BUNDLES, bundleSource, HOOK_BUNDLES, type Bundle } from "../../src/host/events.ts";
 import type { LoaderConfig } from "../../src/hooks/lazy/hook-loader.ts";
 import { BUILTIN_AGENT_TYPES } from "../../src/policy/lanes.ts";
 import { serializeCompiledPolicy } from "../../src/policy/compiled.ts";
@@ -25,8 +25,8 @@ const ENTRIES: Readonly<Record<string, string>> = {
   cli: "src/cli/main.ts",
 };
 
-/** Bundles that run on every tool call. */
-const HOT: ReadonlySet<string> = new Set(HOT_BUNDLES);
+/** Bundles run by a cached loader, with the lazily loaded bundles and the hot-path checks: every hook. */
+const LOADED: ReadonlySet<string> = new Set(HOOK_BUNDLES);
 
 /** Kinds of call (see src/hooks/lazy/hook-loader.ts) a code cache takes in before it stops growing. */
 const MAX_PROFILES = 24;
@@ -53,7 +53,8 @@ const lazyShell: Plugin = {
         : { path: join(ROOT, "src", "hooks", "lazy", "shell-proxy.ts") },
     );
     b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
-      args.importer.includes(join("src", "hooks", "guard", "recompile.ts"))
+      args.importer.includes(join("src", "hooks", "guard", "recompile.ts")) ||
+      args.importer.includes(join("src", "hooks", "events", "session-start.ts"))
         ? { path: join(ROOT, "src", "hooks", "lazy", "compiler-proxy.ts") }
         : undefined,
     );
@@ -290,7 +291,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
   const loader = await loaderBody();
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
-    const hot = HOT.has(name);
+    // every hook is built like the hot ones (a cached loader, lazily loaded bundles, the hot-path checks)
+    const hot = LOADED.has(name);
     const file = cli ? "cli.mjs" : hot ? `${name}.impl.cjs` : `${name}.cjs`;
     const result = await build({
       ...common,

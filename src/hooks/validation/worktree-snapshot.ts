@@ -10,7 +10,8 @@
  * size and modification time, and git gets `timeoutMs`. Outside a git repository there is no
  * snapshot; validation then relies on what lanes recorded (touches and decisions) alone.
  */
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { builtin } from "../../host/builtin.ts";
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gitText } from "../../io/git.ts";
@@ -60,6 +61,10 @@ function git(
   return result.ok ? { ok: true, out: result.out } : result;
 }
 
+/** `node:crypto` costs 3-4 ms to load in a hook process: loaded by the first fingerprint, not by every task event. */
+let loadedCrypto: typeof Crypto | undefined;
+const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= builtin<typeof Crypto>("node:crypto"));
+
 /** A file's fingerprint: its content hash, or size and mtime when it is large. */
 export function fingerprint(absPath: string, maxHashBytes: number): string {
   let stat;
@@ -70,7 +75,7 @@ export function fingerprint(absPath: string, maxHashBytes: number): string {
   }
   if (stat.isDirectory()) return "dir";
   if (stat.size > maxHashBytes) return `stat:${stat.size}:${Math.trunc(stat.mtimeMs)}`;
-  const hash = createHash("sha1");
+  const hash = nodeCrypto().createHash("sha1");
   const fd = openSync(absPath, "r");
   try {
     const buffer = Buffer.alloc(64 * 1024);
