@@ -23,6 +23,8 @@ import { dataTables, TableStore } from "./tables.ts";
 const ENTRIES: Readonly<Record<string, string>> = {
   ...Object.fromEntries((Object.keys(BUNDLES) as Bundle[]).map((bundle) => [bundle, bundleSource(bundle)])),
   cli: "src/cli/main.ts",
+  // `lanes statusline` alone, for Claude Code's statusLine (run on every refresh)
+  statusline: "src/cli/statusline-main.ts",
 };
 
 /** Bundles run by a cached loader, with the lazily loaded bundles and the hot-path checks: every hook. */
@@ -308,6 +310,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
         },
       }),
     });
+    // the statusline runs on every refresh of Claude Code's status line: no zod, YAML or compiler
+    if (name === "statusline") problems.push(...forbiddenInputs(name, result.metafile));
     if (hot) {
       problems.push(...hotPathViolations(name, result.metafile), ...nonAscii(join(outDir, file)));
       const ids = {

@@ -40,6 +40,7 @@ export const DIST_FILES: readonly string[] = [
   "formats.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",
+  "statusline.cjs",
   "policy.default.json",
 ];
 
