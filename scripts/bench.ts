@@ -18,7 +18,7 @@
  *    untracked), the PreToolUse hook on `rm -rf src` (keeps a snapshot) and on `ls src` (keeps none),
  *    interleaved with `node -e 0`.
  *
- * Options: `--runs N` (default 41), `--quick` (11 rounds, fewer in-process rounds, no section 4), `--json` (one JSON object on stdout), `--snapshots` (section 4
+ * Options: `--runs N` (default 41), `--profile` (each hook with `LANES_PROFILE`: its three biggest phases), `--only TEXT` (the cold-start cases whose name has TEXT), `--quick` (11 rounds, fewer in-process rounds, no section 4), `--json` (one JSON object on stdout), `--snapshots` (section 4
  * only), `--baseline DIR` (another
  * lanes build, a checkout or its `dist/`, installed into its own project and timed in the same
  * like-for-like rounds: a regression shows as its rows beside this build's).
@@ -82,20 +82,21 @@ function makeProject(cli = join(ROOT, "dist", "cli.mjs")): BenchProject {
   writeFileSync(join(project, "scripts", "build.sh"), benchScript(200));
   writeFileSync(join(project, "README.md"), "# bench project\n");
   writeFileSync(join(project, "src", "server", "app.ts"), "export const app = 1;\n");
-  // a project is a git repository: the task channel's snapshots of a subagent's run read it
+  spawnSync("git", ["init", "-q"], { cwd: project });
+  const init = spawnSync(process.execPath, [cli, "init", project], {
+    env: { ...process.env, HOME: home },
+    encoding: "utf8",
+  });
+  if (init.status !== 0) throw new Error(`lanes init (${cli}) failed: ${init.stderr}`);
+  // a project is a git repository with lanes committed, as `lanes init` tells: the task channel's
+  // snapshots of a subagent's run read it
   for (const a of [
-    ["init", "-q"],
     ["add", "-A"],
     ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "base"],
   ]) {
     const git = spawnSync("git", a, { cwd: project, encoding: "utf8" });
     if (git.status !== 0) throw new Error(`git ${a.join(" ")}: ${git.stderr}`);
   }
-  const init = spawnSync(process.execPath, [cli, "init", project], {
-    env: { ...process.env, HOME: home },
-    encoding: "utf8",
-  });
-  if (init.status !== 0) throw new Error(`lanes init (${cli}) failed: ${init.stderr}`);
   return { dir: project, home };
 }
 
@@ -178,13 +179,19 @@ const PYTHON_1KB = [
  * once, in an order shuffled by a seeded generator: a fixed order favours whichever process follows
  * `node -e 0`.
  */
-function coldStart(project: BenchProject, asInstalled: boolean, baseline?: BenchProject) {
+function coldStart(project: BenchProject, asInstalled: boolean, baseline?: BenchProject, profile?: string) {
   const cleared = Object.fromEntries(HOOK_CLEARED_VARIABLES.map((k) => [k, ""]));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !HOOK_CLEARED_VARIABLES.includes(k)));
   const nodeEnv = asInstalled ? process.env : clean;
   type Case = () => { file: string; input: string; env: NodeJS.ProcessEnv; argv?: string[]; cwd?: string };
   const hookCases = (p: BenchProject, prefix: string, all: boolean): Record<string, Case> => {
-    const env = { ...nodeEnv, ...cleared, HOME: p.home, CLAUDE_PROJECT_DIR: p.dir };
+    const env = {
+      ...nodeEnv,
+      ...cleared,
+      HOME: p.home,
+      CLAUDE_PROJECT_DIR: p.dir,
+      ...(profile !== undefined && { LANES_PROFILE: profile }),
+    };
     const dist = join(p.dir, ".claude", "lanes", "dist");
     const pre = join(dist, "pre-tool-use.cjs");
     const post = join(dist, "post-tool-use.cjs");
@@ -239,7 +246,13 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
           prompt: "add a health route to the server",
           permission_mode: "default",
         }),
-      // as the README wires it: `node .claude/lanes/dist/cli.mjs statusline`, from the project, the session on stdin
+      // as the README wires it, and through the whole CLI: from the project, the session on stdin
+      "statusline (`node .claude/lanes/dist/statusline.cjs`)": () => ({
+        file: join(dist, "statusline.cjs"),
+        input: JSON.stringify({ ...session, workspace: { project_dir: p.dir }, model: { id: "claude-sonnet-4-5" } }),
+        env,
+        cwd: p.dir,
+      }),
       "statusline (`node .claude/lanes/dist/cli.mjs statusline`)": () => ({
         file: join(dist, "cli.mjs"),
         argv: ["statusline"],
@@ -255,15 +268,20 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
             all ||
             name.startsWith("pre-tool-use Bash") ||
             name.startsWith("pre-tool-use Read") ||
-            name === "pre-tool-use Write (main)",
+            name === "pre-tool-use Write (main)" ||
+            !name.startsWith("pre-tool-use"),
         )
+        // a baseline build may lack a file this one has (the statusline's own entry)
+        .filter(([, c]) => existsSync(c().file))
         .map(([name, c]) => [`${prefix}${name}`, c]),
     );
   };
+  const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : "";
   const cases = {
-    ...hookCases(project, "", true),
+    ...Object.fromEntries(Object.entries(hookCases(project, "", true)).filter(([name]) => name.includes(only))),
     ...(baseline !== undefined && !asInstalled && hookCases(baseline, "baseline: ", false)),
   };
+  if (profile !== undefined) return { runs, rows: [], laneOverhead: 0, profiles: profileCases(cases, profile) };
   const samples: Record<string, number[]> = {
     "node -e 0": [],
     ...Object.fromEntries(Object.keys(cases).map((k) => [k, []])),
@@ -295,6 +313,41 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
   const main = median(samples["pre-tool-use Write (main)"]!);
   const lane = median(samples["pre-tool-use Write (backend subagent, in lane)"]!);
   return { runs, rows, laneOverhead: +(lane / main - 1).toFixed(3) };
+}
+
+/**
+ * `--profile`: each case `runs` times with `LANES_PROFILE` (src/io/profile.ts), the median of each
+ * phase over the runs; a case that runs no hook (the statusline) has none.
+ */
+function profileCases(
+  cases: Record<string, () => { file: string; input: string; env: NodeJS.ProcessEnv; argv?: string[]; cwd?: string }>,
+  file: string,
+) {
+  const out: { name: string; totalMs: number; phases: [string, number][] }[] = [];
+  for (const [name, c] of Object.entries(cases)) {
+    const totals: number[] = [];
+    const phases = new Map<string, number[]>();
+    for (let i = 0; i < runs + 2; i++) {
+      rmSync(file, { force: true });
+      const { file: hook, input, env, argv = [], cwd } = c();
+      timeNode([hook, ...argv], input, env, cwd);
+      if (i < 2 || !existsSync(file)) continue; // the first runs write the code caches
+      for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+        const p = JSON.parse(line) as { totalMs: number; phases: Record<string, number> };
+        totals.push(p.totalMs);
+        for (const [k, v] of Object.entries(p.phases)) phases.set(k, [...(phases.get(k) ?? []), v]);
+      }
+    }
+    if (totals.length === 0) continue;
+    out.push({
+      name,
+      totalMs: +median(totals).toFixed(1),
+      phases: [...phases.entries()]
+        .map(([k, v]): [string, number] => [k, +median(v).toFixed(1)])
+        .sort((a, b) => b[1] - a[1]),
+    });
+  }
+  return out;
 }
 
 /** Every command of the test corpus (test/cases/*.yaml). */
@@ -465,6 +518,30 @@ if (onlySnapshots) {
   else {
     process.stdout.write(`lanes bench (${process.version}, ${runs} rounds): snapshots, 5,000 files, 20 changed\n`);
     for (const r of rows) process.stdout.write(snapshotRow(r));
+  }
+  process.exit(0);
+}
+
+if (args.includes("--profile")) {
+  const p = makeProject();
+  try {
+    const file = join(p.dir, "..", "profile.jsonl");
+    const { profiles } = coldStart(p, false, undefined, file);
+    if (asJson) process.stdout.write(`${JSON.stringify({ node: process.version, profiles })}\n`);
+    else {
+      process.stdout.write(
+        `lanes bench --profile (${process.version}, LANES_PROFILE, median of ${runs} runs per case): the three biggest phases\n`,
+      );
+      for (const r of profiles ?? [])
+        process.stdout.write(
+          `  ${r.name.padEnd(64)} ${r.totalMs.toFixed(1).padStart(6)} ms: ${r.phases
+            .slice(0, 3)
+            .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+            .join(", ")}\n`,
+        );
+    }
+  } finally {
+    rmSync(join(p.dir, ".."), { recursive: true, force: true });
   }
   process.exit(0);
 }
