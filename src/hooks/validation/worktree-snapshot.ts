@@ -120,9 +120,22 @@ export function takeSnapshot(
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
   like?: WorktreeSnapshot,
 ): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
-  const top = git(projectDir, ["rev-parse", "--show-toplevel"], limits.timeoutMs);
+  // the top level and HEAD in one git process (each costs a process start on every subagent start
+  // and stop): exit status 1 with the top level alone is a repository without a commit yet
+  const top = gitText(
+    {
+      args: ["rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],
+      cwd: projectDir,
+      timeoutMs: limits.timeoutMs,
+      maxBuffer: 1024 * 1024,
+    },
+    [0, 1],
+  );
   if (!top.ok) return { ok: false, message: top.message };
-  const root = top.out.trim();
+  const [rootLine = "", headLine = ""] = top.out.split("\n");
+  const root = rootLine.trim();
+  if (root === "") return { ok: false, message: "git found no top level of the work tree" };
+  const head = top.status === 0 ? headLine.trim() || null : null;
   // porcelain paths are relative to the top level whatever the directory git runs in
   const status = git(
     root,
@@ -130,7 +143,6 @@ export function takeSnapshot(
     limits.timeoutMs,
   );
   if (!status.ok) return { ok: false, message: status.message };
-  const head = git(root, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
   const paths = [...new Set(parsePorcelain(status.out))].sort();
   const entries: Record<string, string> = {};
   let budget = limits.maxTotalHashBytes;
@@ -151,7 +163,7 @@ export function takeSnapshot(
     ok: true,
     snapshot: {
       root,
-      head: head.ok ? head.out.trim() || null : null,
+      head,
       entries,
       truncated: paths.length > limits.maxEntries,
     },
