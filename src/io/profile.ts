@@ -56,9 +56,12 @@ export function writeProfile(fields: Readonly<Record<string, unknown>>): void {
   switchTo("end");
   const bootstrap = performance.nodeTiming.bootstrapComplete;
   const phases: Record<string, number> = { start: +bootstrap.toFixed(2) };
-  for (const [name, ms] of Object.entries(clock.totals)) phases[name] = +(name === "load" ? ms - bootstrap : ms).toFixed(2);
+  for (const [name, ms] of Object.entries(clock.totals))
+    phases[name] = +(name === "load" ? ms - bootstrap : ms).toFixed(2);
   try {
-    appendFileSync(target!, `${JSON.stringify({ ...fields, totalMs: +clock.since.toFixed(2), phases })}\n`, { mode: 0o600 });
+    appendFileSync(target!, `${JSON.stringify({ ...fields, totalMs: +clock.since.toFixed(2), phases })}\n`, {
+      mode: 0o600,
+    });
   } catch {
     // no profile: the hook's answer matters, not this
   }

@@ -28,8 +28,8 @@ describe("LANES_PROFILE", () => {
       const plain = runHook(p, entry, hookInput(p, event, fields));
       const profiled = runHook(p, entry, hookInput(p, event, fields), { LANES_PROFILE: file });
       // a denial's one-use override code is new on each call
-    const same = (out: string) => out.replace(/lanes allow [A-Z2-7]+/g, "lanes allow <code>");
-    expect(same(profiled.stdout)).toBe(same(plain.stdout));
+      const same = (out: string) => out.replace(/lanes allow [A-Z2-7]+/g, "lanes allow <code>");
+      expect(same(profiled.stdout)).toBe(same(plain.stdout));
       expect(profiled.status).toBe(plain.status);
       const lines = readFileSync(file, "utf8").trim().split("\n");
       expect(lines).toHaveLength(1);
