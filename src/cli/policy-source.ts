@@ -1,6 +1,8 @@
 /**
  * The policy a CLI command judges with: the compiled file when it is fresh, else a compile in
- * memory (with a note saying the file is stale), else the built-in defaults.
+ * memory (with a note saying the file is stale). When the sources do not compile, a command that
+ * judges calls (`lanes check`) may judge with the last good compiled policy, as the guard does,
+ * with a note saying so; the others stop with the compile error.
  */
 import { loadPolicy } from "../config/load.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
@@ -25,7 +27,13 @@ function buildCommand(projectDir: string): string {
   return `${dir === undefined ? "lanes" : cliCommandFor(dir, projectDir)} build`;
 }
 
-export function policyForCli(projectDir: string, home: string): PolicyForCli {
+/** How a command wants a policy whose sources do not compile handled. */
+export interface PolicyForCliOptions {
+  /** Judge with the last good compiled policy (as the guard does) instead of failing, when there is one. */
+  readonly lastGood?: boolean;
+}
+
+export function policyForCli(projectDir: string, home: string, options: PolicyForCliOptions = {}): PolicyForCli {
   const file = projectPaths(projectDir).compiledPolicy;
   const compiled = readCompiledPolicy(file);
   if (compiled.ok) return { policy: compiled.policy, origin: file, note: undefined };
@@ -38,8 +46,16 @@ export function policyForCli(projectDir: string, home: string): PolicyForCli {
   });
   if (!loaded.ok) {
     const first = loaded.issues[0]!;
+    const where = firstLine(first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`);
+    const lastGood = options.lastGood === true ? readCompiledPolicy(file, { allowStale: true }) : undefined;
+    if (lastGood?.ok === true)
+      return {
+        policy: lastGood.policy,
+        origin: `${file} (the last good compile: the policy files do not compile)`,
+        note: `warning: the policy does not compile: ${where}${loaded.issues.length > 1 ? ` (and ${loaded.issues.length - 1} more)` : ""}; judged with the last good compiled policy, as the guard does until that line is fixed`,
+      };
     throw new CliError(
-      `the policy does not compile: ${first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`}`,
+      `the policy does not compile: ${where}`,
       1,
       loaded.issues.length > 1
         ? `(${loaded.issues.length - 1} more problem(s): run \`lanes build\` to see them all)`
@@ -55,4 +71,10 @@ export function policyForCli(projectDir: string, home: string): PolicyForCli {
     origin: compiled.kind === "missing" ? "compiled in memory (no compiled policy file)" : "compiled in memory",
     note,
   };
+}
+
+/** The first line of a compile error (YAML errors add the source lines after it). */
+function firstLine(message: string): string {
+  const at = message.indexOf("\n");
+  return at < 0 ? message : message.slice(0, at);
 }

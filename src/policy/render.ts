@@ -39,10 +39,33 @@ export function describeCall(tool: string, input: Readonly<Record<string, unknow
   return `the ${tool} call`;
 }
 
+/** Sentences past this many rules are summed up by their ids. */
+const MAX_SENTENCES = 4;
+
+/** One sentence of a reason: a rule's why, with the subjects it matched that the text has not named yet. */
+interface Sentence {
+  readonly ruleId: string;
+  readonly why: string;
+  readonly subjects: string[];
+}
+
+/** The deciding matches as sentences: one per rule and why, in precedence order. */
+function sentencesOf(decision: Decision): Sentence[] {
+  const sentences: Sentence[] = [];
+  for (const m of decision.matches) {
+    const same = sentences.find((s) => s.ruleId === m.ruleId && s.why === m.why);
+    if (same === undefined) sentences.push({ ruleId: m.ruleId, why: m.why, subjects: [m.subject] });
+    else if (!same.subjects.includes(m.subject)) same.subjects.push(m.subject);
+  }
+  return sentences;
+}
+
 /**
- * `lanes denied <call> [by <agent>] [<rule ids>]: <detail>: <why>; instead, <alternative>` — the
- * detail says which part of the call matched when that is not the whole call, and the escalation
- * notice follows repeated denials.
+ * `lanes denied <call> [by <agent>] [<rule id>]: <detail><why>; instead, <alternative>` for one
+ * rule; for several, `lanes denied <call> [by <agent>]: <why> [<rule id>]; <why> [<rule id>]; instead,
+ * <alternative>`, one sentence per rule, each with its own reason, the subjects named once. The
+ * detail says which part of the call matched when that is not the whole call and the why does not
+ * already name it; the escalation notice follows repeated denials.
  */
 export function renderReason(
   decision: Decision,
@@ -55,16 +78,27 @@ export function renderReason(
     decision.alternative ?? (decision.matches.find((m) => AGENT_LAYERS.has(m.layer)) ?? first).instead;
   const verb = decision.effect === "deny" ? "denied" : "asks before";
   const by = options.agent === undefined ? "" : ` by ${options.agent}`;
-  const detail = first.subject === options.call || first.why.includes(first.subject) ? "" : `${first.subject}: `;
-  const others = decision.matches.slice(1).filter((m) => m.ruleId !== first.ruleId);
-  const also =
-    others.length === 0
-      ? ""
-      : `; also ${others
-          .slice(0, 3)
-          .map((m) => `${m.subject} [${m.ruleId}]`)
-          .join(", ")}`;
-  let text = `lanes ${verb} ${options.call}${by} [${decision.ruleIds.join(", ")}]: ${detail}${first.why}${also}; instead, ${alternative}`;
+  // the call names the subject: the whole command, or the path of a file tool (`Write of \`/p/a.ts\``)
+  const named = (subject: string): boolean => subject === options.call || options.call.endsWith(` of ${subject}`);
+  // what the text has said so far: a subject named there is not named again
+  const said: string[] = [];
+  const sentence = ({ why, subjects }: Sentence): string => {
+    const fresh = subjects.filter((s) => !named(s) && !why.includes(s) && !said.some((t) => t.includes(s)));
+    const text = `${fresh.length === 0 ? "" : `${fresh.join(", ")}: `}${why}`;
+    said.push(text);
+    return text;
+  };
+  const sentences = sentencesOf(decision);
+  let body: string;
+  if (new Set(sentences.map((s) => s.ruleId)).size <= 1) {
+    // one rule: its why once, the other subjects it matched in the detail
+    body = ` [${decision.ruleIds.join(", ")}]: ${sentences.map(sentence).join("; ")}`;
+  } else {
+    const shown = sentences.slice(0, MAX_SENTENCES);
+    const rest = [...new Set(sentences.slice(MAX_SENTENCES).map((s) => s.ruleId))];
+    body = `: ${shown.map((s) => `${sentence(s)} [${s.ruleId}]`).join("; ")}${rest.length === 0 ? "" : `; and by ${rest.length === 1 ? "rule" : "rules"} [${rest.join(", ")}]`}`;
+  }
+  let text = `lanes ${verb} ${options.call}${by}${body}; instead, ${alternative}`;
   if (options.escalation !== undefined) {
     const { agent, count, main } = options.escalation;
     text +=

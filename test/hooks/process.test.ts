@@ -190,6 +190,14 @@ describe("failure posture", () => {
       q = installedProject({ ".env": "SECRET=1\n", "README.md": "# demo\n" });
     });
     afterAll(() => q.cleanup());
+    /** The audit entries of one event, as the guard wrote them. */
+    const audited = (event: string): Record<string, unknown>[] =>
+      q
+        .read(".claude/lanes/state/audit.jsonl")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((e) => e["event"] === event);
 
     it("a lanes.yaml edited mid-session (a new deny rule) is recompiled and enforced by the next call", () => {
       q.write(
@@ -213,6 +221,10 @@ describe("failure posture", () => {
         runHook(q, "pre-tool-use.cjs", hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }))
           .stdout,
       ).toBe("");
+      // the recompile is audited once, by the hook that compiled: why the compiled policy was out of date, and which file
+      expect(audited("policy-compiled")).toEqual([
+        expect.objectContaining({ kind: "stale", file: q.path(".claude/lanes.yaml"), reason: expect.any(String) }),
+      ]);
     });
 
     it("…while non-mutating tools are still judged by the built-in rules", () => {
@@ -261,6 +273,12 @@ describe("failure posture", () => {
         hookInput(q, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }),
       );
       expect(second.stdout).toBe("");
+      // audited once (the second call knows the error): the file and the error's first line
+      const errors = audited("policy-error");
+      expect(errors).toEqual([expect.objectContaining({ kind: "invalid-source", file: q.path(".claude/lanes.yaml") })]);
+      expect(String(errors[0]!["reason"])).toMatch(
+        /lanes\.yaml:\d+: rules\[1\]\.id: a rule id is lowercase words[^\n]*$/,
+      );
     });
 
     it("SessionStart recompiles a stale policy, and the guard enforces it again", () => {

@@ -15,7 +15,35 @@ describe("redactSecrets", () => {
       "export GITHUB_TOKEN='abc def' && gh pr list",
       "export GITHUB_TOKEN=[REDACTED] && gh pr list",
     ],
-    ["two assignments", 'A=1 B="two words" make', "A=[REDACTED] B=[REDACTED] make"],
+    ["a secret among ordinary assignments", 'A=1 DB_PASSWORD="two words" make', "A=1 DB_PASSWORD=[REDACTED] make"],
+    ["a camelCase secret name", "node app.js --x apiKey=abc123", "node app.js --x apiKey=[REDACTED]"],
+    [
+      "declare -x of a token",
+      "declare -x NPM_TOKEN=abc123; npm publish",
+      "declare -x NPM_TOKEN=[REDACTED]; npm publish",
+    ],
+    [
+      "a token in a query string",
+      "curl 'https://x/api?token=abc123&page=2'",
+      "curl 'https://x/api?token=[REDACTED]&page=2'",
+    ],
+    [
+      "a password in a JSON body",
+      `curl -d '{"user":"bob","password":"hunter2"}' https://x`,
+      `curl -d '{"user":"bob","password":"[REDACTED]"}' https://x`,
+    ],
+    [
+      "a secret in an escaped JSON body",
+      'curl -d "{\\"client_secret\\": \\"s3cr3t\\"}" https://x',
+      'curl -d "{\\"client_secret\\": \\"[REDACTED]\\"}" https://x',
+    ],
+    [
+      "a random key with no known prefix",
+      "deploy --header X-Key:hG7kP2mX9qL4vN8rT1wY5zB3cF6jD0sA",
+      "deploy --header X-Key:[REDACTED]",
+    ],
+    ["a header secret by name", 'curl -H "X-Api-Key: abc123" https://x', 'curl -H "X-Api-Key: [REDACTED]" https://x'],
+    ["a key shape inside a quoted assignment", 'x="sk-proj-abcdefghijklmnop1234"', 'x="[REDACTED]"'],
     [
       "base64 padding is not an assignment (the logged command must still reproduce the decision)",
       'bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZA== | base64 -d)"',
@@ -64,6 +92,31 @@ describe("redactSecrets", () => {
   });
 
   it.each([
+    // ordinary shell text: the logged command must still reproduce the decision
+    ['x="a b"; echo "$x"'],
+    ["FOO=bar make"],
+    ['A=1 B="two words" make'],
+    ['let s=""'],
+    ['out="$(git rev-parse HEAD)"; echo $out'],
+    ["for i in $(seq 1 3); do n=$((i*2)); echo $n; done"],
+    ["NODE_ENV=production npm run build"],
+    // secret names whose value is a variable or substitution: no secret in the text
+    ['GITHUB_TOKEN="$(gh auth token)" gh api user'],
+    ["TOKEN=$T curl x"],
+    ["curl --token $API_TOKEN x"],
+    // near misses of secret names: a part that only looks like one
+    ["MONKEY=1 AUTHOR=bob BYPASS=1 PASSES=3 TOKENIZER=bpe KEYBOARD=us make"],
+    ["git commit --author 'Bob <b@x>' -m x"],
+    ["npm test -- --passWithNoTests"],
+    ['jq \'.items[] | {name: .name, "keyword": "x"}\' f.json'],
+    // near misses of key shapes
+    ["git show 3f2a9c0d1e4b5a6978877665544332211aabbccd"],
+    ["docker rm 0b6c2a3e-9f1d-4c5b-8a7e-2d3c4b5a6978"],
+    ["cat src/components/UserProfileCardWithAvatar2Component.tsx"],
+    ['bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZCAmJiBybSAtcmYgfi93b3Jr | base64 -d)"'],
+    ["echo sk-short | wc"],
+    ["git push -u origin HEAD:main"],
+    ['curl -H "Accept: application/json" -H "X-Request-Id: 42" https://x'],
     ["git status"],
     ["rm -rf ~"],
     ["npm run build -- --watch"],

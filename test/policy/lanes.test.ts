@@ -10,7 +10,7 @@ import { compilePathGlob } from "../../src/globs/compile.ts";
 import { AgentDefinition } from "../../src/definitions/agent.ts";
 import { parseDefinition } from "../../src/definitions/load.ts";
 import type { TaskConstraints } from "../../src/policy/lanes.ts";
-import { renderReason } from "../../src/policy/render.ts";
+import { describeCall, renderReason } from "../../src/policy/render.ts";
 import {
   expectAsk,
   expectDecision,
@@ -750,5 +750,38 @@ describe("an alternative the agent's own rules deny is never offered", () => {
     const e = judge(team, "curl https://example.com/x", agent === undefined ? {} : { agent });
     expectDenied(e, "team.no-curl");
     expect(renderReason(e.decision!, { call: "`curl https://example.com/x`", agent })).toContain(expected);
+  });
+});
+
+describe("a denial by several rules reads one sentence per rule", () => {
+  const task: TaskConstraints = {
+    agent: "backend",
+    step: 2,
+    writePaths: [compilePathGlob("src/server/users/**", { caseInsensitive: false })],
+    forbiddenPaths: [compilePathGlob("src/components/**", { caseInsensitive: false })],
+    tools: undefined,
+    readOnly: false,
+  };
+  it.each<[string, string | undefined, { tool?: string; input?: Record<string, unknown> }, string[], string]>([
+    [
+      "a lane rule and two task constraints: each rule's reason once, the path named once",
+      undefined,
+      { tool: "Write", input: { file_path: abs("src/components/Nav.tsx"), content: "x" } },
+      ["lane.write-outside-owned", "task.write-forbidden", "task.write-outside-scope"],
+      `lanes denied Write of \`${abs("src/components/Nav.tsx")}\` by backend: \`src/components/Nav.tsx\` is owned by \`frontend\`, not backend [lane.write-outside-owned]; step 2 says not to modify \`src/components/**\` [task.write-forbidden]; step 2 may only write \`src/server/users/**\` [task.write-outside-scope]; instead, hand this change to \`frontend\` through the orchestrator (say what to change in your report); do not work around the lane`,
+    ],
+    [
+      "one rule over two paths: one sentence",
+      "rm src/server/users/a.ts src/server/users/b.ts",
+      {},
+      ["task.read-only"],
+      "lanes denied `rm src/server/users/a.ts src/server/users/b.ts` by backend [task.read-only]: `src/server/users/a.ts`, `src/server/users/b.ts`: step 2 is read-only; instead, report your findings instead of changing files",
+    ],
+  ])("%s", (_name, command, call, rules, reason) => {
+    const read = rules.length === 1 ? { ...task, readOnly: true } : task;
+    const e = judge(policy, command, { ...call, agent: "backend", tasks: [read] });
+    expectDenied(e, ...rules);
+    const shown = describeCall(call.tool ?? "Bash", call.input ?? { command });
+    expect(renderReason(e.decision!, { call: shown, agent: "backend" })).toBe(reason);
   });
 });

@@ -23,7 +23,8 @@ import { latestAssignee, readHold } from "../../hooks/state/task-store.ts";
 const usage = `usage: lanes check [options] <command>
        lanes check [options] --tool <Tool> --input '<json>'
 
-judge a Bash command or a tool call as the guard would, and show the rules and the precedence trace
+judge a Bash command or a tool call as the guard would, and show the rules and the precedence trace;
+while the policy files do not compile, judge with the last good compiled policy (as the guard does)
 
 options:
   --tool <name>       tool name (default: Bash)
@@ -116,7 +117,7 @@ export const checkCommand: Command = {
     const cwd = values.cwd ?? ctx.cwd;
     const projectDir = values.project ?? findProjectDir(cwd, ctx.env);
     const home = homeOf(ctx.env);
-    const { policy, origin, note } = policyForCli(projectDir, home);
+    const { policy, origin, note } = policyForCli(projectDir, home, { lastGood: true });
     if (values.agent !== undefined && !values.agent.includes(":")) {
       const known = [...policy.agents.map((a) => a.name), ...Object.keys(policy.subagents.lanes), ...BUILT_IN_AGENTS];
       const near = known.includes(values.agent) ? undefined : nearest(values.agent, known);
@@ -169,6 +170,8 @@ export const checkCommand: Command = {
     // the files whose code the call runs or stores, as the hook read them
     const reads = evaluation.facts.shell?.reads ?? [];
 
+    // the note (a stale or broken policy file) goes to stderr in both forms: a script reading the JSON still sees it
+    if (note !== undefined) ctx.err(`${note}\n`);
     if (values.json === true) {
       ctx.out(
         `${JSON.stringify({
@@ -197,7 +200,6 @@ export const checkCommand: Command = {
       if (reads.length > 0)
         ctx.out(`files read for the code they hold (as they are now):\n${readLines(reads).join("\n")}\n`);
       ctx.out(`policy: ${origin}\n`);
-      if (note !== undefined) ctx.err(`${note}\n`);
       for (const p of problems) ctx.err(`${p}\n`);
     }
     return decision === undefined ? 0 : decision.effect === "deny" ? 2 : 3;

@@ -100,8 +100,9 @@ options:
                       each deciding rule's why and what to do instead, and how it is judged today
   --json              print the entries as JSON lines (each with its number \`n\`)
 
-secrets in commands (env assignment values, tokens, Authorization headers, key shapes) are
-redacted before they are written, so the log never holds them`;
+secrets in commands (values secret by name: TOKEN=, --password, Authorization headers; or by
+shape: key prefixes, JWTs, long random words) are redacted before they are written, so the log
+never holds them; ordinary assignments (FOO=bar make) are kept`;
 
 /** The entries of one log file; torn lines (cut by a crash mid-write) are skipped with a warning on stderr. */
 function readEntries(path: string, warn: (text: string) => void): AuditEntry[] {

@@ -50,6 +50,8 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
           event: "policy-compiled",
           session: input.session_id,
           subject: compiled.kind === "missing" ? "first compile" : `${compiled.file}: ${compiled.message}`,
+          kind: compiled.kind,
+          file: compiled.file,
         });
       } else {
         const first = built.issues[0]!;
@@ -57,7 +59,15 @@ export function runSessionStart(raw: string, deps: SessionStartDeps): HookOutcom
         const message = `lanes policy does not compile: ${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}; fix that line: the guard recompiles on the next tool call, and until then ${readCompiledPolicy(paths.compiledPolicy, { allowStale: true }).ok ? "the last good policy stays in force" : "it blocks Bash, Write, Edit and Agent calls except edits to the policy files"}`;
         notices.push(message);
         context.push(message);
-        auditLog(paths).append({ ts, event: "policy-error", session: input.session_id, reason: message });
+        auditLog(paths).append({
+          ts,
+          event: "policy-error",
+          session: input.session_id,
+          kind: "invalid-source",
+          file: first.file,
+          // one line: a YAML error quotes the source lines after its first
+          reason: message.split("\n", 1)[0],
+        });
       }
     }
     const summary = resumeSummary(projectDir, deps.cli);

@@ -63,6 +63,8 @@ export function choosePolicy(input: ToolHookInput, projectDir: string, home: str
     projectDir,
     home,
     lanesVersion: LANES_VERSION,
+    session: input.session_id,
+    now: deps.now(),
     ...(packAgents !== undefined && existsSync(packAgents) && { fallbackAgentsDir: packAgents }),
   });
   if (rebuilt.ok) return { policy: rebuilt.policy };

@@ -11,6 +11,10 @@
  * When the files do not compile, the error is remembered with a fingerprint of the sources
  * (`state/policy-error.json`), so later calls neither recompile nor repeat the notice until a
  * source changes again.
+ *
+ * Both outcomes are audited by the hook that compiled: a `policy-compiled` entry (why the compiled
+ * policy was out of date: `kind` missing, invalid or stale, and the `file` that made it so) and a
+ * `policy-error` entry (`kind: "invalid-source"`, the `file` at fault, the error's first line).
  */
 import { statSync } from "node:fs";
 import { readState } from "../../io/read.ts";
@@ -21,6 +25,8 @@ import type { CompiledPolicy } from "../../policy/compiled.ts";
 import { atomicWriteFile, ensurePrivateDir } from "../../io/atomic.ts";
 import { withLockSync } from "../../io/lock.ts";
 import { listDefinitions, readCompiledPolicy } from "../../config/policy-file.ts";
+import { isoTime } from "../../io/time.ts";
+import { auditLog } from "../state/audit.ts";
 
 export interface RecompileOptions {
   readonly projectDir: string;
@@ -28,6 +34,10 @@ export interface RecompileOptions {
   readonly lanesVersion: string;
   /** The pack's agent definitions, for projects without their own (plugin installs). */
   readonly fallbackAgentsDir?: string;
+  /** The session whose hook compiles, for the audit entry. */
+  readonly session?: string;
+  /** The time of the audit entry (defaults to now). */
+  readonly now?: Date;
 }
 
 export type RecompileResult =
@@ -87,14 +97,29 @@ export function recompilePolicy(options: RecompileOptions): RecompileResult {
       lanesVersion: options.lanesVersion,
       ...(options.fallbackAgentsDir !== undefined && { fallbackAgentsDir: options.fallbackAgentsDir }),
     });
-    if (built.ok) return { ok: true, policy: built.policy };
+    const audit = auditLog(paths, built.ok ? built.policy.options.auditMaxBytes : undefined);
+    const entry = {
+      ts: isoTime(options.now ?? new Date()),
+      ...(options.session !== undefined && { session: options.session }),
+    };
+    if (built.ok) {
+      audit.append({ ...entry, event: "policy-compiled", kind: again.kind, file: again.file, reason: again.message });
+      return { ok: true, policy: built.policy };
+    }
     const first = built.issues[0]!;
-    const where = first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`;
+    const where = firstLine(first.message.startsWith(first.file) ? first.message : `${first.file}: ${first.message}`);
     const message = `${where}${built.issues.length > 1 ? ` (and ${built.issues.length - 1} more)` : ""}`;
     atomicWriteFile(errorFile, `${JSON.stringify({ key, message } satisfies ErrorRecord)}\n`);
+    audit.append({ ...entry, event: "policy-error", kind: "invalid-source", file: first.file, reason: message });
     return { ok: false, message, fresh: true };
   });
   if (!locked.ok)
     return { ok: false, message: locked.issues[0]?.message ?? "the compiled policy is locked", fresh: false };
   return locked.value;
+}
+
+/** The first line of a compile error (YAML errors add the source lines after it). */
+function firstLine(message: string): string {
+  const at = message.indexOf("\n");
+  return at < 0 ? message : message.slice(0, at);
 }

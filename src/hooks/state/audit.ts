@@ -3,7 +3,7 @@
  * size (past the limit the file rotates to `audit.1.jsonl`, replacing the previous one). Each line
  * is appended with a single `write` on an `O_APPEND` descriptor, so concurrent hooks never
  * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
- * (env assignment values, tokens, Authorization headers, key shapes) are redacted before writing.
+ * (values secret by name or by shape, src/shell/redact.ts) are redacted before writing.
  */
 import { closeSync, fstatSync, renameSync, writeSync } from "node:fs";
 import { APPEND, openState, readAt, readState } from "../../io/read.ts";
