@@ -16,6 +16,7 @@ import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
 import { INIT_COMMAND, LANES_VERSION, PACKAGE_NAME } from "../../host/version.ts";
 import { CliError, type Command } from "../types.ts";
+import { checkRepositoryLayout, lanesOfPolicy } from "../../install/layout-check.ts";
 
 const usage = `usage: lanes init [dir] [options]
 
@@ -121,6 +122,15 @@ export const initCommand: Command = {
     });
     ctx.out(`  sandbox   ${sandboxLine(sandbox)}\n`);
     for (const note of sandbox.kept) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
+    // the team's lanes against this repository's folders: proposals only, lanes never edits `owns`
+    const layout = checkRepositoryLayout(lanesOfPolicy(compiled.policy.agents, target), {
+      projectDir: target,
+      home: homeOf(ctx.env),
+      caseInsensitive: compiled.policy.options.caseInsensitivePaths,
+    });
+    for (const f of layout?.findings ?? []) ctx.out(`  layout    ${f.message}: ${f.fix}\n`);
+    if (layout !== undefined && layout.findings.length > 0)
+      ctx.out(`  layout    lanes never edits \`owns\` itself: copy the globs you want, then run \`lanes lint\`\n`);
     if (conflicts.length > 0)
       throw new CliError(
         `installed, but ${conflicts.length} definition(s) have an upgrade conflict (above): resolve them and run \`${INIT_COMMAND}\` again`,
