@@ -362,7 +362,7 @@ export interface CompleteInput {
   readonly summary?: string;
   /** Next steps to suggest to the user. */
   readonly suggestions?: readonly string[];
-  /** Complete even with steps still open (a planned next step, or fewer steps recorded than planned). */
+  /** Complete even with steps still open (fewer steps recorded than planned). */
   readonly force?: boolean;
 }
 
@@ -374,7 +374,8 @@ export function completeProgress(
 ): Result<ProgressFile> {
   return update(projectDir, deps, (doc) => {
     if (isFinished(doc)) return refuseFinished(doc, "it cannot be completed again");
-    const open = Math.max(doc.total_steps - doc.completed_steps.length, doc.next_step === null ? 0 : 1);
+    // planned steps not recorded; a lingering next_step alone is no sign (task assignments set it)
+    const open = doc.total_steps - doc.completed_steps.length;
     if (open > 0 && input.force !== true)
       return fail(
         "refused",
