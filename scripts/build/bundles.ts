@@ -11,7 +11,7 @@ import { build, type Plugin } from "esbuild";
 import { compilePolicy } from "../../src/config/compile.ts";
 import { AgentDefinition } from "../../src/definitions/agent.ts";
 import { parseDefinition } from "../../src/definitions/load.ts";
-import { BUNDLES, bundleSource, HOT_BUNDLES, type Bundle } from "../../src/host/events.ts";
+import { BUNDLES, bundleSource, HOOK_BUNDLES, type Bundle } from "../../src/host/events.ts";
 import type { LoaderConfig } from "../../src/hooks/lazy/hook-loader.ts";
 import { BUILTIN_AGENT_TYPES } from "../../src/policy/lanes.ts";
 import { serializeCompiledPolicy } from "../../src/policy/compiled.ts";
@@ -24,10 +24,12 @@ import { dataTables, TableStore } from "./tables.ts";
 const ENTRIES: Readonly<Record<string, string>> = {
   ...Object.fromEntries((Object.keys(BUNDLES) as Bundle[]).map((bundle) => [bundle, bundleSource(bundle)])),
   cli: "src/cli/main.ts",
+  // `lanes statusline` alone, for Claude Code's statusLine (run on every refresh)
+  statusline: "src/cli/statusline-main.ts",
 };
 
-/** Bundles that run on every tool call. */
-const HOT: ReadonlySet<string> = new Set(HOT_BUNDLES);
+/** Bundles run by a cached loader, with the lazily loaded bundles and the hot-path checks: every hook. */
+const LOADED: ReadonlySet<string> = new Set(HOOK_BUNDLES);
 
 /** Kinds of call (see src/hooks/lazy/hook-loader.ts) a code cache takes in before it stops growing. */
 const MAX_PROFILES = 24;
@@ -54,7 +56,8 @@ const lazyShell: Plugin = {
         : { path: join(ROOT, "src", "hooks", "lazy", "shell-proxy.ts") },
     );
     b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
-      args.importer.includes(join("src", "hooks", "guard", "recompile.ts"))
+      args.importer.includes(join("src", "hooks", "guard", "recompile.ts")) ||
+      args.importer.includes(join("src", "hooks", "events", "session-start.ts"))
         ? { path: join(ROOT, "src", "hooks", "lazy", "compiler-proxy.ts") }
         : undefined,
     );
@@ -311,7 +314,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
   const loader = await loaderBody();
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const cli = name === "cli";
-    const hot = HOT.has(name);
+    // every hook is built like the hot ones (a cached loader, lazily loaded bundles, the hot-path checks)
+    const hot = LOADED.has(name);
     const file = cli ? "cli.mjs" : hot ? `${name}.impl.cjs` : `${name}.cjs`;
     const result = await build({
       ...common,
@@ -327,6 +331,8 @@ export async function buildAll(outDir: string): Promise<string[]> {
         },
       }),
     });
+    // the statusline runs on every refresh of Claude Code's status line: no zod, YAML or compiler
+    if (name === "statusline") problems.push(...forbiddenInputs(name, result.metafile));
     if (hot) {
       problems.push(...hotPathViolations(name, result.metafile), ...nonAscii(join(outDir, file)));
       const ids = {

@@ -1,6 +1,7 @@
 import { commands } from "./commands/index.ts";
 import { didYouMean } from "./suggest.ts";
-import { CliError, type CliContext, type Command } from "./types.ts";
+import { runCommand } from "./run-command.ts";
+import type { CliContext, Command } from "./types.ts";
 import { LANES_VERSION } from "../host/version.ts";
 
 export { LANES_VERSION };
@@ -73,27 +74,5 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     ctx.err(`lanes: unknown command \`${name}\`${hint}: run \`lanes help\` for the list\n`);
     return 64;
   }
-  // every command accepts --help (before `--`, which ends the options)
-  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
-  if (options.includes("--help") || options.includes("-h")) {
-    ctx.out(`${command.usage.trimEnd()}\n`);
-    return 0;
-  }
-  try {
-    return (await command.run(rest, ctx)) ?? 0;
-  } catch (error) {
-    if (error instanceof CliError) {
-      // a usage error is one line and a pointer, not the whole usage
-      if (error.code === 64 && error.help !== undefined)
-        ctx.err(`lanes ${command.name}: ${error.message}: see \`lanes ${command.name} --help\`\n`);
-      else {
-        ctx.err(`lanes ${command.name}: ${error.message}\n`);
-        if (error.help !== undefined) ctx.err(`${error.help}\n`);
-      }
-      return error.code;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.err(`lanes ${command.name}: internal error: ${message}: please report it with the command you ran\n`);
-    return 70;
-  }
+  return runCommand(command, rest, ctx);
 }

@@ -13,6 +13,7 @@ import {
 } from "../policy/compiled.ts";
 import { fnv1a64 } from "../io/hash.ts";
 import { openState, readAt } from "../io/read.ts";
+import { span } from "../io/profile.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
@@ -306,7 +307,10 @@ export type PolicyRead =
  * Reads and checks a compiled policy file. With `allowStale`, a policy whose sources changed is
  * still returned (the last good policy, kept in force while an edited file does not compile).
  */
-export function readCompiledPolicy(path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead {
+export const readCompiledPolicy = (path: string, options: { readonly allowStale?: boolean } = {}): PolicyRead =>
+  span("load policy", () => readPolicy(path, options));
+
+function readPolicy(path: string, options: { readonly allowStale?: boolean }): PolicyRead {
   let file: PolicyBytes;
   try {
     file = new PolicyBytes(path);

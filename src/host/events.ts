@@ -7,7 +7,12 @@
  */
 import { postToolUseMatcher } from "./tools.ts";
 
-/** The hook bundles; `hot` ones run on every tool call (a small loader plus a V8-cached implementation, no zod or YAML). */
+/**
+ * The hook bundles. Every one is a small loader plus a V8-cached implementation (`<bundle>.impl.cjs`,
+ * src/hooks/lazy/hook-loader.ts) that loads the shell analysis, glob compilation and the policy
+ * compiler only when a call needs them, and holds no zod or YAML (scripts/build/hot-path.ts); `hot`
+ * ones run on every tool call.
+ */
 export const BUNDLES = {
   "pre-tool-use": { hot: true },
   "post-tool-use": { hot: true },
@@ -65,8 +70,11 @@ export const handledBy = <B extends Bundle>(event: string, bundle: B): event is 
 /** Bundles that run on every tool call. */
 export const HOT_BUNDLES: readonly Bundle[] = (Object.keys(BUNDLES) as Bundle[]).filter((b) => BUNDLES[b].hot);
 
+/** Every hook bundle, each run by its cached loader (`<bundle>.cjs`) from `<bundle>.impl.cjs`. */
+export const HOOK_BUNDLES: readonly Bundle[] = Object.keys(BUNDLES) as Bundle[];
+
 /** The source file of a bundle's entry point. */
 export const bundleSource = (bundle: Bundle): string => `src/hooks/entries/${bundle}.ts`;
 
-/** The file of `dist/` that the wiring runs for a bundle (the loader, for hot bundles). */
+/** The file of `dist/` that the wiring runs for a bundle (its loader). */
 export const bundleFile = (bundle: Bundle): string => `${bundle}.cjs`;

@@ -82,6 +82,7 @@ export const GUARD_ENV: Readonly<Record<string, { readonly why: string; readonly
   LD_LIBRARY_PATH: { why: "`LD_LIBRARY_PATH` changes the libraries every program loads" },
   DYLD_INSERT_LIBRARIES: { why: "`DYLD_INSERT_LIBRARIES` loads a library into every program" },
   TMPDIR: { why: "`TMPDIR` decides where lanes lets agents write freely" },
+  LANES_PROFILE: { why: "`LANES_PROFILE` names a file every lanes hook appends to" },
 };
 
 /** Values of a variable that count as off. */

@@ -4,7 +4,7 @@
  * `.claude/settings.json` (commands under `$CLAUDE_PROJECT_DIR/.claude/lanes/dist`, so they work
  * from any working directory).
  */
-import { bundleFile, HOOK_EVENTS, HOT_BUNDLES, type HookEventSpec } from "../host/events.ts";
+import { bundleFile, HOOK_BUNDLES, HOOK_EVENTS, type HookEventSpec } from "../host/events.ts";
 
 /** One hook handler as Claude Code reads it. */
 export interface HookHandler {
@@ -29,7 +29,7 @@ export const HOOK_ENTRIES: readonly string[] = [...new Set(HOOK_EVENTS.map((row)
 /** Every file of `dist/` an install copies. */
 export const DIST_FILES: readonly string[] = [
   ...HOOK_ENTRIES,
-  ...HOT_BUNDLES.map((h) => `${h}.impl.cjs`),
+  ...HOOK_BUNDLES.map((h) => `${h}.impl.cjs`),
   "shell.impl.cjs",
   "shell.tables",
   "code.impl.cjs",
@@ -42,6 +42,7 @@ export const DIST_FILES: readonly string[] = [
   "formats.impl.cjs",
   "compile.impl.cjs",
   "cli.mjs",
+  "statusline.cjs",
   "policy.default.json",
 ];
 

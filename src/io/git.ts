@@ -40,6 +40,7 @@
  *   refreshes the index under a running git.
  */
 import { builtin } from "../host/builtin.ts";
+import { span } from "./profile.ts";
 import { gitProgramKey } from "../host/git-programs.ts";
 
 /** One git call. */
@@ -143,12 +144,14 @@ function configuredOverrides(
   const memo = `${global}\0${cwd}`;
   const known = LISTED.get(memo);
   if (known !== undefined) return known;
-  const run = spawnSync("git", ["--no-pager", "config", "--list", "-z"], {
-    cwd,
-    env: { ...baseEnv(global), GIT_OPTIONAL_LOCKS: "0" },
-    timeout: timeoutMs,
-    maxBuffer: 8 * 1024 * 1024,
-  });
+  const run = span("git", () =>
+    spawnSync("git", ["--no-pager", "config", "--list", "-z"], {
+      cwd,
+      env: { ...baseEnv(global), GIT_OPTIONAL_LOCKS: "0" },
+      timeout: timeoutMs,
+      maxBuffer: 8 * 1024 * 1024,
+    }),
+  );
   const out: [string, string][] = [];
   if (run.status === 0) {
     const fixed = new Set(FIXED.map(([key]) => key.toLowerCase()));
@@ -189,13 +192,15 @@ export function runGit(call: GitCall): GitOutcome {
     sub !== undefined && DIFF_COMMANDS.has(sub)
       ? ["--no-pager", sub, "--no-ext-diff", "--no-textconv", ...rest]
       : ["--no-pager", ...call.args];
-  const run = spawnSync("git", args, {
-    cwd: call.cwd,
-    env,
-    ...(call.input !== undefined && { input: call.input }),
-    timeout,
-    maxBuffer: call.maxBuffer ?? 64 * 1024 * 1024,
-  });
+  const run = span("git", () =>
+    spawnSync("git", args, {
+      cwd: call.cwd,
+      env,
+      ...(call.input !== undefined && { input: call.input }),
+      timeout,
+      maxBuffer: call.maxBuffer ?? 64 * 1024 * 1024,
+    }),
+  );
   const stdout = run.stdout ?? Buffer.alloc(0);
   const stderr = run.stderr?.toString("utf8") ?? "";
   if (run.error !== undefined) return { status: null, stdout, stderr, error: run.error.message };

@@ -119,23 +119,37 @@ describe("lanes log --explain of a lane rule", () => {
 });
 
 describe("lanes statusline", () => {
-  it("shows the guard, the running subagent and the last denial of the session given on stdin", () => {
-    const session = (hookInput(p, "PreToolUse", {}) as { session_id: string }).session_id;
-    runHook(p, "events.cjs", hookInput(p, "SubagentStart", { agent_id: "a0000000000000b01", agent_type: "backend" }));
-    const run = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline"], {
-      cwd: p.dir,
-      env: { PATH: process.env["PATH"], HOME: p.home },
-      input: JSON.stringify({ session_id: session, cwd: p.dir }),
-      encoding: "utf8",
-    });
-    expect(run.stdout).toMatch(
-      /^lanes: guard on · agents: backend · last deny: Bash GITHUB_TOKEN=\[REDACTED\] git push --fo\.\.\. \[git\.push-force\] \d+s ago\n$/,
-    );
-    const other = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), "statusline", "--session", "another"], {
-      cwd: p.dir,
-      env: { PATH: process.env["PATH"], HOME: p.home },
-      encoding: "utf8",
-    });
-    expect(other.stdout).toBe("lanes: guard on\n");
-  });
+  // the CLI's command, and the statusline's own entry an install copies (the same command alone, quick to start)
+  const programs: [string, (project: Project) => string[]][] = [
+    ["cli.mjs statusline", () => [join(ROOT, "dist", "cli.mjs"), "statusline"]],
+    ["the installed statusline.cjs", (project) => [join(project.dir, ".claude", "lanes", "dist", "statusline.cjs")]],
+  ];
+  it.each(programs)(
+    "%s shows the guard, the running subagent and the last denial of the session given on stdin",
+    (_, argv) => {
+      const session = (hookInput(p, "PreToolUse", {}) as { session_id: string }).session_id;
+      runHook(p, "events.cjs", hookInput(p, "SubagentStart", { agent_id: "a0000000000000b01", agent_type: "backend" }));
+      const run = spawnSync(process.execPath, argv(p), {
+        cwd: p.dir,
+        env: { PATH: process.env["PATH"], HOME: p.home },
+        input: JSON.stringify({ session_id: session, cwd: p.dir }),
+        encoding: "utf8",
+      });
+      expect(run.stdout).toMatch(
+        /^lanes: guard on · agents: backend · last deny: Bash GITHUB_TOKEN=\[REDACTED\] git push --fo\.\.\. \[git\.push-force\] \d+s ago\n$/,
+      );
+      const other = spawnSync(process.execPath, [...argv(p), "--session", "another"], {
+        cwd: p.dir,
+        env: { PATH: process.env["PATH"], HOME: p.home },
+        encoding: "utf8",
+      });
+      expect(other.stdout).toBe("lanes: guard on\n");
+      const usage = spawnSync(process.execPath, [...argv(p), "--sesion", "x"], { cwd: p.dir, encoding: "utf8" });
+      expect([usage.status, usage.stdout, usage.stderr]).toEqual([
+        64,
+        "",
+        "lanes statusline: unknown option '--sesion': see `lanes statusline --help`\n",
+      ]);
+    },
+  );
 });

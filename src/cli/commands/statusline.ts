@@ -4,7 +4,11 @@
  * with the session as JSON on stdin (`session_id`, `cwd`, `workspace.project_dir`); the line
  * only reads files (the settings, the compiled policy, the tail of the audit log).
  *
- *     "statusLine": { "type": "command", "command": "node .claude/lanes/dist/cli.mjs statusline" }
+ *     "statusLine": { "type": "command", "command": "node .claude/lanes/dist/statusline.cjs" }
+ *
+ * `dist/statusline.cjs` (src/cli/statusline-main.ts) runs this command alone: Claude Code runs it on
+ * every refresh, and the whole CLI takes several times a bare Node start to load. Keep its imports
+ * to what the line shows (no zod, YAML, policy compiler).
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +24,8 @@ const usage = `usage: lanes statusline [options]
 
 print one status line for Claude Code's statusLine: guard on or off, policy state, running
 subagents, the last denial, the last snapshot to undo; wire it in .claude/settings.json (or ~/.claude/settings.json):
-  "statusLine": { "type": "command", "command": "node .claude/lanes/dist/cli.mjs statusline" }
+  "statusLine": { "type": "command", "command": "node .claude/lanes/dist/statusline.cjs" }
+(statusline.cjs is this command alone, quick to start; \`lanes statusline\` prints the same line)
 Claude Code passes the session on stdin; without it, the last session in the audit log is shown
 
 options:

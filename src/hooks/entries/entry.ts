@@ -14,14 +14,27 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HookDeps, HookOutcome } from "../protocol/response.ts";
 import { reportProfile } from "../lazy/loader.ts";
+import { phase, profiling, writeProfile } from "../../io/profile.ts";
+
+/** The event and tool of a raw hook input, for the profile (`LANES_PROFILE`, src/io/profile.ts). */
+function profiled(raw: string): Record<string, unknown> {
+  try {
+    const input = JSON.parse(raw) as { hook_event_name?: unknown; tool_name?: unknown };
+    return { event: input.hook_event_name, tool: input.tool_name };
+  } catch {
+    return {};
+  }
+}
 
 export function runHookEntry(run: (raw: string, deps: HookDeps) => HookOutcome): void {
+  phase("read input");
   let raw = "";
   try {
     raw = readFileSync(0, "utf8");
   } catch {
     raw = "";
   }
+  phase("handler");
   // bundled as CommonJS: __dirname is the directory of the bundle (dist/)
   const outcome = run(raw, {
     env: process.env,
@@ -29,8 +42,10 @@ export function runHookEntry(run: (raw: string, deps: HookDeps) => HookOutcome):
     defaultPolicyPath: join(__dirname, "policy.default.json"),
     distDir: __dirname,
   });
+  phase("respond");
   if (outcome.profile !== undefined) reportProfile(outcome.profile);
   if (outcome.stderr.length > 0) writeAll(2, outcome.stderr.map((line) => `${line}\n`).join(""));
   if (outcome.stdout !== "") writeAll(1, outcome.stdout);
+  if (profiling) writeProfile({ pid: process.pid, bundle: __filename.replace(/^.*[\\/]/, ""), ...profiled(raw) });
   process.exit(0);
 }

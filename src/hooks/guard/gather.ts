@@ -7,6 +7,7 @@
  * the sources of the machine, assembled into the evaluator's context.
  */
 import { realDisk } from "../../host/disk.ts";
+import { span } from "../../io/profile.ts";
 import type { DiskView } from "../../host/disk-view.ts";
 import type { Env } from "../../host/env.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
@@ -61,7 +62,10 @@ export interface CallToJudge {
 }
 
 /** The judgement of one call, and problems met reading the machine (for stderr). */
-export function judgementOf(policy: CompiledPolicy, call: CallToJudge): { judgement: Judgement; problems: string[] } {
+export const judgementOf = (policy: CompiledPolicy, call: CallToJudge): { judgement: Judgement; problems: string[] } =>
+  span("decide", () => judge(policy, call));
+
+function judge(policy: CompiledPolicy, call: CallToJudge): { judgement: Judgement; problems: string[] } {
   const { sources, problems } = readEvaluationSources(policy, call);
   const request: GuardRequest = {
     tool: call.tool,

@@ -18,6 +18,7 @@ import { riskOf, type Decision } from "../../policy/types.ts";
 import { recordAgentTask, recordSpawnIntent } from "../state/agent-tree.ts";
 import { auditLog, type AuditEntry } from "../state/audit.ts";
 import { claimCall } from "../state/claim.ts";
+import { phase } from "../../io/profile.ts";
 import { consumeGrant, offerOverride, peekOverrides } from "../state/override.ts";
 import { openPrivateDir } from "../state/private-dir.ts";
 import { protectEarlierVersions, workflowKey } from "../state/touches.ts";
@@ -79,6 +80,7 @@ export function recordPolicyError(paths: ProjectPaths, call: GatheredCall["input
 }
 
 export function record(call: GatheredCall, verdict: Granted, now: Date, snapshot?: SnapshotOutcome): Recorded {
+  phase("state I/O");
   const { input, paths, agentName, stderr } = call;
   const decision = verdict.decision;
   const request = call.judgement.request;

@@ -6,10 +6,11 @@
  * tests import the module itself. See shell-proxy.ts for `__lanesLoad`.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Code from "../../shell/code/index.ts";
 
 let loaded: typeof Code | undefined;
-const code = (): typeof Code => (loaded ??= loadBundle("code") as typeof Code);
+const code = (): typeof Code => (loaded ??= span("load code", () => loadBundle("code") as typeof Code));
 
 export const findCalls: typeof Code.findCalls = (...a) => code().findCalls(...a);
 export const environmentSends: typeof Code.environmentSends = (...a) => code().environmentSends(...a);

@@ -7,6 +7,7 @@
  * this proxy; source, tests and the CLI import the module itself. See shell-proxy.ts.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Formats from "../../shell/formats/index.ts";
 
 export { readGitConfig } from "../../shell/formats/git-config.ts";
@@ -14,7 +15,7 @@ export { readPackageJson } from "../../shell/formats/package-json.ts";
 export { parseYaml } from "../../shell/formats/yaml.ts";
 
 let loaded: typeof Formats | undefined;
-const formats = (): typeof Formats => (loaded ??= loadBundle("formats") as typeof Formats);
+const formats = (): typeof Formats => (loaded ??= span("load formats", () => loadBundle("formats") as typeof Formats));
 
 export const planMake: typeof Formats.planMake = (input) => formats().planMake(input);
 export const planJust: typeof Formats.planJust = (input) => formats().planJust(input);

@@ -6,10 +6,11 @@
  * source and tests import the module itself. See shell-proxy.ts for `__lanesLoad`.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Compile from "../../globs/compile.ts";
 
 let loaded: typeof Compile | undefined;
-const compile = (): typeof Compile => (loaded ??= loadBundle("globs") as typeof Compile);
+const compile = (): typeof Compile => (loaded ??= span("load globs", () => loadBundle("globs") as typeof Compile));
 
 export const compilePathGlob: typeof Compile.compilePathGlob = (glob, options) =>
   compile().compilePathGlob(glob, options);

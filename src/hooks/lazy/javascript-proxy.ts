@@ -6,9 +6,11 @@
  * itself. See shell-proxy.ts for `__lanesLoad`.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Parser from "../../shell/code/javascript.ts";
 
 let loaded: typeof Parser | undefined;
-const parser = (): typeof Parser => (loaded ??= loadBundle("javascript") as typeof Parser);
+const parser = (): typeof Parser =>
+  (loaded ??= span("load javascript", () => loadBundle("javascript") as typeof Parser));
 
 export const parseJavaScript: typeof Parser.parseJavaScript = (code) => parser().parseJavaScript(code);

@@ -6,9 +6,10 @@
  * itself. See shell-proxy.ts for `__lanesLoad`.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Parser from "../../shell/code/python.ts";
 
 let loaded: typeof Parser | undefined;
-const parser = (): typeof Parser => (loaded ??= loadBundle("python") as typeof Parser);
+const parser = (): typeof Parser => (loaded ??= span("load python", () => loadBundle("python") as typeof Parser));
 
 export const parsePython: typeof Parser.parsePython = (code) => parser().parsePython(code);

@@ -5,13 +5,16 @@
  * The generated hook loader runs the bundle with a V8 code cache (loader.ts).
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Shell from "../../shell/index.ts";
 
 let loaded: typeof Shell | undefined;
-const shell = (): typeof Shell => (loaded ??= loadBundle("shell") as typeof Shell);
+const shell = (): typeof Shell => (loaded ??= span("load shell", () => loadBundle("shell") as typeof Shell));
 
-export const analyzeShell: typeof Shell.analyzeShell = (source, options) => shell().analyzeShell(source, options);
-export const analyzeStored: typeof Shell.analyzeStored = (change, options) => shell().analyzeStored(change, options);
+export const analyzeShell: typeof Shell.analyzeShell = (source, options) =>
+  span("parse", () => shell().analyzeShell(source, options));
+export const analyzeStored: typeof Shell.analyzeStored = (change, options) =>
+  span("parse", () => shell().analyzeStored(change, options));
 export const argView: typeof Shell.argView = (command) => shell().argView(command);
 export const fileEffects: typeof Shell.fileEffects = (analysis) => shell().fileEffects(analysis);
 export const flagWrites: typeof Shell.flagWrites = (analysis) => shell().flagWrites(analysis);

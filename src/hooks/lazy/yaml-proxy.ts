@@ -5,9 +5,10 @@
  * for this proxy; source, tests and the CLI import the module itself. See shell-proxy.ts.
  */
 import { loadBundle } from "./loader.ts";
+import { span } from "../../io/profile.ts";
 import type * as Yaml from "../../shell/formats/yaml.ts";
 
 let loaded: typeof Yaml | undefined;
 
 export const parseYaml: typeof Yaml.parseYaml = (text) =>
-  (loaded ??= loadBundle("yaml") as typeof Yaml).parseYaml(text);
+  (loaded ??= span("load yaml", () => loadBundle("yaml") as typeof Yaml)).parseYaml(text);

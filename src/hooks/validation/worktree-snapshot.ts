@@ -10,7 +10,8 @@
  * size and modification time, and git gets `timeoutMs`. Outside a git repository there is no
  * snapshot; validation then relies on what lanes recorded (touches and decisions) alone.
  */
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { builtin } from "../../host/builtin.ts";
 import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gitText } from "../../io/git.ts";
@@ -60,6 +61,10 @@ function git(
   return result.ok ? { ok: true, out: result.out } : result;
 }
 
+/** `node:crypto` costs 3-4 ms to load in a hook process: loaded by the first fingerprint, not by every task event. */
+let loadedCrypto: typeof Crypto | undefined;
+const nodeCrypto = (): typeof Crypto => (loadedCrypto ??= builtin<typeof Crypto>("node:crypto"));
+
 /** A file's fingerprint: its content hash, or size and mtime when it is large. */
 export function fingerprint(absPath: string, maxHashBytes: number): string {
   let stat;
@@ -70,7 +75,7 @@ export function fingerprint(absPath: string, maxHashBytes: number): string {
   }
   if (stat.isDirectory()) return "dir";
   if (stat.size > maxHashBytes) return `stat:${stat.size}:${Math.trunc(stat.mtimeMs)}`;
-  const hash = createHash("sha1");
+  const hash = nodeCrypto().createHash("sha1");
   const fd = openSync(absPath, "r");
   try {
     const buffer = Buffer.alloc(64 * 1024);
@@ -115,9 +120,22 @@ export function takeSnapshot(
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
   like?: WorktreeSnapshot,
 ): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
-  const top = git(projectDir, ["rev-parse", "--show-toplevel"], limits.timeoutMs);
+  // the top level and HEAD in one git process (each costs a process start on every subagent start
+  // and stop): exit status 1 with the top level alone is a repository without a commit yet
+  const top = gitText(
+    {
+      args: ["rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],
+      cwd: projectDir,
+      timeoutMs: limits.timeoutMs,
+      maxBuffer: 1024 * 1024,
+    },
+    [0, 1],
+  );
   if (!top.ok) return { ok: false, message: top.message };
-  const root = top.out.trim();
+  const [rootLine = "", headLine = ""] = top.out.split("\n");
+  const root = rootLine.trim();
+  if (root === "") return { ok: false, message: "git found no top level of the work tree" };
+  const head = top.status === 0 ? headLine.trim() || null : null;
   // porcelain paths are relative to the top level whatever the directory git runs in
   const status = git(
     root,
@@ -125,7 +143,6 @@ export function takeSnapshot(
     limits.timeoutMs,
   );
   if (!status.ok) return { ok: false, message: status.message };
-  const head = git(root, ["rev-parse", "--verify", "-q", "HEAD"], limits.timeoutMs);
   const paths = [...new Set(parsePorcelain(status.out))].sort();
   const entries: Record<string, string> = {};
   let budget = limits.maxTotalHashBytes;
@@ -146,7 +163,7 @@ export function takeSnapshot(
     ok: true,
     snapshot: {
       root,
-      head: head.ok ? head.out.trim() || null : null,
+      head,
       entries,
       truncated: paths.length > limits.maxEntries,
     },
