@@ -65,23 +65,6 @@ const lazyShell: Plugin = {
 };
 
 /**
- * In the cold hook bundles (session start, lifecycle events, the task channel), the hooks' imports of
- * the policy compiler go to its lazy proxy too: they share `compile.impl.cjs` instead of holding a
- * copy each (1.4 MB of the committed `.claude/` per copy), and load it only to compile a policy.
- */
-const lazyCompiler: Plugin = {
-  name: "lanes-lazy-compiler",
-  setup(b) {
-    b.onResolve({ filter: /config\/load\.ts$/ }, (args) =>
-      args.importer.includes(join("src", "hooks", "events", "session-start.ts")) ||
-      args.importer.includes(join("src", "hooks", "guard", "recompile.ts"))
-        ? { path: join(ROOT, "src", "hooks", "lazy", "compiler-proxy.ts") }
-        : undefined,
-    );
-  },
-};
-
-/**
  * In the shell bundle of the hot hooks, the YAML reader of Taskfiles goes to its lazy proxy
  * (src/hooks/lazy/yaml-proxy.ts): the `yaml` package is a bundle of its own, loaded by a `task` call.
  */
@@ -323,7 +306,7 @@ export async function buildAll(outDir: string): Promise<string[]> {
       outfile: join(outDir, file),
       format: cli ? "esm" : "cjs",
       ...(hot && IMPL_WRAPPER),
-      plugins: hot ? [lazyShell, lazyGlobs, dataTables()] : cli ? [dataTables()] : [lazyCompiler, dataTables()],
+      plugins: hot ? [lazyShell, lazyGlobs, dataTables()] : [dataTables()],
       // the ESM CLI bundles CommonJS dependencies, which need `require` for node built-ins
       ...(cli && {
         banner: {
