@@ -24,6 +24,15 @@ const PEER_COMMANDS: Readonly<Record<string, string>> = {
   validate: "lint",
 };
 
+/**
+ * What a user types into Claude Code's prompt, never a shell command: the UserPromptSubmit hook reads
+ * it (src/hooks/state/override.ts), so the CLI only says where it goes.
+ */
+const PROMPT_ONLY: Readonly<Record<string, string>> = {
+  allow:
+    "`lanes allow CODE` is typed into Claude Code's prompt, not the shell: send it as your next message to Claude in the session that showed the code",
+};
+
 /** The exit codes of every command. */
 export const EXIT_CODES = `exit codes: 0 success; 1 the command failed (doctor: the guard is not fully active); 2 check: the call would be denied; 3 check: it would be asked; 64 usage error (unknown command or option, bad argument); 70 internal error (please report it)`;
 
@@ -48,6 +57,11 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     return 0;
   }
   const command = find(name);
+  const prompt = PROMPT_ONLY[name];
+  if (command === undefined && prompt !== undefined) {
+    ctx.err(`lanes ${name}: ${prompt}\n`);
+    return 64;
+  }
   if (command === undefined) {
     const peer = PEER_COMMANDS[name];
     const hint =

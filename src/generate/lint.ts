@@ -520,7 +520,7 @@ function narrower(a: string, b: string): string {
 }
 
 /** Formats findings for a terminal: `file:line: severity id: message`, then the fix indented. */
-export function formatFindings(findings: readonly Finding[]): string {
+export function formatFindings(findings: readonly (Omit<Finding, "id"> & { readonly id: string })[]): string {
   return findings
     .map(
       (f) =>

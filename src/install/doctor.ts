@@ -15,6 +15,7 @@ import { projectPaths, userPaths } from "../host/layout.ts";
 import { INIT_COMMAND } from "../host/version.ts";
 import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
 import { readInstallRecord } from "./record.ts";
+import { checkRepositoryLayout, lanesOfPolicy } from "./layout-check.ts";
 import { wantedSandbox } from "./sandbox.ts";
 import { SANDBOX_PLATFORMS } from "./sandbox-apply.ts";
 import { DIST_FILES, hookWiring, LANES_MARKER, projectCommand, type HookHandler } from "./wiring.ts";
@@ -425,6 +426,30 @@ function policyCheck({ options, paths }: Survey): Check[] {
   ];
 }
 
+/** The team's lanes against the repository's folders: lanes that own no file, source folders no lane owns. */
+function layoutCheck({ options }: Survey): Check[] {
+  if (!hasPolicySources(options.projectDir, options.home)) return [];
+  // the sources as they are now (an edit to `owns` counts at once), not the last compiled policy
+  const loaded = loadPolicy({ projectDir: options.projectDir, home: options.home, lanesVersion: options.lanesVersion });
+  const policy = loaded.ok ? loaded.policy : undefined;
+  if (policy === undefined || policy.agents.length === 0) return [];
+  const layout = checkRepositoryLayout(lanesOfPolicy(policy.agents, options.projectDir), {
+    projectDir: options.projectDir,
+    home: options.home,
+    caseInsensitive: policy.options.caseInsensitivePaths,
+  });
+  if (layout === undefined) return [];
+  if (layout.findings.length === 0)
+    return [
+      {
+        id: "layout",
+        status: "ok",
+        message: `every lane owns files here and every source folder has a lane${layout.truncated ? " (first 50000 files checked)" : ""}`,
+      },
+    ];
+  return layout.findings.map((f) => ({ id: "layout", status: "warn", message: f.message, fix: f.fix }));
+}
+
 /** The value a settings key has where Claude Code reads it first (managed > local > project > user). */
 function settingOf(
   found: Survey,
@@ -569,6 +594,7 @@ const DOCTOR_CHECKS: readonly { readonly name: string; readonly run: (survey: Su
   { name: "duplicate", run: duplicateCheck },
   { name: "policy", run: policyCheck },
   { name: "sandbox", run: sandboxCheck },
+  { name: "layout", run: layoutCheck },
   { name: "claude", run: claudeCheck },
 ];
 

@@ -13,7 +13,8 @@
  *   every shallower rule; unless the rule sits in a deeper `.gitignore`, which then gets the negation.
  * Negations are appended at the end of a file, so they come after the rule they undo.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, posix, relative } from "node:path";
 import { runGit } from "../io/git.ts";
 
@@ -131,6 +132,46 @@ export function ensureTracked(target: string, paths: readonly string[]): TrackRe
     for (const path of withAncestors([file])) if (!candidates.includes(path)) candidates.push(path);
   }
   return { git: true, fixes, stillIgnored: [] };
+}
+
+/**
+ * What {@link ensureTracked} would add, without touching `target`: the same rounds run in a scratch
+ * repository holding copies of the ignore files that matter (the target's `.gitignore`, its
+ * `.git/info/exclude`, the `.gitignore` files under `.claude/`, and `claudeIgnore`, the
+ * `.claude/.gitignore` the install would write) and an empty file for each of `paths`.
+ */
+export function planTracked(target: string, paths: readonly string[], claudeIgnore: string | undefined): TrackResult {
+  if (!inGitWorkTree(target)) return { git: false, reason: "not a git repository" };
+  const scratch = mkdtempSync(join(tmpdir(), "lanes-dry-run-"));
+  try {
+    const init = runGit({ args: ["init", "-q"], cwd: scratch, writes: true });
+    if (init.status !== 0) return { git: false, reason: "git could not make a scratch repository for the dry run" };
+    const exclude = runGit({ args: ["rev-parse", "--git-path", "info/exclude"], cwd: target });
+    const copies: [from: string, to: string][] = [[join(target, ".gitignore"), ".gitignore"]];
+    if (exclude.status === 0) {
+      const rel = exclude.stdout.toString("utf8").trim();
+      copies.push([rel.startsWith("/") ? rel : join(target, rel), ".git/info/exclude"]);
+    }
+    for (const path of withAncestors(paths))
+      if (path.startsWith(".claude/") || path === ".claude")
+        copies.push([join(target, path, ".gitignore"), `${path}/.gitignore`]);
+    for (const [from, to] of copies)
+      if (existsSync(from) && statSync(from).isFile()) {
+        mkdirSync(dirname(join(scratch, to)), { recursive: true });
+        writeFileSync(join(scratch, to), readFileSync(from));
+      }
+    if (claudeIgnore !== undefined) {
+      mkdirSync(join(scratch, ".claude"), { recursive: true });
+      writeFileSync(join(scratch, ".claude", ".gitignore"), claudeIgnore);
+    }
+    for (const path of paths) {
+      mkdirSync(dirname(join(scratch, path)), { recursive: true });
+      if (!existsSync(join(scratch, path))) writeFileSync(join(scratch, path), "");
+    }
+    return ensureTracked(scratch, paths);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Removes the negations lanes added (the marker line and the lines after it that it wrote). */

@@ -7,9 +7,10 @@
  *   `lanes.yaml`, an edited agent definition) is kept and listed, unless `purge`;
  * - the lines it added to `.claude/.gitignore` and the negations it added to ignore files;
  * - the `sandbox` entries it added (install/sandbox.ts), per `.claude/lanes/installed-sandbox.json`;
- * - its runtime state (`.claude/lanes/state/`: compiled policy, caches; `.claude/state/`: progress)
- *   and folders left empty;
- *   the audit log stays (it is the team's record of what the guard decided) unless `purge`.
+ * - its runtime state (`.claude/lanes/state/`: compiled policy, caches) and folders left empty;
+ *   the audit log stays (it is the team's record of what the guard decided) unless `purge`, and so
+ *   do the team's work state (`.claude/state/`: progress, checkpoints, phases, handoffs) and memory
+ *   files, with the `.claude/.gitignore` lines that keep them out of commits.
  * Planned apart from applied, like init.
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -30,9 +31,23 @@ export interface UninstallPlan {
   readonly settings: string | null | undefined;
   /** `.claude/.gitignore` without lanes' lines, when it changes. */
   readonly gitignore: string | undefined;
-  /** Audit logs left in `.claude/state/` (relative to the target); empty with `purge`. */
+  /** Audit logs left in `.claude/lanes/state/` (relative to the target); empty with `purge`. */
   readonly keptState: readonly string[];
+  /**
+   * The team's own state, kept unless `purge` (relative to the target): the work state in
+   * `.claude/state/` (progress, checkpoints, phases, handoffs) and the memory files in `.claude/memory/`.
+   */
+  readonly keptWork: readonly string[];
 }
+
+/** What is in the work zone that the team wrote, and the `.claude/.gitignore` line that keeps it out of commits. */
+const TEAM_STATE: readonly { readonly dir: "workState" | "memory"; readonly line: string }[] = [
+  { dir: "workState", line: "state/" },
+  { dir: "memory", line: "memory/" },
+];
+
+/** What lanes writes to `.claude/state/` for itself (upgrade conflicts): removed with the install. */
+const OWN_WORK_STATE = new Set(["upgrade"]);
 
 /** The audit logs, kept by an uninstall unless purged. */
 const AUDIT_LOGS = ["audit.jsonl", "audit.1.jsonl"];
@@ -92,23 +107,43 @@ export function planUninstall(target: string, options: { readonly purge?: boolea
       };
     }
   }
-  let gitignore: string | undefined;
-  if (record.gitignoreLines.length > 0 && existsSync(paths.gitignore)) {
-    const text = readFileSync(paths.gitignore, "utf8");
-    const lines = new Set([...record.gitignoreLines, "# lanes: runtime state and personal files stay out of commits"]);
-    const next = text
-      .split("\n")
-      .filter((l) => !lines.has(l))
-      .join("\n");
-    if (next !== text) gitignore = next;
-  }
   const keptState =
     options.purge === true
       ? []
       : AUDIT_LOGS.map((f) => join(paths.state, f))
           .filter((f) => existsSync(f))
           .map((f) => relative(target, f));
-  return { ok: true, plan: { remove: remove.sort(), kept: kept.sort(), settings, gitignore, keptState } };
+  const keptWork: string[] = [];
+  // what stays must stay out of commits: its ignore lines are kept too
+  const keepLines = new Set<string>(keptState.length > 0 ? ["lanes/state/"] : []);
+  if (options.purge !== true)
+    for (const { dir, line } of TEAM_STATE) {
+      const abs = paths[dir];
+      const entries = existsSync(abs) ? readdirSync(abs).filter((e) => !OWN_WORK_STATE.has(e)) : [];
+      if (entries.length === 0) continue;
+      keptWork.push(`${relative(target, abs)}/`);
+      keepLines.add(line);
+    }
+  let gitignore: string | undefined;
+  const ignoreRel = relative(target, paths.gitignore);
+  const header = "# lanes: runtime state and personal files stay out of commits";
+  if (existsSync(paths.gitignore)) {
+    const text = readFileSync(paths.gitignore, "utf8");
+    const present = text.split("\n");
+    if (remove.includes(ignoreRel)) {
+      // lanes created the file: it goes, unless something kept needs one of its lines
+      const needed = present.filter((l) => keepLines.has(l));
+      if (needed.length > 0) {
+        remove.splice(remove.indexOf(ignoreRel), 1);
+        gitignore = `${header}\n${needed.join("\n")}\n`;
+      }
+    } else if (record.gitignoreLines.length > 0) {
+      const lines = new Set([...record.gitignoreLines, header]);
+      const next = present.filter((l) => !lines.has(l) || keepLines.has(l)).join("\n");
+      if (next !== text) gitignore = next;
+    }
+  }
+  return { ok: true, plan: { remove: remove.sort(), kept: kept.sort(), settings, gitignore, keptState, keptWork } };
 }
 
 function removeEmptyDirs(dir: string, stop: string): void {
@@ -130,10 +165,14 @@ export function applyUninstall(target: string, plan: UninstallPlan): string[] {
   if (plan.gitignore !== undefined) writeFileSync(paths.gitignore, plan.gitignore);
   const changed = record === undefined ? [] : removeNegations(target, record.ignoreFixes);
   for (const dir of [paths.state, paths.workState])
-    if (existsSync(dir))
+    if (existsSync(dir) && !plan.keptWork.includes(`${relative(target, dir)}/`))
       for (const entry of readdirSync(dir))
         if (!plan.keptState.includes(relative(target, join(dir, entry))))
           rmSync(join(dir, entry), { recursive: true, force: true });
+  if (plan.keptWork.includes(`${relative(target, paths.workState)}/`))
+    for (const entry of OWN_WORK_STATE) rmSync(join(paths.workState, entry), { recursive: true, force: true });
+  if (!plan.keptWork.includes(`${relative(target, paths.memory)}/`))
+    rmSync(paths.memory, { recursive: true, force: true });
   removeEmptyDirs(paths.claude, dirname(paths.claude));
   return changed;
 }

@@ -362,6 +362,8 @@ export interface CompleteInput {
   readonly summary?: string;
   /** Next steps to suggest to the user. */
   readonly suggestions?: readonly string[];
+  /** Complete even with steps still open (fewer steps recorded than planned). */
+  readonly force?: boolean;
 }
 
 /** Marks the workflow completed, clears the next step and records the completion summary. */
@@ -372,6 +374,13 @@ export function completeProgress(
 ): Result<ProgressFile> {
   return update(projectDir, deps, (doc) => {
     if (isFinished(doc)) return refuseFinished(doc, "it cannot be completed again");
+    // planned steps not recorded; a lingering next_step alone is no sign (task assignments set it)
+    const open = doc.total_steps - doc.completed_steps.length;
+    if (open > 0 && input.force !== true)
+      return fail(
+        "refused",
+        `workflow \`${doc.workflow_id}\` has ${open} step(s) still open (${doc.completed_steps.length} of ${doc.total_steps} recorded${doc.next_step === null ? "" : `; next: step ${doc.next_step.step}, ${doc.next_step.expert}: ${doc.next_step.action}`}): record them with \`lanes progress step\`, or pass \`--force\` to complete it anyway`,
+      );
     doc.status = "completed";
     doc.next_step = null;
     doc.completion = { summary: input.summary ?? doc.task.summary, suggestions: [...(input.suggestions ?? [])] };

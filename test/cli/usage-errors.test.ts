@@ -38,6 +38,10 @@ describe("usage errors", () => {
     [["doctr"], "lanes: unknown command `doctr`: did you mean `doctor`?: run `lanes help` for the list"],
     [["frobnicate"], "lanes: unknown command `frobnicate`: run `lanes help` for the list"],
     [
+      ["allow", "ABC234"],
+      "lanes allow: `lanes allow CODE` is typed into Claude Code's prompt, not the shell: send it as your next message to Claude in the session that showed the code",
+    ],
+    [
       ["check", "--tool", "Wrte", "--input", "{}"],
       "lanes check: unknown tool `Wrte`: did you mean `Write`? (tool names are Claude Code's, e.g. Bash, Write, Edit, Read; MCP tools are mcp__<server>__<tool>): see `lanes check --help`",
     ],

@@ -242,7 +242,7 @@ describe("lanes handoff", () => {
   it("leaves a finished workflow alone", async () => {
     const dir = installed();
     expect(initProgress(dir, { request: "done already", primaryExpert: "frontend" }).ok).toBe(true);
-    expect(completeProgress(dir).ok).toBe(true);
+    expect(completeProgress(dir, { force: true }).ok).toBe(true);
     const before = readFileSync(join(dir, ".claude/state/progress.json"), "utf8");
     const result = await run(handoffCommand, [...args, "--json"], dir);
     expect(JSON.parse(result.out)).toMatchObject({ available: true, progress: false });

@@ -263,7 +263,7 @@ describe("failure posture", () => {
         /^lanes policy does not compile: .*lanes\.yaml:\d+: rules\[1\]\.id: a rule id is lowercase words.*the last good policy stays in force$/,
       );
       expect(offer).toMatch(
-        /^lanes: to let this exact call run once, send `lanes allow [A-Z2-7]{6}` as your next message to Claude/,
+        /^lanes: to let this exact call run once, send `lanes allow [A-Z2-7]{6}` as your next message to Claude, in Claude Code's prompt, not the shell \(valid \d+ minutes\)$/,
       );
       expect(out["additionalContext"]).toBe(notice);
       // told once: the next call is judged silently by the last good policy

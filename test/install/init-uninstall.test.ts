@@ -86,8 +86,16 @@ describe("lanes init / lanes uninstall", () => {
   ])("%s", (_name, files) => {
     const r = repo(files);
     const before = tree(r.dir);
+    // the dry run names the ignore-file lines init then adds, and writes nothing
+    const dry = lanes(r, "init", "--dry-run");
+    expect(tree(r.dir)).toEqual(before);
     const init = lanes(r, "init");
     expect(init.status, init.stderr).toBe(0);
+    const negations = (text: string, re: RegExp) => [...text.matchAll(re)].map((m) => `${m[1]} ${m[2]}`).sort();
+    expect(negations(dry.stdout, /would add (\S+): `(![^`]+)`/g)).toEqual(
+      negations(init.stdout, /tracked +(\S+): added `(![^`]+)`/g),
+    );
+    expect(dry.stdout).toContain("would add .claude/.gitignore: `state/`, `lanes/state/`, `memory/`");
 
     // everything the wiring needs is staged by `git add -A`
     spawnSync("git", ["add", "-A"], { cwd: r.dir });
@@ -129,18 +137,39 @@ describe("lanes init / lanes uninstall", () => {
     expect(after).toEqual(before);
   });
 
-  it("uninstall keeps the audit log, the team's record of decisions; --purge removes it too", () => {
+  it("uninstall keeps the audit log, the work state and memory, still git-ignored; --purge removes them too", () => {
     const r = repo({ ".gitignore": TEAM_IGNORE });
     expect(lanes(r, "init").status).toBe(0);
     const entry = '{"ts":"2026-01-01T00:00:00.000Z","event":"decision","decision":"deny"}\n';
-    writeFileSync(join(r.dir, ".claude", "lanes", "state", "audit.jsonl"), entry);
+    const team = (dir: string) => {
+      writeFileSync(join(dir, ".claude", "lanes", "state", "audit.jsonl"), entry);
+      mkdirSync(join(dir, ".claude", "memory"), { recursive: true });
+      writeFileSync(join(dir, ".claude", "memory", "notes.md"), "a note\n");
+      mkdirSync(join(dir, ".claude", "state"), { recursive: true });
+      writeFileSync(join(dir, ".claude", "state", "progress.json"), "{}\n");
+    };
+    team(r.dir);
+    const dry = lanes(r, "uninstall", "--dry-run");
+    expect(dry.stdout).toContain("  would remove .claude/lanes/install.json\n");
+    expect(dry.stdout).not.toContain("removed");
     const out = lanes(r, "uninstall");
     expect(out.status).toBe(0);
     expect(out.stdout).toContain("kept      .claude/lanes/state/audit.jsonl (the audit log; --purge removes it)");
-    expect(tree(r.dir)).toEqual({ ".gitignore": TEAM_IGNORE, ".claude/lanes/state/audit.jsonl": entry });
+    expect(out.stdout).toContain(
+      "kept      .claude/state/ (the team's work state: progress, checkpoints, phases, handoffs; --purge removes it)",
+    );
+    expect(out.stdout).toContain("kept      .claude/memory/ (the team's memory files; --purge removes it)");
+    expect(tree(r.dir)).toEqual({
+      ".gitignore": TEAM_IGNORE,
+      ".claude/.gitignore":
+        "# lanes: runtime state and personal files stay out of commits\nstate/\nlanes/state/\nmemory/\n",
+      ".claude/lanes/state/audit.jsonl": entry,
+      ".claude/memory/notes.md": "a note\n",
+      ".claude/state/progress.json": "{}\n",
+    });
     const again = repo({ ".gitignore": TEAM_IGNORE });
     expect(lanes(again, "init").status).toBe(0);
-    writeFileSync(join(again.dir, ".claude", "lanes", "state", "audit.jsonl"), entry);
+    team(again.dir);
     expect(lanes(again, "uninstall", "--purge").status).toBe(0);
     expect(tree(again.dir)).toEqual({ ".gitignore": TEAM_IGNORE });
   });

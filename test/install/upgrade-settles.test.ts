@@ -1,14 +1,16 @@
 /**
- * Upgrades that settle: a definition changed both by the team and by a newer pack conflicts once;
- * `init` exits non-zero with a short summary while the conflict is open, and once the team resolves
- * it by hand the next `init` is clean and a later upgrade merges from the resolution.
- * The pack is a copy of this package (package.json, dist/, definitions/, schemas/) whose
- * definitions the test edits, run by its own copy of the built CLI.
+ * The way in, as a new user takes it: the package packed with `npm pack` and installed from the
+ * tarball (offline) into a fresh git repository with its own settings deny rule, a `src/client` +
+ * `src/server` + `src/db` layout and its own `.gitignore`; then `init`, `lanes test` (green), `doctor`
+ * (the lane that owns nothing, the folder no lane owns), an upgrade conflict resolved by hand, and a
+ * second upgrade without one. The "newer version" is the installed package with its definitions
+ * edited, run through the repository's own `node_modules/.bin/lanes`. Needs `npm run build` (the
+ * tarball holds dist/).
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -17,35 +19,81 @@ let base: string;
 let pack: string;
 let repo: string;
 
-const init = () =>
-  spawnSync(process.execPath, [join(pack, "dist", "cli.mjs"), "init", repo], {
-    cwd: repo,
-    env: { PATH: process.env["PATH"], HOME: join(base, "home") },
-    encoding: "utf8",
-  });
+const env = () => ({
+  PATH: process.env["PATH"],
+  HOME: join(base, "home"),
+  npm_config_cache: join(base, "npm-cache"),
+});
+const lanes = (...args: string[]) =>
+  spawnSync(join(repo, "node_modules", ".bin", "lanes"), args, { cwd: repo, env: env(), encoding: "utf8" });
+const init = () => lanes("init");
 const installed = () => readFileSync(join(repo, ".claude/lanes", AGENT), "utf8");
 const edit = (path: string, from: string, to: string) => {
   const text = readFileSync(path, "utf8");
   expect(text).toContain(from);
   writeFileSync(path, text.replace(from, to));
 };
+const npm = (args: string[], cwd: string) => {
+  const run = spawnSync("npm", [...args, "--offline", "--no-audit", "--no-fund", "--silent"], {
+    cwd,
+    env: env(),
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+};
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "lanes-upgrade-")));
-  pack = join(base, "pack");
-  for (const part of ["package.json", "dist", "definitions", "schemas"])
-    cpSync(join(ROOT, part), join(pack, part), { recursive: true });
   repo = join(base, "repo");
   mkdirSync(join(base, "home"), { recursive: true });
-  mkdirSync(repo, { recursive: true });
+  for (const [file, text] of [
+    ["package.json", '{ "name": "shop", "version": "1.0.0", "private": true }\n'],
+    [".gitignore", "node_modules/\ndist/\n.env\n"],
+    [".claude/settings.json", '{ "permissions": { "deny": ["Bash(curl:*)"] } }\n'],
+    ["src/client/app.tsx", "export const App = () => null;\n"],
+    ["src/server/api.ts", "export const api = 1;\n"],
+    ["src/db/schema.ts", "export const schema = 1;\n"],
+  ] as const) {
+    mkdirSync(dirname(join(repo, file)), { recursive: true });
+    writeFileSync(join(repo, file), text);
+  }
   spawnSync("git", ["init", "-q"], { cwd: repo });
-});
+  npm(["pack", ROOT, "--pack-destination", base], base);
+  const tarball = readdirSync(base).find((f) => f.endsWith(".tgz"))!;
+  npm(["install", "--save-dev", join(base, tarball)], repo);
+  pack = join(repo, "node_modules", "@lanes-dev", "lanes");
+}, 60_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe("installed from the packed tarball", () => {
+  it("init, the starter table green with the repository's own deny rule, doctor names the layout gaps", () => {
+    const first = init();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain(
+      "  tracked   .claude/.gitignore: added `!/lanes/dist/` (undoes `.gitignore:2:dist/`)",
+    );
+    // init proposes, never writes
+    expect(first.stdout).toContain("  layout    lane `frontend` owns no file here");
+    expect(readFileSync(join(repo, ".claude/lanes/agents/frontend.yaml"), "utf8")).not.toContain("src/client");
+
+    const test = lanes("test");
+    expect([test.status, test.stdout.trim().split("\n").at(-1)]).toEqual([0, "7 passed, 0 failed"]);
+
+    const doctor = lanes("doctor");
+    expect(doctor.status, doctor.stdout).toBe(0);
+    expect(doctor.stdout.split("\n").filter((l) => l.includes(" layout: "))).toEqual([
+      "warn  layout: lane `docs` owns no file here: its 7 globs (`docs/**/*.{md,mdx,png,jpg,jpeg,gif,svg,webp}`, `docs/api/openapi.yaml`, `/README.md`, ...) match no file in the repository, so it may write nothing that exists; put the folders it should write in `owns` in .claude/lanes/agents/docs.yaml, or leave it for files still to come",
+      "warn  layout: lane `frontend` owns no file here: its 14 globs (`src/components/**`, `src/app/**`, `src/pages/**`, ...) match no file in the repository, so it may write nothing that exists; add `src/client/**` to `owns` in .claude/lanes/agents/frontend.yaml",
+      "warn  layout: lane `qa` owns no file here: its 14 globs (`test/**`, `tests/**`, `e2e/**`, ...) match no file in the repository, so it may write nothing that exists; put the folders it should write in `owns` in .claude/lanes/agents/qa.yaml, or leave it for files still to come",
+      "warn  layout: `src/client/` (1 source file) is owned by no lane, so no specialist may write it; add `src/client/**` to `owns` of `frontend` in .claude/lanes/agents/frontend.yaml",
+    ]);
+  });
+});
 
 describe("an upgrade conflict resolved by hand stays resolved", () => {
   it("install, conflict (non-zero, a summary), resolve, clean init, a second upgrade without conflict", () => {
-    const first = init();
-    expect(first.status, first.stderr).toBe(0);
+    expect(init().status).toBe(0);
 
     // the team and the next pack version change the same line
     edit(join(repo, ".claude/lanes", AGENT), "color: blue\n", "color: red\n");

@@ -85,7 +85,7 @@ describe("saveCompactCheckpoint (PreCompact)", () => {
     const { dir, deps } = setup();
     expect(saveCompactCheckpoint(dir, "auto", deps)).toEqual({ ok: true, value: undefined });
     initProgress(dir, { request: "r", primaryExpert: "p" }, deps);
-    completeProgress(dir, {}, deps);
+    completeProgress(dir, { force: true }, deps);
     expect(saveCompactCheckpoint(dir, "auto", deps)).toEqual({ ok: true, value: undefined });
   });
 

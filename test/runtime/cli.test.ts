@@ -98,8 +98,13 @@ describe("lanes progress", () => {
     expect((await cli(["progress", "error", "flaky", "network", "--severity", "warning"], dir)).out).toBe(
       `logged error 1 in workflow ${doc.workflow_id}: the status stays in_progress; run \`lanes progress fail\` if it cannot go on\n`,
     );
+    const open = await cli(["progress", "complete"], dir);
+    expect([open.code, open.err]).toEqual([
+      1,
+      `lanes progress: workflow \`${doc.workflow_id}\` has 1 step(s) still open (1 of 2 recorded; next: step 2, vitest-expert: create_test): record them with \`lanes progress step\`, or pass \`--force\` to complete it anyway\n`,
+    ]);
     const complete = await cli(
-      ["progress", "complete", "--summary", "hex pattern covered", "--suggestion", "add the octal variant"],
+      ["progress", "complete", "--force", "--summary", "hex pattern covered", "--suggestion", "add the octal variant"],
       dir,
     );
     expect(complete.out).toContain("✨ Task Completed in ");

@@ -110,7 +110,7 @@ describe("recordArtifacts", () => {
 
   it("leaves a finished workflow alone", () => {
     const { dir, file, deps } = setup();
-    completeProgress(dir, {}, deps);
+    completeProgress(dir, { force: true }, deps);
     const before = readFileSync(file, "utf8");
     expect(recordArtifacts(dir, { created: ["late.ts"] })).toEqual({ ok: true, value: "finished" });
     expect(readFileSync(file, "utf8")).toBe(before);
@@ -179,7 +179,7 @@ describe("resumeSummary", () => {
 
   it("is empty once the workflow is finished", () => {
     const { dir, deps } = setup();
-    completeProgress(dir, {}, deps);
+    completeProgress(dir, { force: true }, deps);
     expect(resumeSummary(dir)).toEqual({ ok: true, value: undefined });
   });
 
@@ -187,7 +187,7 @@ describe("resumeSummary", () => {
     const { dir } = setup(false);
     const phases = join(dir, ".claude", "state", "phases");
     initProgress(dir, { request: "r", primaryExpert: "a" }, { detect });
-    completeProgress(dir, {}, {});
+    completeProgress(dir, { force: true }, {});
     mkdirSync(phases);
     writeFileSync(
       join(phases, "develop-skill-t1.json"),

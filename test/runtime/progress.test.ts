@@ -115,7 +115,11 @@ describe("initProgress", () => {
   it.each(["completed", "failed"] as const)("starts a new workflow over a %s one", (status) => {
     const { dir, deps } = setup();
     started(dir, deps);
-    value(status === "completed" ? completeProgress(dir, {}, deps) : failProgress(dir, { message: "gave up" }, deps));
+    value(
+      status === "completed"
+        ? completeProgress(dir, { force: true }, deps)
+        : failProgress(dir, { message: "gave up" }, deps),
+    );
     expect(value(initProgress(dir, { request: "next", primaryExpert: "x" }, deps)).status).toBe("initialized");
   });
 
@@ -266,8 +270,15 @@ describe("errors, completion, failure", () => {
 
   it("completes with a summary and suggestions", () => {
     const { dir, deps } = setup();
-    started(dir, deps);
-    const doc = value(completeProgress(dir, { summary: "done", suggestions: ["ship it"] }, deps));
+    const { workflow_id } = started(dir, deps);
+    // two steps planned, none recorded: refused unless forced, and nothing changes
+    const open = issue(completeProgress(dir, { summary: "done" }, deps));
+    expect([open.code, open.message]).toEqual([
+      "refused",
+      `workflow \`${workflow_id}\` has 2 step(s) still open (0 of 2 recorded): record them with \`lanes progress step\`, or pass \`--force\` to complete it anyway`,
+    ]);
+    expect(value(readProgress(dir, deps))?.status).toBe("initialized");
+    const doc = value(completeProgress(dir, { summary: "done", suggestions: ["ship it"], force: true }, deps));
     expect(doc).toMatchObject({
       status: "completed",
       next_step: null,
@@ -315,7 +326,7 @@ describe("resumeProgress", () => {
     const { dir, deps } = setup();
     started(dir, deps);
     expect(value(resumeProgress(dir, deps)).unfinished).toBe(true);
-    value(completeProgress(dir, {}, deps));
+    value(completeProgress(dir, { force: true }, deps));
     expect(value(resumeProgress(dir, deps)).unfinished).toBe(false);
   });
 

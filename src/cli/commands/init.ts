@@ -3,19 +3,20 @@
  * then compile its policy.
  */
 import { privateRoot } from "../../host/layout.ts";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { atomicWriteFile } from "../../io/atomic.ts";
 import { buildPolicy } from "../../config/load.ts";
 import { migrateHookState } from "../../install/migrate-state.ts";
 import { sandboxLine, syncSandboxSettings } from "../../install/sandbox-apply.ts";
 import { homeOf } from "../../host/env.ts";
-import { ensureTracked } from "../../install/git-ignore.ts";
+import { ensureTracked, planTracked } from "../../install/git-ignore.ts";
 import { applyInstall, planInstall, trackedPaths, writeInstallRecord } from "../../install/install.ts";
 import { parseCommandArgs } from "../args.ts";
 import { packRoot } from "../pack.ts";
 import { INIT_COMMAND, LANES_VERSION, PACKAGE_NAME } from "../../host/version.ts";
 import { CliError, type Command } from "../types.ts";
+import { checkRepositoryLayout, lanesOfPolicy } from "../../install/layout-check.ts";
 
 const usage = `usage: lanes init [dir] [options]
 
@@ -70,6 +71,21 @@ export const initCommand: Command = {
         ctx.out(`  resolved  ${up.path} (your resolution of the conflict is kept; lanes' version is the new base)\n`);
     }
     if (dry) {
+      // the ignore files: lanes' own .claude/.gitignore lines, and the negations that keep the hooks tracked
+      const ignore = plan.changes.find((c) => c.path === ".gitignore");
+      if (ignore !== undefined && ignore.status !== "unchanged") {
+        const before = new Set(
+          (ignore.status === "created" ? "" : readFileSync(join(target, ".claude", ".gitignore"), "utf8")).split("\n"),
+        );
+        const added = (ignore.content ?? "")
+          .split("\n")
+          .filter((l) => l !== "" && !l.startsWith("#") && !before.has(l));
+        ctx.out(`  would add .claude/.gitignore: ${added.map((l) => `\`${l}\``).join(", ")}\n`);
+      }
+      const tracked = planTracked(target, trackedPaths(plan), ignore?.content);
+      if (tracked.git)
+        for (const fix of tracked.fixes)
+          ctx.out(`  would add ${fix.file}: \`${fix.line}\` (undoes \`${fix.undoes}\`, so git tracks the hooks)\n`);
       for (const up of conflicts) ctx.err(`lanes init: conflict in \`${up.path}\`: ${up.hunks} hunk(s)\n`);
       ctx.out(`dry run: ${changed.length} file(s) would change in ${target}/.claude; nothing written\n`);
       return 0;
@@ -121,6 +137,15 @@ export const initCommand: Command = {
     });
     ctx.out(`  sandbox   ${sandboxLine(sandbox)}\n`);
     for (const note of sandbox.kept) ctx.out(`  kept      .claude/settings.json: ${note}\n`);
+    // the team's lanes against this repository's folders: proposals only, lanes never edits `owns`
+    const layout = checkRepositoryLayout(lanesOfPolicy(compiled.policy.agents, target), {
+      projectDir: target,
+      home: homeOf(ctx.env),
+      caseInsensitive: compiled.policy.options.caseInsensitivePaths,
+    });
+    for (const f of layout?.findings ?? []) ctx.out(`  layout    ${f.message}: ${f.fix}\n`);
+    if (layout !== undefined && layout.findings.length > 0)
+      ctx.out(`  layout    lanes never edits \`owns\` itself: copy the globs you want, then run \`lanes lint\`\n`);
     if (conflicts.length > 0)
       throw new CliError(
         `installed, but ${conflicts.length} definition(s) have an upgrade conflict (above): resolve them and run \`${INIT_COMMAND}\` again`,

@@ -5,11 +5,13 @@
 import { resolve } from "node:path";
 import { loadDefinitionSet } from "../../definitions/load.ts";
 import { defaultDirs, shippedSkills } from "../../generate/generate.ts";
-import { formatFindings } from "../../generate/lint.ts";
+import { formatFindings, type Finding } from "../../generate/lint.ts";
 import { lintTeam } from "../../generate/team.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../types.ts";
 import { resolveTarget } from "../target.ts";
+import { checkRepositoryLayout } from "../../install/layout-check.ts";
+import { homeOf } from "../../host/env.ts";
 
 const usage = `usage: lanes lint [--json] [--root DIR] [--target plugin|project] [--definitions DIR]
 
@@ -42,14 +44,40 @@ export const lintCommand: Command = {
       usage,
       false,
     );
-    let findings;
+    let findings: readonly (Omit<Finding, "id"> & { readonly id: string })[];
     if (values.definitions !== undefined) {
       const dir = resolve(ctx.cwd, values.definitions);
       findings = lintTeam(loadDefinitionSet(dir, dir), shippedSkills(dir)).findings;
     } else {
       const { root, target } = resolveTarget(values, ctx, usage);
       const dir = defaultDirs(root, target).definitionsDir;
-      findings = lintTeam(loadDefinitionSet(dir, root), shippedSkills(dir)).findings;
+      const set = loadDefinitionSet(dir, root);
+      findings = lintTeam(set, shippedSkills(dir)).findings;
+      // an installed team against the repository it guards: lanes that own no file, folders without a lane
+      if (target === "project") {
+        const lanes = set.agents.map((a) => ({
+          name: a.value.name,
+          role: a.value.role,
+          file: a.file,
+          owns: a.value.owns,
+        }));
+        const layout = checkRepositoryLayout(lanes, {
+          projectDir: root,
+          home: homeOf(ctx.env),
+          caseInsensitive: false,
+        });
+        findings = [
+          ...findings,
+          ...(layout?.findings ?? []).map((f) => ({
+            id: f.kind,
+            severity: "warning" as const,
+            file:
+              f.kind === "lane-owns-nothing" ? (lanes.find((l) => l.name === f.subject)?.file ?? f.subject) : f.subject,
+            message: f.message,
+            fix: f.fix,
+          })),
+        ];
+      }
     }
     if (values.json === true) ctx.out(`${JSON.stringify(findings, null, 2)}\n`);
     else if (findings.length === 0) ctx.out("lanes lint: no findings\n");

@@ -54,6 +54,7 @@ subcommands:
         [--attempted <text>] [--suggestion <text>] [--skill <name>] [--context <json object>]
         [--recovery <retry|skip|fallback|escalate>[!|?]:<what to do>]...   (! runs without asking, ? needs the human)
   complete                              mark the workflow completed [--summary <text>] [--suggestion <text>]...
+                                        [--force] (refused while steps are still open, unless forced)
   fail "<reason>"                       mark the workflow failed [--expert <e>] [--action <a>]
   resume                                what an incoming expert needs: history, next step, artifacts
   artifacts                             record files and docs [--created <file>]... [--modified <file>]...
@@ -314,7 +315,12 @@ async function error(args: readonly string[], ctx: CliContext): Promise<void> {
 async function complete(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommandArgs(
     args,
-    { ...common, summary: { type: "string" }, suggestion: { type: "string", multiple: true } },
+    {
+      ...common,
+      summary: { type: "string" },
+      suggestion: { type: "string", multiple: true },
+      force: { type: "boolean" },
+    },
     usage,
     false,
   );
@@ -322,6 +328,7 @@ async function complete(args: readonly string[], ctx: CliContext): Promise<void>
     completeProgress(projectDirOf(values.project, ctx), {
       ...(values.summary === undefined ? {} : { summary: values.summary }),
       suggestions: values.suggestion ?? [],
+      force: values.force === true,
     }),
   );
   if (values.json === true) printJson(ctx, doc);

@@ -10,12 +10,13 @@ const usage = `usage: lanes uninstall [dir] [options]
 
 remove what \`lanes init\` added to dir (default: the current directory), as recorded in
 .claude/lanes/install.json: lanes' hooks in .claude/settings.json (every other byte is kept), the
-files it created that still hold what it wrote, its lines in ignore files, and .claude/state/;
-files your team changed (lanes.yaml, edited definitions) are kept and listed
+files it created that still hold what it wrote, its lines in ignore files and its runtime state;
+files your team changed (lanes.yaml, edited definitions), the audit log, the work state
+(.claude/state/) and memory (.claude/memory/) are kept and listed
 
 options:
   --dry-run   show what would be removed, change nothing
-  --purge     also remove the files your team changed, and the audit log`;
+  --purge     also remove the files your team changed, the audit log, the work state and memory`;
 
 export const uninstallCommand: Command = {
   name: "uninstall",
@@ -32,15 +33,23 @@ export const uninstallCommand: Command = {
     const planned = planUninstall(target, { purge: values.purge === true });
     if (!planned.ok) throw new CliError(planned.message);
     const { plan } = planned;
-    for (const path of plan.remove) ctx.out(`  removed   ${path}\n`);
+    const dry = values["dry-run"] === true;
+    const [removed, updated] = dry ? ["would remove", "would update"] : ["removed", "updated"];
+    const col = (word: string) => word.padEnd(dry ? 12 : 9);
+    for (const path of plan.remove) ctx.out(`  ${col(removed)} ${path}\n`);
     if (plan.settings === null)
-      ctx.out("  removed   .claude/settings.json (lanes created it and nothing else is in it)\n");
+      ctx.out(`  ${col(removed)} .claude/settings.json (lanes created it and nothing else is in it)\n`);
     else if (plan.settings !== undefined)
-      ctx.out("  updated   .claude/settings.json (lanes' hooks removed, everything else kept)\n");
-    if (plan.gitignore !== undefined) ctx.out("  updated   .claude/.gitignore\n");
-    for (const path of plan.kept) ctx.out(`  kept      ${path} (changed since lanes wrote it; --purge removes it)\n`);
-    for (const path of plan.keptState) ctx.out(`  kept      ${path} (the audit log; --purge removes it)\n`);
-    if (values["dry-run"] === true) {
+      ctx.out(`  ${col(updated)} .claude/settings.json (lanes' hooks removed, everything else kept)\n`);
+    if (plan.gitignore !== undefined) ctx.out(`  ${col(updated)} .claude/.gitignore\n`);
+    const kept = col("kept");
+    for (const path of plan.kept) ctx.out(`  ${kept} ${path} (changed since lanes wrote it; --purge removes it)\n`);
+    for (const path of plan.keptState) ctx.out(`  ${kept} ${path} (the audit log; --purge removes it)\n`);
+    for (const path of plan.keptWork)
+      ctx.out(
+        `  ${kept} ${path} (${path.endsWith("memory/") ? "the team's memory files" : "the team's work state: progress, checkpoints, phases, handoffs"}; --purge removes it)\n`,
+      );
+    if (dry) {
       ctx.out("dry run: nothing changed\n");
       return 0;
     }

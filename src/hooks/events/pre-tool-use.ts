@@ -98,7 +98,7 @@ function answer(
   const offer =
     recorded.offer === undefined
       ? undefined
-      : `lanes: to let this exact call run once, send \`lanes allow ${recorded.offer}\` as your next message to Claude (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
+      : `lanes: to let this exact call run once, send \`lanes allow ${recorded.offer}\` as your next message to Claude, in Claude Code's prompt, not the shell (valid ${OVERRIDE_TTL_MS / 60_000} minutes)`;
   return respond("PreToolUse", {
     permission: {
       decision: verdict.decision.effect,
