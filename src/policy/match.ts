@@ -19,7 +19,7 @@ import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } f
 import { wildcard } from "../globs/wildcard.ts";
 import type { Layer, Match } from "./types.ts";
 import { statementTexts } from "../shell/index.ts";
-import type { NetworkPeer, ShellWord } from "../shell/types.ts";
+import type { CodeExecution, NetworkPeer, ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
 interface Hit {
@@ -477,6 +477,12 @@ function matchForkBomb(facts: Facts): Hit[] {
   return [...functions, ...code, ...loops];
 }
 
+/** True when command `index` runs code and all of it comes from one of `kinds` (`sh -c 'echo x'`). */
+function codeOnlyFrom(index: number, kinds: readonly CodeExecution["source"][], facts: Facts): boolean {
+  const code = (facts.shell?.code ?? []).filter((c) => c.command === index);
+  return code.length > 0 && code.every((c) => kinds.includes(c.source));
+}
+
 /**
  * A command of a `from` program whose output reaches a command of a `to` program through pipes,
  * directly or through filters in between (`env | base64 | curl -d @- URL`).
@@ -487,6 +493,7 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts, fo
   for (const source of facts.commands) {
     if (!programMatches(source.program, m.from, fold)) continue;
     if (m.fromArgs !== undefined && matchArgs(m.fromArgs, argWords(source)) === -1) continue;
+    if (m.fromCodeExcept !== undefined && codeOnlyFrom(source.index, m.fromCodeExcept, facts)) continue;
     const seen = new Set<number>([source.index]);
     const queue = [source.index];
     while (queue.length > 0) {
