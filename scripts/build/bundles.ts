@@ -17,6 +17,7 @@ import { BUILTIN_AGENT_TYPES } from "../../src/policy/lanes.ts";
 import { serializeCompiledPolicy } from "../../src/policy/compiled.ts";
 import { CODE_ONLY, FORMATS_ONLY, forbiddenInputs, hotPathViolations, nonAscii } from "./hot-path.ts";
 import { ROOT } from "./root.ts";
+import { lrTablesOf, lrTablesPlugin } from "./lr-tables.ts";
 import { dataTables, TableStore } from "./tables.ts";
 
 /** Entry points and the bundle each becomes: every hook bundle of the event table, and the CLI. */
@@ -262,12 +263,15 @@ export async function buildAll(outDir: string): Promise<string[]> {
   );
   // each language's parser, loaded by the code bundle on the first code of that language
   for (const language of PARSERS) {
+    const tables = await lrTablesOf(language);
+    writeFileSync(join(outDir, `${language}.lrtables`), tables.contents);
     const parser = await build({
       ...common,
       entryPoints: [join(ROOT, "src", "shell", "code", `${language}.ts`)],
       outfile: join(outDir, `${language}.impl.cjs`),
       format: "cjs",
       ...IMPL_WRAPPER,
+      plugins: [lrTablesPlugin(language, tables.file)],
     });
     problems.push(...nonAscii(join(outDir, `${language}.impl.cjs`)), ...forbiddenInputs(language, parser.metafile));
   }

@@ -43,7 +43,7 @@ const LAZY_ON_HOT_PATH = [
  * costs 3-4 ms to load in a hook process (`node -e` preloads it, so timing it there misleads),
  * `node:os` a fifth of a millisecond.
  */
-const LAZY_BUILTINS = ["node:crypto", "crypto", "node:os", "os"];
+const LAZY_BUILTINS = ["node:crypto", "crypto", "node:os", "os", "node:child_process", "child_process"];
 
 /** Inputs of a lazily loaded bundle that no bundle of the hooks may hold (and `also`, that this one may not). */
 export const forbiddenInputs = (name: string, metafile: Metafile, also: readonly string[] = []): string[] =>

@@ -137,9 +137,18 @@ export function boundedDisk(source: DiskSource, bounds: DiskBounds = DEFAULT_DIS
     operations++;
     return true;
   };
+  // what a path is, asked of the disk once per view: every resolution walks the same prefixes
+  // (the project, its parents), and a path asked again costs no operation (a spent view answers
+  // nothing, as before)
+  const known = new Map<string, PathKind | undefined>();
   const kind = (path: string): PathKind | undefined => {
     const abs = absolute(path);
-    return abs === undefined || !charge() ? undefined : source.lstat(abs);
+    if (abs === undefined || exhausted) return undefined;
+    if (known.has(abs)) return known.get(abs);
+    if (!charge()) return undefined;
+    const found = source.lstat(abs);
+    known.set(abs, found);
+    return found;
   };
   return {
     kind,

@@ -12,7 +12,9 @@ const errorCode = (error: unknown): string | undefined =>
 const FILE_SYSTEM: DiskSource = {
   lstat(path) {
     try {
-      const st = lstatSync(path);
+      // a missing path is the common answer: no exception for it (each costs more than the call)
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      if (st === undefined) return { kind: "missing" };
       if (st.isSymbolicLink()) return { kind: "symlink", target: readlinkSync(path) };
       if (st.isFile()) return { kind: "file", size: st.size, mode: st.mode & 0o7777 };
       if (st.isDirectory()) return { kind: "dir" };

@@ -20,36 +20,52 @@ export function lazyTable(
   members: LazyMembers | undefined,
   read?: (where: string) => string,
 ): Record<string, unknown> {
-  const found = new Map<string, { parsed: Record<string, unknown> } | null>();
-  const entry = (key: string): { parsed: Record<string, unknown> } | null => {
-    let value = found.get(key);
-    if (value === undefined) {
-      const at = key.includes("\n") || key.includes("\t") ? -1 : lines.indexOf(`\n${key}\t`);
-      if (at === -1) value = null;
-      else {
-        const from = at + key.length + 2;
-        const text = lines.slice(from, lines.indexOf("\n", from));
-        value = { parsed: JSON.parse(read === undefined ? text : read(text)) as Record<string, unknown> };
-        if (members !== undefined && Object.hasOwn(members, key)) Object.assign(value.parsed, members[key]!());
-      }
-      found.set(key, value);
+  // where each key's line starts (-1: no such key), then its parsed value: a key is looked up
+  // without parsing anything, so `Object.keys`, `Object.hasOwn` and `in` cost a search, not a parse
+  const where = new Map<string, number>();
+  const parsed = new Map<string, Record<string, unknown>>();
+  const locate = (key: string): number => {
+    let at = where.get(key);
+    if (at === undefined) {
+      at = key.includes("\n") || key.includes("\t") ? -1 : lines.indexOf(`\n${key}\t`);
+      where.set(key, at);
     }
-    return value;
+    return at;
   };
-  const own = (key: string | symbol): key is string => typeof key === "string" && entry(key) !== null;
+  const value = (key: string): Record<string, unknown> => {
+    let done = parsed.get(key);
+    if (done === undefined) {
+      const from = locate(key) + key.length + 2;
+      const text = lines.slice(from, lines.indexOf("\n", from));
+      done = JSON.parse(read === undefined ? text : read(text)) as Record<string, unknown>;
+      if (members !== undefined && Object.hasOwn(members, key)) Object.assign(done, members[key]!());
+      parsed.set(key, done);
+    }
+    return done;
+  };
+  const own = (key: string | symbol): key is string => typeof key === "string" && locate(key) !== -1;
   let keys: string[] | undefined;
   return new Proxy<Record<string, unknown>>(
     {},
     {
-      get: (target, key) => (own(key) ? entry(key)!.parsed : Reflect.get(target, key)),
+      get: (target, key) => (own(key) ? value(key) : Reflect.get(target, key)),
+      // an accessor, so that listing the keys (which asks each key's descriptor) parses no entry;
+      // reading the property through it, as every read does, gets the parsed value
       getOwnPropertyDescriptor: (_target, key) =>
-        own(key) ? { value: entry(key)!.parsed, writable: true, enumerable: true, configurable: true } : undefined,
+        own(key) ? { get: () => value(key), set: undefined, enumerable: true, configurable: true } : undefined,
       has: (target, key) => own(key) || key in target,
-      ownKeys: () =>
-        (keys ??= lines
-          .split("\n")
-          .filter((l) => l !== "")
-          .map((l) => l.slice(0, l.indexOf("\t")))),
+      ownKeys: () => {
+        if (keys === undefined) {
+          // one pass over the lines, which also tells where each key is for the checks that follow
+          keys = [];
+          for (let at = lines.indexOf("\n"); at !== -1 && at + 1 < lines.length; at = lines.indexOf("\n", at + 1)) {
+            const key = lines.slice(at + 1, lines.indexOf("\t", at + 1));
+            if (!where.has(key)) where.set(key, at);
+            keys.push(key);
+          }
+        }
+        return keys;
+      },
       set: () => false,
       defineProperty: () => false,
       deleteProperty: () => false,

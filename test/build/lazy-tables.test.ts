@@ -52,6 +52,23 @@ describe("lazily parsed data tables", () => {
     expect(JSON.parse(JSON.stringify(git))).toEqual({ options: { "-C": 1 }, subcommands });
   });
 
+  it("lists and checks keys without parsing an entry (module set-up code lists tables' keys)", () => {
+    const reads: string[] = [];
+    const table = lazyTable('\ngit\t{"a":1}\nmake\t{"b":2}\nnpm\t{"c":3}\n', undefined, (where) => {
+      reads.push(where);
+      return where;
+    });
+    expect(Object.keys(table)).toEqual(["git", "make", "npm"]);
+    expect(Object.hasOwn(table, "make")).toBe(true);
+    expect("npm" in table).toBe(true);
+    expect(Object.hasOwn(table, "rm")).toBe(false);
+    expect(reads).toEqual([]);
+    expect(table["make"]).toEqual({ b: 2 });
+    expect(Object.getOwnPropertyDescriptor(table, "npm")?.get?.()).toEqual({ c: 3 });
+    expect({ ...table }).toEqual({ git: { a: 1 }, make: { b: 2 }, npm: { c: 3 } });
+    expect(reads).toEqual(['{"b":2}', '{"c":3}', '{"a":1}']);
+  });
+
   it("has no other own keys, keeps inherited members, and refuses writes", () => {
     const table = lazy({ git: { options: { "-C": 1 } }, echo: {} });
     expect(Object.hasOwn(table, "rm")).toBe(false);

@@ -63,6 +63,15 @@ describe("a fake disk", () => {
     expect(d.spent).toEqual({ operations: 3, bytes: 0, exhausted: true });
   });
 
+  it("asks the disk once per path: resolving paths under the same prefixes costs each prefix once", () => {
+    const d = fakeDisk({ files: { "/a/b/c/d": "x", "/a/b/c/e": "y" } }, { maxOperations: 100, maxBytes: 100 });
+    expect(d.realpath("/a/b/c/d")).toBe("/a/b/c/d");
+    expect(d.spent.operations).toBe(4);
+    expect(d.realpath("/a/b/c/e")).toBe("/a/b/c/e");
+    expect(d.kind("/a/b")).toEqual({ kind: "dir" });
+    expect(d.spent).toEqual({ operations: 5, bytes: 0, exhausted: false });
+  });
+
   it("stops reading at its byte bound over all files", () => {
     const d = fakeDisk({ files: { "/a": "12345", "/b": "67890" } }, { maxOperations: 10, maxBytes: 7 });
     expect([d.readText("/a", 100), d.readText("/b", 100), d.readText("/a", 100)]).toEqual([

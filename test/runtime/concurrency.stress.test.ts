@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 describe("concurrent progress updates", () => {
-  it(`keeps every update of ${WRITERS} processes x ${UPDATES} updates`, { timeout: 60_000 }, async () => {
+  it(`keeps every update of ${WRITERS} processes x ${UPDATES} updates`, async () => {
     const { dir, cleanup } = tempProject();
     try {
       expect(initProgress(dir, { request: "concurrency", primaryExpert: "lead" }, { detect }).ok).toBe(true);

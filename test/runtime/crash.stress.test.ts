@@ -35,48 +35,44 @@ function updatesOf(doc: ProgressFile, writer: string): number[] {
 }
 
 describe("writers killed mid-update", () => {
-  it(
-    `leaves a valid file holding a prefix of every writer's updates (${ITERATIONS} rounds of ${WRITERS} writers)`,
-    { timeout: 60_000 },
-    async () => {
-      const { dir, cleanup } = tempProject();
-      const random = seededRandom(7);
-      const file = join(dir, ".claude", "state", "progress.json");
-      const writers: string[] = [];
-      let killedHoldingLock = 0;
-      try {
-        expect(initProgress(dir, { request: "crash", primaryExpert: "lead" }, { detect }).ok).toBe(true);
-        for (let round = 0; round < ITERATIONS; round++) {
-          const names = Array.from({ length: WRITERS }, (_, w) => `r${round}w${w}`);
-          writers.push(...names);
-          const children = names.map((name) => spawnWriter(bundle, dir, name, 0));
-          const exits = children.map(exited);
-          await Promise.all(children.map(ready));
-          await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 40)));
-          for (const child of children) child.kill("SIGKILL");
-          const results = await Promise.all(exits);
-          expect(results.map((r) => r.stderr).join("")).toBe("");
-          if (readdirSync(join(dir, ".claude", "state")).includes("progress.json.lock")) killedHoldingLock++;
+  it(`leaves a valid file holding a prefix of every writer's updates (${ITERATIONS} rounds of ${WRITERS} writers)`, async () => {
+    const { dir, cleanup } = tempProject();
+    const random = seededRandom(7);
+    const file = join(dir, ".claude", "state", "progress.json");
+    const writers: string[] = [];
+    let killedHoldingLock = 0;
+    try {
+      expect(initProgress(dir, { request: "crash", primaryExpert: "lead" }, { detect }).ok).toBe(true);
+      for (let round = 0; round < ITERATIONS; round++) {
+        const names = Array.from({ length: WRITERS }, (_, w) => `r${round}w${w}`);
+        writers.push(...names);
+        const children = names.map((name) => spawnWriter(bundle, dir, name, 0));
+        const exits = children.map(exited);
+        await Promise.all(children.map(ready));
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 40)));
+        for (const child of children) child.kill("SIGKILL");
+        const results = await Promise.all(exits);
+        expect(results.map((r) => r.stderr).join("")).toBe("");
+        if (readdirSync(join(dir, ".claude", "state")).includes("progress.json.lock")) killedHoldingLock++;
 
-          const parsed = ProgressFile.safeParse(readJson(file));
-          expect(parsed.success).toBe(true);
-          const doc = parsed.data!;
-          for (const w of writers) {
-            const seen = updatesOf(doc, w);
-            expect(seen, `updates of ${w}`).toEqual(seen.map((_, i) => i));
-          }
-          // every writer of this round got past its first update before it was killed
-          for (const w of names) expect(updatesOf(doc, w).length).toBeGreaterThan(0);
+        const parsed = ProgressFile.safeParse(readJson(file));
+        expect(parsed.success).toBe(true);
+        const doc = parsed.data!;
+        for (const w of writers) {
+          const seen = updatesOf(doc, w);
+          expect(seen, `updates of ${w}`).toEqual(seen.map((_, i) => i));
         }
-        // the last round's lock (if a writer died holding it) is recovered: the next update succeeds
-        const after = recordArtifacts(dir, { created: ["after.ts"] }, undefined, { lock: { timeoutMs: 5_000 } });
-        expect(after).toEqual({ ok: true, value: "recorded" });
-        // the kills did land inside critical sections (the lock was left behind); with writers
-        // contending all the time this happens in nearly every round
-        expect(killedHoldingLock).toBeGreaterThan(0);
-      } finally {
-        cleanup();
+        // every writer of this round got past its first update before it was killed
+        for (const w of names) expect(updatesOf(doc, w).length).toBeGreaterThan(0);
       }
-    },
-  );
+      // the last round's lock (if a writer died holding it) is recovered: the next update succeeds
+      const after = recordArtifacts(dir, { created: ["after.ts"] }, undefined, { lock: { timeoutMs: 5_000 } });
+      expect(after).toEqual({ ok: true, value: "recorded" });
+      // the kills did land inside critical sections (the lock was left behind); with writers
+      // contending all the time this happens in nearly every round
+      expect(killedHoldingLock).toBeGreaterThan(0);
+    } finally {
+      cleanup();
+    }
+  });
 });
