@@ -113,6 +113,7 @@ export function compileMatch(rule: RuleSpec | PolicyRule, glob: GlobOptions): Co
       from: rule.pipe.from,
       to: rule.pipe.to,
       ...(rule.pipe.fromArgs !== undefined && { fromArgs: rule.pipe.fromArgs }),
+      ...(rule.pipe.fromCodeExcept !== undefined && { fromCodeExcept: rule.pipe.fromCodeExcept }),
     };
   if ("sql" in rule) return { kind: "sql", ...rule.sql };
   if ("send" in rule) return { kind: "send", ...rule.send };

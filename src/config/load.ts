@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { AgentDefinition } from "../definitions/agent.ts";
 import { formatLoadIssue, parseDefinition } from "../definitions/load.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
+import { readOptionalText } from "../host/sandbox-mask.ts";
 import { parseFrontmatter } from "../markdown/frontmatter.ts";
 import { serializeCompiledPolicy, type CompiledPolicy, type PolicySource } from "../policy/compiled.ts";
 import { BUILTIN_AGENT_TYPES } from "../policy/lanes.ts";
@@ -40,8 +41,10 @@ const CASE_INSENSITIVE_PLATFORMS: readonly string[] = ["darwin", "win32"];
 export type LoadResult = { ok: true; policy: CompiledPolicy } | { ok: false; issues: CompileIssue[] };
 
 function readLayer(layer: PolicyLayerInput["layer"], path: string, issues: CompileIssue[]): PolicyLayerInput {
-  if (!existsSync(path)) return { layer, path, file: undefined };
-  const parsed = parseDefinition(PolicyFile, readFileSync(path, "utf8"), path);
+  // sandbox-aware: inside Claude Code's Bash sandbox a missing layer is an unreadable `/dev/null`
+  const text = readOptionalText(path);
+  if (text === undefined) return { layer, path, file: undefined };
+  const parsed = parseDefinition(PolicyFile, text, path);
   if (!parsed.ok) {
     for (const issue of parsed.issues)
       issues.push({ file: path, message: `${formatLoadIssue(issue)}${issue.fix === "" ? "" : `: ${issue.fix}`}` });

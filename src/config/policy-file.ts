@@ -14,6 +14,7 @@ import {
 import { fnv1a64 } from "../io/hash.ts";
 import { openState, readAt } from "../io/read.ts";
 import { span } from "../io/profile.ts";
+import { isPresent } from "../host/sandbox-mask.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
@@ -28,6 +29,7 @@ export function hashFile(path: string): string | null {
 export function sourceFingerprint(path: string): { hash: string | null; size?: number; mtimeMs?: number } {
   try {
     const stat = statSync(path);
+    if (stat.isCharacterDevice() && !isPresent(path)) return { hash: null };
     return { hash: hashFile(path), size: stat.size, mtimeMs: stat.mtimeMs };
   } catch {
     return { hash: null };
@@ -43,6 +45,8 @@ function sourceUnchanged(source: PolicySource): boolean {
   } catch {
     stat = undefined;
   }
+  // inside Claude Code's Bash sandbox a missing source is `/dev/null` bound at its name (sandbox-mask.ts)
+  if (stat?.isCharacterDevice() === true && !isPresent(source.path)) stat = undefined;
   if (stat === undefined) return source.hash === null;
   if (source.hash === null) return false;
   if (source.size === stat.size && source.mtimeMs === stat.mtimeMs) return true;

@@ -12,6 +12,7 @@ import { settingsFiles, type Env, type SettingsFile } from "../host/env.ts";
 import { hasPolicySources } from "../hooks/guard/policy.ts";
 import { readCompiledPolicy } from "../config/policy-file.ts";
 import { projectPaths, userPaths } from "../host/layout.ts";
+import { isPresent } from "../host/sandbox-mask.ts";
 import { INIT_COMMAND } from "../host/version.ts";
 import { checkIgnored, inGitWorkTree } from "./git-ignore.ts";
 import { readInstallRecord } from "./record.ts";
@@ -58,7 +59,7 @@ const run = (cmd: string, args: string[]): string | undefined => {
 const readJson = (
   path: string,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } | undefined => {
-  if (!existsSync(path)) return undefined;
+  if (!existsSync(path) || !isPresent(path)) return undefined;
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value))

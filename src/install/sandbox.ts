@@ -15,7 +15,9 @@
  * Observed with 2.1.330 (test/e2e/sandbox.test.ts): a sandboxed write to a `denyWrite` path fails
  * with `Read-only file system`, a read of a `denyRead` file with `Permission denied`; `allowWrite`
  * cannot reopen a path under `denyWrite`; writes outside the project and `$TMPDIR` are refused
- * anyway; a missing bubblewrap or socat prints a warning and runs every command unsandboxed.
+ * anyway; a missing bubblewrap or socat prints a warning and runs every command unsandboxed; a
+ * `denyWrite` path that does not exist is `/dev/null` bound at its name, unreadable (EACCES), which
+ * lanes' CLI reads as absent (src/host/sandbox-mask.ts).
  *
  * Merged as a text edit (json-text.ts), as the hook wiring is: a user's own `sandbox` keys are
  * kept (and reported when they differ from what lanes would write); lanes only adds entries, never

@@ -4,6 +4,7 @@
  * types: the hot path never constructs a zod schema, never parses YAML, never compiles a glob.
  */
 import type { CompiledGlob } from "../globs/types.ts";
+import type { CodeExecution } from "../shell/types.ts";
 import type { PathMatch } from "../schema/atoms.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import { buildRuleIndex } from "./rule-index.ts";
@@ -239,6 +240,12 @@ export type CompiledMatch =
       readonly from: readonly string[];
       /** The source's positional words, as a command rule's `args` (`secretsmanager get-secret-value`). */
       readonly fromArgs?: readonly string[];
+      /**
+       * A source whose code all comes from one of these kinds is left out (`literal`, `disk`: a shell
+       * running a `-c` string or a script read at hook time reads no commands from its input; a
+       * shell inside that code that does is a source of its own). A source with no code counts.
+       */
+      readonly fromCodeExcept?: readonly CodeExecution["source"][];
       readonly to: readonly string[];
     }
   | ({ readonly kind: "sql" } & SqlMatch)

@@ -81,6 +81,8 @@ export interface FileFact {
   /** The path as written. */
   readonly raw: string;
   readonly glob: boolean;
+  /** A glob the disk expanded at hook time: the files it names are facts of their own. */
+  readonly expanded?: boolean;
   readonly recursive: boolean;
   readonly force: boolean;
   readonly filtered: boolean;
@@ -178,12 +180,17 @@ export interface FactOptions {
 function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
   const expand = options.expandGlob;
   if (expand === undefined) return files;
-  const out = [...files];
+  const out: FileFact[] = [];
+  const added: FileFact[] = [];
   for (const fact of files) {
-    if (!fact.glob || fact.path === undefined) continue;
-    const paths = expand(fact.path, fact.basis === "tool") ?? [];
-    for (const path of paths.slice(0, 200)) {
-      out.push({
+    if (!fact.glob || fact.path === undefined) {
+      out.push(fact);
+      continue;
+    }
+    const expanded = expand(fact.path, fact.basis === "tool");
+    out.push(expanded === undefined ? fact : { ...fact, expanded: true });
+    for (const path of (expanded ?? []).slice(0, 200)) {
+      added.push({
         ...fact,
         path,
         raw: path,
@@ -193,7 +200,7 @@ function withExpansions(files: FileFact[], options: FactOptions): FileFact[] {
       });
     }
   }
-  return out;
+  return [...out, ...added];
 }
 
 /** Spellings of the temp directory a path may start with; those without a default need a name after them. */

@@ -17,9 +17,10 @@ import { toolNames } from "../host/tools.ts";
 import { spawnsWithoutBound } from "./spawn.ts";
 import { classifyCode, classifyConsoleCode, classifyKeyDeletion, classifySql } from "./sql.ts";
 import { wildcard } from "../globs/wildcard.ts";
+import { globsOverlap } from "../globs/overlap.ts";
 import type { Layer, Match } from "./types.ts";
 import { statementTexts } from "../shell/index.ts";
-import type { NetworkPeer, ShellWord } from "../shell/types.ts";
+import type { CodeExecution, NetworkPeer, ShellWord } from "../shell/types.ts";
 
 /** A rule-independent hit: what matched and where. */
 interface Hit {
@@ -375,6 +376,43 @@ function globReachesName(
   return candidates.some((n) => !globsMatch(except, `${dir}/${n}`, roots));
 }
 
+/**
+ * A glob as written in a rule, as an absolute path glob (`/root/.claude/x/`), which `globsOverlap`
+ * reads as relative to a project at `/`; undefined for a bare name.
+ */
+function absoluteGlob(written: string, anchor: CompiledGlob["anchor"], roots: GlobRoots): string | undefined {
+  const under = (dir: string, rest: string): string => `${dir === "/" ? "" : dir}/${rest}`;
+  switch (anchor) {
+    case "basename-anywhere":
+      return undefined;
+    case "home":
+      return under(roots.home, written.startsWith("~/") ? written.slice(2) : written);
+    case "absolute":
+      return written.startsWith("//") ? written.slice(1) : written;
+    case "project":
+      return under(roots.projectDir, written.startsWith("./") ? written.slice(2) : written.replace(/^\/+/, ""));
+  }
+}
+
+/**
+ * For a shell glob over directories read (`cat ~/.claude/lanes/pri*\/*\/o*.json`): can it name a path
+ * in the rule's tree? Asked only of a glob with a wildcard in a directory name that the disk did
+ * not expand (too many entries, a pure evaluation); its wildcards are taken to reach any name, dotfiles too (conservative).
+ */
+function globReachesTree(fact: FileFact, rule: CompiledGlob, roots: GlobRoots): boolean {
+  if (fact.path === undefined || fact.access !== "read" || rule.anchor === "basename-anywhere") return false;
+  const path = fact.path;
+  // `**` reaches every tree: left to the rules on broad globs
+  if (path.includes("**")) return false;
+  // a wildcard in the last name only is the expander's and globReachesName's case
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  if (!["*", "?", "["].some((c) => dir.includes(c))) return false;
+  return rule.globs.some((written) => {
+    const glob = absoluteGlob(written, rule.anchor, roots);
+    return glob !== undefined && globsOverlap(path, glob);
+  });
+}
+
 function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts, roots: GlobRoots): Hit[] {
   const hits: Hit[] = [];
   for (const fact of facts.files) {
@@ -384,6 +422,12 @@ function matchPathRule(m: Extract<CompiledMatch, { kind: "path" }>, facts: Facts
     if (
       !literal &&
       !(fact.glob && m.patterns.some((p) => globReachesName(fact, p, m.except, roots))) &&
+      !(
+        fact.glob &&
+        fact.expanded !== true &&
+        fact.basis !== "tool" &&
+        m.patterns.some((p) => globReachesTree(fact, p, roots))
+      ) &&
       !treeHoldsSecret(fact, m, roots)
     )
       continue;
@@ -477,6 +521,12 @@ function matchForkBomb(facts: Facts): Hit[] {
   return [...functions, ...code, ...loops];
 }
 
+/** True when command `index` runs code and all of it comes from one of `kinds` (`sh -c 'echo x'`). */
+function codeOnlyFrom(index: number, kinds: readonly CodeExecution["source"][], facts: Facts): boolean {
+  const code = (facts.shell?.code ?? []).filter((c) => c.command === index);
+  return code.length > 0 && code.every((c) => kinds.includes(c.source));
+}
+
 /**
  * A command of a `from` program whose output reaches a command of a `to` program through pipes,
  * directly or through filters in between (`env | base64 | curl -d @- URL`).
@@ -487,6 +537,7 @@ function matchPipe(m: Extract<CompiledMatch, { kind: "pipe" }>, facts: Facts, fo
   for (const source of facts.commands) {
     if (!programMatches(source.program, m.from, fold)) continue;
     if (m.fromArgs !== undefined && matchArgs(m.fromArgs, argWords(source)) === -1) continue;
+    if (m.fromCodeExcept !== undefined && codeOnlyFrom(source.index, m.fromCodeExcept, facts)) continue;
     const seen = new Set<number>([source.index]);
     const queue = [source.index];
     while (queue.length > 0) {

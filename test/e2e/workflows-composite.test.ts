@@ -21,13 +21,11 @@ afterEach(async () => {
   repo = undefined;
 });
 
-// Known open bug: under the Bash sandbox, develop-skill's and develop-learnings' directives lose the
-// read-only reviewer's "you write its memory file" sentence (the phase CLI gets no policy there);
-// these runs keep the first wall alone until that is fixed (test/e2e/sandbox.test.ts runs it on)
-const SANDBOX_OFF = { ".claude/lanes.yaml": "version: 1\noptions:\n  sandbox: off\n" };
-
+// the Bash sandbox is on (lanes init enables it where bubblewrap is installed): the skills' `lanes`
+// calls run inside it, where a missing write-denied file is an unreadable `/dev/null`
+// (src/host/sandbox-mask.ts); the directives must still name the read-only reviewer's memory file
 async function start(files: Record<string, string>) {
-  repo = makeRepo({ ...SANDBOX_OFF, ...files });
+  repo = makeRepo(files);
   installLanes(repo);
   return repo;
 }

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
 import { projectPaths, userPaths } from "../../host/layout.ts";
+import { isPresent } from "../../host/sandbox-mask.ts";
 import { isMutatingTool } from "../../host/tools.ts";
 import { LANES_VERSION } from "../../host/version.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
@@ -30,7 +31,9 @@ export type PolicyChoice =
 /** True when lanes configuration exists that must be compiled before it can be enforced. */
 export function hasPolicySources(projectDir: string, home: string): boolean {
   const p = projectPaths(projectDir);
-  return [p.policy, p.policyLocal, p.agentDefinitions, userPaths(home).policy].some((f) => existsSync(f));
+  return [p.policy, p.policyLocal, p.agentDefinitions, userPaths(home).policy].some(
+    (f) => existsSync(f) && isPresent(f),
+  );
 }
 
 /** The policy source files: while none compiles, edits to them stay possible (that is how the model fixes them). */

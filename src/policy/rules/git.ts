@@ -189,6 +189,20 @@ export const gitRules: readonly RuleSpec[] = [
     instead: "use `git branch -d` or `git tag -d`, which refuse or report what is lost",
   },
   {
+    id: "git.update-ref-lanes",
+    effect: "deny",
+    command: { program: git, args: ["update-ref", "**", "refs/lanes/*|refs/lanes/**"], flags_none: ["--help"] },
+    why: "lanes' snapshot refs (`refs/lanes/snapshots/<id>`) are what `lanes undo` restores from: moving or deleting one loses the work it holds",
+    instead: "list the snapshots with `lanes undo --list`, restore one with `lanes undo`",
+  },
+  {
+    id: "git.update-ref-stdin",
+    effect: "ask",
+    command: { program: git, args: ["update-ref"], flags_any: ["--stdin"], flags_none: ["--help"] },
+    why: "`git update-ref --stdin` deletes or moves any refs its input names (the main branch, lanes' snapshot refs) with instructions lanes does not judge",
+    instead: "name the ref on the command line: `git update-ref refs/heads/<name> <commit>`",
+  },
+  {
     id: "git.symbolic-ref-delete",
     effect: "deny",
     command: { program: git, args: ["symbolic-ref"], flags_any: ["-d", "--delete"], flags_none: ["--help"] },

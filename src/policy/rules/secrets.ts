@@ -394,6 +394,9 @@ export const secretRules: readonly RuleSpec[] = [
     effect: "deny",
     pipe: {
       from: ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "pwsh"],
+      // a shell that runs a `-c` string or a script read now takes no commands from the socket:
+      // what it sends is judged as its commands are (`sh -c 'cat .env' | nc` is a secret read)
+      fromCodeExcept: ["literal", "disk"],
       to: ["nc", "ncat", "netcat", "socat", "telnet", "nc.traditional", "nc.openbsd"],
     },
     why: "it pipes a shell on this machine to a network socket (a named pipe or the socket feeds its input back: a reverse shell)",

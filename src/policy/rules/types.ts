@@ -5,6 +5,7 @@
  */
 import type { CommandMatch, PathMatch } from "../../schema/atoms.ts";
 import type { PathClass } from "../../schema/vocabulary.ts";
+import type { CodeExecution } from "../../shell/types.ts";
 import type { AgentRunKind, GuardFormat, SendMatch, SqlMatch } from "../compiled.ts";
 import type { Effect } from "../types.ts";
 
@@ -50,7 +51,12 @@ export type RuleSpec = RuleBase &
     | { readonly remoteCode: { readonly fetchers: readonly string[] } }
     | { readonly forkBomb: true }
     | {
-        readonly pipe: { readonly from: readonly string[]; readonly fromArgs?: readonly string[]; readonly to: readonly string[] };
+        readonly pipe: {
+          readonly from: readonly string[];
+          readonly fromArgs?: readonly string[];
+          readonly fromCodeExcept?: readonly CodeExecution["source"][];
+          readonly to: readonly string[];
+        };
       }
     | { readonly sql: SqlMatch }
     | { readonly send: SendMatch }

@@ -129,6 +129,8 @@ const GIT: EffectSpec = {
     rm: { operands: "delete", recursiveFlags: ["-r"], forceFlags: FORCE, switches: [{ flags: ["--cached", "-n", "--dry-run"], access: "none" }] },
     mv: { destination: { access: "write", sources: "delete", targetDirOptions: [], sourcesRecursive: true }, forceFlags: FORCE, switches: [{ flags: ["-n", "--dry-run"], access: "none" }] },
     add: READ,
+    // `git hash-object -w f` stores f's content as a blob, which `git cat-file -p` prints
+    "hash-object": READ,
     checkout: { operands: "write", afterDoubleDashOnly: true },
     restore: { operands: "write", switches: [{ flags: ["-S", "--staged"], access: "none" }] },
     clean: { operands: "delete", filtered: true, recursiveFlags: ["-d"], forceFlags: FORCE, defaultOperand: { value: ".", access: "delete" }, switches: [{ flags: ["-n", "--dry-run"], access: "none" }] },
