@@ -24,6 +24,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { buildSync } from "esbuild";
 import { parse } from "yaml";
@@ -271,7 +272,17 @@ function installShims(ws: string, stubs: string): void {
  */
 function workspaceRoots(): { fast: string; slow: string } {
   const chosen = process.env["LANES_ATTACKS_DIR"];
-  const slowRoot = chosen !== undefined && chosen !== "" ? chosen : join(ROOT, ".attacks");
+  // a checkout under a temp directory (a clone in /tmp) would put "outside" and the home there too,
+  // where links and writes are judged as temp files: the workspaces then go under the home directory
+  const temps = ["/tmp", "/var/tmp", "/dev/shm", realpathSync(tmpdir())];
+  const root = realpathSync(ROOT);
+  const inTemp = temps.some((t) => root === t || root.startsWith(`${t}/`));
+  const slowRoot =
+    chosen !== undefined && chosen !== ""
+      ? chosen
+      : inTemp
+        ? join(homedir(), ".lanes-attacks")
+        : join(ROOT, ".attacks");
   mkdirSync(slowRoot, { recursive: true });
   const slow = realpathSync(mkdtempSync(join(slowRoot, "lanes-attacks-")));
   try {
