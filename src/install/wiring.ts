@@ -4,7 +4,7 @@
  * `.claude/settings.json` (commands under `$CLAUDE_PROJECT_DIR/.claude/lanes/dist`, so they work
  * from any working directory).
  */
-import { bundleFile, HOOK_BUNDLES, HOOK_EVENTS, type HookEventSpec } from "../host/events.ts";
+import { bundleFile, HOOK_EVENTS, type HookEventSpec } from "../host/events.ts";
 
 /** One hook handler as Claude Code reads it. */
 export interface HookHandler {
@@ -26,25 +26,7 @@ export type HookWiring = Readonly<Record<string, readonly HookGroup[]>>;
 /** Entry files the wiring points at. */
 export const HOOK_ENTRIES: readonly string[] = [...new Set(HOOK_EVENTS.map((row) => bundleFile(row.bundle)))];
 
-/** Every file of `dist/` an install copies. */
-export const DIST_FILES: readonly string[] = [
-  ...HOOK_ENTRIES,
-  ...HOOK_BUNDLES.map((h) => `${h}.impl.cjs`),
-  "shell.impl.cjs",
-  "shell.tables",
-  "code.impl.cjs",
-  "python.impl.cjs",
-  "python.lrtables",
-  "javascript.impl.cjs",
-  "javascript.lrtables",
-  "globs.impl.cjs",
-  "yaml.impl.cjs",
-  "formats.impl.cjs",
-  "compile.impl.cjs",
-  "cli.mjs",
-  "statusline.cjs",
-  "policy.default.json",
-];
+export { DIST_FILES } from "../host/dist-files.ts";
 
 /** A marker that identifies lanes' own handlers when merging into existing settings. */
 export const LANES_MARKER = "/lanes/dist/";

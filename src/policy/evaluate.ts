@@ -14,7 +14,7 @@ import { compilePathGlob } from "../globs/compile.ts";
 import type { DiskView } from "../host/disk-view.ts";
 import { combine } from "./combine.ts";
 import type { CompiledPolicy } from "./compiled.ts";
-import { extractFacts, impliedWrite, type Facts } from "./facts.ts";
+import { extractFacts, impliedDelete, impliedWrite, type Facts } from "./facts.ts";
 import { treeMoves } from "./git-moves.ts";
 import { isWithin, normalizePath } from "../host/paths.ts";
 import type { GlobRoots } from "../globs/match.ts";
@@ -22,7 +22,7 @@ import { laneMatchesFor, type AgentPosition, type TaskConstraints } from "./lane
 import { candidateRules, matchRule } from "./match.ts";
 import { memoryLaneMatches } from "./memory-lane.ts";
 import { stateLaneMatches } from "./state-lane.ts";
-import type { PathContext } from "./paths.ts";
+import { guardFiles, type PathContext } from "./paths.ts";
 import { taskToolMatches } from "./tasks.ts";
 import { matchSettingsRules, type PathCompiler, type SettingsRule } from "./settings.ts";
 import type { Decision, GuardRequest, Match } from "./types.ts";
@@ -52,6 +52,12 @@ export interface EvaluateContext {
    * command moves them out of the tree (policy/git-moves.ts); absent in pure evaluations.
    */
   readonly dirtyFiles?: () => readonly string[];
+  /**
+   * The guard's files (absolute paths, of `candidates`) that checking out `target` removes from
+   * the work tree: tracked at HEAD, absent in `target`. Asked only for a branch switch
+   * (policy/git-moves.ts); absent in pure evaluations.
+   */
+  readonly guardRemovals?: (target: string, candidates: readonly string[]) => readonly string[];
   /** The user's Claude Code directory when `CLAUDE_CONFIG_DIR` moves it. */
   readonly claudeConfigDir?: string;
   /** The directories whose hooks git runs for the project (src/host/git-layout.ts). */
@@ -72,6 +78,7 @@ export interface EvaluationSources {
   readonly taskOwner?: EvaluateContext["taskOwner"];
   readonly pendingDecision?: string | undefined;
   readonly dirtyFiles?: EvaluateContext["dirtyFiles"];
+  readonly guardRemovals?: EvaluateContext["guardRemovals"];
   readonly claudeConfigDir?: string | undefined;
   readonly gitHooksDirs?: readonly string[];
 }
@@ -91,6 +98,7 @@ export function evaluationContext(policy: CompiledPolicy, sources: EvaluationSou
     ...(sources.taskOwner !== undefined && { taskOwner: sources.taskOwner }),
     ...(sources.pendingDecision !== undefined && { pendingDecision: sources.pendingDecision }),
     ...(sources.dirtyFiles !== undefined && { dirtyFiles: sources.dirtyFiles }),
+    ...(sources.guardRemovals !== undefined && { guardRemovals: sources.guardRemovals }),
     ...(sources.claudeConfigDir !== undefined && { claudeConfigDir: sources.claudeConfigDir }),
     ...(sources.gitHooksDirs !== undefined && { gitHooksDirs: sources.gitHooksDirs }),
   };
@@ -160,6 +168,22 @@ function withTreeMoves(facts: Facts, context: EvaluateContext, ctx: PathContext)
   return writes.length === 0 ? facts : { ...facts, files: [...facts.files, ...writes] };
 }
 
+/**
+ * A branch switch (`git switch <branch>`, `git checkout <commit>`) to a tree without the guard's
+ * files (a branch made before lanes was installed) deletes them from the work tree: those deletes
+ * are added to the facts, and the guard-zone rules judge them as any shell delete.
+ */
+function withGuardRemovals(facts: Facts, context: EvaluateContext, ctx: PathContext): Facts {
+  if (context.guardRemovals === undefined) return facts;
+  const switches = treeMoves(facts).filter((m) => m.target !== undefined);
+  if (switches.length === 0) return facts;
+  const candidates = guardFiles(ctx).filter((f) => isWithin(f, ctx.projectDir, ctx.caseInsensitive));
+  const removals = switches.flatMap((move) =>
+    (context.guardRemovals?.(move.target as string, candidates) ?? []).map((f) => impliedDelete(f, move.command, ctx)),
+  );
+  return removals.length === 0 ? facts : { ...facts, files: [...facts.files, ...removals] };
+}
+
 function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation {
   const policy: CompiledPolicy = context.policy;
   const pathContext: PathContext = {
@@ -183,7 +207,8 @@ function judgeCall(request: GuardRequest, context: EvaluateContext): Evaluation 
     ...(context.expandGlob !== undefined && { expandGlob: context.expandGlob }),
     ...(context.disk !== undefined && { disk: context.disk }),
   });
-  const facts = request.agent === undefined ? extracted : withTreeMoves(extracted, context, pathContext);
+  const moved = request.agent === undefined ? extracted : withTreeMoves(extracted, context, pathContext);
+  const facts = withGuardRemovals(moved, context, pathContext);
   const matches: Match[] = [
     ...matchSettingsRules(context.settingsRules, facts, {
       cwd: request.cwd,

@@ -33,7 +33,8 @@ import { UNREPRESENTABLE_MESSAGES } from "../shell/unrepresentable.ts";
 import type { DiskView } from "../host/disk-view.ts";
 import { storedKind } from "../shell/stored-kind.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
-import { classifyPath, deviceByName, type PathContext } from "./paths.ts";
+import { classifyPath, deviceByName, guardFiles, type PathContext } from "./paths.ts";
+import { findReaches, findSelection } from "../shell/find-expression.ts";
 import { globBase, isWithin, normalizePath, relativeWithin } from "../host/paths.ts";
 import { pathResolver, type Resolver } from "./resolve.ts";
 import { toolSpec, type EditFields, type ToolSpec } from "../host/tools.ts";
@@ -554,6 +555,11 @@ export function impliedWrite(absPath: string, command: number, ctx: PathContext)
   return fileFact(absPath, "write", "operand", command, {}, ctx);
 }
 
+/** The delete of a file a command removes without naming it (a branch switch to a tree without it). */
+export function impliedDelete(absPath: string, command: number, ctx: PathContext): FileFact {
+  return fileFact(absPath, "delete", "known", command, {}, ctx);
+}
+
 /** The values of an option: from the argv view, else `--opt value` and `--opt=value` in argv (programs lanes has no grammar for). */
 export function optionValues(fact: CommandFact, option: string): readonly { readonly value: string | undefined }[] {
   const parsed = fact.view.values.get(option);
@@ -745,9 +751,18 @@ function shellFacts(shell: ShellAnalysis, options: FactOptions): Omit<Facts, "to
       },
       ctx,
     );
-  const files: FileFact[] = fileEffects(shell)
-    .map(fromEffect)
-    .map((fact) => withShellText(fact, shell.written));
+  const effects = fileEffects(shell);
+  const files: FileFact[] = effects.map(fromEffect).map((fact) => withShellText(fact, shell.written));
+  // a program that picks the files itself (`find . -name x -exec truncate …`, `chmod -R 000 .`):
+  // the guard's own files it reaches are facts of their own
+  effects.forEach((effect, i) => {
+    const root = files[i]?.path;
+    if (root === undefined || (effect.selection === undefined && effect.locksOut === undefined)) return;
+    for (const path of guardReached(effect, root, ctx, options.disk))
+      files.push(
+        fromEffect({ ...effect, path: { text: path, value: path, glob: false }, recursive: false, filtered: false }),
+      );
+  });
   for (const call of shell.calls) {
     // links (`os.symlink`) are `linkEffects`'
     const access = call.access;
@@ -794,6 +809,47 @@ function shellFacts(shell: ShellAnalysis, options: FactOptions): Omit<Facts, "to
     shell,
     resolve: resolved.resolve,
   };
+}
+
+/**
+ * The guard's files (paths.ts, `guardFiles`) on disk under `root` that `effect` reaches: for a `find`
+ * search root, those its expression may hand to its actions; for a recursive `chmod` that may lock
+ * the owner out, every one (or, for a `find` that picks what it changes, those whose file, or for
+ * `dirs` a directory on the way, it may pick).
+ */
+function guardReached(effect: FileEffect, root: string, ctx: PathContext, disk: DiskView | undefined): string[] {
+  const lock = effect.locksOut;
+  const access = effect.access;
+  const changes = access === "write" || access === "delete" || access === "chown";
+  if (!(changes || (access === "chmod" && lock !== undefined))) return [];
+  // without a find, only a mode change reaches every file under the root; writes and deletes of a
+  // whole tree are judged as they are (`rm -rf .`)
+  if (effect.selection === undefined && access !== "chmod") return [];
+  // a search root above the project (`/`, `~`, `..`) is the system rules' to judge, and so is an
+  // unfiltered delete of the tree (`find . -delete`: the project root itself goes)
+  const home = `${ctx.home}/.claude`;
+  const ci = ctx.caseInsensitive;
+  if (!isWithin(root, ctx.projectDir, ci) && !isWithin(root, home, ci)) return [];
+  if (access === "delete" && !effect.filtered) return [];
+  const selection =
+    effect.selection === undefined ? undefined : findSelection(effect.selection.args, effect.selection.printed);
+  const written = effect.path.value ?? effect.path.text;
+  const out: string[] = [];
+  // a file that is not there is not reached (a disk lanes cannot read has every one)
+  const present = (file: string): boolean => disk?.kind(file)?.kind !== "missing";
+  for (const file of guardFiles(ctx)) {
+    const rel = relativeWithin(file, root, ctx.caseInsensitive);
+    if (rel === undefined || rel === ".") continue;
+    if (selection === undefined) out.push(file);
+    else if (access !== "chmod" || lock === "files") {
+      if (findReaches(selection, written, rel)) out.push(file);
+    } else {
+      const parts = rel.split("/");
+      if (parts.slice(0, -1).some((_, n) => findReaches(selection, written, parts.slice(0, n).join("/"), "d")))
+        out.push(file);
+    }
+  }
+  return out.filter(present);
 }
 
 const EMPTY = {

@@ -29,6 +29,8 @@ export interface TreeMove {
   readonly line: string;
   /** Pathspecs as written (relative to the command's cwd), or `undefined`: the whole work tree. */
   readonly pathspecs: readonly string[] | undefined;
+  /** For a branch switch, the commit it checks out as written (`release`, `@{-1}` for `-`). */
+  readonly target?: string;
 }
 
 /** The git subcommand of an argv and the words after it. */
@@ -67,11 +69,13 @@ export function treeMoves(facts: Facts): TreeMove[] {
       const words = dashdash >= 0 ? sub.rest.slice(0, dashdash) : sub.rest;
       const create = words.some((w) => w === "-b" || w === "-B" || w === "-c" || w === "-C" || w === "--orphan");
       // a new branch at HEAD (`checkout -b x`, `switch -c x`) leaves the tree as it is
-      const targets = positionals(words);
+      const targets = words.includes("-") ? ["@{-1}"] : positionals(words);
       if (dashdash >= 0 && targets.length === 0) continue;
       if (create && targets.length <= 1) continue;
       if (targets.length === 0) continue;
-      moves.push({ command: c.index, line: c.line, pathspecs: undefined });
+      // (`git checkout <commit> <path>...` writes those paths, it does not switch the tree)
+      const target = create ? targets.at(-1) : targets.length === 1 ? targets[0] : undefined;
+      moves.push({ command: c.index, line: c.line, pathspecs: undefined, ...(target !== undefined && { target }) });
     }
   }
   return moves;

@@ -4,6 +4,7 @@
  * directories.
  */
 import { globBase, isWithin } from "../host/paths.ts";
+import { DIST_FILES } from "../host/dist-files.ts";
 import type { PathClass } from "../schema/vocabulary.ts";
 import type { ShellWord } from "../shell/types.ts";
 
@@ -519,6 +520,23 @@ export function guardedPaths(ctx: Pick<PathContext, "projectDir" | "home" | "cla
       "/Library/Application Support/ClaudeCode",
     ],
   };
+}
+
+/**
+ * The files the guard stands on, by name: the settings and configuration files that wire and
+ * shape it, its hook bundles and its compiled policy. A program that picks files by its own rules
+ * (`find -exec`, `chmod -R`) is checked against these (facts.ts, `guardReached`).
+ */
+export function guardFiles(ctx: Pick<PathContext, "projectDir" | "home" | "claudeConfigDir">): readonly string[] {
+  const { files } = guardedPaths(ctx);
+  const project = `${ctx.projectDir}/.claude`;
+  const directories = [project, `${ctx.home}/.claude`, ctx.claudeConfigDir];
+  return [
+    ...files.filter((f) => !directories.includes(f)),
+    ...DIST_FILES.map((f) => `${project}/lanes/dist/${f}`),
+    `${project}/lanes/state/policy.json`,
+    `${project}/lanes/install.json`,
+  ];
 }
 
 /** Claude Code settings, lanes configuration and state: changing them changes what the guard enforces. */

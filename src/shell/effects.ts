@@ -35,6 +35,7 @@ type Push = (
     filtered?: boolean;
     overwrite?: boolean;
     basis?: FileEffect["basis"];
+    selection?: FileEffect["selection"];
   },
 ) => void;
 
@@ -61,16 +62,22 @@ export function fileEffects(analysis: ShellAnalysis): FileEffect[] {
         force: extra.force ?? false,
         filtered: extra.filtered ?? false,
         ...(access === "write" && extra.overwrite === true ? { overwrite: true } : {}),
+        ...(extra.selection !== undefined && { selection: extra.selection }),
         basis: extra.basis ?? "known",
       });
     };
-    const tightens =
-      cmd.program === "chmod" ? tightensMode(detailedView("chmod", cmd.args).operands[0]?.word.value) : () => false;
+    const mode = cmd.program === "chmod" ? detailedView("chmod", cmd.args).operands[0]?.word.value : undefined;
+    const tightens = cmd.program === "chmod" ? tightensMode(mode) : () => false;
     redirectEffects(cmd, push);
     if (cmd.program !== undefined) commandEffects(cmd, analysis, push);
     for (const found of runtimeEffects(cmd, analysis, own)) {
       // as the effect finally is (`find -exec chmod 600 {} +` is recursive)
-      const effect = found.access === "chmod" && tightens(found.recursive) ? { ...found, tightens: true } : found;
+      const effect =
+        found.access !== "chmod"
+          ? found
+          : tightens(found.recursive)
+            ? { ...found, tightens: true }
+            : withLockOut(found, cmd.program === "chmod" ? locksOut(mode) : "files");
       const key = [
         effect.command,
         effect.access,
@@ -113,6 +120,39 @@ function tightensMode(mode: string | undefined): (recursive: boolean) => boolean
     return clause[op] === "-" || (clause[op] === "=" && perms === "");
   });
   return () => symbolic;
+}
+
+/**
+ * For the mode of a recursive `chmod`, whom it may lock out: `files` when it may take the owner's
+ * read access (`000`, `a-r`, `u=w`; directories then lose it too), `dirs` when it may only take
+ * directories' search access (`644`, `-x`), undefined when it certainly keeps both (`755`, `u+w`,
+ * `a+rX`, `go-rwx`). A mode lanes cannot read may lock out files.
+ */
+function locksOut(mode: string | undefined): "files" | "dirs" | undefined {
+  if (mode === undefined || mode.length === 0) return "files";
+  const digits = [...mode];
+  if (digits.every((c) => c >= "0" && c <= "7")) {
+    const owner = Number(digits.length >= 3 ? digits[digits.length - 3] : "0");
+    return (owner & 4) === 0 ? "files" : (owner & 1) === 0 ? "dirs" : undefined;
+  }
+  let out: "files" | "dirs" | undefined;
+  for (const clause of mode.split(",")) {
+    const op = [...clause].findIndex((c) => c === "-" || c === "=" || c === "+");
+    const who = op < 0 ? "" : clause.slice(0, op);
+    const perms = op < 0 ? "" : clause.slice(op + 1);
+    if (op < 0 || ![...who].every((c) => "ugoa".includes(c)) || ![...perms].every((c) => "rwxXst".includes(c)))
+      return "files";
+    if (!(who === "" || who.includes("u") || who.includes("a")) || clause[op] === "+") continue;
+    const search = perms.includes("x") || perms.includes("X");
+    const read = perms.includes("r");
+    if (clause[op] === "-" ? read : !read) return "files";
+    if (clause[op] === "-" ? search : !search) out = "dirs";
+  }
+  return out;
+}
+
+function withLockOut(effect: FileEffect, lock: "files" | "dirs" | undefined): FileEffect {
+  return effect.recursive && lock !== undefined ? { ...effect, locksOut: lock } : effect;
 }
 
 function redirectEffects(cmd: ShellCommand, push: Push): void {
@@ -600,7 +640,8 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
       for (const root of roots) push("write", root, { recursive: true, filtered: true });
       return;
     }
-    for (const root of roots) push("delete", root, { recursive: true, filtered });
+    const selection = { args: cmd.args.map((a) => a.value), printed: false };
+    for (const root of roots) push("delete", root, { recursive: true, filtered, selection });
     if (filtered) for (const child of findNamedChildren(cmd.args, roots)) push("delete", child, { recursive: true });
   }
   for (const option of ["-fprint", "-fprint0", "-fls", "-fprintf"]) {
@@ -702,12 +743,15 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
     // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
     const filtered = find === undefined ? grepFed(cmd, analysis) : findFiltered(findArgs);
     const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
+    const printed = analysis.pipes.some((p) => p.to === cmd.index && analysis.commands[p.from] === find);
+    const selection = find === undefined ? undefined : { args: findArgs.map((a) => a.value), printed };
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }
-      for (const root of cmd.searchRoots) out.push({ ...effect, path: root, recursive: true, filtered });
+      for (const root of cmd.searchRoots)
+        out.push({ ...effect, path: root, recursive: true, filtered, ...(selection !== undefined && { selection }) });
       for (const child of children) out.push({ ...effect, path: child, recursive: true, filtered: false });
     }
     return out;

@@ -505,6 +505,18 @@ export interface FileEffect {
    */
   readonly tightens?: boolean;
   /**
+   * On a search root of `find` (`-delete`, `-exec` commands given `{}`, or commands `xargs` gives
+   * what find prints, `printed`): find's arguments, which select the entries under the root the
+   * effect reaches (src/shell/find-expression.ts).
+   */
+  readonly selection?: { readonly args: readonly (string | undefined)[]; readonly printed: boolean };
+  /**
+   * A recursive mode change that may lock the owner out: `files` when it may take the owner's read
+   * access (`chmod -R 000 .`, `chmod -R a-r .`), `dirs` when it may take only directories' search
+   * access (`chmod -R 644 .`). Only on recursive `chmod` effects.
+   */
+  readonly locksOut?: "files" | "dirs";
+  /**
    * How the effect was derived: `known` for programs in the tables, `redirect` for redirections,
    * `operand` for a path-looking operand of a program lanes does not know (access is then "read"),
    * `flag` for what a write flag or subcommand makes a program write (`tables/flag-writes.ts`).

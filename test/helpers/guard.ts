@@ -40,6 +40,8 @@ export interface JudgeOptions {
   readonly disk?: DiskView;
   /** The work tree's files with uncommitted changes (absolute), for tree-moving git commands. */
   readonly dirty?: readonly string[] | (() => readonly string[]);
+  /** The guard's files a checkout of a target removes (policy/evaluate.ts, `guardRemovals`). */
+  readonly removals?: (target: string, candidates: readonly string[]) => readonly string[];
 }
 
 export function judge(policy: CompiledPolicy, command: string | undefined, options: JudgeOptions = {}): Evaluation {
@@ -64,6 +66,7 @@ export function judge(policy: CompiledPolicy, command: string | undefined, optio
       ...(options.dirty !== undefined && {
         dirtyFiles: typeof options.dirty === "function" ? options.dirty : () => options.dirty as readonly string[],
       }),
+      ...(options.removals !== undefined && { guardRemovals: options.removals }),
       ...(options.files !== undefined && {
         expandGlob: (pattern: string, dot: boolean) => {
           const dir = pattern.slice(0, pattern.lastIndexOf("/"));

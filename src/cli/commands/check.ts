@@ -2,7 +2,7 @@
  * `lanes check`: judge a command or a tool call exactly as the PreToolUse hook would, and show
  * why: decision, rule ids, reason, risk class and the precedence trace.
  */
-import { dirtyFilesReader } from "../../hooks/guard/dirty-files.ts";
+import { dirtyFilesReader, guardRemovalsReader } from "../../hooks/guard/dirty-files.ts";
 import { TOOLS, toolSpec } from "../../host/tools.ts";
 import { nearest, didYouMean } from "../suggest.ts";
 import { realDisk } from "../../host/disk.ts";
@@ -154,6 +154,7 @@ export const checkCommand: Command = {
       pendingDecision: readHold(state)?.reason,
       disk: realDisk(),
       ...(values.agent !== undefined && { dirtyFiles: dirtyFilesReader(projectDir) }),
+      guardRemovals: guardRemovalsReader(projectDir),
     });
     const { evaluation, decision } = decide(judgement);
     const reason = decision === undefined ? undefined : reasonFor(decision, judgement.request, values.agent);

@@ -47,3 +47,33 @@ export function dirtyFilesReader(projectDir: string): () => readonly string[] {
     return files;
   };
 }
+
+/**
+ * A lazy reader of the guard's files a checkout of `target` removes from the work tree
+ * `projectDir` is in (policy/evaluate.ts, `withGuardRemovals`): those of `candidates` (absolute)
+ * tracked at HEAD and absent in `target`, by one `git diff --diff-filter=D`. Empty when git fails
+ * (an unknown target: the switch fails too) or outside a work tree.
+ */
+export function guardRemovalsReader(projectDir: string): (target: string, candidates: readonly string[]) => string[] {
+  let root: string | undefined | null = null;
+  return (target, candidates) => {
+    if (root === null) {
+      const top = gitText({ args: ["rev-parse", "--show-toplevel"], cwd: projectDir, timeoutMs: 3000 });
+      root = top.ok && top.out.trim() !== "" ? top.out.trim() : undefined;
+    }
+    const top = root;
+    if (top === undefined || target.startsWith("-")) return [];
+    const rel = candidates.flatMap((c) => (c.startsWith(`${top}/`) ? [c.slice(top.length + 1)] : []));
+    if (rel.length === 0) return [];
+    const diff = gitText({
+      args: ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=D", "HEAD", target, "--", ...rel],
+      cwd: top,
+      timeoutMs: 3000,
+    });
+    if (!diff.ok) return [];
+    return diff.out
+      .split("\0")
+      .filter((p) => p !== "")
+      .map((p) => join(top, p));
+  };
+}

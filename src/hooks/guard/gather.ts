@@ -23,7 +23,7 @@ import type { HookDeps } from "../protocol/response.ts";
 import { agentPath, readAgentTree, type AgentTreeFile } from "../state/agent-tree.ts";
 import { findTask, readHold } from "../state/task-store.ts";
 import { choosePolicy } from "./policy.ts";
-import { dirtyFilesReader } from "./dirty-files.ts";
+import { dirtyFilesReader, guardRemovalsReader } from "./dirty-files.ts";
 import { readEvaluationSources } from "./sources.ts";
 import { instanceTask, taskConstraintsChecked, type InstanceTask } from "./task-constraints.ts";
 
@@ -59,6 +59,8 @@ export interface CallToJudge {
   readonly disk?: DiskView;
   /** The work tree's dirty files, asked for only by a subagent's tree-moving git command (policy/git-moves.ts). */
   readonly dirtyFiles?: () => readonly string[];
+  /** The guard's files a branch switch removes (policy/evaluate.ts). */
+  readonly guardRemovals?: (target: string, candidates: readonly string[]) => readonly string[];
 }
 
 /** The judgement of one call, and problems met reading the machine (for stderr). */
@@ -81,6 +83,7 @@ function judge(policy: CompiledPolicy, call: CallToJudge): { judgement: Judgemen
     ...(call.pendingDecision !== undefined && { pendingDecision: call.pendingDecision }),
     ...(call.disk !== undefined && { disk: call.disk }),
     ...(call.dirtyFiles !== undefined && { dirtyFiles: call.dirtyFiles }),
+    ...(call.guardRemovals !== undefined && { guardRemovals: call.guardRemovals }),
   });
   return { judgement: { policy, request, context, main: call.agent === undefined }, problems };
 }
@@ -174,6 +177,7 @@ export function gather(
     taskOwner: (id) => findTask(paths.state, input.session_id, id)?.assignee,
     disk: realDisk(),
     ...(input.agent_type !== undefined && { dirtyFiles: dirtyFilesReader(projectDir) }),
+    guardRemovals: guardRemovalsReader(projectDir),
     // a DANGEROUS outcome waiting for a human stops spawns and new tasks (read only for those calls)
     ...((spawning || input.tool_name === "TaskCreate") && { pendingDecision: readHold(paths.state)?.reason }),
   });
