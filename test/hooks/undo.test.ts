@@ -180,6 +180,8 @@ describe("what pays nothing, and what a snapshot never changes", () => {
     ["git status", "git reads"],
     ["echo hi > /tmp/lanes-undo-outside.txt", "writes outside the project"],
     ["cat a.txt | wc -l", "a pipeline of reads"],
+    ["cp src/app.ts build/ && cat README.md", "a copy to a path that does not exist yet"],
+    ["echo hi > src/fresh.txt && mkdir -p out && cp a.txt out/a.txt", "new files in the project, by name"],
   ])("`%s` (%s): no answer, no git process, no snapshot", (command) => {
     project = workProject();
     const p = project;
@@ -219,8 +221,18 @@ describe("what pays nothing, and what a snapshot never changes", () => {
   test("a clean tree: nothing git could not give back, no snapshot, no answer", () => {
     project = installedProject({ "src/app.ts": "x\n", ".gitignore": ".claude/\n" });
     sh(project, "git add -A && git -c user.name=t -c user.email=t@t commit -qm base");
-    const { run } = pre(project, "rm -rf src");
+    // a `git` that logs its subcommands: the status finds nothing to keep, so no tree is built
+    const bin = join(project.dir, "..", "bin");
+    const log = join(project.dir, "..", "git-log");
+    const real = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> ${log}\nexec ${real} "$@"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const { run } = pre(project, "rm -rf src", {}, { PATH: `${bin}:${process.env["PATH"]}` });
     expect(run.stdout).toBe("");
+    const calls = readFileSync(log, "utf8");
+    expect(calls).toContain("status");
+    expect(calls).not.toMatch(/read-tree|write-tree|hash-object/);
   });
 });
 

@@ -9,6 +9,7 @@
  * calls are not snapshotted, and a snapshot that cannot be taken turns the answer into ask (main
  * session) or deny (subagent), rule `undo.snapshot-failed`, with the reason.
  */
+import { lstatSync } from "node:fs";
 import { describeCall } from "../../policy/render.ts";
 import type { Decision, Match } from "../../policy/types.ts";
 import { snapshotScope } from "../../policy/snapshot-scope.ts";
@@ -43,7 +44,7 @@ export function keepSnapshot(
     call.paths.state,
     policy.options.caseInsensitivePaths,
   );
-  if (scope === undefined) return { verdict, snapshot: undefined };
+  if (scope === undefined || !scope.paths.some(present)) return { verdict, snapshot: undefined };
   const { input } = call;
   if (!claimCall(call.paths.state, "snapshot", input.session_id, input.tool_use_id, now))
     return { verdict, snapshot: undefined };
@@ -61,6 +62,21 @@ export function keepSnapshot(
     verdict: { ...verdict, decision: failed(call, verdict.decision, taken.problem), overridable: false },
     snapshot: { kind: "failed", problem: taken.problem },
   };
+}
+
+/**
+ * Whether `path` is in the work tree now (a symbolic link counts, dangling or not). A call that
+ * only writes paths none of which exists yet destroys nothing: git would find nothing under them to
+ * keep, so no git process is started. A path that cannot be looked at counts as present.
+ */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
 }
 
 /** The decision when the snapshot failed: ask in the main session, deny in a subagent; an ask already made keeps its rules too. */

@@ -263,7 +263,13 @@ interface Captured {
 }
 
 /** The contents of the changed files under `scope`, in git's object store, and the tree of the work tree as it is. */
-function gitCapture(root: string, stateDir: string, scope: readonly string[], limits: SnapshotLimits): Captured {
+function gitCapture(
+  root: string,
+  stateDir: string,
+  scope: readonly string[],
+  limits: SnapshotLimits,
+  treeWhenEmpty = true,
+): Captured {
   const changes = gitChanges(root, scope);
   const kept: KeptFile[] = [];
   const files: string[] = [];
@@ -289,6 +295,8 @@ function gitCapture(root: string, stateDir: string, scope: readonly string[], li
     kept.push({ path: change.path, mode: stat.mode & 0o7777, size: stat.size });
   }
   checkBounds(kept.length, bytes, limits);
+  // nothing to keep: a snapshot is not taken, so its tree (three more git processes) is not needed
+  if (kept.length === 0 && !treeWhenEmpty) return { tree: "", kept, bytes };
   // paths with a newline cannot go through --stdin-paths: hash them from their content
   const plain = files.filter((p) => !p.includes("\n"));
   const odd = files.filter((p) => p.includes("\n"));
@@ -481,7 +489,9 @@ export function takeSnapshot(
     let captured: Captured;
     try {
       captured =
-        store === "git" ? gitCapture(root, stateDir, rel, limits) : copyCapture(root, stateDir, rel, limits, true);
+        store === "git"
+          ? gitCapture(root, stateDir, rel, limits, false)
+          : copyCapture(root, stateDir, rel, limits, true);
     } catch (error) {
       // a repository git cannot read (not installed, not trusted): lanes' own store of the project
       if (store !== "git" || !(error instanceof SnapshotProblem) || !error.message.startsWith("git status"))
