@@ -4,27 +4,59 @@
  * it on every refresh of the status line. The CLI bundle (cli.mjs, 2 MB of every command, zod and
  * YAML) takes several times a bare Node start to load; this one holds the statusline's reads only.
  * Same command, same output as `lanes statusline`.
+ *
+ * No streams: `process.stdin` and `process.stdout` load Node's stream modules and build a socket
+ * or pipe object each, which cost more than the rest of the statusline's work. Standard input is
+ * read with plain `fs.read` calls (run off the main thread, so a terminal that sends nothing still
+ * lets the command's short wait end), the line is written with blocking writes, and the process
+ * exits once it has answered, whatever read is still pending.
  */
+import { read, writeSync } from "node:fs";
 import { statuslineCommand } from "./commands/statusline.ts";
 import { runCommand } from "./run-command.ts";
 
-// a reader that goes away early is not an error
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-});
+/** Standard input to its end, read chunk by chunk. */
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const next = (): void => {
+      const chunk = Buffer.allocUnsafe(1 << 16);
+      read(0, chunk, 0, chunk.length, null, (error, n) => {
+        if (error !== null) {
+          // a non-blocking stdin with nothing yet is waited for; one that cannot be read fails the read
+          if (error.code === "EAGAIN") setTimeout(next, 5).unref();
+          else reject(error);
+          return;
+        }
+        if (n === 0) resolve(Buffer.concat(chunks).toString("utf8"));
+        else {
+          chunks.push(chunk.subarray(0, n));
+          next();
+        }
+      });
+    };
+    next();
+  });
+}
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+/** Writes all of `text` to `fd`; a reader gone early (`EPIPE`) is not an error, a full pipe is waited out. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(fd, bytes, at, bytes.length - at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EPIPE") return;
+      if (code !== "EAGAIN") throw error;
+    }
+  }
 }
 
 void runCommand(statuslineCommand, process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: (text) => writeAll(1, text),
+  err: (text) => writeAll(2, text),
   stdin: readStdin,
-}).then((code) => {
-  process.exitCode = code;
-});
+}).then((code) => process.exit(code));

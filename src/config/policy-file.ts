@@ -183,19 +183,43 @@ function layoutOf(value: unknown, size: number): CompiledLayout | undefined {
   return Array.isArray(rules) && rules.length % 2 === 0 ? (value as CompiledLayout) : undefined;
 }
 
-function lazyPolicy(file: PolicyBytes): CompiledPolicy | undefined {
-  const path = file.path;
+type PolicyHead = Omit<CompiledPolicy, "rules" | "agents"> & { layout?: unknown };
+
+/** The first line of a compiled file (format, options, sources, layout) and where the rest starts, if it is laid out so. */
+function headOf(file: PolicyBytes): { readonly head: PolicyHead; readonly base: number } | undefined {
   const first = file.firstLine();
   // the first line ends with the comma before `"agents"`
   if (first === undefined || !first.text.endsWith(",")) return undefined;
-  let head: Omit<CompiledPolicy, "rules" | "agents"> & { layout?: unknown };
+  let head: PolicyHead;
   try {
-    head = JSON.parse(`${first.text.slice(0, -1)}}`) as typeof head;
+    head = JSON.parse(`${first.text.slice(0, -1)}}`) as PolicyHead;
   } catch {
     return undefined;
   }
   if (typeof head !== "object" || head === null || head.format !== COMPILED_FORMAT) return undefined;
-  const base = first.next;
+  return { head, base: first.next };
+}
+
+/**
+ * The options of the compiled policy at `path`, from its first line alone: no staleness check, no
+ * rule or lane read (a hook that holds no policy and needs one option, such as the audit log's size
+ * limit, paid a parse of the whole file for it). `undefined` when the file is missing or laid out
+ * otherwise.
+ */
+export function compiledOptions(path: string): Readonly<Record<string, unknown>> | undefined {
+  try {
+    const options = headOf(new PolicyBytes(path))?.head.options as unknown;
+    return typeof options === "object" && options !== null ? (options as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lazyPolicy(file: PolicyBytes): CompiledPolicy | undefined {
+  const path = file.path;
+  const read = headOf(file);
+  if (read === undefined) return undefined;
+  const { head, base } = read;
   const layout = layoutOf(head.layout, file.size - base);
   // a truncated file fails the size, a file edited by hand the closing bytes
   if (layout === undefined || file.text(file.size - 4, file.size) !== "\n]}\n") return undefined;

@@ -39,7 +39,7 @@
  * - **locks**: `GIT_OPTIONAL_LOCKS=0` unless the call writes (`writes: true`), so a read never
  *   refreshes the index under a running git.
  */
-import { builtin } from "../host/builtin.ts";
+import { spawnSyncQuick as spawnSync } from "../host/spawn-sync.ts";
 import { span } from "./profile.ts";
 import { gitProgramKey } from "../host/git-programs.ts";
 
@@ -128,11 +128,6 @@ function baseEnv(global: "skip" | "read"): Record<string, string> {
 }
 
 /** Configured keys with a subsection that run programs, by directory and configuration scope; filled once per process. */
-type ChildProcess = typeof import("node:child_process");
-/** `spawnSync`, loaded on the first git call: most hook calls run no git, and the module costs milliseconds to load. */
-const spawnSync: ChildProcess["spawnSync"] = ((...args: Parameters<ChildProcess["spawnSync"]>) =>
-  builtin<ChildProcess>("node:child_process").spawnSync(...args)) as ChildProcess["spawnSync"];
-
 const LISTED = new Map<string, readonly (readonly [string, string])[]>();
 
 /** Off values for the program keys configured where git runs (`git config --list` runs no program). */
@@ -148,8 +143,8 @@ function configuredOverrides(
     spawnSync("git", ["--no-pager", "config", "--list", "-z"], {
       cwd,
       env: { ...baseEnv(global), GIT_OPTIONAL_LOCKS: "0" },
-      timeout: timeoutMs,
       maxBuffer: 8 * 1024 * 1024,
+      timeout: timeoutMs,
     }),
   );
   const out: [string, string][] = [];

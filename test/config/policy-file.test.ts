@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildPolicy } from "../../src/config/load.ts";
-import { readCompiledPolicy } from "../../src/config/policy-file.ts";
+import { compiledOptions, readCompiledPolicy } from "../../src/config/policy-file.ts";
 import { COMPILED_FORMAT, serializeCompiledPolicy, type CompiledLayout } from "../../src/policy/compiled.ts";
 import { buildRuleIndex } from "../../src/policy/rule-index.ts";
 import { candidateRules } from "../../src/policy/match.ts";
@@ -26,6 +26,12 @@ const policy = testPolicy();
 const text = serializeCompiledPolicy(policy);
 
 describe("compiled policy file", () => {
+  it("gives its options from the first line alone, and nothing for a file laid out otherwise", () => {
+    expect(compiledOptions(fileWith(text))).toEqual(policy.options);
+    expect(compiledOptions(fileWith(JSON.stringify(policy)))).toBeUndefined();
+    expect(compiledOptions(join(dir, "absent.json"))).toBeUndefined();
+  });
+
   it("is one JSON document: the policy, its rule index, and where each part lies", () => {
     const { layout, ...rest } = JSON.parse(text) as { layout: CompiledLayout };
     expect(rest).toEqual({ ...policy, ruleIndex: buildRuleIndex(policy.rules) });

@@ -7,19 +7,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditLog } from "../../src/hooks/state/audit.ts";
+import { serializeCompiledPolicy } from "../../src/policy/compiled.ts";
+import { testPolicy } from "../helpers/guard.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function project(limit: number | undefined) {
+function project(limit: number | undefined, laidOut = false) {
   const dir = mkdtempSync(join(tmpdir(), "lanes-audit-"));
   dirs.push(dir);
   const state = join(dir, "state");
   mkdirSync(state);
   const compiledPolicy = join(state, "policy.json");
-  if (limit !== undefined) writeFileSync(compiledPolicy, JSON.stringify({ options: { auditMaxBytes: limit } }));
+  if (limit !== undefined)
+    writeFileSync(
+      compiledPolicy,
+      laidOut
+        ? serializeCompiledPolicy({ ...testPolicy(), options: { ...testPolicy().options, auditMaxBytes: limit } })
+        : JSON.stringify({ options: { auditMaxBytes: limit } }),
+    );
   return { state, compiledPolicy, audit: join(state, "audit.jsonl"), rotated: join(state, "audit.1.jsonl") };
 }
 
@@ -41,5 +49,12 @@ describe("audit log", () => {
     fill(paths, bytes, given);
     expect(existsSync(paths.rotated)).toBe(rotates);
     if (rotates) expect(statSync(paths.rotated).size).toBeLessThan(20_000 + 500);
+  });
+
+  it("reads the limit from the first line of a compiled policy file, as `lanes build` lays it out", () => {
+    const paths = project(20_000, true);
+    fill(paths, 40_000);
+    expect(existsSync(paths.rotated)).toBe(true);
+    expect(statSync(paths.rotated).size).toBeLessThan(20_000 + 500);
   });
 });

@@ -157,7 +157,8 @@ export function gatherEvidence(
       const inRepo = trackedIn(root);
       tracked = (abs) => abs.startsWith(`${base}/`) && inRepo(abs.slice(base.length + 1));
       const diff = [
-        ...diffSnapshots(run.snapshot, stop, inRepo),
+        // the paths it asks of are listed by this snapshot's status (the others were dirty at the start)
+        ...diffSnapshots(run.snapshot, stop, now.tracked),
         ...committedChanges(root, run.snapshot.head, stop.head),
       ];
       worktree = new Map(diff.map((c) => [join(base, c.path), c.change]));

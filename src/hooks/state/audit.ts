@@ -7,6 +7,7 @@
  */
 import { closeSync, fstatSync, renameSync, writeSync } from "node:fs";
 import { APPEND, openState, readAt, readState } from "../../io/read.ts";
+import { compiledOptions } from "../../config/policy-file.ts";
 import type { EventAudit } from "../../host/events.ts";
 import { AUDIT_MIN_BYTES, DEFAULT_OPTIONS } from "../../policy/compiled.ts";
 import type { RiskClass } from "../../policy/types.ts";
@@ -78,8 +79,11 @@ export interface AuditLog {
  */
 function limitOf(compiledPolicy: string): number {
   try {
-    const limit = (JSON.parse(readState(compiledPolicy)) as { options?: { auditMaxBytes?: unknown } }).options
-      ?.auditMaxBytes;
+    // the first line holds the options (a parse of the whole file cost more than the rest of a PostToolUse call)
+    const limit = (
+      compiledOptions(compiledPolicy) ??
+      (JSON.parse(readState(compiledPolicy)) as { options?: Record<string, unknown> }).options
+    )?.["auditMaxBytes"];
     return typeof limit === "number" && limit >= AUDIT_MIN_BYTES ? limit : DEFAULT_OPTIONS.auditMaxBytes;
   } catch {
     return DEFAULT_OPTIONS.auditMaxBytes;

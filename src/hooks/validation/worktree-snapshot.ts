@@ -95,8 +95,8 @@ const sizeOf = (absPath: string): number => {
   }
 };
 
-/** Paths listed by `git status --porcelain=v1 -z` (renames as their two paths). */
-export function parsePorcelain(out: string): string[] {
+/** Paths listed by `git status --porcelain=v1 -z` (renames as their two paths); `untracked` gets the `??` ones. */
+export function parsePorcelain(out: string, untracked?: Set<string>): string[] {
   const fields = out.split("\0");
   const paths: string[] = [];
   for (let i = 0; i < fields.length; i++) {
@@ -104,6 +104,7 @@ export function parsePorcelain(out: string): string[] {
     if (field.length < 4) continue;
     const status = field.slice(0, 2);
     paths.push(field.slice(3));
+    if (status === "??") untracked?.add(field.slice(3));
     // a rename or copy is followed by its source path as the next field
     if (status.includes("R") || status.includes("C")) {
       const from = fields[i + 1];
@@ -119,7 +120,17 @@ export function takeSnapshot(
   projectDir: string,
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
   like?: WorktreeSnapshot,
-): { ok: true; snapshot: WorktreeSnapshot } | { ok: false; message: string } {
+):
+  | {
+      ok: true;
+      snapshot: WorktreeSnapshot;
+      /**
+       * Whether a path the snapshot lists is in git's index (the rest are untracked: `??`), from the
+       * same listing; not stored with the snapshot.
+       */
+      tracked: (path: string) => boolean;
+    }
+  | { ok: false; message: string } {
   // the top level and HEAD in one git process (each costs a process start on every subagent start
   // and stop): exit status 1 with the top level alone is a repository without a commit yet
   const top = gitText(
@@ -143,7 +154,8 @@ export function takeSnapshot(
     limits.timeoutMs,
   );
   if (!status.ok) return { ok: false, message: status.message };
-  const paths = [...new Set(parsePorcelain(status.out))].sort();
+  const untracked = new Set<string>();
+  const paths = [...new Set(parsePorcelain(status.out, untracked))].sort();
   const entries: Record<string, string> = {};
   let budget = limits.maxTotalHashBytes;
   for (const path of paths.slice(0, limits.maxEntries)) {
@@ -167,6 +179,7 @@ export function takeSnapshot(
       entries,
       truncated: paths.length > limits.maxEntries,
     },
+    tracked: (path) => !untracked.has(path),
   };
 }
 
@@ -242,9 +255,17 @@ export function rootAsSeenFrom(projectDir: string, root: string): string {
   return projectDir.endsWith(sub) ? projectDir.slice(0, projectDir.length - sub.length) : root;
 }
 
-/** Whether a path relative to the top level `root` is tracked (for telling created from modified). */
+/**
+ * Whether a path relative to the top level `root` is tracked (for telling created from modified).
+ * git lists the index on the first question only: most subagent stops ask none.
+ */
 export function trackedIn(root: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): (path: string) => boolean {
-  const result = git(root, ["ls-files", "-z"], limits.timeoutMs);
-  const set = new Set(result.ok ? result.out.split("\0") : []);
-  return (path) => set.has(path);
+  let set: Set<string> | undefined;
+  return (path) => {
+    if (set === undefined) {
+      const result = git(root, ["ls-files", "-z"], limits.timeoutMs);
+      set = new Set(result.ok ? result.out.split("\0") : []);
+    }
+    return set.has(path);
+  };
 }
