@@ -6,8 +6,9 @@
  * - outside `src/shell/`, no regex or splitting method is called on the command text of a tool call
  *   (a receiver or argument that names `command`, e.g. `input.command.split(" ")`);
  * - `gray-matter` is imported only by `src/markdown/frontmatter.ts` (locked-down options);
- * - `process.exit` appears only in `src/cli/main.ts` and the hooks' entry (which exits once it has
- *   printed its answer, src/hooks/entries/entry.ts);
+ * - `process.exit` appears only in `src/cli/main.ts`, the statusline's own entry and the hooks'
+ *   entry (which exit once they have printed their answer: src/cli/statusline-main.ts,
+ *   src/hooks/entries/entry.ts);
  * - no `console.*` in `src/` except the hooks' stdout guard (stdout belongs to the hook's JSON);
  * - layers: a module under `src/<dir>/` imports only from its own layer or lower ones ({@link LAYERS}).
  */
@@ -17,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** The only modules that end the process themselves. */
-const EXITS = ["src/cli/main.ts", "src/hooks/entries/entry.ts"];
+const EXITS = ["src/cli/main.ts", "src/cli/statusline-main.ts", "src/hooks/entries/entry.ts"];
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const TEXT_METHODS = new Set(["match", "matchAll", "replace", "replaceAll", "split", "search", "test", "exec"]);
@@ -122,7 +123,7 @@ export function checkSource(rel: string, text: string): Violation[] {
         }
       }
       if (receiver === "process" && method === "exit" && !EXITS.includes(rel))
-        at(node, "`process.exit` outside src/cli/main.ts: return an exit code instead");
+        at(node, "`process.exit` outside the entry points (src/cli/main.ts): return an exit code instead");
       if (receiver === "console" && rel !== "src/hooks/entries/stdout-guard.ts")
         at(node, "`console` in src/: write through the CLI context or stderr, stdout belongs to the hook's JSON");
     }

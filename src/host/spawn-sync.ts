@@ -44,8 +44,7 @@ function spawnBinding(): Binding | null {
   if (binding !== undefined) return binding;
   try {
     const b = (process as unknown as { binding?: (name: string) => unknown }).binding?.("spawn_sync") as
-      | Partial<Binding>
-      | undefined;
+      Partial<Binding> | undefined;
     binding = typeof b?.spawn === "function" ? (b as Binding) : null;
   } catch {
     binding = null;
@@ -78,8 +77,7 @@ function resultOf(file: string, raw: unknown): SyncSpawnResult | undefined {
     stdout = r.output[1];
     stderr = r.output[2];
   } else if (r.error === undefined) return undefined;
-  const error =
-    typeof r.error === "number" ? new Error(`spawnSync ${file} ${safeErrorName(r.error)}`) : undefined;
+  const error = typeof r.error === "number" ? new Error(`spawnSync ${file} ${safeErrorName(r.error)}`) : undefined;
   return { status, signal, stdout, stderr, ...(error !== undefined && { error }) };
 }
 
@@ -114,13 +112,7 @@ function viaChildProcess(file: string, args: readonly string[], options: SyncSpa
 export function spawnSyncQuick(file: string, args: readonly string[], options: SyncSpawnOptions): SyncSpawnResult {
   const b = spawnBinding();
   const envPairs = Object.entries(options.env).map(([k, v]) => `${k}=${v}`);
-  if (
-    b === null ||
-    hasNul(file) ||
-    hasNul(options.cwd) ||
-    args.some(hasNul) ||
-    envPairs.some(hasNul)
-  )
+  if (b === null || hasNul(file) || hasNul(options.cwd) || args.some(hasNul) || envPairs.some(hasNul))
     return viaChildProcess(file, args, options);
   const input =
     options.input === undefined

@@ -39,7 +39,12 @@
  * - **locks**: `GIT_OPTIONAL_LOCKS=0` unless the call writes (`writes: true`), so a read never
  *   refreshes the index under a running git.
  */
+import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawnSyncQuick as spawnSync } from "../host/spawn-sync.ts";
+import { gitDirs } from "../host/git-layout.ts";
+import { fnv1a64 } from "./hash.ts";
+import { readState } from "./read.ts";
 import { span } from "./profile.ts";
 import { gitProgramKey } from "../host/git-programs.ts";
 
@@ -130,6 +135,83 @@ function baseEnv(global: "skip" | "read"): Record<string, string> {
 /** Configured keys with a subsection that run programs, by directory and configuration scope; filled once per process. */
 const LISTED = new Map<string, readonly (readonly [string, string])[]>();
 
+let listingCache: string | undefined;
+/**
+ * Keeps the program keys `git config --list` found across processes, in `dir` (lanes' protected
+ * cache directory; a hook process sets it through the global `__lanesGitListings`, entry.ts): a
+ * hook that runs git started one more git process per call for it. A kept listing is used only when git could have read nothing but the
+ * repository's own configuration files (no user configuration asked for, a `.git` where git runs,
+ * no `include` in those files, whose exact content keys the file), and only for keys the program
+ * table turns off with the value kept.
+ */
+export function keepGitListings(dir: string | undefined): void {
+  listingCache = dir;
+  // what this process listed before is not of that cache
+  LISTED.clear();
+}
+
+/** The file a listing of `cwd`'s repository configuration is kept in, or `undefined` when it cannot be kept. */
+function listingFile(cwd: string, global: "skip" | "read"): string | undefined {
+  const dir = listingCache ?? (globalThis as { __lanesGitListings?: string }).__lanesGitListings;
+  if (dir === undefined || global !== "skip") return undefined;
+  try {
+    // lanes' own directory, not a link to another place
+    if (!lstatSync(dir).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const dirs = gitDirs(cwd);
+  if (dirs === undefined) return undefined;
+  const texts: string[] = [cwd];
+  for (const file of [join(dirs.commonDir, "config"), join(dirs.gitDir, "config.worktree")]) {
+    let text = "";
+    try {
+      text = readFileSync(file, "latin1");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+    }
+    // an include pulls in files not hashed here
+    if (text.toLowerCase().includes("include")) return undefined;
+    texts.push(text);
+  }
+  return join(dir, `git-config-${fnv1a64(texts.join("\0"))}.json`);
+}
+
+/** A kept listing, if it is one: pairs of a program key and its off value from the table. */
+function keptListing(file: string): readonly (readonly [string, string])[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readState(file));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const pairs: [string, string][] = [];
+  for (const pair of parsed as unknown[]) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string") return undefined;
+    const off = gitProgramKey(pair[0])?.off;
+    if (off === undefined || pair[1] !== off) return undefined;
+    pairs.push([pair[0], off]);
+  }
+  return pairs;
+}
+
+/** Keeps a listing; a cache that cannot be written is no error (the next process lists again). */
+function keepListing(file: string, pairs: readonly (readonly [string, string])[]): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    // `wx`: never written through a link planted at the name; the rename replaces whatever is there
+    writeFileSync(tmp, JSON.stringify(pairs), { mode: 0o600, flag: "wx" });
+    renameSync(tmp, file);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created
+    }
+  }
+}
+
 /** Off values for the program keys configured where git runs (`git config --list` runs no program). */
 function configuredOverrides(
   cwd: string,
@@ -139,6 +221,12 @@ function configuredOverrides(
   const memo = `${global}\0${cwd}`;
   const known = LISTED.get(memo);
   if (known !== undefined) return known;
+  const file = listingFile(cwd, global);
+  const kept = file === undefined ? undefined : keptListing(file);
+  if (kept !== undefined) {
+    LISTED.set(memo, kept);
+    return kept;
+  }
   const run = span("git", () =>
     spawnSync("git", ["--no-pager", "config", "--list", "-z"], {
       cwd,
@@ -160,6 +248,7 @@ function configuredOverrides(
       seen.add(lower);
       out.push([key, entry.off]);
     }
+    if (file !== undefined) keepListing(file, out);
   }
   LISTED.set(memo, out);
   return out;

@@ -128,7 +128,8 @@ describe("snapshots of a real repository", () => {
     if (!stop.ok) throw new Error(stop.message);
     // the snapshot's own listing answers tracked-or-not for the paths it lists, as git's index does
     const index = trackedIn(repo);
-    for (const path of Object.keys(stop.snapshot.entries)) expect([path, stop.tracked(path)]).toEqual([path, index(path)]);
+    for (const path of Object.keys(stop.snapshot.entries))
+      expect([path, stop.tracked(path)]).toEqual([path, index(path)]);
     const changes = [
       ...diffSnapshots(start.snapshot, stop.snapshot, stop.tracked),
       ...committedChanges(repo, start.snapshot.head, stop.snapshot.head),

@@ -1,5 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gitText, runGit, type GitCall } from "../../src/io/git.ts";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { gitText, keepGitListings, runGit, type GitCall } from "../../src/io/git.ts";
 import { hostileRepo, type HostileRepo } from "../helpers/hostile-repo.ts";
 
 let repo: HostileRepo;
@@ -121,5 +134,75 @@ describe("runGit", () => {
     const outcome = runGit({ args: ["status"], cwd: "/nonexistent/dir" });
     expect(outcome.status).toBeNull();
     expect(outcome.error).toBeDefined();
+  });
+});
+
+describe("the program keys kept across processes", () => {
+  let work: string;
+  let cache: string;
+  const marker = () => join(work, "..", "filter-ran");
+  const plain = (args: readonly string[]) => execFileSync("git", args, { cwd: work, encoding: "utf8" });
+  beforeEach(() => {
+    const root = mkdtempSync(join(tmpdir(), "lanes-git-kept-"));
+    work = join(root, "repo");
+    cache = join(root, "cache");
+    mkdirSync(work);
+    mkdirSync(cache);
+    plain(["init", "-q"]);
+    writeFileSync(join(work, "a.txt"), "a\n");
+    writeFileSync(join(work, ".gitattributes"), "*.txt filter=evil\n");
+    plain(["add", "-A"]);
+    plain(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"]);
+    // configured after the commit: only lanes' calls below meet it
+    plain(["config", "filter.evil.clean", `touch ${marker()}; cat`]);
+  });
+  afterEach(() => {
+    keepGitListings(undefined);
+    rmSync(join(work, ".."), { recursive: true, force: true });
+  });
+  const status = () => {
+    // the tracked file looks changed to git's stat check: status runs its clean filter
+    utimesSync(join(work, "a.txt"), new Date(), new Date(Date.now() - 60_000));
+    return runGit({ args: ["status", "--porcelain=v1", "-z"], cwd: work });
+  };
+  const kept = () => readdirSync(cache).filter((f) => f.startsWith("git-config-"));
+
+  it("keeps what git listed, and a new process turns the same programs off with it", () => {
+    keepGitListings(cache);
+    expect(status().status).toBe(0);
+    expect(kept()).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(cache, kept()[0]!), "utf8"))).toEqual([["filter.evil.clean", ""]]);
+    keepGitListings(cache);
+    expect(status().status).toBe(0);
+    expect(existsSync(marker())).toBe(false);
+  });
+
+  it("uses the kept listing in place of git's (the cache is lanes' protected state)", () => {
+    keepGitListings(cache);
+    status();
+    // a listing that leaves the filter out: the filter then runs, so the kept listing was what counted
+    writeFileSync(join(cache, kept()[0]!), "[]");
+    keepGitListings(cache);
+    status();
+    expect(existsSync(marker())).toBe(true);
+  });
+
+  it("lists again when the configuration changes, the kept file is not a listing, or the configuration includes files", () => {
+    keepGitListings(cache);
+    status();
+    plain(["config", "filter.other.clean", `touch ${marker()}-other; cat`]);
+    keepGitListings(cache);
+    status();
+    expect(kept()).toHaveLength(2);
+    for (const f of kept()) writeFileSync(join(cache, f), JSON.stringify([["filter.evil.clean", "sh -c evil"]]));
+    keepGitListings(cache);
+    status();
+    expect(existsSync(marker())).toBe(false);
+    plain(["config", "include.path", join(work, "..", "more.config")]);
+    for (const f of kept()) rmSync(join(cache, f));
+    keepGitListings(cache);
+    status();
+    expect(kept()).toEqual([]);
+    expect(existsSync(marker())).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HookDeps, HookOutcome } from "../protocol/response.ts";
 import { reportProfile } from "../lazy/loader.ts";
+import { cacheDir } from "../lazy/hook-loader.ts";
 import { phase, profiling, writeProfile } from "../../io/profile.ts";
 
 /** The event and tool of a raw hook input, for the profile (`LANES_PROFILE`, src/io/profile.ts). */
@@ -35,6 +36,9 @@ export function runHookEntry(run: (raw: string, deps: HookDeps) => HookOutcome):
     raw = "";
   }
   phase("handler");
+  // git's listing of the repository's program keys, kept beside the code caches (src/io/git.ts
+  // `keepGitListings`; a global, so that hooks that run no git do not load the git runner)
+  (globalThis as { __lanesGitListings?: string }).__lanesGitListings = cacheDir(process.env, __dirname);
   // bundled as CommonJS: __dirname is the directory of the bundle (dist/)
   const outcome = run(raw, {
     env: process.env,

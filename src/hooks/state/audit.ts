@@ -80,10 +80,8 @@ export interface AuditLog {
 function limitOf(compiledPolicy: string): number {
   try {
     // the first line holds the options (a parse of the whole file cost more than the rest of a PostToolUse call)
-    const limit = (
-      compiledOptions(compiledPolicy) ??
-      (JSON.parse(readState(compiledPolicy)) as { options?: Record<string, unknown> }).options
-    )?.["auditMaxBytes"];
+    const limit = (compiledOptions(compiledPolicy) ??
+      (JSON.parse(readState(compiledPolicy)) as { options?: Record<string, unknown> }).options)?.["auditMaxBytes"];
     return typeof limit === "number" && limit >= AUDIT_MIN_BYTES ? limit : DEFAULT_OPTIONS.auditMaxBytes;
   } catch {
     return DEFAULT_OPTIONS.auditMaxBytes;
