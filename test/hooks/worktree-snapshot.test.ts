@@ -6,11 +6,12 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   committedChanges,
   diffSnapshots,
-  parsePorcelain,
+  ownTopLevel,
+  parseStatusV2,
   rootAsSeenFrom,
   takeSnapshot,
   trackedIn,
@@ -65,14 +66,46 @@ describe("diffSnapshots", () => {
   });
 });
 
-describe("parsePorcelain", () => {
-  it.each<[string, string, string[]]>([
-    ["empty", "", []],
-    ["modified and untracked", " M src/a.ts\0?? gen/b.ts\0", ["src/a.ts", "gen/b.ts"]],
-    ["a rename lists both paths", "R  new.ts\0old.ts\0 D gone.ts\0", ["new.ts", "old.ts", "gone.ts"]],
-    ["a path with spaces", "?? my file.txt\0", ["my file.txt"]],
-  ])("%s", (_name, out, paths) => {
-    expect(parsePorcelain(out)).toEqual(paths);
+describe("parseStatusV2", () => {
+  const oid = "ae669e1b45afdc84b49adaedeff8d01179327fed";
+  const hash = "78981922613b2afb6025042ff6bd878ac1994e85";
+  const zero = "0000000000000000000000000000000000000000";
+  it.each<[string, string, string | null, string[], string[]]>([
+    ["empty, before the first commit", "# branch.oid (initial)\0# branch.head main\0", null, [], []],
+    [
+      "modified, deleted, staged and untracked, paths with spaces",
+      [
+        `# branch.oid ${oid}`,
+        "# branch.head master",
+        `1 .M N... 100644 100644 100644 ${hash} ${hash} a.txt`,
+        `1 D. N... 100644 000000 000000 ${hash} ${zero} b c.txt`,
+        `1 A. N... 000000 100644 100644 ${zero} ${hash} staged file.txt`,
+        "? new file.txt",
+        "",
+      ].join("\0"),
+      oid,
+      ["a.txt", "b c.txt", "staged file.txt", "new file.txt"],
+      ["new file.txt"],
+    ],
+    [
+      "a rename lists both paths",
+      `# branch.oid ${oid}\0` + `2 R. N... 100644 100644 100644 ${hash} ${hash} R100 moved name.txt\0b c.txt\0? x\0`,
+      oid,
+      ["moved name.txt", "b c.txt", "x"],
+      ["x"],
+    ],
+    [
+      "an unmerged path",
+      `# branch.oid ${oid}\0u UU N... 100644 100644 100644 100644 ${hash} ${hash} ${hash} conflict.ts\0`,
+      oid,
+      ["conflict.ts"],
+      [],
+    ],
+  ])("%s", (_name, out, head, paths, untracked) => {
+    const listed = parseStatusV2(out);
+    expect(listed.head).toBe(head);
+    expect(listed.paths).toEqual(paths);
+    expect([...listed.untracked]).toEqual(untracked);
   });
 });
 
@@ -124,7 +157,8 @@ describe("snapshots of a real repository", () => {
     git("add", "c.ts");
     git("commit", "-qm", "c");
 
-    const stop = takeSnapshot(repo);
+    // as the stop of a run takes it: like the start snapshot, in its top level
+    const stop = takeSnapshot(repo, undefined, start.snapshot);
     if (!stop.ok) throw new Error(stop.message);
     // the snapshot's own listing answers tracked-or-not for the paths it lists, as git's index does
     const index = trackedIn(repo);
@@ -185,5 +219,46 @@ describe("snapshots of a real repository", () => {
     repo = mkdtempSync(join(tmpdir(), "lanes-snap-"));
     const result = takeSnapshot(repo);
     expect(result.ok).toBe(false);
+  });
+});
+
+describe("ownTopLevel", () => {
+  const root = mkdtempSync(join(tmpdir(), "lanes-top-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const run = (cwd: string, ...args: string[]) => {
+    const r = spawnSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] ?? "", HOME: root, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  const repo = join(root, "repo");
+  mkdirSync(repo);
+  run(repo, "init", "-q");
+  run(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "a");
+  run(repo, "worktree", "add", "-q", join(root, "linked"));
+  mkdirSync(join(repo, "sub"));
+  symlinkSync(repo, join(root, "via-link"));
+  const moved = join(root, "moved");
+  mkdirSync(join(moved, "tree"), { recursive: true });
+  run(moved, "init", "-q");
+  run(moved, "config", "core.worktree", join(moved, "tree"));
+
+  it.each<[string, string]>([
+    ["a repository's own directory", repo],
+    ["a linked work tree (a .git file)", join(root, "linked")],
+    ["a project reached through a symbolic link", join(root, "via-link")],
+  ])("is what git reports for %s", (_name, dir) => {
+    expect(ownTopLevel(dir)).toBe(run(dir, "rev-parse", "--show-toplevel"));
+  });
+
+  it.each<[string, string]>([
+    ["a subdirectory of a work tree", join(repo, "sub")],
+    ["a repository whose core.worktree is elsewhere", moved],
+    ["a directory outside any repository", root],
+  ])("leaves %s to git", (_name, dir) => {
+    expect(ownTopLevel(dir)).toBeUndefined();
   });
 });

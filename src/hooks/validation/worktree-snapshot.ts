@@ -12,9 +12,10 @@
  */
 import type * as Crypto from "node:crypto";
 import { builtin } from "../../host/builtin.ts";
-import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gitText } from "../../io/git.ts";
+import { gitDirs } from "../../host/git-layout.ts";
 
 /** The state of the dirty paths of a work tree at one moment. */
 export interface WorktreeSnapshot {
@@ -95,27 +96,91 @@ const sizeOf = (absPath: string): number => {
   }
 };
 
-/** Paths listed by `git status --porcelain=v1 -z` (renames as their two paths); `untracked` gets the `??` ones. */
-export function parsePorcelain(out: string, untracked?: Set<string>): string[] {
-  const fields = out.split("\0");
+/**
+ * What `git status --porcelain=v2 -z --branch` lists: the commit at HEAD (`null` before the first
+ * commit), the paths (a rename or copy as both of its paths), and which of them are untracked.
+ * Each record ends with a NUL; a path is the rest of its record after a fixed number of fields
+ * (spaces in it included), and a rename's source path is the record after it.
+ */
+export function parseStatusV2(out: string): { head: string | null; paths: string[]; untracked: Set<string> } {
+  const records = out.split("\0");
   const paths: string[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    if (field.length < 4) continue;
-    const status = field.slice(0, 2);
-    paths.push(field.slice(3));
-    if (status === "??") untracked?.add(field.slice(3));
-    // a rename or copy is followed by its source path as the next field
-    if (status.includes("R") || status.includes("C")) {
-      const from = fields[i + 1];
+  const untracked = new Set<string>();
+  let head: string | null = null;
+  /** The text after the first `fields` space-separated fields of `record`. */
+  const after = (record: string, fields: number): string | undefined => {
+    let at = 0;
+    for (let i = 0; i < fields; i++) {
+      at = record.indexOf(" ", at) + 1;
+      if (at === 0) return undefined;
+    }
+    return record.slice(at);
+  };
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    if (record.startsWith("# branch.oid ")) {
+      const oid = record.slice("# branch.oid ".length).trim();
+      head = /^[0-9a-f]{7,}$/.test(oid) ? oid : null;
+      continue;
+    }
+    const kind = record[0];
+    // ordinary (1), renamed or copied (2, its source next), unmerged (u), untracked (?); ignored (!) is never asked for
+    const path =
+      kind === "1"
+        ? after(record, 8)
+        : kind === "2"
+          ? after(record, 9)
+          : kind === "u"
+            ? after(record, 10)
+            : kind === "?"
+              ? after(record, 1)
+              : undefined;
+    if (path === undefined || path === "") continue;
+    paths.push(path);
+    if (kind === "?") untracked.add(path);
+    if (kind === "2") {
+      const from = records[i + 1];
       if (from !== undefined && from !== "") paths.push(from);
       i++;
     }
   }
-  return paths;
+  return { head, paths, untracked };
 }
 
-/** Takes a snapshot of `projectDir`'s work tree (fingerprinting the paths of `like` as `like` did); an error message when it is not a git work tree or git fails. */
+/**
+ * The top level of the work tree `projectDir` is, when it is one without asking git: `projectDir`
+ * holds the `.git` (a repository directory, or the file of a linked work tree) and no `worktree`
+ * setting moves the top level elsewhere. Git itself would stop at that `.git` and report the real
+ * path of its directory. `undefined` when git must say (a subdirectory of a work tree, a
+ * configured `core.worktree`, anything unexpected).
+ */
+export function ownTopLevel(projectDir: string): string | undefined {
+  const dirs = gitDirs(projectDir);
+  if (dirs === undefined) return undefined;
+  try {
+    // a repository directory has a HEAD; git does not take a directory without one for a repository
+    if (!statSync(join(dirs.gitDir, "HEAD")).isFile()) return undefined;
+    for (const file of [join(dirs.commonDir, "config"), join(dirs.gitDir, "config.worktree")]) {
+      let text: string;
+      try {
+        text = readFileSync(file, "latin1").toLowerCase();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        return undefined;
+      }
+      if (text.includes("worktree") || text.includes("include")) return undefined;
+    }
+    return realpathSync(projectDir);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes a snapshot of `projectDir`'s work tree (fingerprinting the paths of `like` as `like` did);
+ * an error message when it is not a git work tree or git fails. The top level is `like`'s (the
+ * same project), else {@link ownTopLevel}'s, else git's: one git process in most projects.
+ */
 export function takeSnapshot(
   projectDir: string,
   limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
@@ -131,31 +196,28 @@ export function takeSnapshot(
       tracked: (path: string) => boolean;
     }
   | { ok: false; message: string } {
-  // the top level and HEAD in one git process (each costs a process start on every subagent start
-  // and stop): exit status 1 with the top level alone is a repository without a commit yet
-  const top = gitText(
-    {
-      args: ["rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],
+  let root = like?.root ?? ownTopLevel(projectDir);
+  if (root === undefined) {
+    const top = gitText({
+      args: ["rev-parse", "--show-toplevel"],
       cwd: projectDir,
       timeoutMs: limits.timeoutMs,
       maxBuffer: 1024 * 1024,
-    },
-    [0, 1],
-  );
-  if (!top.ok) return { ok: false, message: top.message };
-  const [rootLine = "", headLine = ""] = top.out.split("\n");
-  const root = rootLine.trim();
-  if (root === "") return { ok: false, message: "git found no top level of the work tree" };
-  const head = top.status === 0 ? headLine.trim() || null : null;
-  // porcelain paths are relative to the top level whatever the directory git runs in
+    });
+    if (!top.ok) return { ok: false, message: top.message };
+    root = top.out.split("\n")[0]!.trim();
+    if (root === "") return { ok: false, message: "git found no top level of the work tree" };
+  }
+  // porcelain paths are relative to the top level whatever the directory git runs in; HEAD comes
+  // with them (`--branch`), in the same process
   const status = git(
     root,
-    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
+    ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames"],
     limits.timeoutMs,
   );
   if (!status.ok) return { ok: false, message: status.message };
-  const untracked = new Set<string>();
-  const paths = [...new Set(parsePorcelain(status.out, untracked))].sort();
+  const listed = parseStatusV2(status.out);
+  const paths = [...new Set(listed.paths)].sort();
   const entries: Record<string, string> = {};
   let budget = limits.maxTotalHashBytes;
   for (const path of paths.slice(0, limits.maxEntries)) {
@@ -175,11 +237,11 @@ export function takeSnapshot(
     ok: true,
     snapshot: {
       root,
-      head,
+      head: listed.head,
       entries,
       truncated: paths.length > limits.maxEntries,
     },
-    tracked: (path) => !untracked.has(path),
+    tracked: (path) => !listed.untracked.has(path),
   };
 }
 
