@@ -119,7 +119,8 @@ function encodesText(word: string): boolean {
 
 /**
  * A random-looking word: long, capitals, small letters and digits mixed, a high entropy, and not
- * encoded text. Git hashes and UUIDs (no capitals), paths and identifiers (low entropy) are kept.
+ * encoded text. Git hashes and UUIDs (no capitals) and identifiers (low entropy) are kept; paths
+ * are judged by their parts ({@link redactWord}).
  */
 export function isHighEntropy(word: string): boolean {
   const core = word.replace(/=+$/, "");
@@ -134,6 +135,27 @@ export function isHighEntropy(word: string): boolean {
   }
   if (upper === 0 || lower === 0 || digit < 2) return false;
   return entropy(core) >= 4.4 && !encodesText(core);
+}
+
+/**
+ * A path is judged by its parts: a whole path holds many different characters (its entropy passed
+ * the bound for one in nine temporary directories, `/tmp/lanes-hooks-f9JP0R/project/.claude/lanes.yaml`),
+ * while a token inside one (`/api/tokens/<token>`) is a part of its own. A word is a path when it
+ * starts like one (`/`, `~/`, `./`, `../`) or holds a `/` and a `.` (base64 has no dot).
+ */
+function redactWord(word: string): string {
+  const path =
+    word.includes("/") &&
+    (word.startsWith("/") ||
+      word.startsWith("~/") ||
+      word.startsWith("./") ||
+      word.startsWith("../") ||
+      word.includes("."));
+  if (!path) return isHighEntropy(word) ? REDACTED : word;
+  return word
+    .split("/")
+    .map((part) => (isHighEntropy(part) ? REDACTED : part))
+    .join("/");
 }
 
 /** A word of the text for the shape checks: what lies between blanks, quotes, operators and separators. */
@@ -203,7 +225,7 @@ export const REDACTIONS: readonly Redaction[] = [
   },
   {
     pattern: WORD,
-    replacement: (word: string) => (word.includes(REDACTED) || !isHighEntropy(word) ? word : REDACTED),
+    replacement: (word: string) => (word.includes(REDACTED) ? word : redactWord(word)),
     hint: (text) => text.length >= ENTROPY_MIN_LENGTH,
   },
 ];

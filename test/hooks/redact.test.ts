@@ -4,6 +4,20 @@ import { redactEntry } from "../../src/hooks/state/audit.ts";
 import { REDACTIONS, redactSecrets } from "../../src/shell/redact.ts";
 
 describe("redactSecrets", () => {
+  it("keeps paths, whatever random name a directory on them has, and cuts a token that is a part of one", () => {
+    // one in nine of these names made the whole path a secret by its entropy
+    for (const dir of ["f9JP0R", "ZnU9I3", "8Z2Qc5", "XD2T8H", "YB02fh", "a1B2c3", "Qw3Er5"]) {
+      const text = `lanes policy does not compile: /tmp/lanes-hooks-${dir}/project/.claude/lanes.yaml:39: rules[1].id`;
+      expect(redactSecrets(text)).toBe(text);
+      expect(redactSecrets(`cat ../lanes-hooks-${dir}/project/src/Header2Button/index.tsx`)).toContain(dir);
+    }
+    const token = "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A";
+    expect(redactSecrets(`curl https://x/api/tokens/k8sVt2QpL9wXz4RbN7yHm3JcF6dGa1Ue`)).toBe(
+      "curl https://x/api/tokens/[REDACTED]",
+    );
+    expect(redactSecrets(`echo ${token}`)).toBe(`echo ${token}`);
+  });
+
   it.each([
     [
       "env assignment before a command",
