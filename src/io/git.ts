@@ -39,8 +39,8 @@
  * - **locks**: `GIT_OPTIONAL_LOCKS=0` unless the call writes (`writes: true`), so a read never
  *   refreshes the index under a running git.
  */
-import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { spawnSyncQuick as spawnSync } from "../host/spawn-sync.ts";
 import { gitDirs } from "../host/git-layout.ts";
 import { fnv1a64 } from "./hash.ts";
@@ -209,6 +209,30 @@ function keepListing(file: string, pairs: readonly (readonly [string, string])[]
     } catch {
       // never created
     }
+    return;
+  }
+  pruneListings(dirname(file));
+}
+
+/** Listings kept at most: each change of a repository's configuration (a branch pushed with `-u`) keys a new one. */
+export const KEPT_LISTINGS = 16;
+
+/** Removes the oldest kept listings past {@link KEPT_LISTINGS} (run when one is written: rarely). */
+function pruneListings(dir: string): void {
+  try {
+    const kept = readdirSync(dir)
+      .filter((name) => name.startsWith("git-config-") && name.endsWith(".json"))
+      .map((name) => {
+        try {
+          return { name, at: lstatSync(join(dir, name)).mtimeMs };
+        } catch {
+          return { name, at: 0 };
+        }
+      })
+      .sort((a, b) => b.at - a.at || (a.name < b.name ? -1 : 1));
+    for (const { name } of kept.slice(KEPT_LISTINGS)) unlinkSync(join(dir, name));
+  } catch {
+    // another process pruned first, or the directory went away: the next write prunes again
   }
 }
 

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { gitText, keepGitListings, runGit, type GitCall } from "../../src/io/git.ts";
+import { gitText, KEPT_LISTINGS, keepGitListings, runGit, type GitCall } from "../../src/io/git.ts";
 import { hostileRepo, type HostileRepo } from "../helpers/hostile-repo.ts";
 
 let repo: HostileRepo;
@@ -185,6 +185,20 @@ describe("the program keys kept across processes", () => {
     keepGitListings(cache);
     status();
     expect(existsSync(marker())).toBe(true);
+  });
+
+  it("keeps a bounded number of listings, the newest", () => {
+    for (let i = 0; i < KEPT_LISTINGS + 4; i++) {
+      // a branch pushed with -u, a remote added: each change of the configuration keys a new listing
+      plain(["config", "lanes.test.round", String(i)]);
+      keepGitListings(cache);
+      status();
+    }
+    expect(kept()).toHaveLength(KEPT_LISTINGS);
+    keepGitListings(cache);
+    status();
+    expect(kept()).toHaveLength(KEPT_LISTINGS);
+    expect(existsSync(marker())).toBe(false);
   });
 
   it("lists again when the configuration changes, the kept file is not a listing, or the configuration includes files", () => {
