@@ -41,6 +41,8 @@ export function describeCall(tool: string, input: Readonly<Record<string, unknow
 
 /** Sentences past this many rules are summed up by their ids. */
 const MAX_SENTENCES = 4;
+/** Subjects of one sentence past this many are counted (a branch switch deletes every file of lanes at once). */
+const MAX_SUBJECTS = 3;
 
 /** One sentence of a reason: a rule's why, with the subjects it matched that the text has not named yet. */
 interface Sentence {
@@ -84,7 +86,9 @@ export function renderReason(
   const said: string[] = [];
   const sentence = ({ why, subjects }: Sentence): string => {
     const fresh = subjects.filter((s) => !named(s) && !why.includes(s) && !said.some((t) => t.includes(s)));
-    const text = `${fresh.length === 0 ? "" : `${fresh.join(", ")}: `}${why}`;
+    const more = fresh.length - MAX_SUBJECTS;
+    const listed = more > 1 ? `${fresh.slice(0, MAX_SUBJECTS).join(", ")} and ${more} more` : fresh.join(", ");
+    const text = `${fresh.length === 0 ? "" : `${listed}: `}${why}`;
     said.push(text);
     return text;
   };

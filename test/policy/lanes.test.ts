@@ -785,3 +785,14 @@ describe("a denial by several rules reads one sentence per rule", () => {
     expect(renderReason(e.decision!, { call: shown, agent: "backend" })).toBe(reason);
   });
 });
+
+describe("a denial of many paths by one rule", () => {
+  it("names three of them and counts the rest", () => {
+    const files = ["a", "b", "c", "d", "e", "f"].map((f) => `/home/dev/.ssh/${f}`);
+    const e = judge(policy, `rm ${files.join(" ")}`);
+    expect(e.decision?.effect).toBe("deny");
+    const reason = renderReason(e.decision!, { call: "`rm ...`" });
+    expect(reason).toContain("and 3 more: ");
+    expect(files.filter((f) => reason.includes(`\`${f}\``))).toHaveLength(3);
+  });
+});
