@@ -11,7 +11,8 @@
  * lets the command's short wait end), the line is written with blocking writes, and the process
  * exits once it has answered, whatever read is still pending.
  */
-import { read, writeSync } from "node:fs";
+import { read } from "node:fs";
+import { writeAll } from "../io/write.ts";
 import { statuslineCommand } from "./commands/statusline.ts";
 import { runCommand } from "./run-command.ts";
 
@@ -39,24 +40,10 @@ function readStdin(): Promise<string> {
   });
 }
 
-/** Writes all of `text` to `fd`; a reader gone early (`EPIPE`) is not an error, a full pipe is waited out. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += writeSync(fd, bytes, at, bytes.length - at);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EPIPE") return;
-      if (code !== "EAGAIN") throw error;
-    }
-  }
-}
-
 void runCommand(statuslineCommand, process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
-  out: (text) => writeAll(1, text),
-  err: (text) => writeAll(2, text),
+  out: (text) => writeAll(1, text, true),
+  err: (text) => writeAll(2, text, true),
   stdin: readStdin,
 }).then((code) => process.exit(code));

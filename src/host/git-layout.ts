@@ -33,6 +33,31 @@ export function gitDirs(projectDir: string): { readonly gitDir: string; readonly
   return { gitDir, commonDir };
 }
 
+/**
+ * The repository configuration git reads for `projectDir` when nothing else is configured (no
+ * system or user file): the common directory's `config` and the work tree's `config.worktree`
+ * (empty when absent), with the directories. `undefined` when `projectDir` holds no `.git`, a file
+ * cannot be read, or one includes other files (`include`, `includeIf`): then only git can say.
+ */
+export function repositoryConfig(
+  projectDir: string,
+): { readonly gitDir: string; readonly commonDir: string; readonly texts: readonly string[] } | undefined {
+  const dirs = gitDirs(projectDir);
+  if (dirs === undefined) return undefined;
+  const texts: string[] = [];
+  for (const file of [join(dirs.commonDir, "config"), join(dirs.gitDir, "config.worktree")]) {
+    let text = "";
+    try {
+      text = readFileSync(file, "latin1");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+    }
+    if (text.toLowerCase().includes("include")) return undefined;
+    texts.push(text);
+  }
+  return { ...dirs, texts };
+}
+
 /** `core.hooksPath` as a git configuration file sets it (the last one wins), without includes. */
 export function hooksPathIn(text: string): string | undefined {
   let section = "";

@@ -39,10 +39,11 @@
  * - **locks**: `GIT_OPTIONAL_LOCKS=0` unless the call writes (`writes: true`), so a read never
  *   refreshes the index under a running git.
  */
-import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { spawnSyncQuick as spawnSync } from "../host/spawn-sync.ts";
-import { gitDirs } from "../host/git-layout.ts";
+import { repositoryConfig } from "../host/git-layout.ts";
+import { atomicWriteFile } from "./atomic.ts";
 import { fnv1a64 } from "./hash.ts";
 import { readState } from "./read.ts";
 import { span } from "./profile.ts";
@@ -160,20 +161,10 @@ function listingFile(cwd: string, global: "skip" | "read"): string | undefined {
   } catch {
     return undefined;
   }
-  const dirs = gitDirs(cwd);
-  if (dirs === undefined) return undefined;
-  const texts: string[] = [cwd];
-  for (const file of [join(dirs.commonDir, "config"), join(dirs.gitDir, "config.worktree")]) {
-    let text = "";
-    try {
-      text = readFileSync(file, "latin1");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
-    }
-    // an include pulls in files not hashed here
-    if (text.toLowerCase().includes("include")) return undefined;
-    texts.push(text);
-  }
+  // an include pulls in files not hashed here: no listing kept then
+  const config = repositoryConfig(cwd);
+  if (config === undefined) return undefined;
+  const texts = [cwd, ...config.texts];
   return join(dir, `git-config-${fnv1a64(texts.join("\0"))}.json`);
 }
 
@@ -198,17 +189,9 @@ function keptListing(file: string): readonly (readonly [string, string])[] | und
 
 /** Keeps a listing; a cache that cannot be written is no error (the next process lists again). */
 function keepListing(file: string, pairs: readonly (readonly [string, string])[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    // `wx`: never written through a link planted at the name; the rename replaces whatever is there
-    writeFileSync(tmp, JSON.stringify(pairs), { mode: 0o600, flag: "wx" });
-    renameSync(tmp, file);
+    atomicWriteFile(file, JSON.stringify(pairs), { durable: false });
   } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never created
-    }
     return;
   }
   pruneListings(dirname(file));

@@ -12,10 +12,10 @@
  */
 import type * as Crypto from "node:crypto";
 import { builtin } from "../../host/builtin.ts";
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gitText } from "../../io/git.ts";
-import { gitDirs } from "../../host/git-layout.ts";
+import { repositoryConfig } from "../../host/git-layout.ts";
 
 /** The state of the dirty paths of a work tree at one moment. */
 export interface WorktreeSnapshot {
@@ -155,22 +155,11 @@ export function parseStatusV2(out: string): { head: string | null; paths: string
  * configured `core.worktree`, anything unexpected).
  */
 export function ownTopLevel(projectDir: string): string | undefined {
-  const dirs = gitDirs(projectDir);
-  if (dirs === undefined) return undefined;
+  const config = repositoryConfig(projectDir);
+  if (config === undefined || config.texts.some((text) => text.toLowerCase().includes("worktree"))) return undefined;
   try {
     // a repository directory has a HEAD; git does not take a directory without one for a repository
-    if (!statSync(join(dirs.gitDir, "HEAD")).isFile()) return undefined;
-    for (const file of [join(dirs.commonDir, "config"), join(dirs.gitDir, "config.worktree")]) {
-      let text: string;
-      try {
-        text = readFileSync(file, "latin1").toLowerCase();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-        return undefined;
-      }
-      if (text.includes("worktree") || text.includes("include")) return undefined;
-    }
-    return realpathSync(projectDir);
+    return statSync(join(config.gitDir, "HEAD")).isFile() ? realpathSync(projectDir) : undefined;
   } catch {
     return undefined;
   }
