@@ -3,7 +3,7 @@
  * hashed again and every listed directory listed again; any difference means the policy no longer
  * says what the files say. No zod, no YAML: JSON.parse and a structural check.
  */
-import { closeSync, constants, fstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import {
   COMPILED_FORMAT,
   type CompiledLayout,
@@ -15,6 +15,8 @@ import { fnv1a64 } from "../io/hash.ts";
 import { openState, readAt } from "../io/read.ts";
 import { span } from "../io/profile.ts";
 import { isPresent } from "../host/sandbox-mask.ts";
+import { withLockSync } from "../io/lock.ts";
+import { atomicWriteFile } from "../io/atomic.ts";
 
 /** Hash (FNV-1a 64) of a file's content, or `null` when it cannot be read (absent). */
 export function hashFile(path: string): string | null {
@@ -36,8 +38,13 @@ export function sourceFingerprint(path: string): { hash: string | null; size?: n
   }
 }
 
-/** True when the file still has the content it had at compile time (cheap when size and mtime match). */
-function sourceUnchanged(source: PolicySource): boolean {
+/**
+ * Whether a source still has the content it had at compile time: `true` (cheap when its size and
+ * mtime match), `false`, or, when the content is the same under another size or mtime (a checkout
+ * or an editor touched it), the source as it is now, to stamp into the file ({@link restamp}): a
+ * stamp left stale made every later call hash the file again.
+ */
+function sourceCheck(source: PolicySource): boolean | PolicySource {
   // no exception for an absent file: building one costs more than the stat (several per hook call)
   let stat;
   try {
@@ -50,8 +57,16 @@ function sourceUnchanged(source: PolicySource): boolean {
   if (stat === undefined) return source.hash === null;
   if (source.hash === null) return false;
   if (source.size === stat.size && source.mtimeMs === stat.mtimeMs) return true;
-  return hashFile(source.path) === source.hash;
+  // the stat is taken before the hash: a change after the hash shows as another mtime next time
+  if (hashFile(source.path) !== source.hash) return false;
+  return fineMtime(stat.mtimeMs) && stat.isFile() ? { ...source, size: stat.size, mtimeMs: stat.mtimeMs } : true;
 }
+
+/**
+ * Whether an mtime is precise enough to stand for a content: a whole-second one may hide a change
+ * made within the same second.
+ */
+const fineMtime = (mtimeMs: number): boolean => mtimeMs % 1000 !== 0;
 
 /** The entries of a definitions directory that matter for the policy, sorted. */
 export function listDefinitions(dir: string): string[] {
@@ -104,6 +119,16 @@ class PolicyBytes {
   firstLine(): { readonly text: string; readonly next: number } | undefined {
     const end = this.start.indexOf(10);
     return end === -1 ? undefined : { text: this.start.toString("utf8", 0, end), next: end + 1 };
+  }
+
+  /** Whether the file at the path is still the one read (the same inode, size and mtime). */
+  isCurrent(): boolean {
+    try {
+      const stat = lstatSync(this.path);
+      return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` === this.identity;
+    } catch {
+      return false;
+    }
   }
 
   /** The whole file. */
@@ -298,11 +323,13 @@ export function listingOf(dir: string): CompiledPolicy["listings"][number] {
 }
 
 /**
- * True when the directory still lists what was compiled. Adding, removing or renaming an entry
- * changes a directory's mtime, so an unchanged mtime spares the listing; it is trusted only with
- * sub-second precision, since a whole-second mtime may hide a change made within that second.
+ * Whether the directory still lists what was compiled: `true`, `false`, or, when it lists the same
+ * entries under another mtime, the listing as it is now (to stamp, as {@link sourceCheck} does).
+ * Adding, removing or renaming an entry changes a directory's mtime, so an unchanged mtime spares
+ * the listing; it is trusted only with sub-second precision, since a whole-second mtime may hide a
+ * change made within that second.
  */
-function listingUnchanged(listing: CompiledPolicy["listings"][number]): boolean {
+function listingCheck(listing: CompiledPolicy["listings"][number]): boolean | CompiledPolicy["listings"][number] {
   let stat;
   try {
     stat = statSync(listing.dir, { throwIfNoEntry: false });
@@ -314,12 +341,50 @@ function listingUnchanged(listing: CompiledPolicy["listings"][number]): boolean 
   if (
     stat !== undefined &&
     listing.mtimeMs !== undefined &&
-    listing.mtimeMs % 1000 !== 0 &&
+    fineMtime(listing.mtimeMs) &&
     stat.mtimeMs === listing.mtimeMs
   )
     return true;
   const now = listDefinitions(listing.dir);
-  return now.length === listing.entries.length && now.every((e, i) => e === listing.entries[i]);
+  if (now.length !== listing.entries.length || !now.every((e, i) => e === listing.entries[i])) return false;
+  return stat !== undefined && stat.isDirectory() && fineMtime(stat.mtimeMs)
+    ? { ...listing, mtimeMs: stat.mtimeMs }
+    : true;
+}
+
+/**
+ * Stamps the sources and listings found unchanged under new sizes and mtimes into the compiled
+ * policy's first line (the rest, and the layout's offsets into it, stay as they are), so the next
+ * call trusts their stat again. Under the policy's lock, without waiting for it (a hook that is
+ * recompiling writes a fresh stamp anyway), and only over the very file that was checked; any
+ * failure leaves the file as it was: the next call checks again.
+ */
+function restamp(
+  file: PolicyBytes,
+  sources: readonly PolicySource[],
+  listings: readonly CompiledPolicy["listings"][number][],
+): void {
+  try {
+    withLockSync(
+      file.path,
+      () => {
+        if (!file.isCurrent()) return;
+        const first = file.firstLine();
+        if (first === undefined || !first.text.endsWith(",")) return;
+        const head = JSON.parse(`${first.text.slice(0, -1)}}`) as Record<string, unknown>;
+        // a file laid out as `serializeCompiledPolicy` writes it, never one formatted by hand
+        if (head["format"] !== COMPILED_FORMAT || typeof head["layout"] !== "object") return;
+        const stamped = JSON.stringify({ ...head, sources, listings });
+        const rest = file.whole().subarray(first.next);
+        atomicWriteFile(file.path, Buffer.concat([Buffer.from(`${stamped.slice(0, -1)},\n`, "utf8"), rest]), {
+          durable: false,
+        });
+      },
+      { timeoutMs: 0 },
+    );
+  } catch {
+    // the stamp is an optimisation: the file stays as it was
+  }
 }
 
 export type PolicyRead =
@@ -371,8 +436,11 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
     };
   }
   if (options.allowStale === true) return { ok: true, policy };
+  let worn = false;
+  const sources: PolicySource[] = [];
   for (const source of policy.sources) {
-    if (!sourceUnchanged(source)) {
+    const check = sourceCheck(source);
+    if (check === false) {
       return {
         ok: false,
         kind: "stale",
@@ -383,9 +451,13 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
             : "it changed after the policy was compiled",
       };
     }
+    worn ||= check !== true;
+    sources.push(check === true ? source : check);
   }
+  const listings: CompiledPolicy["listings"][number][] = [];
   for (const listing of policy.listings ?? []) {
-    if (!listingUnchanged(listing)) {
+    const check = listingCheck(listing);
+    if (check === false) {
       return {
         ok: false,
         kind: "stale",
@@ -393,6 +465,9 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
         message: "files were added or removed after the policy was compiled",
       };
     }
+    worn ||= check !== true;
+    listings.push(check === true ? listing : check);
   }
+  if (worn) restamp(file, sources, listings);
   return { ok: true, policy };
 }

@@ -3,8 +3,18 @@
  * `readCompiledPolicy`): one JSON document for any reader, laid out in lines so that a hook parses
  * only the rules a call can meet.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildPolicy } from "../../src/config/load.ts";
@@ -177,5 +187,77 @@ describe("compiled policy file", () => {
     expect(readCompiledPolicy(compiled).ok).toBe(true);
     writeFileSync(join(home, ".claude", "agents", "helper.md"), "---\nname: helper\ndescription: helps\n---\nHelp.\n");
     expect(readCompiledPolicy(compiled)).toMatchObject({ ok: false, kind: "stale" });
+  });
+
+  it("stamps a source or listing touched without a change, so later calls trust their stat again; a change is still seen", () => {
+    const project = join(dir, "stamped");
+    const home = join(dir, "stamped-home");
+    const agents = join(project, ".claude", "agents");
+    mkdirSync(agents, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(agents, "reviewer.md"), "---\nname: reviewer\ndescription: reviews\n---\nReview.\n");
+    const definition = join(project, ".claude", "lanes.yaml");
+    writeFileSync(definition, "version: 1\nrules: []\n");
+    const built = buildPolicy({ projectDir: project, home, lanesVersion: "test" });
+    if (!built.ok) throw new Error(built.issues[0]?.message);
+    const compiled = join(project, ".claude", "lanes", "state", "policy.json");
+    const head = (): {
+      sources: { path: string; mtimeMs?: number }[];
+      listings: { dir: string; mtimeMs?: number }[];
+    } => {
+      const line = readFileSync(compiled, "utf8").split("\n", 1)[0]!;
+      return JSON.parse(`${line.slice(0, -1)}}`) as ReturnType<typeof head>;
+    };
+    const rest = (): string => readFileSync(compiled, "utf8").slice(readFileSync(compiled, "utf8").indexOf("\n"));
+    const before = rest();
+    const stampOf = (): number | undefined => head().sources.find((s) => s.path === definition)?.mtimeMs;
+    // a checkout rewrote the file with the same bytes: a new mtime, to the millisecond's fraction
+    utimesSync(definition, 1_700_000_000.25, 1_700_000_000.25);
+    utimesSync(agents, 1_700_000_000.5, 1_700_000_000.5);
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    expect(stampOf()).toBe(statSync(definition).mtimeMs);
+    expect(head().listings.find((l) => l.dir === agents)?.mtimeMs).toBe(statSync(agents).mtimeMs);
+    // only the first line changed: the layout's offsets still hold, and the file reads back whole
+    expect(rest()).toBe(before);
+    const again = readCompiledPolicy(compiled);
+    if (!again.ok) throw new Error(again.message);
+    expect(JSON.stringify(again.policy.rules)).toBe(JSON.stringify(built.policy.rules));
+    // a whole-second mtime may hide a change made within its second: never stamped
+    const fine = stampOf();
+    utimesSync(definition, 1_700_000_100, 1_700_000_100);
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    expect(stampOf()).toBe(fine);
+    // a real change after the stamp: stale
+    writeFileSync(definition, "version: 1\nrules: [] # none\n");
+    expect(readCompiledPolicy(compiled)).toMatchObject({ ok: false, kind: "stale", file: definition });
+  });
+
+  it("never stamps a file laid out otherwise, nor one that is replaced meanwhile", () => {
+    const project = join(dir, "unstamped");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    const definition = join(project, ".claude", "lanes.yaml");
+    writeFileSync(definition, "version: 1\nrules: []\n");
+    const built = buildPolicy({ projectDir: project, home: join(dir, "unstamped-home"), lanesVersion: "test" });
+    if (!built.ok) throw new Error(built.issues[0]?.message);
+    const compiled = join(project, ".claude", "lanes", "state", "policy.json");
+    // formatted by hand: read whole, and left as it is
+    const pretty = `${JSON.stringify(JSON.parse(readFileSync(compiled, "utf8")), null, 2)}\n`;
+    writeFileSync(compiled, pretty);
+    utimesSync(definition, 1_700_000_000.25, 1_700_000_000.25);
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    expect(readFileSync(compiled, "utf8")).toBe(pretty);
+    // held by a recompile (its lock taken): not stamped now, stamped by a later call
+    writeFileSync(compiled, serializeCompiledPolicy(built.policy));
+    const stamp = (): string => readFileSync(compiled, "utf8").split("\n", 1)[0]!;
+    const unstamped = stamp();
+    writeFileSync(
+      `${compiled}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), created: new Date().toISOString(), token: "held" }),
+    );
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    expect(stamp()).toBe(unstamped);
+    unlinkSync(`${compiled}.lock`);
+    expect(readCompiledPolicy(compiled).ok).toBe(true);
+    expect(stamp()).not.toBe(unstamped);
   });
 });
