@@ -75,9 +75,20 @@ export const DEFAULT_DISK_BOUNDS: DiskBounds = { maxOperations: 1024, maxBytes: 
 /** Symlinks followed in one `realpath` before it is a loop (Linux's own limit). */
 const MAX_LINKS = 40;
 
+/** Whether an absolute path is already normal: no empty, `.` or `..` component, no trailing slash. */
+const isNormal = (path: string): boolean =>
+  !path.includes("//") &&
+  !path.includes("/./") &&
+  !path.includes("/../") &&
+  !path.endsWith("/.") &&
+  !path.endsWith("/..") &&
+  (path.length === 1 || !path.endsWith("/"));
+
 /** `/a/b/../c/` → `/a/c`; `undefined` for a relative path. */
 function absolute(path: string): string | undefined {
   if (!path.startsWith("/")) return undefined;
+  // the walk asks of every prefix it builds, each already normal: no normalising pass for those
+  if (isNormal(path)) return path;
   const normal = posix.normalize(path);
   return normal.length > 1 && normal.endsWith("/") ? normal.slice(0, -1) : normal;
 }
@@ -102,7 +113,8 @@ export function walkRealpath(path: string, kind: (path: string) => PathKind | un
       resolved = posix.dirname(resolved);
       continue;
     }
-    const next = posix.join(resolved, piece);
+    // `resolved` is normal and `piece` a plain name: joined as `posix.join` would, without its pass
+    const next = resolved === "/" ? `/${piece}` : `${resolved}/${piece}`;
     const found = kind(next);
     if (found === undefined) return undefined;
     switch (found.kind) {

@@ -5,9 +5,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { NO_DISK } from "../../src/host/disk-view.ts";
+import { boundedDisk, NO_DISK } from "../../src/host/disk-view.ts";
 import { realDisk } from "../../src/host/disk.ts";
 import { fakeDisk } from "../helpers/disk.ts";
 
@@ -70,6 +70,25 @@ describe("a fake disk", () => {
     expect(d.realpath("/a/b/c/e")).toBe("/a/b/c/e");
     expect(d.kind("/a/b")).toEqual({ kind: "dir" });
     expect(d.spent).toEqual({ operations: 5, bytes: 0, exhausted: false });
+  });
+
+  it("asks the disk of normal paths only, whatever the spelling, and once per path", () => {
+    const asked: string[] = [];
+    const view = boundedDisk({
+      lstat: (path) => {
+        asked.push(path);
+        return path === "/w/l" ? { kind: "symlink", target: "../t/./" } : { kind: "dir" };
+      },
+      read: () => undefined,
+    });
+    const spellings = ["/w//a/./b/", "/w/a/b/.", "/w/a/c/../b", "//w/a/b//", "/w/l/x/..", "/w/./l/", "/w/a/b/..."];
+    for (const path of spellings) {
+      const expected = posix.normalize(path).replace(/(.)\/$/, "$1");
+      expect(view.kind(path)).toEqual(view.kind(expected));
+    }
+    expect(view.realpath("/w/l/x/../y")).toBe("/t/y");
+    expect(asked.every((p) => p === "/" || (posix.normalize(p) === p && !p.endsWith("/")))).toBe(true);
+    expect(new Set(asked).size).toBe(asked.length);
   });
 
   it("stops reading at its byte bound over all files", () => {
