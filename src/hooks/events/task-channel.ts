@@ -20,7 +20,7 @@ import { projectPaths } from "../../host/layout.ts";
 import type { CompiledPolicy } from "../../policy/compiled.ts";
 import type { GlobRoots } from "../../globs/match.ts";
 import { baseAgentName } from "../../policy/lanes.ts";
-import { auditLog, parseAuditLog, type AuditEntry } from "../state/audit.ts";
+import { auditAfter, auditLog, auditMark, parseAuditLog, type AuditEntry, type AuditMark } from "../state/audit.ts";
 import { findProjectDir, homeOf } from "../../host/env.ts";
 import { readBaseInput, type BaseHookInput } from "../protocol/hook-input.ts";
 import { readCompiledPolicy } from "../../config/policy-file.ts";
@@ -92,8 +92,13 @@ function policyOf(ctx: Ctx): CompiledPolicy | undefined {
   return fallback.ok ? fallback.policy : undefined;
 }
 
-/** The audit entries since `since`, from the rotated log too when the run began before the rotation. */
-export function auditSince(state: string, since: string): AuditEntry[] {
+/**
+ * The audit entries since `since`, from the rotated log too when the run began before the rotation.
+ * With the run's `mark` (where the log stood at its start), only what was appended after it is read.
+ */
+export function auditSince(state: string, since: string, mark?: AuditMark | null): AuditEntry[] {
+  if (mark !== undefined)
+    return parseAuditLog(auditAfter(state, mark ?? undefined)).entries.filter((e) => e.ts >= since);
   const read = (file: string): AuditEntry[] => {
     try {
       return parseAuditLog(readState(join(state, file))).entries;
@@ -113,7 +118,7 @@ export function gatherEvidence(
   run: RunRecord,
 ): { changes: ChangeEvidence[]; commands: CommandEvidence[]; notes: string[] } {
   const notes: string[] = [];
-  const entries = auditSince(ctx.state, run.started).filter((e) => e.session === run.session);
+  const entries = auditSince(ctx.state, run.started, run.audit_mark).filter((e) => e.session === run.session);
   const mine = entries.filter((e) => e.agent_id === run.agent_id);
   const commands: CommandEvidence[] = mine
     .filter((e) => e.event === "decision" && e.tool === "Bash")
@@ -252,6 +257,9 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
   if (agentId === undefined) return quiet(ctx.stderr);
   ensureStateDir(ctx.state);
   pruneRuns(ctx.state, ctx.now);
+  // where the log stands before the snapshot: a change another agent records before the mark is
+  // in the snapshot already, and SubagentStop reads only what was appended after it
+  const mark = auditMark(ctx.state) ?? null;
   const snap = takeSnapshot(ctx.projectDir);
   const problem = updateRun(ctx.state, agentId, () => ({
     version: 1,
@@ -259,6 +267,7 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
     agent_id: agentId,
     agent: baseAgentName(ctx.input.agent_type ?? "unknown"),
     started: isoTime(ctx.now),
+    audit_mark: mark,
     ...(snap.ok ? { snapshot: snap.snapshot } : { snapshot_error: snap.message }),
   }));
   if (problem !== undefined) ctx.stderr.push(`lanes: could not record the run's start: ${problem}`);

@@ -5,7 +5,7 @@
  * interleave within a line. Failing to log never changes a decision: errors go to stderr. Secrets
  * (values secret by name or by shape, src/shell/redact.ts) are redacted before writing.
  */
-import { closeSync, fstatSync, renameSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, renameSync, writeSync } from "node:fs";
 import { APPEND, openState, readAt, readState } from "../../io/read.ts";
 import { compiledOptions } from "../../config/policy-file.ts";
 import type { EventAudit } from "../../host/events.ts";
@@ -135,6 +135,70 @@ export function auditLog(
 /** Whether the file's last byte is a newline (one byte read at the end). */
 function endsWithNewline(fd: number, size: number): boolean {
   return readAt(fd, size - 1, 1)[0] === 0x0a;
+}
+
+/**
+ * Where the audit log stood at a moment (a subagent's start): the log file's inode, its size and
+ * its first bytes (an inode number is reused once a rotated file is gone; a log's first entry,
+ * time-stamped to the millisecond, is not). What was appended after it is read from there
+ * ({@link auditAfter}) instead of parsing a log of up to two files of several megabytes for its tail.
+ */
+export interface AuditMark {
+  readonly ino: number;
+  readonly size: number;
+  readonly head: string;
+}
+
+/** The bytes of a log that tell it from a later one in the same inode. */
+const MARK_HEAD = 64;
+
+/** The mark of a log file, and its text from byte `from` (none with `from` undefined); `undefined` when absent or unreadable. */
+function readLog(path: string, from?: number): { readonly mark: AuditMark; readonly text: string } | undefined {
+  try {
+    const fd = openState(path, constants.O_RDONLY);
+    try {
+      const { ino, size } = fstatSync(fd);
+      const head = readAt(fd, 0, Math.min(size, MARK_HEAD)).toString("latin1");
+      const start = Math.min(from ?? size, size);
+      return { mark: { ino, size, head }, text: readAt(fd, start, size - start).toString("utf8") };
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mark of the log at `state` now; `undefined` when there is no log yet. */
+export function auditMark(state: string): AuditMark | undefined {
+  return readLog(`${state}/audit.jsonl`)?.mark;
+}
+
+/** Whether a log, as it is now, is the one a mark was taken of. */
+const sameLog = (now: AuditMark, mark: AuditMark): boolean =>
+  now.ino === mark.ino && now.size >= mark.size && now.head.startsWith(mark.head);
+
+/**
+ * The text appended to the log at `state` since `mark`: from the mark's offset of the file it was
+ * taken in, now `audit.jsonl` or, rotated since, `audit.1.jsonl` (then all of the new log after it);
+ * both files whole when the mark is older than both (rotated twice) or there was no log at the mark.
+ * A line cut at the mark is dropped by the parser as a torn one.
+ */
+export function auditAfter(state: string, mark: AuditMark | undefined): string {
+  const log = `${state}/audit.jsonl`;
+  const rotatedLog = `${state}/audit.1.jsonl`;
+  const tail = readLog(log, mark?.size ?? 0);
+  if (mark !== undefined && tail !== undefined && sameLog(tail.mark, mark)) return tail.text;
+  // rotated since the mark, or no log at the mark: the new log whole, after the old one from the mark
+  const current = mark === undefined ? tail : readLog(log, 0);
+  const rotated = readLog(rotatedLog, mark?.size ?? 0);
+  const older =
+    rotated === undefined
+      ? ""
+      : mark === undefined || sameLog(rotated.mark, mark)
+        ? rotated.text
+        : (readLog(rotatedLog, 0)?.text ?? "");
+  return `${older}${older === "" || older.endsWith("\n") ? "" : "\n"}${current?.text ?? ""}`;
 }
 
 /** Parses the text of an audit log: the entries, and how many torn lines (cut by a crash mid-write) were skipped. */

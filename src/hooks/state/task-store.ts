@@ -21,6 +21,7 @@ import { safeId } from "../../host/ids.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 import type { ValidationResult } from "../validation/validation.ts";
 import type { WorktreeSnapshot } from "../validation/worktree-snapshot.ts";
+import type { AuditMark } from "./audit.ts";
 import { isoTime } from "../../io/time.ts";
 
 /** One task as lanes saw it. */
@@ -53,6 +54,8 @@ export interface RunRecord {
   readonly agent_id: string;
   readonly agent: string;
   readonly started: string;
+  /** Where the audit log stood at the start (`null`: there was none); absent in records of older lanes. */
+  readonly audit_mark?: AuditMark | null;
   readonly snapshot?: WorktreeSnapshot;
   /** Why there is no snapshot (not a git repository, git failed). */
   readonly snapshot_error?: string;
