@@ -47,6 +47,18 @@ function tailLines(path: string, bytes = 65_536): string[] {
   }
 }
 
+/**
+ * The entries the line is made of, as the audit log spells them (`JSON.stringify` of an entry, no
+ * spaces): subagents starting and stopping, denials, snapshots and their undoing.
+ */
+const SHOWN = [
+  '"event":"subagent-start"',
+  '"event":"subagent-stop"',
+  '"decision":"deny"',
+  '"event":"snapshot"',
+  '"event":"undo"',
+];
+
 const ago = (ts: string, now: number): string => {
   const s = Math.max(0, Math.round((now - Date.parse(ts)) / 1000));
   return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.round(s / 60)}m ago` : `${Math.round(s / 3600)}h ago`;
@@ -76,7 +88,11 @@ export const statuslineCommand: Command = {
   summary: "one status line for Claude Code's statusLine (guard, policy, agents, last denial)",
   usage,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { session: { type: "string" } }, usage, false);
+    // Claude Code runs it without arguments on every refresh: no argument parser to start for none
+    const { values } =
+      args.length === 0
+        ? { values: {} as { session?: string } }
+        : parseCommandArgs(args, { session: { type: "string" } }, usage, false);
     const fromStdin = values.session === undefined ? await sessionFromStdin(ctx.stdin) : {};
     const projectDir = findProjectDir(fromStdin.cwd ?? ctx.cwd, ctx.env);
     const paths = projectPaths(projectDir);
@@ -84,9 +100,8 @@ export const statuslineCommand: Command = {
 
     let wired = false;
     try {
-      wired =
-        readFileSync(paths.settings, "utf8").includes(LANES_MARKER) ||
-        readFileSync(paths.settings, "utf8").includes('"lanes@');
+      const settings = readFileSync(paths.settings, "utf8");
+      wired = settings.includes(LANES_MARKER) || settings.includes('"lanes@');
     } catch {
       wired = false;
     }
@@ -102,7 +117,10 @@ export const statuslineCommand: Command = {
             : "lanes: guard on (recompiles next call)",
     );
 
-    const entries = tailLines(paths.audit).flatMap((l) => {
+    // of the tail's few hundred entries, only those the line shows are parsed (and the last, for its session)
+    const lines = tailLines(paths.audit).filter((l) => l !== "");
+    const entries = lines.flatMap((l, i) => {
+      if (i < lines.length - 1 && !SHOWN.some((marker) => l.includes(marker))) return [];
       try {
         return [JSON.parse(l) as AuditEntry];
       } catch {
