@@ -77,3 +77,38 @@ export function benchScript(lines: number): string {
   out.push("npx vitest run --reporter=dot", 'echo "done"');
   return `${out.join("\n")}\n`;
 }
+
+/**
+ * The audit log of a project lanes has guarded for a while: `bytes` of entries from earlier
+ * sessions, as the hooks write them (decisions on Bash, Write and Read calls of several agents,
+ * file touches), dated before now. The default limit rotates the log at 5 MB.
+ */
+export function benchAuditLog(bytes: number, now = Date.now()): string {
+  const tools = ["Bash", "Write", "Read", "Edit"];
+  const agents = ["backend", "frontend", "qa", undefined];
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const agent = agents[i % agents.length];
+    const tool = tools[i % tools.length]!;
+    const ts = new Date(now - 86_400_000 + i * 1_000).toISOString();
+    const entry =
+      i % 5 === 4
+        ? { ts, session: `past-${i >> 12}`, event: "file-touched", files: [`/work/app/src/module${i % 97}/index.ts`] }
+        : {
+            ts,
+            session: `past-${i >> 12}`,
+            tool,
+            subject: tool === "Bash" ? `npm test -- src/module${i % 97}` : `/work/app/src/module${i % 97}/index.ts`,
+            event: "decision",
+            decision: "none",
+            risk: "SAFE",
+            rules: [],
+            ...(agent !== undefined && { agent, agent_id: `a${(i % 13).toString(16).padStart(16, "0")}` }),
+          };
+    const line = `${JSON.stringify(entry)}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return lines.join("");
+}

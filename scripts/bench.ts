@@ -2,7 +2,7 @@
  * `npm run bench`: performance as ratios against `node -e 0` measured in the same run (so the
  * machine's speed cancels out), never as absolute timings in tests.
  *
- * 1. Cold start: the installed hooks on real hook inputs in a temp project with a compiled policy,
+ * 1. Cold start: the installed hooks on real hook inputs in a temp project with a compiled policy and 4 MB of audit log,
  *    interleaved with `node -e 0`, N shuffled rounds; medians, ratios and the time over `node -e 0`.
  *    Twice: like for like, both without the variables the hook commands clear (`NODE_EXTRA_CA_CERTS`
  *    loads a certificate bundle at every Node start, about 45 ms on the VM of the README, and would
@@ -44,7 +44,7 @@ import { loadPolicy } from "../src/config/load.ts";
 import { evaluate } from "../src/policy/evaluate.ts";
 import { realDisk } from "../src/host/disk.ts";
 import { HOOK_CLEARED_VARIABLES } from "../src/install/wiring.ts";
-import { benchMakefile, benchScript } from "./bench-files.ts";
+import { benchAuditLog, benchMakefile, benchScript } from "./bench-files.ts";
 import { COMMAND_VARIANTS, heredocToBash, longCommand } from "./bench-commands.ts";
 import { benchProgressUpdates } from "./bench-runtime.ts";
 
@@ -110,6 +110,9 @@ function makeProject(cli = join(ROOT, "dist", "cli.mjs")): BenchProject {
     const git = spawnSync("git", a, { cwd: project, encoding: "utf8" });
     if (git.status !== 0) throw new Error(`git ${a.join(" ")}: ${git.stderr}`);
   }
+  // a project lanes has guarded for a while: 4 MB of audit log (the hooks that read it, such as
+  // SubagentStop's evidence, must not pay for all of it)
+  writeFileSync(join(project, ".claude", "lanes", "state", "audit.jsonl"), benchAuditLog(4 << 20));
   return { dir: project, home };
 }
 
