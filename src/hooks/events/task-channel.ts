@@ -33,6 +33,7 @@ import {
   clearHold,
   readRun,
   setHold,
+  startRun,
   updateRun,
   updateTask,
   type RunRecord,
@@ -261,7 +262,7 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
   // in the snapshot already, and SubagentStop reads only what was appended after it
   const mark = auditMark(ctx.state) ?? null;
   const snap = takeSnapshot(ctx.projectDir);
-  const problem = updateRun(ctx.state, agentId, () => ({
+  const problem = startRun(ctx.state, {
     version: 1,
     session: ctx.input.session_id,
     agent_id: agentId,
@@ -269,7 +270,7 @@ function onSubagentStart(ctx: Ctx): HookOutcome {
     started: isoTime(ctx.now),
     audit_mark: mark,
     ...(snap.ok ? { snapshot: snap.snapshot } : { snapshot_error: snap.message }),
-  }));
+  });
   if (problem !== undefined) ctx.stderr.push(`lanes: could not record the run's start: ${problem}`);
   return quiet(ctx.stderr);
 }

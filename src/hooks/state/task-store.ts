@@ -16,7 +16,7 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { readState } from "../../io/read.ts";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../../io/atomic.ts";
+import { atomicWriteFile, ensurePrivateDir } from "../../io/atomic.ts";
 import { safeId } from "../../host/ids.ts";
 import { updateBookkeeping } from "./bookkeeping.ts";
 import type { ValidationResult } from "../validation/validation.ts";
@@ -156,6 +156,21 @@ export function pruneRuns(stateDir: string, now: Date, max = 200): void {
 export function readRun(stateDir: string, agentId: string): RunRecord | undefined {
   const data = readJson<RunRecord>(runPath(stateDir, agentId));
   return data?.version === 1 ? data : undefined;
+}
+
+/**
+ * Writes the record of a run that starts, whole and without the lock {@link updateRun} takes: no
+ * other hook writes the record of an agent before its start is recorded (its id is new), and the
+ * write is atomic (readers see no record or the whole one). Returns a problem message, if any.
+ */
+export function startRun(stateDir: string, run: RunRecord): string | undefined {
+  try {
+    ensurePrivateDir(join(stateDir, "runs"));
+    atomicWriteFile(runPath(stateDir, run.agent_id), `${JSON.stringify(run)}\n`, { durable: false });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 export function updateRun(
