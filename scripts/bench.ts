@@ -234,7 +234,13 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
       agent_transcript_path: join(p.dir, "bench-session", "subagents", `agent-${agent.agent_id}.jsonl`),
       last_assistant_message: "done: the server routes are in place",
     };
+    // lanes' floor: what any hook process costs that reads its input and answers, without lanes
+    const floorHook = join(p.dir, "..", "floor-hook.cjs");
+    writeFileSync(floorHook, 'require("fs").readFileSync(0);require("fs").writeSync(1,"{}\\n");\n');
     const cases: Record<string, Case> = {
+      "floor: a hook that reads its input and prints `{}` (no lanes)": () =>
+        call(floorHook, hookInput(p.dir, "Write", { file_path: app, content: "x" })),
+      "floor: pre-tool-use on an empty input (the loader, the bundle, a denial)": () => call(pre, ""),
       "pre-tool-use Bash `git status` (main)": () => call(pre, hookInput(p.dir, "Bash", { command: "git status" })),
       "pre-tool-use Bash `rm -rf /` (main, deny)": () => call(pre, hookInput(p.dir, "Bash", { command: "rm -rf /" })),
       // paths to resolve on disk (issue 22): each judged by its name and where it leads
@@ -295,7 +301,7 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
             name.startsWith("pre-tool-use Bash") ||
             name.startsWith("pre-tool-use Read") ||
             name === "pre-tool-use Write (main)" ||
-            !name.startsWith("pre-tool-use"),
+            (!name.startsWith("pre-tool-use") && !name.startsWith("floor")),
         )
         // a baseline build may lack a file this one has (the statusline's own entry)
         .filter(([, c]) => existsSync(c().file))
@@ -336,9 +342,11 @@ function coldStart(project: BenchProject, asInstalled: boolean, baseline?: Bench
     ratio: +(median(xs) / base).toFixed(3),
     overMs: +(median(xs) - base).toFixed(1),
   }));
-  const main = median(samples["pre-tool-use Write (main)"]!);
-  const lane = median(samples["pre-tool-use Write (backend subagent, in lane)"]!);
-  return { runs, rows, laneOverhead: +(lane / main - 1).toFixed(3) };
+  const main = samples["pre-tool-use Write (main)"];
+  const lane = samples["pre-tool-use Write (backend subagent, in lane)"];
+  // `--only` may leave either out
+  const laneOverhead = main !== undefined && lane !== undefined ? +(median(lane) / median(main) - 1).toFixed(3) : 0;
+  return { runs, rows, laneOverhead };
 }
 
 /**
