@@ -436,9 +436,9 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
     };
   }
   if (options.allowStale === true) return { ok: true, policy };
-  let worn = false;
-  const sources: PolicySource[] = [];
-  for (const source of policy.sources) {
+  // the sources and listings as they are now, copied only once one needs a new stamp (rarely)
+  let sources: PolicySource[] | undefined;
+  for (const [i, source] of policy.sources.entries()) {
     const check = sourceCheck(source);
     if (check === false) {
       return {
@@ -451,11 +451,11 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
             : "it changed after the policy was compiled",
       };
     }
-    worn ||= check !== true;
-    sources.push(check === true ? source : check);
+    if (check !== true) (sources ??= [...policy.sources])[i] = check;
   }
-  const listings: CompiledPolicy["listings"][number][] = [];
-  for (const listing of policy.listings ?? []) {
+  const compiledListings = policy.listings ?? [];
+  let listings: CompiledPolicy["listings"][number][] | undefined;
+  for (const [i, listing] of compiledListings.entries()) {
     const check = listingCheck(listing);
     if (check === false) {
       return {
@@ -465,9 +465,9 @@ function readPolicy(path: string, options: { readonly allowStale?: boolean }): P
         message: "files were added or removed after the policy was compiled",
       };
     }
-    worn ||= check !== true;
-    listings.push(check === true ? listing : check);
+    if (check !== true) (listings ??= [...compiledListings])[i] = check;
   }
-  if (worn) restamp(file, sources, listings);
+  if (sources !== undefined || listings !== undefined)
+    restamp(file, sources ?? policy.sources, listings ?? compiledListings);
   return { ok: true, policy };
 }

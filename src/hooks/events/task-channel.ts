@@ -94,23 +94,12 @@ function policyOf(ctx: Ctx): CompiledPolicy | undefined {
 }
 
 /**
- * The audit entries since `since`, from the rotated log too when the run began before the rotation.
- * With the run's `mark` (where the log stood at its start), only what was appended after it is read.
+ * The audit entries since `since`. With the run's `mark` (where the log stood at its start), only
+ * what was appended after it is read; without one (no log at the start, a record of an older lanes,
+ * a search of the whole log) both files, the rotated one first.
  */
 export function auditSince(state: string, since: string, mark?: AuditMark | null): AuditEntry[] {
-  if (mark !== undefined)
-    return parseAuditLog(auditAfter(state, mark ?? undefined)).entries.filter((e) => e.ts >= since);
-  const read = (file: string): AuditEntry[] => {
-    try {
-      return parseAuditLog(readState(join(state, file))).entries;
-    } catch {
-      return [];
-    }
-  };
-  const current = read("audit.jsonl");
-  // the log rotated during the run: its start is in the rotated file
-  const older = current.length === 0 || current[0]!.ts > since ? read("audit.1.jsonl") : [];
-  return [...older, ...current].filter((e) => e.ts >= since);
+  return parseAuditLog(auditAfter(state, mark ?? undefined)).entries.filter((e) => e.ts >= since);
 }
 
 /** Everything the run did, from the audit log and the work-tree snapshots; pure apart from reading them. */
