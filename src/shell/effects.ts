@@ -16,7 +16,8 @@ import {
   type EffectSpec,
 } from "./tables/effects.ts";
 import { ENVIRONMENT_PRINTERS } from "./tables/network.ts";
-import { FIND_FILTERS, FIND_WIDENERS } from "./tables/options.ts";
+import { FIND_WIDENERS } from "./tables/options.ts";
+import { findNarrows } from "./find-expression.ts";
 import { DOCKER_LIKE } from "./tables/programs.ts";
 import type { FileEffect, ShellAnalysis, ShellCommand, ShellWord } from "./types.ts";
 
@@ -557,59 +558,6 @@ function inDir(dir: ShellWord | undefined, word: ShellWord): ShellWord {
   return { text: word.text, value: `${trimSlashes(dir.value)}/${word.value}`, glob: word.glob };
 }
 
-/** find's actions: what the filters of their branch select is deleted, run or printed. */
-const FIND_ACTIONS: readonly string[] = [
-  "-delete",
-  "-exec",
-  "-execdir",
-  "-ok",
-  "-okdir",
-  "-print",
-  "-print0",
-  "-printf",
-  "-ls",
-  "-fprint",
-  "-fprint0",
-  "-fls",
-  "-fprintf",
-];
-
-/**
- * Whether a find expression's actions only hit entries selected by a name, path or time filter.
- * The expression is split at top-level `-o`: only the branches holding an action count, so the
- * prune idiom (`-path ./x -prune -o -name '*.orig' -delete`) is filtered by its last branch. A
- * branch with `!`/`-not` or `,` is not narrowed.
- */
-export function findFiltered(args: readonly ShellWord[]): boolean {
-  const branches: (string | undefined)[][] = [[]];
-  let depth = 0;
-  for (const a of args) {
-    const v = a.value;
-    if (v === "(") depth++;
-    else if (v === ")") depth--;
-    if (depth === 0 && (v === "-o" || v === "-or")) branches.push([]);
-    else (branches.at(-1) as (string | undefined)[]).push(v);
-  }
-  const acting = branches.filter((b) => b.some((v) => v !== undefined && FIND_ACTIONS.includes(v)));
-  const relevant = acting.length > 0 ? acting : branches;
-  const widens = (v: string): boolean => FIND_WIDENERS.includes(v) && v !== "-o" && v !== "-or";
-  return relevant.every(
-    (b) =>
-      b.some(
-        (v, i) => v !== undefined && (FIND_FILTERS.includes(v) || v.startsWith("-newer")) && !matchesAll(v, b[i + 1]),
-      ) && !b.some((v) => v !== undefined && widens(v)),
-  );
-}
-
-/** A name, path or regex test that every entry passes (`-name '*'`, `-path './*'`, `-regex '.*'`). */
-function matchesAll(test: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
-  if (test === "-regex" || test === "-iregex") return [".*", ".+", "^.*$", "^.*", ".*$"].includes(value);
-  if (!["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"].includes(test)) return false;
-  const rest = value.startsWith("./") ? value.slice(2) : value;
-  return rest.length > 0 && [...rest].every((c) => c === "*" || c === "/");
-}
-
 /**
  * The entries right under a search root that a find expression certainly selects: the value of
  * its one `-name`/`-iname` test when that is a literal name (`find . -name .git -exec rm -rf {} +`
@@ -634,7 +582,7 @@ function findEffects(cmd: ShellCommand, view: DetailedView, push: Push): void {
   // what find prints is the names under its roots
   if (!view.flags.has("-delete")) for (const root of roots) push("list", root, { recursive: true });
   if (view.flags.has("-delete")) {
-    const filtered = findFiltered(cmd.args);
+    const filtered = findNarrows(cmd.args.map((a) => a.value));
     // `find . -type d -empty -delete` removes only empty directories: the tree changes, no data goes
     if (emptyDirectoriesOnly(cmd.args)) {
       for (const root of roots) push("write", root, { recursive: true, filtered: true });
@@ -741,9 +689,15 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
     const find = findOf(cmd, analysis);
     const findArgs = find?.args ?? [];
     // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
-    const filtered = find === undefined ? grepFed(cmd, analysis) : findFiltered(findArgs);
-    const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     const printed = analysis.pipes.some((p) => p.to === cmd.index && analysis.commands[p.from] === find);
+    const filtered =
+      find === undefined
+        ? grepFed(cmd, analysis)
+        : findNarrows(
+            findArgs.map((a) => a.value),
+            printed,
+          );
+    const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     const selection = find === undefined ? undefined : { args: findArgs.map((a) => a.value), printed };
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {

@@ -56,6 +56,8 @@ export interface FindSelection {
   readonly minDepth: number;
   /** `-depth` or `-delete`: directories are processed after their content, `-prune` does nothing. */
   readonly depthFirst: boolean;
+  /** The search roots as written (none: find searches `.`). */
+  readonly roots: readonly string[];
 }
 
 /**
@@ -71,11 +73,13 @@ export function findSelection(args: readonly (string | undefined)[], printed = f
     else if (v === "-D") i += 2;
     else break;
   }
+  const first = i;
   while (i < args.length) {
     const v = args[i];
     if (v === undefined || v.startsWith("-") || v === "(" || v === "!" || v === ")" || v === ",") break;
     i++;
   }
+  const roots = args.slice(first, i) as string[];
   const words = args.slice(i);
   const depth = (option: string, fallback: number): number => {
     const at = words.lastIndexOf(option);
@@ -87,7 +91,38 @@ export function findSelection(args: readonly (string | undefined)[], printed = f
     maxDepth: depth("-maxdepth", Number.POSITIVE_INFINITY),
     minDepth: depth("-mindepth", 0),
     depthFirst: words.includes("-depth") || words.includes("-d") || words.includes("-delete"),
+    roots,
   };
+}
+
+/** Ordinary names an expression that narrows its action leaves out one of (`*.*` passes the first only). */
+const PROBE_NAMES: readonly string[] = ["index.ts", "README", "q_7"];
+
+/**
+ * Whether a find expression acts on fewer entries than all: some entry with an ordinary name, one
+ * or two levels under a root, as a file or as a directory, is not certainly handed to an action.
+ * `find . -name '*.cjs' -not -path './node_modules/*' -delete` narrows; `find . -not -name x
+ * -delete`, `find . -type f -delete` and `find . \( -name a -o -true \) -delete` do not. A test
+ * whose truth needs the disk (`-mtime +7`, `-empty`) narrows (it may be false); an expression
+ * lanes cannot parse does not. `printed`: as for {@link findSelection} (`find … | xargs rm`).
+ */
+export function findNarrows(args: readonly (string | undefined)[], printed = false): boolean {
+  const selection = findSelection(args, printed);
+  const expr = selection.root;
+  if (expr === undefined) return false;
+  const root = selection.roots[0] ?? ".";
+  const base = root.length > 1 && root.endsWith("/") ? root.slice(0, -1) : root;
+  const top = Math.max(1, selection.minDepth);
+  const depths = [top, top + 1].filter((d) => d <= selection.maxDepth);
+  if (depths.length === 0) return false;
+  const actsOnAll = (type: "f" | "d"): boolean =>
+    depths.every((depth) =>
+      PROBE_NAMES.every((name) => {
+        const path = `${base}${"/probe".repeat(depth - 1)}/${name}`;
+        return evaluate(expr, { path, name, type }, true).acted;
+      }),
+    );
+  return !actsOnAll("f") && !actsOnAll("d");
 }
 
 /**
@@ -121,16 +156,18 @@ interface Outcome {
   readonly reached: boolean;
   /** A `-prune` was certainly evaluated. */
   readonly pruned: boolean;
+  /** An action was certainly evaluated. */
+  readonly acted: boolean;
 }
 
 function evaluate(node: Node, entry: Entry, certain: boolean): Outcome {
   switch (node.kind) {
     case "test":
-      return { value: node.test(entry), reached: false, pruned: false };
+      return { value: node.test(entry), reached: false, pruned: false, acted: false };
     case "action":
-      return { value: node.result, reached: true, pruned: false };
+      return { value: node.result, reached: true, pruned: false, acted: certain };
     case "prune":
-      return { value: "true", reached: false, pruned: certain };
+      return { value: "true", reached: false, pruned: certain, acted: false };
     case "not": {
       const inner = evaluate(node.operand, entry, certain);
       const value = inner.value === "true" ? "false" : inner.value === "false" ? "true" : "unknown";
@@ -145,7 +182,12 @@ function evaluate(node: Node, entry: Entry, certain: boolean): Outcome {
       const go = node.kind === "and" ? "true" : node.kind === "or" ? "false" : left.value;
       const right = evaluate(node.right, entry, certain && left.value === go);
       const value = node.kind === "list" || left.value === go ? right.value : right.value === stop ? stop : "unknown";
-      return { value, reached: left.reached || right.reached, pruned: left.pruned || right.pruned };
+      return {
+        value,
+        reached: left.reached || right.reached,
+        pruned: left.pruned || right.pruned,
+        acted: left.acted || right.acted,
+      };
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findReaches, findSelection, fnmatch } from "../../src/shell/find-expression.ts";
+import { findNarrows, findReaches, findSelection, fnmatch } from "../../src/shell/find-expression.ts";
 
 const split = (line: string): string[] => line.split(" ");
 const reaches = (args: string, relative: string, options: { printed?: boolean; type?: "f" | "d" } = {}): boolean => {
@@ -94,5 +94,43 @@ describe("findReaches", () => {
     expect(reaches(". ( -name *.ts -delete", bundle)).toBe(true);
     expect(reaches(". -frobnicate x -delete", bundle)).toBe(true);
     expect(reaches(". -exec rm {}", bundle)).toBe(true);
+  });
+});
+
+describe("findNarrows: whether an action skips some entries", () => {
+  it.each([
+    [". -name *.pyc -not -path ./.venv/* -delete", true],
+    ["src -name *.orig ! -path */vendor/* -delete", true],
+    [". -path ./node_modules -prune -o -name *.orig -delete", true],
+    [". -maxdepth 1 -name *.log -delete", true],
+    [". -mtime +30 -delete", true],
+    [". -empty -delete", true],
+    [". -name *.* -delete", true],
+    [". -type f -name *.o -delete", true],
+    [". -delete", false],
+    [". -not -name *.keep -delete", false],
+    [". ( -name *.o -o -true ) -delete", false],
+    [". -name *.o -o -delete", false],
+    [". -name *.o , -delete", false],
+    [". -delete -name *.o", false],
+    [". -type f -delete", false],
+    [". -type d -delete", false],
+    [". -mindepth 1 -delete", false],
+    [". -mindepth 3 -delete", false],
+    [". -maxdepth 0 -delete", false],
+    [". -name * -delete", false],
+    [". -name ?* -delete", false],
+    [". -path ./* -delete", false],
+    [". -regex .* -delete", false],
+    [". -name *.o -frobnicate -delete", false],
+  ])("find %s: %s", (args, expected) => {
+    expect(findNarrows(split(args))).toBe(expected);
+  });
+
+  it("counts what find prints as its action when a command reads it", () => {
+    expect(findNarrows(split("."), true)).toBe(false);
+    expect(findNarrows(split(". -name *.tmp"), true)).toBe(true);
+    expect(findNarrows(split(". ! -name *.md -type f"), true)).toBe(false);
+    expect(findNarrows(split(". -name *.tmp -print0"), true)).toBe(true);
   });
 });

@@ -407,13 +407,6 @@ export const FIND_PRIMARIES: Readonly<Record<string, number>> = {
 /** The `find` primaries that run a command. */
 export const FIND_EXEC_PRIMARIES: readonly string[] = ["-exec", "-execdir", "-ok", "-okdir"];
 
-/** `find` primaries that narrow which entries an action hits (`-type` and depth limits do not). */
-export const FIND_FILTERS: readonly string[] = [
-  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-newer", "-anewer", "-cnewer",
-  "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-size", "-user", "-group", "-uid", "-gid", "-nouser",
-  "-nogroup", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname", "-empty", "-used", "-readable", "-writable",
-  "-executable", "-fstype", "-context", "-xtype",
-];
 
 /** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */
 export const FIND_WIDENERS: readonly string[] = ["-o", "-or", ",", "!", "-not"];
