@@ -699,13 +699,17 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
           );
     const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     const selection = find === undefined ? undefined : { args: findArgs.map((a) => a.value), printed };
+    const listed = find === undefined && gitFed(cmd, analysis);
     for (const effect of own) {
       if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }
-      for (const root of cmd.searchRoots)
-        out.push({ ...effect, path: root, recursive: true, filtered, ...(selection !== undefined && { selection }) });
+      for (const root of cmd.searchRoots) {
+        if (listed) out.push({ ...effect, ...pathspecSelection(root), recursive: true });
+        else
+          out.push({ ...effect, path: root, recursive: true, filtered, ...(selection !== undefined && { selection }) });
+      }
       for (const child of children) out.push({ ...effect, path: child, recursive: true, filtered: false });
     }
     return out;
@@ -744,6 +748,31 @@ function grepFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
       (p) => p.to === cmd.index && ["grep", "egrep", "fgrep", "rg"].includes(analysis.commands[p.from]?.program ?? ""),
     )
   );
+}
+
+/** True when `cmd` runs under `xargs` fed by `git ls-files` (the xargs handler gave it the pathspecs as search roots). */
+function gitFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
+  return (
+    cmd.wrappers.includes("xargs") &&
+    analysis.pipes.some((p) => p.to === cmd.index && analysis.commands[p.from]?.program === "git")
+  );
+}
+
+/**
+ * A pathspec of `git ls-files` as what `find` would select to list the same files: a literal path
+ * is every file under it (`src`), a glob matches whole paths, `/` included, as `find -path` does
+ * (`'*.json'` lists `.claude/settings.json`), from the literal directory before its first wildcard.
+ */
+function pathspecSelection(spec: ShellWord): Pick<FileEffect, "path" | "selection" | "filtered"> {
+  const value = spec.value;
+  if (value === undefined || !/[*?[]/.test(value))
+    return { path: spec, filtered: false, ...(value !== undefined && { selection: { args: [value], printed: true } }) };
+  const pattern = value.startsWith("./") ? value.slice(2) : value;
+  const wild = pattern.search(/[*?[]/);
+  const cut = pattern.lastIndexOf("/", wild);
+  const root = cut < 0 ? "." : cut === 0 ? "/" : pattern.slice(0, cut);
+  const args = [root, "-path", cut < 0 ? `./${pattern}` : pattern];
+  return { path: syntheticWord(root), filtered: findNarrows(args, true), selection: { args, printed: true } };
 }
 
 /** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */

@@ -118,7 +118,9 @@ function gitListedFiles(args: readonly ShellWord[]): readonly ShellWord[] | unde
   if (operands[0]?.value !== "ls-files") return undefined;
   const own = args.slice(args.findIndex((a) => a.value === "ls-files") + 1);
   if (own.some((a) => a.value?.startsWith("-") === true && !LS_FILES_PATHS.includes(a.value))) return undefined;
-  return operands.length > 1 ? operands.slice(1) : [syntheticWord(".")];
+  const specs = operands.slice(1);
+  // no pathspec lists every file; one with magic (`:!src`, `:(exclude)x`, `:/`) may list any of them
+  return specs.length === 0 || specs.some((w) => w.value?.startsWith(":") === true) ? [syntheticWord(".")] : specs;
 }
 
 /**
