@@ -14,6 +14,7 @@
  * | `X-Api-Key: x` (a header or field secret by name)          | `X-Api-Key: [REDACTED]`         |
  * | `Bearer x`                                                 | `Bearer [REDACTED]`             |
  * | `--password=x`, `--token x`, ...                           | `--password=[REDACTED]`         |
+ * | `mysql -px`, `sshpass -p x`, `redis-cli -a x`, `gh secret set N --body x` | `mysql -p[REDACTED]`, ... |
  * | `https://user:pw@host`                                     | `https://[REDACTED]@host`       |
  * | a word of a known key shape (OpenAI/Anthropic `sk-`, GitHub `ghp_`/`github_pat_`, AWS `AKIA`, Slack `xox?-`, Google `AIza`, GitLab `glpat-`, npm `npm_`, JWTs) | `[REDACTED]` |
  * | a long high-entropy word that is not encoded text          | `[REDACTED]`                    |
@@ -183,6 +184,29 @@ export const REDACTIONS: readonly Redaction[] = [
       /((?:^|\s)--?(?:password|passwd|pass|token|secret|api[-_]?key|access[-_]?key|client[-_]?secret|auth)(?:=|\s+))("[^"]*"|'[^']*'|\S+)/gi,
     replacement: (m: string, flag: string, value: string) => (isIndirect(value) ? m : `${flag}${REDACTED}`),
     hint: (text, lower) => text.includes("-") && anyOf(lower(), ["pass", "token", "secret", "key", "auth"]),
+  },
+  {
+    // a password given by a client's short option: attached to `-p` for the MySQL family
+    // (`mysql -phunter2`; `-p` alone prompts), the word after `-p` for sshpass and `-a` for redis-cli
+    pattern:
+      /(\b(?:mysql(?:dump|admin|import|show|check|slap|binlog)?|mariadb(?:-dump|-admin|-import|-show|-check)?)\b[^|;&\n]*?\s-p)("[^"]*"|'[^']*'|[^\s"']+)|(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s-a)\s*)("[^"]*"|'[^']*'|\S+)/g,
+    replacement: (
+      m: string,
+      mysql: string | undefined,
+      a: string | undefined,
+      other: string | undefined,
+      b: string | undefined,
+    ) => {
+      const [flag, value] = mysql !== undefined ? [mysql, a as string] : [other as string, b as string];
+      return isIndirect(value) ? m : `${flag}${REDACTED}`;
+    },
+    hint: (text) => anyOf(text, ["mysql", "mariadb", "sshpass", "redis-cli"]),
+  },
+  {
+    // a secret's value given to the CLI that stores it (`gh secret set NAME --body VALUE`)
+    pattern: /(\bsecret\s+set\b[^|;&\n]*?\s(?:--body|-b)(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g,
+    replacement: (m: string, flag: string, value: string) => (isIndirect(value) ? m : `${flag}${REDACTED}`),
+    hint: (text) => text.includes("secret"),
   },
   {
     pattern: /((?:^|\s)(?:-u|--user)\s+)([^\s:]+:\S+)/g,

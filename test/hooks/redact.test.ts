@@ -57,6 +57,12 @@ describe("redactSecrets", () => {
       "deploy --header X-Key:[REDACTED]",
     ],
     ["a header secret by name", 'curl -H "X-Api-Key: abc123" https://x', 'curl -H "X-Api-Key: [REDACTED]" https://x'],
+    ["a MySQL password attached to -p", "mysql -u root -phunter2 app", "mysql -u root -p[REDACTED] app"],
+    ["a mysqldump password", "mysqldump -pS3cret db > d.sql", "mysqldump -p[REDACTED] db > d.sql"],
+    ["an sshpass password", "sshpass -p hunter2 ssh deploy@host", "sshpass -p [REDACTED] ssh deploy@host"],
+    ["a redis-cli password", "redis-cli -h cache -a s3cret ping", "redis-cli -h cache -a [REDACTED] ping"],
+    ["a secret stored by gh", "gh secret set API_TOKEN --body abc123", "gh secret set API_TOKEN --body [REDACTED]"],
+    ["a quoted secret stored by gh", "gh secret set X -b 'abc 123'", "gh secret set X -b [REDACTED]"],
     ["a key shape inside a quoted assignment", 'x="sk-proj-abcdefghijklmnop1234"', 'x="[REDACTED]"'],
     [
       "base64 padding is not an assignment (the logged command must still reproduce the decision)",
@@ -127,6 +133,13 @@ describe("redactSecrets", () => {
     ["git show 3f2a9c0d1e4b5a6978877665544332211aabbccd"],
     ["docker rm 0b6c2a3e-9f1d-4c5b-8a7e-2d3c4b5a6978"],
     ["cat src/components/UserProfileCardWithAvatar2Component.tsx"],
+    // short options that are no password outside the clients that take one so
+    ["mysql -u root -p app"],
+    ['mysql -p"$DB_PASS" app'],
+    ["mysql -h db -P 3306 -e 'select 1' && mkdir -p out"],
+    ["docker run -p8080:80 img && ssh -p22 host"],
+    ["sshpass -f ~/.pw ssh host"],
+    ["gh secret set API_TOKEN < token.txt"],
     ['bash -c "$(echo Z2l0IHJlc2V0IC0taGFyZCAmJiBybSAtcmYgfi93b3Jr | base64 -d)"'],
     ["echo sk-short | wc"],
     ["git push -u origin HEAD:main"],
@@ -171,6 +184,9 @@ describe("redaction hints", () => {
     "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
     "--PASSWORD=Hunter2",
     "BEARER abcdefghijkl",
+    "&& mysql -phunter2 db",
+    "; sshpass -p pw ssh h",
+    "&& gh secret set X --body v",
   ];
   const everyPattern = (text: string): string =>
     REDACTIONS.reduce((out, r) => out.replace(r.pattern, r.replacement as never), text);
