@@ -701,7 +701,10 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
     const selection = find === undefined ? undefined : { args: findArgs.map((a) => a.value), printed };
     const listed = find === undefined && gitFed(cmd, analysis);
     for (const effect of own) {
-      if (effect.basis === "redirect" || effect.path.value === undefined || !effect.path.value.includes("{}")) {
+      // a redirect of the command line itself names its file (`xargs -I{} echo > {}` writes `{}`); one
+      // in code find or xargs starts (`-exec sh -c ': > {}' \;`) is a redirect to each listed file
+      const literal = effect.basis === "redirect" && cmd.launchedBy === undefined;
+      if (literal || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }

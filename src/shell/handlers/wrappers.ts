@@ -28,7 +28,7 @@ import {
 import type { Walk } from "./contract.ts";
 import { hostCtx, shellString, stdinCode } from "./code.ts";
 import { embedded } from "./git.ts";
-import { parallel, xargsInput, xargsReplace } from "./xargs.ts";
+import { asPlaceholder, parallel, replaceToken, xargsInput, xargsReplace } from "./xargs.ts";
 
 /** The wrapped command, or `undefined` when the wrapper was handled here. */
 export type Unwrapped = { readonly words: readonly ArgWord[]; readonly ctx: Ctx; readonly base: Base } | undefined;
@@ -185,11 +185,12 @@ export function unwrap(w: Walk, inv: Invocation, spec: WrapperSpec): Unwrapped {
         }
         // static input (`printf '%s\n' /srv | xargs rm -r`) becomes the arguments
         const input = xargsInput(w, { words, options, base, ctx });
+        const token = input?.searchRoots === undefined ? undefined : replaceToken(options);
         const fed =
           input === undefined
             ? undefined
             : wrapped(
-                [...rest, ...input.words],
+                [...(token === undefined ? rest : asPlaceholder(rest, token)), ...input.words],
                 {
                   state,
                   runtimeArgs: ctx.runtimeArgs || input.runtime,

@@ -178,6 +178,27 @@ function listing(
  * `xargs -I R cmd ... R ...` with static input: one command per input line, `R` replaced.
  * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
  */
+/** The replace string of `-I R`, `-i[R]` or `--replace[=R]` (`{}` by default), if xargs replaces. */
+export function replaceToken(options: ReadonlyMap<string, readonly ShellWord[]>): string | undefined {
+  const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
+  return explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
+}
+
+/**
+ * The command xargs runs once per listed file with its replace string written as `{}`, the
+ * placeholder the effects give the listed files (`xargs -I % cp /dev/null %`): xargs replaces the
+ * string wherever it occurs in an argument, in code handed to `sh -c` too.
+ */
+export function asPlaceholder(command: readonly ArgWord[], token: string): ArgWord[] {
+  if (token === "{}") return [...command];
+  return command.map((a) => {
+    const v = a.word.value;
+    return v === undefined || !v.includes(token)
+      ? a
+      : plain({ text: a.word.text, value: v.replaceAll(token, "{}"), glob: a.word.glob });
+  });
+}
+
 export function xargsReplace(
   w: Walk,
   o: {
@@ -191,8 +212,7 @@ export function xargsReplace(
 ): ArgWord[][] | undefined {
   const { options } = o;
   const file = argFile(options);
-  const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
-  const token = explicit?.value ?? (options.has("-i") || options.has("--replace") ? "{}" : undefined);
+  const token = replaceToken(options);
   const text = file !== undefined ? argFileText(w, argWordOf(o.words, file), o.ctx) : w.stdinText(o.base, o.ctx);
   if (file !== undefined && text === undefined) return undefined;
   if (token === undefined || token.length === 0) return undefined;

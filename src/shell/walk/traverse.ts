@@ -356,8 +356,14 @@ export class Walker extends Collector implements Walk {
       case "For":
       case "Select": {
         const name = node.name.value;
+        // `for f; do`: the positional parameters, as `for f in "$@"` (when they are known)
+        const positional = ctx.state.positional?.slice(1);
         const items: ArgWord[] | undefined =
-          node.wordlist === undefined ? undefined : node.wordlist.flatMap((w) => this.argWord(w, ctx));
+          node.wordlist !== undefined
+            ? node.wordlist.flatMap((w) => this.argWord(w, ctx))
+            : positional?.every((v) => v !== undefined)
+              ? positional.map((value) => plain({ text: value, value, glob: false }))
+              : undefined;
         if (node.type === "For" && items !== undefined && items.length <= MAX_LOOP_ITEMS) {
           // a loop over a literal list: the body once per item, with the variable bound
           this.loop(ctx, (inner) => {
