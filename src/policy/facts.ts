@@ -747,7 +747,7 @@ function shellFacts(shell: ShellAnalysis, options: FactOptions): Omit<Facts, "to
         tightens: effect.tightens === true,
         dynamic: effect.path.value === undefined,
         known: effect.path.known,
-        cwd: shell.commands[effect.command]?.cwd,
+        cwd: effect.cwd ?? shell.commands[effect.command]?.cwd,
       },
       ctx,
     );
@@ -837,8 +837,11 @@ function guardReached(effect: FileEffect, root: string, ctx: PathContext, disk: 
   const out: string[] = [];
   // a file that is not there is not reached (a disk lanes cannot read has every one)
   const present = (file: string): boolean => disk?.kind(file)?.kind !== "missing";
+  // `find … -exec cp {} {}.bak`: a guard file is reached when it is a selected path plus the suffix
+  const suffix = effect.selection?.suffix ?? "";
   for (const file of guardFiles(ctx)) {
-    const rel = relativeWithin(file, root, ctx.caseInsensitive);
+    if (!file.endsWith(suffix)) continue;
+    const rel = relativeWithin(file.slice(0, file.length - suffix.length), root, ctx.caseInsensitive);
     if (rel === undefined || rel === ".") continue;
     if (selection === undefined) out.push(file);
     else if (access !== "chmod" || lock === "files") {

@@ -686,32 +686,50 @@ function runtimeEffects(cmd: ShellCommand, analysis: ShellAnalysis, own: readonl
   if (!cmd.runtimeArgs) return [...own];
   const out: FileEffect[] = [];
   if (cmd.searchRoots.length > 0) {
-    const find = findOf(cmd, analysis);
+    const source = listerOf(cmd, analysis);
+    const find = source?.lister.program === "find" ? source.lister : undefined;
     const findArgs = find?.args ?? [];
-    // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
-    const printed = analysis.pipes.some((p) => p.to === cmd.index && analysis.commands[p.from] === find);
+    const printed = source?.piped === true;
     const filtered =
       find === undefined
-        ? grepFed(cmd, analysis)
+        ? // `ls dir | grep x | xargs cmd` (see handlers/xargs.ts): only the entries the pattern selects
+          grepFed(cmd, analysis)
         : findNarrows(
             findArgs.map((a) => a.value),
             printed,
           );
     const children = filtered ? findNamedChildren(findArgs, cmd.searchRoots) : [];
     const selection = find === undefined ? undefined : { args: findArgs.map((a) => a.value), printed };
-    const listed = find === undefined && gitFed(cmd, analysis);
+    const listed = source?.lister.program === "git";
+    // the roots are find's (relative to its directory: `-execdir` runs its command in each file's)
+    const cwd = find?.cwd ?? cmd.cwd;
     for (const effect of own) {
       // a redirect of the command line itself names its file (`xargs -I{} echo > {}` writes `{}`); one
       // in code find or xargs starts (`-exec sh -c ': > {}' \;`) is a redirect to each listed file
-      const literal = effect.basis === "redirect" && cmd.launchedBy === undefined;
+      const literal = effect.basis === "redirect" && cmd.launchedBy === undefined && cmd.lister === undefined;
       if (literal || effect.path.value === undefined || !effect.path.value.includes("{}")) {
         out.push(effect);
         continue;
       }
+      // `cp {} {}.bak`: a path made of each listed one and a suffix is that path, not the listed file
+      const rest = effect.path.value.startsWith("{}") ? effect.path.value.slice(2) : undefined;
+      const suffix =
+        rest !== undefined && rest !== "" && !rest.includes("{}") && !rest.includes("/") ? rest : undefined;
+      const suffixed = <T extends FileEffect["selection"]>(s: T): T =>
+        s === undefined || suffix === undefined ? s : { ...s, suffix };
       for (const root of cmd.searchRoots) {
-        if (listed) out.push({ ...effect, ...pathspecSelection(root), recursive: true });
-        else
-          out.push({ ...effect, path: root, recursive: true, filtered, ...(selection !== undefined && { selection }) });
+        if (listed) {
+          const spec = pathspecSelection(root);
+          out.push({ ...effect, ...spec, selection: suffixed(spec.selection), recursive: true, cwd });
+        } else
+          out.push({
+            ...effect,
+            path: root,
+            recursive: true,
+            filtered,
+            cwd,
+            ...(selection !== undefined && { selection: suffixed(selection) }),
+          });
       }
       for (const child of children) out.push({ ...effect, path: child, recursive: true, filtered: false });
     }
@@ -753,14 +771,6 @@ function grepFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
   );
 }
 
-/** True when `cmd` runs under `xargs` fed by `git ls-files` (the xargs handler gave it the pathspecs as search roots). */
-function gitFed(cmd: ShellCommand, analysis: ShellAnalysis): boolean {
-  return (
-    cmd.wrappers.includes("xargs") &&
-    analysis.pipes.some((p) => p.to === cmd.index && analysis.commands[p.from]?.program === "git")
-  );
-}
-
 /**
  * A pathspec of `git ls-files` as what `find` would select to list the same files: a literal path
  * is every file under it (`src`), a glob matches whole paths, `/` included, as `find -path` does
@@ -778,15 +788,29 @@ function pathspecSelection(spec: ShellWord): Pick<FileEffect, "path" | "selectio
   return { path: syntheticWord(root), filtered: findNarrows(args, true), selection: { args, printed: true } };
 }
 
-/** The `find` command that runs `cmd` (through `-exec`, maybe via `sh -c`) or feeds it through `xargs`. */
-function findOf(cmd: ShellCommand, analysis: ShellAnalysis): ShellCommand | undefined {
-  const feeding = analysis.pipes.find((p) => p.to === cmd.index && analysis.commands[p.from]?.program === "find");
-  if (feeding !== undefined && cmd.wrappers.includes("xargs")) return analysis.commands[feeding.from];
+/**
+ * The command that lists the files `cmd` gets at run time: a `find` that runs it (through `-exec`,
+ * maybe via `sh -c`), or a `find` or `git` whose output is piped into `xargs cmd` or into the
+ * `parallel` that starts it; `piped` when cmd gets what the lister prints.
+ */
+function listerOf(cmd: ShellCommand, analysis: ShellAnalysis): { lister: ShellCommand; piped: boolean } | undefined {
+  const feeding = (to: number): ShellCommand | undefined => {
+    const pipe = analysis.pipes.find(
+      (p) => p.to === to && ["find", "git"].includes(analysis.commands[p.from]?.program ?? ""),
+    );
+    return pipe === undefined ? undefined : analysis.commands[pipe.from];
+  };
+  const read = cmd.lister === undefined ? undefined : analysis.commands[cmd.lister];
+  if (read !== undefined) return { lister: read, piped: true };
+  const direct = cmd.wrappers.includes("xargs") ? feeding(cmd.index) : undefined;
+  if (direct !== undefined) return { lister: direct, piped: true };
   let at = cmd.launchedBy;
   for (let guard = 0; at !== undefined && guard < 64; guard++) {
     const parent = analysis.commands[at];
     if (parent === undefined) return undefined;
-    if (parent.program === "find") return parent;
+    if (parent.program === "find") return { lister: parent, piped: false };
+    const fed = parent.program === "parallel" ? feeding(parent.index) : undefined;
+    if (fed !== undefined) return { lister: fed, piped: true };
     at = parent.launchedBy;
   }
   return undefined;

@@ -113,6 +113,12 @@ export interface ShellCommand {
    */
   readonly searchRoots: readonly ShellWord[];
   /**
+   * In the body of a loop that reads a listing of files (`find . -name x | while read f; do …`,
+   * `git ls-files | while read f`), the index of the lister: the variable stands for each listed
+   * file, written `{}`, as `xargs` gives it.
+   */
+  readonly lister?: number;
+  /**
    * The directory the command runs in, tracking static `cd`/`pushd` earlier in the same list
    * (`cd / && rm -rf *` runs `rm` in `/`); `undefined` once it depends on a run-time value
    * (`cd "$X"`, `popd`). Starts at {@link AnalyzeOptions.cwd}. Subshells do not leak their `cd`.
@@ -509,7 +515,17 @@ export interface FileEffect {
    * what find prints, `printed`): find's arguments, which select the entries under the root the
    * effect reaches (src/shell/find-expression.ts).
    */
-  readonly selection?: { readonly args: readonly (string | undefined)[]; readonly printed: boolean };
+  readonly selection?: {
+    readonly args: readonly (string | undefined)[];
+    readonly printed: boolean;
+    /** The text after `{}` of a path made from each selected one (`{}.bak`): the effect is on that path. */
+    readonly suffix?: string;
+  };
+  /**
+   * The directory a relative path is relative to when it is not the command's own: the search root
+   * `find -execdir` hands its command is relative to find's directory, not to each file's.
+   */
+  readonly cwd?: string | undefined;
   /**
    * A recursive mode change that may lock the owner out: `files` when it may take the owner's read
    * access (`chmod -R 000 .`, `chmod -R a-r .`), `dirs` when it may take only directories' search

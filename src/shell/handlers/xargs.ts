@@ -39,14 +39,7 @@ export function xargsInput(
   const producers = ctx.stdin?.immediate ?? [];
   if (producers.length !== 1) return undefined;
   const lister = w.command(producers[0] as number);
-  // `find ROOTS EXPR | xargs cmd`: cmd gets what find selects under its roots, like `-exec cmd {} +`;
-  // `git ls-files [PATHSPEC] | xargs cmd`: the files under its pathspecs, as find over them would
-  const findRoots = (): readonly ShellWord[] => {
-    const roots = detailedView("find", lister!.args).operands.map((o) => o.word);
-    return roots.length > 0 ? roots : [syntheticWord(".")];
-  };
-  const roots =
-    lister?.program === "find" ? findRoots() : lister?.program === "git" ? gitListedFiles(lister.args) : undefined;
+  const roots = listedRoots(w, ctx);
   if (roots !== undefined)
     return {
       words: replace ? [] : [plain({ text: "{}", value: "{}", glob: false })],
@@ -84,6 +77,21 @@ export function xargsInput(
   const listed = listing(lister);
   if (listed === undefined) return undefined;
   return { words: [plain({ text: `<entries of ${listed.shown}>`, value: listed.value, glob: true })], runtime: false };
+}
+
+/**
+ * The search roots of the lister piped into a command's stdin, when it lists files: `find ROOTS
+ * EXPR | xargs cmd` gets what find selects under its roots, like `-exec cmd {} +`; `git ls-files
+ * [PATHSPEC] | xargs cmd` the files under its pathspecs, as find over them would.
+ */
+export function listedRoots(w: Walk, ctx: Ctx): readonly ShellWord[] | undefined {
+  const producers = ctx.stdin?.immediate ?? [];
+  if (producers.length !== 1) return undefined;
+  const lister = w.command(producers[0] as number);
+  if (lister?.program === "git") return gitListedFiles(lister.args);
+  if (lister?.program !== "find") return undefined;
+  const roots = detailedView("find", lister.args).operands.map((o) => o.word);
+  return roots.length > 0 ? roots : [syntheticWord(".")];
 }
 
 /** The last `-a FILE`/`--arg-file FILE` of xargs or parallel. */
@@ -312,9 +320,12 @@ export function parallel(w: Walk, inv: Invocation, spec: WrapperSpec): void {
   if (stdinText !== undefined)
     for (const line of stdinText.split("\n").filter((l) => l.length > 0))
       inputs.push(plain({ text: line, value: line, glob: false }));
+  // `find . -name x | parallel cmd`: cmd gets each listed file, as `xargs cmd` does
+  const roots = inputs.length === 0 && !fromFiles && file === undefined ? listedRoots(w, ctx) : undefined;
   const inner: Ctx = {
     ...hostCtx(ctx, { wrapper: program, host }),
     runtimeArgs: ctx.runtimeArgs || inputs.length === 0 || fromFiles,
+    ...(roots !== undefined && { searchRoots: roots }),
   };
   const run = (word: ArgWord): void =>
     shellString(w, { word, interpreter: program, host, base, ctx: inner, via: "shell-string" });
@@ -324,7 +335,11 @@ export function parallel(w: Walk, inv: Invocation, spec: WrapperSpec): void {
   }
   const line = joinWords(command);
   if (inputs.length === 0) {
-    run(line);
+    const template = line.word.value;
+    // without `{}` parallel appends the input to the command
+    const value =
+      roots === undefined || template === undefined || template.includes("{}") ? template : `${template} {}`;
+    run({ ...line, word: { ...line.word, value } });
     return;
   }
   for (const input of inputs) {

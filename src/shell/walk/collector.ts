@@ -271,6 +271,7 @@ export class Collector {
       launchedBy: ctx.launchedBy,
     };
     if (stdin !== undefined) command.stdin = stdin;
+    if (ctx.lister !== undefined) command.lister = ctx.lister;
     if (ctx.origin !== undefined) command.origin = { file: ctx.origin.file, line: ctx.origin.line };
     const inputs = this.operandTexts(words.slice(1), ctx);
     if (inputs.length > 0) command.inputs = inputs;

@@ -59,6 +59,8 @@ export interface Ctx {
   readonly stdin: Stdin | undefined;
   readonly runtimeArgs: boolean;
   readonly searchRoots: readonly ShellWord[];
+  /** The command whose listing of files `{}` stands for in a `… | while read f` loop's body. */
+  readonly lister?: number | undefined;
   readonly launchedBy: number | undefined;
   /** Inside a pipeline element, a background job or a coproc (for fork-bomb detection). */
   readonly forking: boolean;

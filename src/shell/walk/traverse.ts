@@ -31,6 +31,7 @@ import { resolveWord, runtimeNames, syntheticWord, withNames, type Binding, type
 import type { Slot, Walk } from "../handlers/contract.ts";
 import { dispatch, judgeStored, runnerOptions, storedFiles, unwrap } from "../handlers/index.ts";
 import { remoteCodeIn } from "../handlers/remote-code.ts";
+import { listedRoots } from "../handlers/xargs.ts";
 import { WRAPPERS } from "../tables/wrappers.ts";
 import { ARGUMENT_PRINTERS, ENVIRONMENT_PRINTERS } from "../tables/network.ts";
 import type {
@@ -532,7 +533,7 @@ export class Walker extends Collector implements Walk {
       else return false;
     }
     const text = this.stdinText(emptyBase(""), ctx);
-    if (text === undefined) return false;
+    if (text === undefined) return this.listingLoop(clause, body, names, ctx);
     const lines = text.split("\n");
     if (lines.at(-1) === "") lines.pop();
     if (lines.length > MAX_LOOP_ITEMS) return false;
@@ -553,6 +554,28 @@ export class Walker extends Collector implements Walk {
         ends.push(state);
       }
       Object.assign(inner.state, ends.reduce(mergeStates));
+    });
+    this.recordLoop(false, start, jobs, ctx.source.slice(clause.pos, body.end));
+    return true;
+  }
+
+  /**
+   * `find . -name '*.ts' | while read -r f; do sed -i … "$f"; done` (or `git ls-files | while …`):
+   * the one variable stands for each listed file, as `xargs` gives it (`{}`, under the lister's
+   * search roots). False when the loop reads anything else.
+   */
+  private listingLoop(clause: CompoundList, body: CompoundList, names: readonly string[], ctx: Ctx): boolean {
+    const roots = names.length <= 1 ? listedRoots(this, ctx) : undefined;
+    const lister = ctx.stdin?.immediate[0];
+    if (roots === undefined || lister === undefined) return false;
+    const start = this.commands.length;
+    const jobs = this.backgroundJobs;
+    this.loop(ctx, (inner) => {
+      this.compoundList(clause, inner);
+      const state = copyState(inner.state);
+      assign(state, names[0] ?? "REPLY", { set: true, value: "{}" });
+      this.compoundList(body, { ...inner, state, runtimeArgs: true, searchRoots: roots, lister });
+      Object.assign(inner.state, mergeStates(copyState(inner.state), state));
     });
     this.recordLoop(false, start, jobs, ctx.source.slice(clause.pos, body.end));
     return true;
