@@ -525,8 +525,16 @@ export class Walker extends Collector implements Walk {
       return false;
     const args = command.suffix.map((x) => (x.type === "Word" ? x.value : undefined));
     let raw = false;
+    // `read -d ''`: NUL-separated input (`find -print0`, `git ls-files -z`); only a listing's loop reads it
+    let delimited = false;
     const names: string[] = [];
-    for (const a of args) {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === "-d" && i + 1 < args.length) {
+        delimited = true;
+        i++;
+        continue;
+      }
       if (a === undefined || (a.startsWith("-") && !/^-[rs]+$/.test(a))) return false;
       if (a.startsWith("-")) raw ||= a.includes("r");
       else if (isName(a)) names.push(a);
@@ -534,6 +542,7 @@ export class Walker extends Collector implements Walk {
     }
     const text = this.stdinText(emptyBase(""), ctx);
     if (text === undefined) return this.listingLoop(clause, body, names, ctx);
+    if (delimited) return false;
     const lines = text.split("\n");
     if (lines.at(-1) === "") lines.pop();
     if (lines.length > MAX_LOOP_ITEMS) return false;
