@@ -182,10 +182,6 @@ function listing(
   return { value, shown: dir ?? ".", glob: false };
 }
 
-/**
- * `xargs -I R cmd ... R ...` with static input: one command per input line, `R` replaced.
- * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
- */
 /** The replace string of `-I R`, `-i[R]` or `--replace[=R]` (`{}` by default), if xargs replaces. */
 export function replaceToken(options: ReadonlyMap<string, readonly ShellWord[]>): string | undefined {
   const explicit = (options.get("-I") ?? []).at(-1) ?? (options.get("-i") ?? options.get("--replace"))?.at(-1);
@@ -207,6 +203,10 @@ export function asPlaceholder(command: readonly ArgWord[], token: string): ArgWo
   });
 }
 
+/**
+ * `xargs -I R cmd ... R ...` with static input: one command per input line, `R` replaced.
+ * Returns the argv of each command, or `undefined` when the input or the replace string is unknown.
+ */
 export function xargsReplace(
   w: Walk,
   o: {

@@ -407,7 +407,6 @@ export const FIND_PRIMARIES: Readonly<Record<string, number>> = {
 /** The `find` primaries that run a command. */
 export const FIND_EXEC_PRIMARIES: readonly string[] = ["-exec", "-execdir", "-ok", "-okdir"];
 
-
 /** `find` operators that widen or invert an expression, so its filters no longer narrow an action. */
 export const FIND_WIDENERS: readonly string[] = ["-o", "-or", ",", "!", "-not"];
 
