@@ -1,6 +1,6 @@
 "use strict";
 // lanes: session-start hook loader (src/hooks/lazy/hook-loader.ts, built by scripts/build/bundles.ts); the hook itself is session-start.impl.cjs
-const LANES_LOADER = {"name":"session-start","ids":{"session-start":"29c927b658c1366b","shell":"efc6e98b768d20c1","globs":"628d78c8c7778802","yaml":"b52e4e704bed6523","formats":"0aa19254a0b64d33","code":"a851d33ef61cd4d7","python":"5986a3694d392920","javascript":"f261887a18416073"},"maxProfiles":24};
+const LANES_LOADER = {"name":"session-start","ids":{"session-start":"6993a1e29291b7d2","shell":"89a51fe4de522d67","globs":"628d78c8c7778802","yaml":"b52e4e704bed6523","formats":"0aa19254a0b64d33","code":"a851d33ef61cd4d7","python":"5986a3694d392920","javascript":"f261887a18416073"},"maxProfiles":24};
 // src/hooks/lazy/hook-loader.ts
 var import_node_buffer = require("node:buffer");
 var import_node_fs = require("node:fs");
